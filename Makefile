@@ -1,0 +1,70 @@
+# One place for every task. The two that matter most (README): `make run` and `make test`.
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+export DJANGO_SETTINGS_MODULE := aifactory.settings
+
+.PHONY: run setup venv assets migrate demo test test-fast e2e lint format bench check-deploy clean
+
+## make run: set everything up, load the demo data and serve at http://127.0.0.1:8000
+run: setup demo
+	@echo ""
+	@echo "  Serving at http://127.0.0.1:8000"
+	@echo "  Demo applicant:     demo / aifactory-demo"
+	@echo "  Demo support staff: staff / aifactory-staff (also a Django admin)"
+	@echo ""
+	DJANGO_DEBUG=1 $(PY) manage.py runserver 127.0.0.1:8000
+
+setup: venv assets migrate
+
+venv: $(VENV)/.installed
+
+$(VENV)/.installed: pyproject.toml
+	test -d $(VENV) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[test]'
+	touch $@
+
+## Bootstrap comes from the npm registry (package-lock.json) and is copied into static/.
+assets: static/vendor/.installed
+
+static/vendor/.installed: package.json package-lock.json scripts/vendor_assets.sh
+	npm ci --no-audit --no-fund --loglevel=error
+	bash scripts/vendor_assets.sh
+	touch $@
+
+migrate: venv
+	mkdir -p var
+	DJANGO_DEBUG=1 $(PY) manage.py migrate --noinput
+
+demo: migrate
+	DJANGO_DEBUG=1 $(PY) manage.py load_demo
+
+## make test: the whole suite (domain, web, commands, browser) on SQLite, or on
+## PostgreSQL when DATABASE_URL points at it.
+test: venv assets
+	$(PY) -m pytest
+
+test-fast: venv assets
+	$(PY) -m pytest -m "not e2e"
+
+lint: venv
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+format: venv
+	$(VENV)/bin/ruff format .
+	$(VENV)/bin/ruff check --fix .
+
+## make bench: performance figures, as ratios against baselines measured in the same run.
+bench: venv assets
+	DJANGO_DEBUG=0 DJANGO_SECRET_KEY=bench-only-secret-key-0123456789abcdefghijklmnopqrstuvwxyz \
+	  $(PY) -m pytest tests/bench -p no:cacheprovider -s -q --no-header -o addopts=""
+
+check-deploy: venv
+	DJANGO_DEBUG=0 DJANGO_SECRET_KEY=$$(head -c 48 /dev/urandom | base64) \
+	  DJANGO_ALLOWED_HOSTS=wizard.example.eu $(PY) manage.py check --deploy --fail-level WARNING
+
+clean:
+	rm -rf $(VENV) node_modules static/vendor staticfiles var

@@ -1,0 +1,34 @@
+"""Small, strict readers for settings that come from the environment."""
+
+import os
+
+from django.core.exceptions import ImproperlyConfigured
+
+_TRUE = {"1", "true", "yes", "on"}
+_FALSE = {"0", "false", "no", "off", ""}
+
+
+def env_str(name: str, default: str = "") -> str:
+    """Return the variable's value, or ``default`` when it is unset."""
+    return os.environ.get(name, default)
+
+
+def env_bool(name: str, *, default: bool) -> bool:
+    """Parse a boolean flag; anything but the usual spellings is a configuration error."""
+    raw = os.environ.get(name)
+    if raw is None:
+        return default
+    value = raw.strip().lower()
+    if value in _TRUE:
+        return True
+    if value in _FALSE:
+        return False
+    raise ImproperlyConfigured(f"{name} must be a boolean (1/0, true/false), not {raw!r}")
+
+
+def env_list(name: str, *, default: list[str]) -> list[str]:
+    """Split a comma-separated variable into a list, ignoring blanks."""
+    raw = os.environ.get(name)
+    if raw is None:
+        return list(default)
+    return [item.strip() for item in raw.split(",") if item.strip()]

@@ -1,0 +1,452 @@
+"""The two portal sections ("AI Factory selection" and "Code details and feasibility")
+as models, their repeatable entries, and the cluster catalogue.
+
+Drafts may be incomplete, so everything the portal needs only at the end is blank-able;
+values that can never be right (negative hours, zero GPUs in a job row, percentages
+above 100) are refused by validators and by database constraints alike.
+"""
+
+from decimal import Decimal
+
+from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+from django.db.models import Q
+from django.urls import reverse
+
+MAX_GPU_HOURS = Decimal("100000000")  # far above any call; catches typos of 1000x
+MAX_GPUS = 100_000
+MAX_HOURS_PER_JOB = Decimal("10000")
+MAX_JOBS = 10_000_000
+MAX_TB = Decimal("1000000")
+MAX_MONTHS = 60
+
+
+def _nonneg(limit):
+    return [MinValueValidator(0), MaxValueValidator(limit)]
+
+
+def _positive(limit):
+    return [MinValueValidator(1), MaxValueValidator(limit)]
+
+
+def _check(name: str, condition: Q) -> models.CheckConstraint:
+    return models.CheckConstraint(condition=condition, name=name)
+
+
+def _range(field: str, low, high, *, nullable: bool = True) -> Q:
+    """A database-side bound: ``low <= field <= high`` (or NULL when allowed)."""
+    condition = Q(**{f"{field}__gte": low, f"{field}__lte": high})
+    return condition | Q(**{f"{field}__isnull": True}) if nullable else condition
+
+
+class Cluster(models.Model):
+    """A GPU system that AI Factory calls give access to (editable in the admin)."""
+
+    slug = models.SlugField(max_length=50, unique=True)
+    name = models.CharField(max_length=100)
+    site = models.CharField(max_length=200, blank=True)
+    country = models.CharField(max_length=2, help_text="ISO 3166-1 alpha-2 code")
+    gpus_per_node = models.PositiveSmallIntegerField(validators=_positive(64))
+    gpu_model = models.CharField(max_length=100)
+    gpu_memory_gb = models.PositiveSmallIntegerField(validators=_positive(4096))
+    gpu_power_w = models.PositiveIntegerField(
+        "GPU board power (W)", validators=_positive(5000)
+    )
+    gcds_per_gpu = models.PositiveSmallIntegerField(
+        "compute dies per GPU",
+        default=1,
+        validators=_positive(8),
+        help_text="2 on LUMI-G: Slurm shows each MI250X as two GCDs.",
+    )
+    partitions = models.JSONField(
+        default=list,
+        blank=True,
+        help_text='List of {"name", "max_nodes", "max_walltime_hours"} objects.',
+    )
+    default_partition = models.CharField(max_length=50, blank=True)
+    carbon_intensity_g_per_kwh = models.PositiveIntegerField(
+        "grid carbon intensity (gCO2e/kWh)", validators=_nonneg(2000)
+    )
+    carbon_source = models.CharField(max_length=300, blank=True)
+    site_carbon_intensity_g_per_kwh = models.PositiveIntegerField(
+        "site carbon intensity override (gCO2e/kWh)",
+        null=True,
+        blank=True,
+        validators=_nonneg(2000),
+    )
+    site_carbon_note = models.CharField(max_length=300, blank=True)
+    billing_note = models.CharField(max_length=500, blank=True)
+    source_url = models.URLField(max_length=500, blank=True)
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [
+            _check("cluster_gpus_per_node_positive", Q(gpus_per_node__gte=1)),
+            _check("cluster_gcds_positive", Q(gcds_per_gpu__gte=1)),
+        ]
+
+    def __str__(self):
+        return self.name
+
+
+class Proposal(models.Model):
+    """One application: the AI Factory selection and the code-details section."""
+
+    class CallFamily(models.TextChoices):
+        INDUSTRIAL_INNOVATION = "industrial_innovation", "AI for Industrial Innovation"
+        AI_FOR_SCIENCE = "ai_for_science", "AI for Science and Collaborative EU Projects"
+
+    class Status(models.TextChoices):
+        DRAFT = "draft", "Draft"
+        SUBMITTED = "submitted", "Submitted for review"
+        CHANGES_REQUESTED = "changes_requested", "Changes requested"
+        READY = "ready", "Ready to submit"
+
+    class OrganisationKind(models.TextChoices):
+        STARTUP = "startup", "Startup"
+        SME = "sme", "SME"
+        INDUSTRY = "industry", "Other industrial organisation"
+        ACADEMIC = "academic", "Academic or research organisation"
+        PUBLIC = "public", "Public sector organisation"
+
+    class Experience(models.TextChoices):
+        NONE = "none", "None: this is our first HPC project"
+        SOME = "some", "Some: small multi-GPU tests (2 to 4 GPUs) with throughput figures"
+        PROVEN = "proven", "Proven: detailed scaling data from earlier HPC runs"
+
+    class Workload(models.TextChoices):
+        SINGLE_LARGE_JOB = "single_large_job", "A single large job (or a few)"
+        MANY_SMALL_JOBS = "many_small_jobs", "Many independent jobs"
+
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="proposals"
+    )
+    title = models.CharField(max_length=200)
+    call_family = models.CharField(
+        max_length=32,
+        choices=CallFamily.choices,
+        default=CallFamily.INDUSTRIAL_INNOVATION,
+    )
+    status = models.CharField(
+        max_length=32, choices=Status.choices, default=Status.DRAFT, db_index=True
+    )
+
+    # Organisation and eligibility
+    organisation_name = models.CharField(max_length=200, blank=True)
+    organisation_kind = models.CharField(
+        max_length=16, choices=OrganisationKind.choices, blank=True
+    )
+    organisation_country = models.CharField(max_length=2, blank=True)
+    vat_number = models.CharField("VAT number", max_length=32, blank=True)
+    ongoing_eurohpc_project = models.BooleanField(
+        "another ongoing EuroHPC JU project", default=False
+    )
+
+    # Quick-selection questions
+    hpc_experience = models.CharField(
+        "HPC experience", max_length=8, choices=Experience.choices, blank=True
+    )
+    stack_demonstrated_on_target = models.BooleanField(
+        "software stack already demonstrated on the target system",
+        null=True,
+        blank=True,
+    )
+
+    # AI Factory selection
+    system = models.ForeignKey(
+        Cluster,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="proposals",
+        verbose_name="target system",
+    )
+    libraries = models.CharField(
+        "software libraries and codes", max_length=1000, blank=True
+    )
+    total_gpu_hours = models.DecimalField(
+        "total GPU-hours",
+        max_digits=12,
+        decimal_places=2,
+        null=True,
+        blank=True,
+        validators=_nonneg(MAX_GPU_HOURS),
+    )
+    max_gpus_per_job = models.PositiveIntegerField(
+        "maximum number of GPUs per job",
+        null=True,
+        blank=True,
+        validators=_positive(MAX_GPUS),
+    )
+    storage_tb = models.DecimalField(
+        "storage (TB)",
+        max_digits=10,
+        decimal_places=2,
+        null=True,
+        blank=True,
+        validators=_nonneg(MAX_TB),
+    )
+    storage_justification = models.TextField(max_length=4000, blank=True)
+    transfer_in_tb = models.DecimalField(
+        "data transfer in (TB)",
+        max_digits=10,
+        decimal_places=2,
+        null=True,
+        blank=True,
+        validators=_nonneg(MAX_TB),
+    )
+    transfer_out_tb = models.DecimalField(
+        "data transfer out (TB)",
+        max_digits=10,
+        decimal_places=2,
+        null=True,
+        blank=True,
+        validators=_nonneg(MAX_TB),
+    )
+    transfer_justification = models.TextField(max_length=4000, blank=True)
+    extra_cpu_hours = models.DecimalField(
+        "CPU-hours beyond the default",
+        max_digits=12,
+        decimal_places=2,
+        null=True,
+        blank=True,
+        validators=_nonneg(MAX_GPU_HOURS),
+    )
+    auxiliary_services = models.TextField(max_length=4000, blank=True)
+    duration_months = models.PositiveSmallIntegerField(
+        "allocation duration (months)",
+        null=True,
+        blank=True,
+        validators=_positive(MAX_MONTHS),
+    )
+
+    # (d) Scalability and performance, (e) optimisation
+    scalability_narrative = models.TextField(max_length=20000, blank=True)
+    workload = models.CharField(
+        "workload shape", max_length=20, choices=Workload.choices, blank=True
+    )
+    runtime_stability_pct = models.DecimalField(
+        "runtime stability (± %)",
+        max_digits=5,
+        decimal_places=2,
+        null=True,
+        blank=True,
+        validators=_nonneg(100),
+    )
+    optimisation_narrative = models.TextField(max_length=20000, blank=True)
+
+    revision = models.PositiveIntegerField(default=1, editable=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-updated_at", "-id"]
+        indexes = [models.Index(fields=["owner", "-updated_at"])]
+        constraints = [
+            _check(
+                "proposal_total_gpu_hours_range",
+                _range("total_gpu_hours", 0, MAX_GPU_HOURS),
+            ),
+            _check(
+                "proposal_max_gpus_range", _range("max_gpus_per_job", 1, MAX_GPUS)
+            ),
+            _check("proposal_storage_range", _range("storage_tb", 0, MAX_TB)),
+            _check("proposal_transfer_in_range", _range("transfer_in_tb", 0, MAX_TB)),
+            _check(
+                "proposal_transfer_out_range", _range("transfer_out_tb", 0, MAX_TB)
+            ),
+            _check(
+                "proposal_extra_cpu_range",
+                _range("extra_cpu_hours", 0, MAX_GPU_HOURS),
+            ),
+            _check(
+                "proposal_duration_range", _range("duration_months", 1, MAX_MONTHS)
+            ),
+            _check(
+                "proposal_stability_range", _range("runtime_stability_pct", 0, 100)
+            ),
+            _check("proposal_revision_positive", Q(revision__gte=1)),
+        ]
+
+    def __str__(self):
+        return self.title
+
+    def get_absolute_url(self):
+        return reverse("proposals:detail", args=[self.pk])
+
+
+class ProposalChild(models.Model):
+    """Common shape of the repeatable entries: they belong to one proposal, in order."""
+
+    position = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        abstract = True
+        ordering = ["position", "id"]
+
+
+class CodeEntry(ProposalChild):
+    """One "+ Code details" entry: a significant software component."""
+
+    class Role(models.TextChoices):
+        MAIN = "main", "Main training or inference loop"
+        PREPROCESSING = "preprocessing", "Compute-intensive pre-processing"
+        EVALUATION = "evaluation", "Separate evaluation or inference phase"
+        SIMULATION = "simulation", "Simulation that generates data"
+        OTHER = "other", "Other component"
+
+    proposal = models.ForeignKey(
+        Proposal, on_delete=models.CASCADE, related_name="codes"
+    )
+    role = models.CharField(max_length=16, choices=Role.choices, default=Role.MAIN)
+    name = models.CharField(max_length=200, blank=True)
+    version = models.CharField(max_length=100, blank=True)
+    references = models.TextField(
+        max_length=4000, blank=True, help_text="One link or reference per line."
+    )
+    description = models.TextField(max_length=20000, blank=True)
+
+    class Meta(ProposalChild.Meta):
+        verbose_name = "code entry"
+        verbose_name_plural = "code entries"
+
+    def __str__(self):
+        return " ".join(part for part in (self.name, self.version) if part) or "(code)"
+
+    @property
+    def reference_list(self) -> list[str]:
+        return [line.strip() for line in self.references.splitlines() if line.strip()]
+
+
+class ScalingMeasurement(ProposalChild):
+    """One row of a scaling test: throughput measured at a GPU count."""
+
+    proposal = models.ForeignKey(
+        Proposal, on_delete=models.CASCADE, related_name="measurements"
+    )
+    code = models.ForeignKey(
+        CodeEntry,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="measurements",
+    )
+    gpus = models.PositiveIntegerField("GPUs", validators=_positive(MAX_GPUS))
+    throughput = models.DecimalField(
+        max_digits=16,
+        decimal_places=4,
+        validators=[MinValueValidator(0), MaxValueValidator(Decimal("1e11"))],
+    )
+    unit = models.CharField(max_length=40, default="samples/s", blank=True)
+    mfu_pct = models.DecimalField(
+        "MFU (%)",
+        max_digits=5,
+        decimal_places=2,
+        null=True,
+        blank=True,
+        validators=_nonneg(100),
+    )
+    comm_overhead_pct = models.DecimalField(
+        "communication overhead (%)",
+        max_digits=5,
+        decimal_places=2,
+        null=True,
+        blank=True,
+        validators=_nonneg(100),
+    )
+    hardware = models.CharField(max_length=200, blank=True)
+
+    class Meta(ProposalChild.Meta):
+        constraints = [
+            _check("measurement_gpus_range", _range("gpus", 1, MAX_GPUS, nullable=False)),
+            _check("measurement_throughput_nonneg", Q(throughput__gte=0)),
+            _check("measurement_mfu_range", _range("mfu_pct", 0, 100)),
+            _check("measurement_comm_range", _range("comm_overhead_pct", 0, 100)),
+        ]
+
+    def __str__(self):
+        return f"{self.gpus} GPUs: {self.throughput} {self.unit}"
+
+
+class JobType(ProposalChild):
+    """One row of the job plan: how many jobs of which size and length."""
+
+    proposal = models.ForeignKey(
+        Proposal, on_delete=models.CASCADE, related_name="jobs"
+    )
+    title = models.CharField(max_length=200, blank=True)
+    gpus = models.PositiveIntegerField("GPUs per job", validators=_positive(MAX_GPUS))
+    hours = models.DecimalField(
+        "hours per job",
+        max_digits=8,
+        decimal_places=2,
+        validators=[
+            MinValueValidator(Decimal("0.01")),
+            MaxValueValidator(MAX_HOURS_PER_JOB),
+        ],
+    )
+    count = models.PositiveIntegerField(
+        "number of jobs", validators=_positive(MAX_JOBS)
+    )
+
+    class Meta(ProposalChild.Meta):
+        verbose_name = "job type"
+        constraints = [
+            _check("job_gpus_range", _range("gpus", 1, MAX_GPUS, nullable=False)),
+            _check(
+                "job_hours_range",
+                _range("hours", Decimal("0.01"), MAX_HOURS_PER_JOB, nullable=False),
+            ),
+            _check("job_count_range", _range("count", 1, MAX_JOBS, nullable=False)),
+        ]
+
+    def __str__(self):
+        return self.title or f"{self.count} x {self.gpus} GPUs x {self.hours} h"
+
+
+class UsageMonth(ProposalChild):
+    """One line of the Large Scale usage schedule: GPU-hours over a month range."""
+
+    proposal = models.ForeignKey(
+        Proposal, on_delete=models.CASCADE, related_name="schedule"
+    )
+    from_month = models.PositiveSmallIntegerField(validators=_positive(MAX_MONTHS))
+    to_month = models.PositiveSmallIntegerField(validators=_positive(MAX_MONTHS))
+    gpu_hours = models.DecimalField(
+        "GPU-hours",
+        max_digits=12,
+        decimal_places=2,
+        validators=_nonneg(MAX_GPU_HOURS),
+    )
+    activity = models.CharField(max_length=300, blank=True)
+
+    class Meta(ProposalChild.Meta):
+        verbose_name = "usage period"
+        constraints = [
+            _check(
+                "usage_from_range", _range("from_month", 1, MAX_MONTHS, nullable=False)
+            ),
+            _check("usage_to_range", _range("to_month", 1, MAX_MONTHS, nullable=False)),
+            _check("usage_months_ordered", Q(to_month__gte=models.F("from_month"))),
+            _check(
+                "usage_hours_range",
+                _range("gpu_hours", 0, MAX_GPU_HOURS, nullable=False),
+            ),
+        ]
+
+    def __str__(self):
+        months = (
+            f"Month {self.from_month}"
+            if self.from_month == self.to_month
+            else f"Months {self.from_month}-{self.to_month}"
+        )
+        return f"{months}: {self.gpu_hours} GPU-hours"
+
+    def clean(self):
+        from django.core.exceptions import ValidationError
+
+        if self.from_month and self.to_month and self.to_month < self.from_month:
+            raise ValidationError(
+                {"to_month": "The last month cannot come before the first month."}
+            )

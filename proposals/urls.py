@@ -1,0 +1,12 @@
+from django.urls import path
+
+from proposals.views import proposals
+
+app_name = "proposals"
+
+urlpatterns = [
+    path("proposals/", proposals.proposal_list, name="list"),
+    path("proposals/new/", proposals.proposal_create, name="create"),
+    path("proposals/<int:pk>/", proposals.proposal_detail, name="detail"),
+    path("proposals/<int:pk>/edit/", proposals.proposal_edit, name="edit"),
+]
