@@ -277,7 +277,11 @@ class Proposal(models.Model):
 
 
 class ProposalChild(models.Model):
-    """Common shape of the repeatable entries: they belong to one proposal, in order."""
+    """Common shape of the repeatable entries: they belong to one proposal, in order.
+
+    A row is created blank when the applicant presses "+ Add" and filled in as they type,
+    so its numbers may be empty (an incomplete row); the engine only counts complete rows.
+    """
 
     position = models.PositiveIntegerField(default=0)
 
@@ -332,10 +336,14 @@ class ScalingMeasurement(ProposalChild):
         blank=True,
         related_name="measurements",
     )
-    gpus = models.PositiveIntegerField("GPUs", validators=_positive(MAX_GPUS))
+    gpus = models.PositiveIntegerField(
+        "GPUs", null=True, blank=True, validators=_positive(MAX_GPUS)
+    )
     throughput = models.DecimalField(
         max_digits=16,
         decimal_places=4,
+        null=True,
+        blank=True,
         validators=[MinValueValidator(0), MaxValueValidator(Decimal("1e11"))],
     )
     unit = models.CharField(max_length=40, default="samples/s", blank=True)
@@ -359,8 +367,11 @@ class ScalingMeasurement(ProposalChild):
 
     class Meta(ProposalChild.Meta):
         constraints = [
-            _check("measurement_gpus_range", _range("gpus", 1, MAX_GPUS, nullable=False)),
-            _check("measurement_throughput_nonneg", Q(throughput__gte=0)),
+            _check("measurement_gpus_range", _range("gpus", 1, MAX_GPUS)),
+            _check(
+                "measurement_throughput_nonneg",
+                Q(throughput__gte=0) | Q(throughput__isnull=True),
+            ),
             _check("measurement_mfu_range", _range("mfu_pct", 0, 100)),
             _check("measurement_comm_range", _range("comm_overhead_pct", 0, 100)),
         ]
@@ -376,29 +387,32 @@ class JobType(ProposalChild):
         Proposal, on_delete=models.CASCADE, related_name="jobs"
     )
     title = models.CharField(max_length=200, blank=True)
-    gpus = models.PositiveIntegerField("GPUs per job", validators=_positive(MAX_GPUS))
+    gpus = models.PositiveIntegerField(
+        "GPUs per job", null=True, blank=True, validators=_positive(MAX_GPUS)
+    )
     hours = models.DecimalField(
         "hours per job",
         max_digits=8,
         decimal_places=2,
+        null=True,
+        blank=True,
         validators=[
             MinValueValidator(Decimal("0.01")),
             MaxValueValidator(MAX_HOURS_PER_JOB),
         ],
     )
     count = models.PositiveIntegerField(
-        "number of jobs", validators=_positive(MAX_JOBS)
+        "number of jobs", null=True, blank=True, validators=_positive(MAX_JOBS)
     )
 
     class Meta(ProposalChild.Meta):
         verbose_name = "job type"
         constraints = [
-            _check("job_gpus_range", _range("gpus", 1, MAX_GPUS, nullable=False)),
+            _check("job_gpus_range", _range("gpus", 1, MAX_GPUS)),
             _check(
-                "job_hours_range",
-                _range("hours", Decimal("0.01"), MAX_HOURS_PER_JOB, nullable=False),
+                "job_hours_range", _range("hours", Decimal("0.01"), MAX_HOURS_PER_JOB)
             ),
-            _check("job_count_range", _range("count", 1, MAX_JOBS, nullable=False)),
+            _check("job_count_range", _range("count", 1, MAX_JOBS)),
         ]
 
     def __str__(self):
@@ -411,12 +425,18 @@ class UsageMonth(ProposalChild):
     proposal = models.ForeignKey(
         Proposal, on_delete=models.CASCADE, related_name="schedule"
     )
-    from_month = models.PositiveSmallIntegerField(validators=_positive(MAX_MONTHS))
-    to_month = models.PositiveSmallIntegerField(validators=_positive(MAX_MONTHS))
+    from_month = models.PositiveSmallIntegerField(
+        null=True, blank=True, validators=_positive(MAX_MONTHS)
+    )
+    to_month = models.PositiveSmallIntegerField(
+        null=True, blank=True, validators=_positive(MAX_MONTHS)
+    )
     gpu_hours = models.DecimalField(
         "GPU-hours",
         max_digits=12,
         decimal_places=2,
+        null=True,
+        blank=True,
         validators=_nonneg(MAX_GPU_HOURS),
     )
     activity = models.CharField(max_length=300, blank=True)
@@ -424,15 +444,15 @@ class UsageMonth(ProposalChild):
     class Meta(ProposalChild.Meta):
         verbose_name = "usage period"
         constraints = [
+            _check("usage_from_range", _range("from_month", 1, MAX_MONTHS)),
+            _check("usage_to_range", _range("to_month", 1, MAX_MONTHS)),
             _check(
-                "usage_from_range", _range("from_month", 1, MAX_MONTHS, nullable=False)
+                "usage_months_ordered",
+                Q(to_month__gte=models.F("from_month"))
+                | Q(to_month__isnull=True)
+                | Q(from_month__isnull=True),
             ),
-            _check("usage_to_range", _range("to_month", 1, MAX_MONTHS, nullable=False)),
-            _check("usage_months_ordered", Q(to_month__gte=models.F("from_month"))),
-            _check(
-                "usage_hours_range",
-                _range("gpu_hours", 0, MAX_GPU_HOURS, nullable=False),
-            ),
+            _check("usage_hours_range", _range("gpu_hours", 0, MAX_GPU_HOURS)),
         ]
 
     def __str__(self):
