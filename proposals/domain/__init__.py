@@ -1,0 +1,55 @@
+"""The proposal engine: pure Python (plus numpy and python-stdnum), no Django.
+
+``assess(proposal, catalogue)`` is the one entry point; the input types mirror the
+JSON format ``aifactory-proposal/1`` (see ``jsonformat``).
+"""
+
+from .assessment import Assessment, assess
+from .findings import Finding, Rule, rules
+from .jsonformat import FORMAT_TAG, FormatError, dump, dumps, loads, parse
+from .tiers import TIER_LABELS, tier_for_hours, tier_label
+from .types import (
+    Catalogue,
+    Cluster,
+    CodeEntry,
+    Experience,
+    Job,
+    Measurement,
+    Organisation,
+    Partition,
+    Proposal,
+    Scalability,
+    Selection,
+    UsagePeriod,
+    load_catalogue,
+)
+
+__all__ = [
+    "FORMAT_TAG",
+    "TIER_LABELS",
+    "Assessment",
+    "Catalogue",
+    "Cluster",
+    "CodeEntry",
+    "Experience",
+    "Finding",
+    "FormatError",
+    "Job",
+    "Measurement",
+    "Organisation",
+    "Partition",
+    "Proposal",
+    "Rule",
+    "Scalability",
+    "Selection",
+    "UsagePeriod",
+    "assess",
+    "dump",
+    "dumps",
+    "load_catalogue",
+    "loads",
+    "parse",
+    "rules",
+    "tier_for_hours",
+    "tier_label",
+]

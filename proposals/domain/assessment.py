@@ -1,0 +1,272 @@
+"""The engine's entry point: ``assess(proposal, catalogue) -> Assessment``.
+
+``assess`` computes tier, recommendation, job plan, scaling table, projection,
+schedule and energy once, then runs every registered rule on them. It never raises on
+odd input: problems in the data come back as findings.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .energy import EnergyEstimate, estimate
+from .findings import SEVERITIES, Context, Finding, run_rules
+from .jobplan import JobPlan, job_plan
+from .numbers import json_number as n
+from .scaling import (
+    Projection,
+    ScalingAnalysis,
+    ScalingPoint,
+    analyse,
+    project,
+    projection_series,
+)
+from .schedule import ScheduleSummary, summarise
+from .tiers import SMALL_JOB_MAX_GPUS, recommend_tier, tier_for_hours, tier_label
+from .types import Catalogue, Proposal
+
+
+@dataclass(frozen=True)
+class Assessment:
+    """Everything computed for one proposal; ``to_dict()`` is the command's JSON."""
+
+    tier: str | None
+    recommended_tier: str | None
+    reasons: tuple[str, ...]
+    requested_gpu_hours: float | None
+    target_gpus: int | None
+    plan: JobPlan
+    analysis: ScalingAnalysis
+    projection: Projection | None
+    schedule: ScheduleSummary
+    energy: EnergyEstimate | None
+    findings: tuple[Finding, ...]
+
+    @property
+    def scaling_points(self) -> tuple[ScalingPoint, ...]:
+        """The scaling table rows (all code entries, each sorted by GPU count)."""
+        return self.analysis.points
+
+    @property
+    def counts(self) -> dict[str, int]:
+        """Number of findings per severity."""
+        return {s: sum(f.severity == s for f in self.findings) for s in SEVERITIES}
+
+    @property
+    def has_errors(self) -> bool:
+        """Whether any finding is an error (the command then exits with 1)."""
+        return self.counts["error"] > 0
+
+    def to_dict(self) -> dict:
+        """The JSON shape of the ``assess`` command (floats rounded to 6 places)."""
+        several = len(self.analysis.series) > 1
+        return {
+            "tier": self.tier,
+            "recommended_tier": self.recommended_tier,
+            "reasons": list(self.reasons),
+            "totals": {
+                "requested_gpu_hours": n(self.requested_gpu_hours),
+                "job_plan_gpu_hours": n(self.plan.total_gpu_hours),
+                "largest_job_gpus": self.plan.largest_job_gpus,
+                "largest_job_nodes": self.plan.largest_job_nodes,
+            },
+            "jobs": [
+                {
+                    "title": row.title,
+                    "gpus": row.gpus,
+                    "hours": n(row.hours),
+                    "count": row.count,
+                    "gpu_hours": n(row.gpu_hours),
+                    "nodes": row.nodes,
+                    "walltime_ok": row.walltime_ok,
+                }
+                for row in self.plan.rows
+            ],
+            "scaling": [_point(p, several) for p in self.scaling_points],
+            "projection": _projection(self.projection),
+            "schedule": {
+                "total_gpu_hours": n(self.schedule.total_gpu_hours),
+                "last_month": self.schedule.last_month,
+                "matches_total": self.schedule.matches_total,
+                "within_duration": self.schedule.within_duration,
+                "rows": [
+                    {
+                        "from_month": row.from_month,
+                        "to_month": row.to_month,
+                        "gpu_hours": n(row.gpu_hours),
+                        "activity": row.activity,
+                    }
+                    for row in self.schedule.rows
+                ],
+            },
+            "energy": _energy(self.energy),
+            "findings": [f.to_dict() for f in self.findings],
+            "counts": self.counts,
+        }
+
+    def to_text(self) -> str:
+        """A short plain-text report for people (``assess --format text``)."""
+        lines = [
+            f"Tier: {tier_label(self.tier)}",
+            f"Recommended tier: {tier_label(self.recommended_tier)}",
+        ]
+        lines += [f"  - {reason}" for reason in self.reasons]
+        if self.plan.rows:
+            lines.append(
+                f"Job plan: {self.plan.total_gpu_hours:,.0f} GPU-hours in "
+                f"{len(self.plan.rows)} job type(s)"
+            )
+        if self.scaling_points:
+            lines.append("Scaling:")
+            lines += [
+                f"  {p.gpus:>6} GPUs  {p.throughput:>12,.0f} {p.unit}  "
+                f"{p.speedup:.2f}x  {p.efficiency:.0%}"
+                for p in self.scaling_points
+            ]
+        if self.projection:
+            p = self.projection
+            lines.append(
+                f"Projection at {p.target_gpus} GPUs: {p.efficiency_low:.0%} to "
+                f"{p.efficiency_high:.0%} efficiency "
+                f"({p.extrapolation_factor:g}x the largest measurement)"
+            )
+        if self.energy:
+            e = self.energy
+            lines.append(
+                f"Energy: {e.energy_mwh:,.1f} MWh, {e.carbon_t_co2e:,.1f} t CO2e"
+            )
+        counts = self.counts
+        lines.append(
+            f"Findings: {counts['error']} errors, {counts['warning']} warnings, "
+            f"{counts['info']} notes"
+        )
+        lines += [
+            f"  {f.severity.upper():7} {f.code:8} {f.field}: {f.message}"
+            for f in self.findings
+        ]
+        return "\n".join(lines) + "\n"
+
+
+def _point(p: ScalingPoint, with_code: bool) -> dict:
+    row = {
+        "gpus": p.gpus,
+        "throughput": n(p.throughput),
+        "unit": p.unit,
+        "speedup": n(p.speedup),
+        "efficiency": n(p.efficiency),
+        "mfu_pct": n(p.mfu_pct),
+        "comm_overhead_pct": n(p.comm_overhead_pct),
+    }
+    if with_code:
+        row = {"code": p.code, **row}
+    return row
+
+
+def _projection(p: Projection | None) -> dict | None:
+    if p is None:
+        return None
+    return {
+        "target_gpus": p.target_gpus,
+        "largest_measured_gpus": p.largest_measured_gpus,
+        "extrapolation_factor": n(p.extrapolation_factor),
+        "models": {
+            "amdahl": {
+                "serial_fraction": n(p.serial_fraction),
+                "speedup": n(p.amdahl_speedup),
+                "efficiency": n(p.amdahl_efficiency),
+            },
+            "log2_linear": {
+                "slope": n(p.log2_slope),
+                "intercept": n(p.log2_intercept),
+                "efficiency": n(p.log2_efficiency),
+            },
+        },
+        "efficiency_low": n(p.efficiency_low),
+        "efficiency_high": n(p.efficiency_high),
+        "extrapolation_allowed": p.extrapolation_allowed,
+    }
+
+
+def _energy(e: EnergyEstimate | None) -> dict | None:
+    if e is None:
+        return None
+    return {
+        "gpu_hours": n(e.gpu_hours),
+        "gpu_power_w": n(e.gpu_power_w),
+        "utilisation": n(e.utilisation),
+        "energy_mwh": n(e.energy_mwh),
+        "carbon_intensity_g_per_kwh": n(e.carbon_intensity_g_per_kwh),
+        "carbon_t_co2e": n(e.carbon_t_co2e),
+        "assumptions": list(e.assumptions),
+    }
+
+
+def _target_gpus(proposal: Proposal, plan: JobPlan) -> int | None:
+    """Maximum GPUs per job when given, else the largest job row."""
+    declared = proposal.selection.max_gpus_per_job
+    if declared is not None and declared > 0:
+        return declared
+    largest = plan.largest_job_gpus
+    return largest if largest and largest > 0 else None
+
+
+def assess(proposal: Proposal, catalogue: Catalogue) -> Assessment:
+    """Assess ``proposal`` against the cluster ``catalogue`` (a slug -> Cluster map)."""
+    selection = proposal.selection
+    scal = proposal.scalability
+    cluster = catalogue.get(selection.system) if selection.system else None
+    hours = selection.total_gpu_hours
+    tier = tier_for_hours(hours)
+    plan = job_plan(scal.jobs, cluster)
+    target = _target_gpus(proposal, plan)
+    analysis = analyse(scal.measurements)
+    main_codes = tuple(i for i, c in enumerate(proposal.codes) if c.role == "main")
+    projection = project(projection_series(analysis, main_codes), target, tier)
+    sizes = [selection.max_gpus_per_job or 0] + [row.gpus for row in plan.rows]
+    multi_node = cluster is not None and max(sizes) > cluster.gpus_per_node
+    has_data = any(len(s.distinct_gpus) >= 2 for s in analysis.series)
+    high_throughput = (
+        scal.workload == "many_small_jobs"
+        and scal.runtime_stability_pct is not None
+        and (target or 0) <= SMALL_JOB_MAX_GPUS
+    )
+    largest_measured = max((p.gpus for p in analysis.points), default=0)
+    recommendation = recommend_tier(
+        hours=hours,
+        hpc_experience=proposal.experience.hpc_experience,
+        stack_demonstrated=proposal.experience.stack_demonstrated_on_target,
+        multi_node=multi_node,
+        has_scaling_data=has_data,
+        high_throughput_evidence=high_throughput,
+        covers_target=bool(target) and largest_measured >= target,
+    )
+    schedule = summarise(scal.schedule, hours, selection.duration_months)
+    energy_hours = hours if hours is not None else plan.total_gpu_hours or None
+    context = Context(
+        proposal=proposal,
+        catalogue=catalogue,
+        cluster=cluster,
+        tier=tier,
+        recommendation=recommendation,
+        plan=plan,
+        analysis=analysis,
+        projection=projection,
+        schedule=schedule,
+        target_gpus=target,
+        multi_node=multi_node,
+        has_scaling_data=has_data,
+        high_throughput_evidence=high_throughput,
+    )
+    return Assessment(
+        tier=tier,
+        recommended_tier=recommendation.tier,
+        reasons=recommendation.reasons,
+        requested_gpu_hours=hours,
+        target_gpus=target,
+        plan=plan,
+        analysis=analysis,
+        projection=projection,
+        schedule=schedule,
+        energy=estimate(energy_hours, cluster),
+        findings=tuple(run_rules(context)),
+    )

@@ -1,0 +1,38 @@
+"""Countries whose organisations may apply to the industrial call family.
+
+The list lives in ``countries.json`` next to this module (EU member states and the
+countries associated to Horizon 2020), so it can be updated without touching code.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+DATA_FILE = Path(__file__).with_name("countries.json")
+EU_MEMBER = "eu_member"
+H2020_ASSOCIATED = "h2020_associated"
+
+
+@dataclass(frozen=True)
+class Country:
+    """An eligible country and the python-stdnum module that checks its VAT ids."""
+
+    code: str
+    name: str
+    status: str
+    vat_validator: str | None
+
+
+@cache
+def eligible_countries() -> dict[str, Country]:
+    """Return the eligible countries keyed by ISO 3166-1 alpha-2 code."""
+    data = json.loads(DATA_FILE.read_text(encoding="utf-8"))
+    return {row["code"]: Country(**row) for row in data["countries"]}
+
+
+def country(code: str) -> Country | None:
+    """Return the eligible country with ``code`` (case-insensitive), else ``None``."""
+    return eligible_countries().get((code or "").strip().upper())

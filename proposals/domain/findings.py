@@ -1,0 +1,148 @@
+"""The findings registry: every reviewer check is a small rule with a stable code.
+
+A rule is a generator function decorated with :func:`rule`; it receives the
+:class:`Context` of one assessment and yields :class:`Hit` objects (field path and
+message, optionally a severity when the rule's severity depends on the tier). Codes are
+part of the product and are never renumbered; ``reference.py`` documents them from
+this registry, so the documentation cannot drift from the code.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+from .jobplan import JobPlan
+from .scaling import Projection, ScalingAnalysis
+from .schedule import ScheduleSummary
+from .tiers import Recommendation
+from .types import Catalogue, Cluster, Proposal
+
+ERROR = "error"
+WARNING = "warning"
+INFO = "info"
+SEVERITIES = (ERROR, WARNING, INFO)
+STEPS = ("organisation", "selection", "codes", "scalability", "optimisation")
+
+
+@dataclass(frozen=True)
+class Finding:
+    """What a reviewer would flag: rule code, severity, field path and advice."""
+
+    code: str
+    severity: str
+    field: str
+    message: str
+
+    def to_dict(self) -> dict:
+        """The JSON shape used by the ``assess`` command and the exports."""
+        return {
+            "code": self.code,
+            "severity": self.severity,
+            "field": self.field,
+            "message": self.message,
+        }
+
+
+@dataclass(frozen=True)
+class Hit:
+    """A rule's raw result; ``severity`` overrides the rule's default when set."""
+
+    field: str
+    message: str
+    severity: str | None = None
+
+
+@dataclass(frozen=True)
+class Context:
+    """Everything a rule may look at: the input and the computed figures."""
+
+    proposal: Proposal
+    catalogue: Catalogue
+    cluster: Cluster | None
+    tier: str | None
+    recommendation: Recommendation
+    plan: JobPlan
+    analysis: ScalingAnalysis
+    projection: Projection | None
+    schedule: ScheduleSummary
+    target_gpus: int | None
+    multi_node: bool
+    has_scaling_data: bool
+    high_throughput_evidence: bool
+
+
+RuleFunc = Callable[[Context], Iterator[Hit]]
+
+
+@dataclass(frozen=True)
+class Rule:
+    """A registered rule; ``severities`` lists every severity it can report."""
+
+    code: str
+    severities: tuple[str, ...]
+    title: str
+    step: str
+    func: RuleFunc
+
+    @property
+    def severity(self) -> str:
+        """The default severity (the first listed)."""
+        return self.severities[0]
+
+    @property
+    def description(self) -> str:
+        """The rule function's docstring, as one paragraph."""
+        return " ".join((self.func.__doc__ or "").split())
+
+    def run(self, context: Context) -> list[Finding]:
+        """Run the rule and turn its hits into findings."""
+        return [
+            Finding(self.code, hit.severity or self.severity, hit.field, hit.message)
+            for hit in self.func(context)
+        ]
+
+
+REGISTRY: dict[str, Rule] = {}
+
+
+def rule(
+    code: str, *, severity: str | tuple[str, ...], title: str, step: str
+) -> Callable[[RuleFunc], RuleFunc]:
+    """Register a rule under ``code`` (refusing duplicates and unknown values)."""
+    severities = (severity,) if isinstance(severity, str) else tuple(severity)
+    if code in REGISTRY:
+        raise ValueError(f"rule {code} registered twice")
+    if step not in STEPS or not set(severities) <= set(SEVERITIES):
+        raise ValueError(f"rule {code}: bad step or severity")
+
+    def register(func: RuleFunc) -> RuleFunc:
+        REGISTRY[code] = Rule(code, severities, title, step, func)
+        return func
+
+    return register
+
+
+def code_key(code: str) -> tuple[str, int]:
+    """Sort key putting SCAL-2 before SCAL-10."""
+    match = re.fullmatch(r"([A-Z]+)-(\d+)", code)
+    return (match[1], int(match[2])) if match else (code, 0)
+
+
+def sort_key(finding: Finding) -> tuple:
+    """Severity (errors first), then rule code in natural order, then field."""
+    return (SEVERITIES.index(finding.severity), code_key(finding.code), finding.field)
+
+
+def rules() -> list[Rule]:
+    """All registered rules in code order."""
+    from . import rulebook  # noqa: F401  (registers the rules)
+
+    return sorted(REGISTRY.values(), key=lambda r: code_key(r.code))
+
+
+def run_rules(context: Context) -> list[Finding]:
+    """Run every rule on ``context``; findings sorted deterministically."""
+    found = [finding for r in rules() for finding in r.run(context)]
+    return sorted(found, key=sort_key)

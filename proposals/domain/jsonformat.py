@@ -1,0 +1,428 @@
+"""The JSON format ``aifactory-proposal/1``: parse, dump and its JSON Schema.
+
+One declarative description of the format (``FORMAT``) drives all three, so parser,
+writer and schema cannot disagree. Every key is required (optional values are
+``null``), unknown keys are refused, and :func:`parse` reports every problem with its
+JSON path (``scalability.jobs[2].gpus``; ``$`` is the whole document) in one
+:class:`FormatError`. :func:`dumps` is deterministic: fixed key order, two-space
+indent, UTF-8 characters kept, whole numbers written as integers and a trailing
+newline, so export -> import -> export is byte-identical.
+
+Value checks that are advice rather than format (negative throughput, months after
+the duration, ...) are left to the findings.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from .numbers import json_number
+from .types import (
+    CALL_FAMILIES,
+    CODE_ROLES,
+    EXPERIENCE_LEVELS,
+    ORGANISATION_KINDS,
+    WORKLOADS,
+    CodeEntry,
+    Experience,
+    Job,
+    Measurement,
+    Organisation,
+    Proposal,
+    Scalability,
+    Selection,
+    UsagePeriod,
+)
+
+FORMAT_TAG = "aifactory-proposal/1"
+MAX_MAGNITUDE = 1e12  # far beyond any real figure; keeps arithmetic finite
+
+
+class FormatError(ValueError):
+    """The document is not valid ``aifactory-proposal/1``.
+
+    ``problems`` lists ``(json_path, message)`` for every problem found.
+    """
+
+    def __init__(self, problems: list[tuple[str, str]]):
+        self.problems = list(problems)
+        super().__init__("\n".join(f"{path}: {msg}" for path, msg in self.problems))
+
+
+@dataclass(frozen=True)
+class Field:
+    """One key of an object: its JSON kind and the dataclass attribute behind it."""
+
+    name: str
+    kind: str  # string, boolean, integer, number, enum, strings, object, array
+    nullable: bool = False
+    choices: tuple[str, ...] = ()
+    shape: Shape | None = None
+    description: str = ""
+
+
+@dataclass(frozen=True)
+class Shape:
+    """A JSON object and the callable that builds the domain value from it."""
+
+    title: str
+    build: Callable
+    fields: tuple[Field, ...]
+
+
+def _blank_or(choices: tuple[str, ...]) -> tuple[str, ...]:
+    return ("", *choices)
+
+
+ORGANISATION = Shape(
+    "Organisation",
+    Organisation,
+    (
+        Field("name", "string"),
+        Field(
+            "kind",
+            "enum",
+            choices=_blank_or(ORGANISATION_KINDS),
+            description="Empty string when not answered yet.",
+        ),
+        Field(
+            "country",
+            "string",
+            description="ISO 3166-1 alpha-2 code of the country of incorporation.",
+        ),
+        Field("vat_number", "string"),
+        Field("ongoing_eurohpc_project", "boolean"),
+    ),
+)
+EXPERIENCE = Shape(
+    "Experience",
+    Experience,
+    (
+        Field("hpc_experience", "enum", choices=_blank_or(EXPERIENCE_LEVELS)),
+        Field("stack_demonstrated_on_target", "boolean", nullable=True),
+    ),
+)
+SELECTION = Shape(
+    "Selection",
+    Selection,
+    (
+        Field("system", "string", description="Catalogue slug, e.g. lumi-g."),
+        Field("libraries", "string"),
+        Field(
+            "total_gpu_hours",
+            "number",
+            nullable=True,
+            description="Physical GPU-hours (on LUMI-G one MI250X, not one GCD).",
+        ),
+        Field("max_gpus_per_job", "integer", nullable=True),
+        Field("storage_tb", "number", nullable=True),
+        Field("storage_justification", "string"),
+        Field("transfer_in_tb", "number", nullable=True),
+        Field("transfer_out_tb", "number", nullable=True),
+        Field("transfer_justification", "string"),
+        Field("extra_cpu_hours", "number", nullable=True),
+        Field("auxiliary_services", "string"),
+        Field("duration_months", "integer", nullable=True),
+    ),
+)
+CODE = Shape(
+    "CodeEntry",
+    CodeEntry,
+    (
+        Field("role", "enum", choices=CODE_ROLES),
+        Field("name", "string"),
+        Field("version", "string"),
+        Field("references", "strings"),
+        Field("description", "string"),
+    ),
+)
+MEASUREMENT = Shape(
+    "Measurement",
+    Measurement,
+    (
+        Field(
+            "code",
+            "integer",
+            nullable=True,
+            description="Index into codes, or null when not tied to an entry.",
+        ),
+        Field("gpus", "integer", description="Physical GPUs."),
+        Field("throughput", "number"),
+        Field("unit", "string", description="For example samples/s or tokens/s."),
+        Field("mfu_pct", "number", nullable=True),
+        Field("comm_overhead_pct", "number", nullable=True),
+        Field("hardware", "string"),
+    ),
+)
+JOB = Shape(
+    "Job",
+    Job,
+    (
+        Field("title", "string"),
+        Field("gpus", "integer", description="GPUs per job."),
+        Field("hours", "number", description="Walltime per job in hours."),
+        Field("count", "integer", description="Number of such jobs."),
+    ),
+)
+PERIOD = Shape(
+    "UsagePeriod",
+    UsagePeriod,
+    (
+        Field("from_month", "integer"),
+        Field("to_month", "integer"),
+        Field("gpu_hours", "number"),
+        Field("activity", "string"),
+    ),
+)
+SCALABILITY = Shape(
+    "Scalability",
+    Scalability,
+    (
+        Field("narrative", "string"),
+        Field("workload", "enum", choices=_blank_or(WORKLOADS)),
+        Field(
+            "runtime_stability_pct",
+            "number",
+            nullable=True,
+            description="Per-job runtime spread, e.g. 5 for +/-5%.",
+        ),
+        Field("measurements", "array", shape=MEASUREMENT),
+        Field("jobs", "array", shape=JOB),
+        Field("schedule", "array", shape=PERIOD),
+    ),
+)
+OPTIMISATION = Shape(
+    "Optimisation", lambda narrative: narrative, (Field("narrative", "string"),)
+)
+PROPOSAL = Shape(
+    "Proposal",
+    Proposal,
+    (
+        Field("format", "enum", choices=(FORMAT_TAG,)),
+        Field("title", "string"),
+        Field("call_family", "enum", choices=CALL_FAMILIES),
+        Field("organisation", "object", shape=ORGANISATION),
+        Field("experience", "object", shape=EXPERIENCE),
+        Field("selection", "object", shape=SELECTION),
+        Field("codes", "array", shape=CODE),
+        Field("scalability", "object", shape=SCALABILITY),
+        Field("optimisation", "object", shape=OPTIMISATION),
+    ),
+)
+FORMAT = PROPOSAL
+_MISSING = object()
+
+
+def _join(path: str, key: str) -> str:
+    return f"{path}.{key}" if path else key
+
+
+class _Parser:
+    """Collects every problem while building the domain objects."""
+
+    def __init__(self):
+        self.problems: list[tuple[str, str]] = []
+
+    def fail(self, path: str, message: str):
+        self.problems.append((path or "$", message))
+        return _MISSING
+
+    def number(self, value, path: str, integer: bool):
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            return self.fail(path, "must be a number")
+        if not math.isfinite(value) or abs(value) > MAX_MAGNITUDE:
+            return self.fail(path, f"must be a finite number up to {MAX_MAGNITUDE:g}")
+        if integer:
+            if not float(value).is_integer():
+                return self.fail(path, "must be a whole number")
+            return int(value)
+        return float(value)
+
+    def value(self, value, field: Field, path: str):
+        if value is None:
+            return None if field.nullable else self.fail(path, "must not be null")
+        kind = field.kind
+        if kind in ("integer", "number"):
+            return self.number(value, path, kind == "integer")
+        if kind == "boolean":
+            return (
+                value
+                if isinstance(value, bool)
+                else self.fail(path, "must be true or false")
+            )
+        if kind == "string":
+            return (
+                value if isinstance(value, str) else self.fail(path, "must be a string")
+            )
+        if kind == "enum":
+            if isinstance(value, str) and value in field.choices:
+                return value
+            allowed = ", ".join(f'"{c}"' for c in field.choices)
+            return self.fail(path, f"must be one of {allowed}")
+        if kind == "strings":
+            if not isinstance(value, list):
+                return self.fail(path, "must be a list of strings")
+            bad = [i for i, item in enumerate(value) if not isinstance(item, str)]
+            for i in bad:
+                self.fail(f"{path}[{i}]", "must be a string")
+            return _MISSING if bad else tuple(value)
+        if kind == "object":
+            return self.object(value, field.shape, path)
+        if not isinstance(value, list):
+            return self.fail(path, "must be a list")
+        items = [
+            self.object(item, field.shape, f"{path}[{i}]")
+            for i, item in enumerate(value)
+        ]
+        return _MISSING if _MISSING in items else tuple(items)
+
+    def object(self, data, shape: Shape, path: str):
+        if not isinstance(data, dict):
+            return self.fail(path, "must be an object")
+        names = {f.name for f in shape.fields}
+        for key in data:
+            if key not in names:
+                self.fail(_join(path, str(key)), "is not a field of this format")
+        values = {}
+        for field in shape.fields:
+            child = _join(path, field.name)
+            raw = data.get(field.name, _MISSING)
+            if raw is _MISSING:
+                values[field.name] = self.fail(child, "is required")
+            else:
+                values[field.name] = self.value(raw, field, child)
+        if _MISSING in values.values():
+            return _MISSING
+        return values if shape is PROPOSAL else shape.build(**values)
+
+
+def parse(data: object) -> Proposal:
+    """Validate a decoded JSON document and return the domain proposal.
+
+    Raises :class:`FormatError` listing every problem with its JSON path.
+    """
+    parser = _Parser()
+    values = parser.object(data, PROPOSAL, "")
+    if values is not _MISSING:
+        codes = len(values["codes"])
+        for i, m in enumerate(values["scalability"].measurements):
+            if m.code is not None and not 0 <= m.code < codes:
+                parser.fail(
+                    f"scalability.measurements[{i}].code",
+                    f"must be null or the index of a code entry (0 to {codes - 1})"
+                    if codes
+                    else "must be null: there are no code entries",
+                )
+    if parser.problems:
+        raise FormatError(parser.problems)
+    values.pop("format")
+    values["optimisation_narrative"] = values.pop("optimisation")
+    return Proposal(**values)
+
+
+def _reject_constant(name: str):
+    raise ValueError(f"{name} is not allowed in this format")
+
+
+def loads(text: str | bytes) -> Proposal:
+    """Decode JSON text and :func:`parse` it; bad JSON is a ``FormatError`` at ``$``."""
+    try:
+        data = json.loads(text, parse_constant=_reject_constant)
+    except (ValueError, RecursionError) as exc:
+        raise FormatError([("$", f"not valid JSON: {exc}")]) from None
+    return parse(data)
+
+
+def _dump_value(value, field: Field):
+    if field.kind in ("integer", "number"):
+        return json_number(value, None)
+    if field.kind == "strings":
+        return list(value)
+    if field.kind == "object":
+        return _dump_object(value, field.shape)
+    if field.kind == "array":
+        return [_dump_object(item, field.shape) for item in value]
+    return value
+
+
+def _dump_object(instance, shape: Shape) -> dict:
+    return {f.name: _dump_value(getattr(instance, f.name), f) for f in shape.fields}
+
+
+def dump(proposal: Proposal) -> dict:
+    """Return the proposal as a JSON-ready dict in the format's key order."""
+    out = {"format": FORMAT_TAG}
+    for field in PROPOSAL.fields[1:-1]:
+        out[field.name] = _dump_value(getattr(proposal, field.name), field)
+    out["optimisation"] = {"narrative": proposal.optimisation_narrative}
+    return out
+
+
+def dumps(proposal: Proposal) -> str:
+    """Serialise deterministically (indent 2, UTF-8 kept, trailing newline)."""
+    return json.dumps(dump(proposal), indent=2, ensure_ascii=False) + "\n"
+
+
+def _schema_for(field: Field) -> dict:
+    kind = field.kind
+    if kind == "enum":
+        node = {"enum": list(field.choices)}
+    elif kind == "strings":
+        node = {"type": "array", "items": {"type": "string"}}
+    elif kind == "object":
+        node = {"$ref": f"#/$defs/{field.shape.title}"}
+    elif kind == "array":
+        node = {"type": "array", "items": {"$ref": f"#/$defs/{field.shape.title}"}}
+    else:
+        node = {"type": kind}
+    if field.nullable:
+        if "enum" in node:
+            node["enum"].append(None)
+        else:
+            node = (
+                {"anyOf": [node, {"type": "null"}]}
+                if "$ref" in node
+                else {**node, "type": [node["type"], "null"]}
+            )
+    if field.description:
+        node["description"] = field.description
+    return node
+
+
+def _shape_schema(shape: Shape) -> dict:
+    return {
+        "type": "object",
+        "additionalProperties": False,
+        "required": [f.name for f in shape.fields],
+        "properties": {f.name: _schema_for(f) for f in shape.fields},
+    }
+
+
+def schema() -> dict:
+    """The JSON Schema (draft 2020-12) of the format, generated from ``FORMAT``."""
+    shapes = {}
+    stack = [PROPOSAL]
+    while stack:
+        shape = stack.pop()
+        for field in shape.fields:
+            if field.shape is not None and field.shape.title not in shapes:
+                shapes[field.shape.title] = field.shape
+                stack.append(field.shape)
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": "https://aifactory-wizard.example/schemas/aifactory-proposal-1.json",
+        "title": "AI Factory proposal (aifactory-proposal/1)",
+        "description": "A whole proposal: organisation, AI Factory selection, code "
+        "details, scalability data and optimisation plan. Every key is required; "
+        "optional values are null.",
+        **_shape_schema(PROPOSAL),
+        "$defs": {title: _shape_schema(shapes[title]) for title in sorted(shapes)},
+    }
+
+
+def schema_text() -> str:
+    """The schema as committed in ``docs/proposal-format.schema.json``."""
+    return json.dumps(schema(), indent=2, ensure_ascii=False) + "\n"

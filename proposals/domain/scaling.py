@@ -1,0 +1,253 @@
+"""Scaling table and projection to the target GPU count.
+
+Measurements are grouped per code entry. In each group the smallest measured GPU count
+``n0`` is the base: ``speedup(n) = throughput(n) / throughput(n0)`` and
+``efficiency(n) = speedup(n) / (n / n0)``. Unusable rows (GPU count or throughput not
+positive) are left out of the table and reported by the findings, never raised.
+
+The projection fits two models with numpy: Amdahl's law on the speedup (least squares
+over the serial fraction ``f`` in [0, 1]) and efficiency linear in log2 of the GPU
+count; the band between the two at the target is what the wizard shows.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from dataclasses import dataclass
+
+import numpy as np
+
+from .tiers import FAST_LANE, LARGE_SCALE
+from .types import Measurement
+
+FAST_LANE_MAX_FACTOR = 4.0
+FAST_LANE_MAX_BAND = 0.15
+# Efficiencies are shown with 0 decimals: above this, the table would show > 100%.
+SUPERLINEAR_EFFICIENCY = 1.005
+
+
+@dataclass(frozen=True)
+class ScalingPoint:
+    """One usable measurement with its speedup and efficiency (a fraction)."""
+
+    index: int  # position in scalability.measurements
+    code: int | None
+    gpus: int
+    throughput: float
+    unit: str
+    speedup: float
+    efficiency: float
+    mfu_pct: float | None
+    comm_overhead_pct: float | None
+
+
+@dataclass(frozen=True)
+class ScalingSeries:
+    """The usable measurements of one code entry, sorted by GPU count."""
+
+    code: int | None
+    points: tuple[ScalingPoint, ...]
+    duplicate_gpus: tuple[int, ...]
+    units: tuple[str, ...]
+
+    @property
+    def distinct_gpus(self) -> tuple[int, ...]:
+        """Distinct measured GPU counts, ascending."""
+        return tuple(sorted({p.gpus for p in self.points}))
+
+    @property
+    def largest_gpus(self) -> int:
+        """The largest measured GPU count."""
+        return max(p.gpus for p in self.points)
+
+
+@dataclass(frozen=True)
+class ScalingAnalysis:
+    """All series, plus the measurement indices that could not be used."""
+
+    series: tuple[ScalingSeries, ...]
+    unusable: tuple[int, ...]
+    unsorted: bool
+
+    @property
+    def points(self) -> tuple[ScalingPoint, ...]:
+        """Every usable point, series after series."""
+        return tuple(p for s in self.series for p in s.points)
+
+
+@dataclass(frozen=True)
+class Projection:
+    """Both models evaluated at the target GPU count, and what the tier allows."""
+
+    code: int | None
+    target_gpus: int
+    base_gpus: int
+    largest_measured_gpus: int
+    extrapolation_factor: float
+    serial_fraction: float
+    amdahl_speedup: float
+    amdahl_efficiency: float
+    log2_slope: float
+    log2_intercept: float
+    log2_efficiency: float
+    efficiency_low: float
+    efficiency_high: float
+    extrapolation_allowed: bool
+
+    @property
+    def band_width(self) -> float:
+        """Width of the efficiency band between the two models."""
+        return self.efficiency_high - self.efficiency_low
+
+
+def _usable(m: Measurement) -> bool:
+    return (
+        isinstance(m.gpus, int)
+        and m.gpus > 0
+        and math.isfinite(m.throughput)
+        and m.throughput > 0
+    )
+
+
+def analyse(measurements: tuple[Measurement, ...]) -> ScalingAnalysis:
+    """Group usable measurements per code entry and compute speedup and efficiency."""
+    groups: dict[int | None, list[tuple[int, Measurement]]] = defaultdict(list)
+    unusable = []
+    for index, m in enumerate(measurements):
+        if _usable(m):
+            groups[m.code].append((index, m))
+        else:
+            unusable.append(index)
+    series = []
+    unsorted = False
+    for code in sorted(groups, key=lambda c: (c is not None, c or 0)):
+        rows = groups[code]
+        counts = [m.gpus for _, m in rows]
+        unsorted = unsorted or counts != sorted(counts)
+        rows = sorted(rows, key=lambda row: (row[1].gpus, row[0]))
+        n0, thr0 = rows[0][1].gpus, rows[0][1].throughput
+        points = []
+        for index, m in rows:
+            speedup = m.throughput / thr0
+            points.append(
+                ScalingPoint(
+                    index=index,
+                    code=code,
+                    gpus=m.gpus,
+                    throughput=m.throughput,
+                    unit=m.unit,
+                    speedup=speedup,
+                    efficiency=speedup / (m.gpus / n0),
+                    mfu_pct=m.mfu_pct,
+                    comm_overhead_pct=m.comm_overhead_pct,
+                )
+            )
+        seen: dict[int, int] = defaultdict(int)
+        for n in counts:
+            seen[n] += 1
+        series.append(
+            ScalingSeries(
+                code=code,
+                points=tuple(points),
+                duplicate_gpus=tuple(sorted(n for n, k in seen.items() if k > 1)),
+                units=tuple(sorted({m.unit.strip() for _, m in rows})),
+            )
+        )
+    return ScalingAnalysis(tuple(series), tuple(unusable), unsorted)
+
+
+def amdahl_speedup(ratio, serial_fraction):
+    """Amdahl's law: speedup at ``ratio`` times the base GPU count."""
+    return 1.0 / (serial_fraction + (1.0 - serial_fraction) / ratio)
+
+
+def fit_amdahl(ratios, speedups) -> float:
+    """Least-squares serial fraction in [0, 1] for the measured speedups.
+
+    A grid over [0, 1] followed by successively finer grids around the best value;
+    deterministic and accurate to about 1e-10.
+    """
+    r = np.asarray(ratios, dtype=float)
+    s = np.asarray(speedups, dtype=float)
+    low, high, best = 0.0, 1.0, 0.0
+    for _ in range(5):
+        grid = np.linspace(low, high, 201)
+        model = 1.0 / (grid[:, None] + (1.0 - grid[:, None]) / r[None, :])
+        errors = ((model - s[None, :]) ** 2).sum(axis=1)
+        best = float(grid[int(np.argmin(errors))])
+        step = (high - low) / 200
+        low, high = max(0.0, best - step), min(1.0, best + step)
+    return best
+
+
+def extrapolation_allowed(tier: str | None, factor: float, band: float) -> bool:
+    """Whether the tier accepts a projection ``factor`` times beyond the data.
+
+    Fast Lane: at most 4x and a band of at most 15 points; Large Scale: no
+    extrapolation at all; Playground (or no tier): scaling data is not required.
+    """
+    if tier == FAST_LANE:
+        return factor <= FAST_LANE_MAX_FACTOR and band <= FAST_LANE_MAX_BAND + 1e-12
+    if tier == LARGE_SCALE:
+        return factor <= 1.0
+    return True
+
+
+def projection_series(
+    analysis: ScalingAnalysis, main_codes: tuple[int, ...] = ()
+) -> ScalingSeries | None:
+    """The series to project: a main code's if it has two GPU counts, else the
+    series with the most distinct GPU counts (``None`` if none has two)."""
+    candidates = [s for s in analysis.series if len(s.distinct_gpus) >= 2]
+    if not candidates:
+        return None
+    main = [s for s in candidates if s.code in main_codes]
+    pool = main or candidates
+    return max(pool, key=lambda s: len(s.distinct_gpus))
+
+
+def project(
+    series: ScalingSeries | None, target: int | None, tier: str | None
+) -> Projection | None:
+    """Fit both models on ``series`` and evaluate them at ``target`` GPUs.
+
+    Returns ``None`` without a positive target or without two distinct GPU counts.
+    Repeated GPU counts are averaged before fitting.
+    """
+    if series is None or not target or target <= 0:
+        return None
+    by_gpus: dict[int, list[float]] = defaultdict(list)
+    for p in series.points:
+        by_gpus[p.gpus].append(p.throughput)
+    gpus = np.array(sorted(by_gpus), dtype=float)
+    if len(gpus) < 2:
+        return None
+    throughput = np.array([np.mean(by_gpus[int(n)]) for n in gpus])
+    n0 = float(gpus[0])
+    ratios = gpus / n0
+    speedups = throughput / throughput[0]
+    f = fit_amdahl(ratios, speedups)
+    target_ratio = target / n0
+    a_speedup = float(amdahl_speedup(target_ratio, f))
+    a_eff = float(a_speedup / target_ratio)
+    slope, intercept = np.polyfit(np.log2(gpus), speedups / ratios, 1)
+    l_eff = float(intercept + slope * math.log2(target))
+    low, high = min(a_eff, l_eff), max(a_eff, l_eff)
+    factor = target / float(gpus[-1])
+    return Projection(
+        code=series.code,
+        target_gpus=target,
+        base_gpus=int(n0),
+        largest_measured_gpus=int(gpus[-1]),
+        extrapolation_factor=factor,
+        serial_fraction=f,
+        amdahl_speedup=a_speedup,
+        amdahl_efficiency=a_eff,
+        log2_slope=float(slope),
+        log2_intercept=float(intercept),
+        log2_efficiency=l_eff,
+        efficiency_low=low,
+        efficiency_high=high,
+        extrapolation_allowed=bool(extrapolation_allowed(tier, factor, high - low)),
+    )

@@ -1,0 +1,128 @@
+"""Call tiers of the AI for Industrial Innovation calls.
+
+The tier follows from the total GPU-hours alone (boundaries inclusive as in both
+guides); the *recommended* tier applies the guides' quick-selection advice and can
+only be the same tier or a lower one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+PLAYGROUND = "playground"
+FAST_LANE = "fast_lane"
+LARGE_SCALE = "large_scale"
+TIERS = (PLAYGROUND, FAST_LANE, LARGE_SCALE)
+
+TIER_LABELS = {
+    PLAYGROUND: "Playground",
+    FAST_LANE: "Fast Lane",
+    LARGE_SCALE: "Large Scale",
+}
+
+PLAYGROUND_MAX_HOURS = 5_000
+FAST_LANE_MAX_HOURS = 50_000
+
+# Guidance, not hard limits: largest job size each tier is meant for.
+MAX_GPUS_GUIDANCE = {PLAYGROUND: 8, FAST_LANE: 64, LARGE_SCALE: None}
+
+# A "small" job in the many-small-jobs sense: at most 2 LUMI nodes / 8 GPUs.
+SMALL_JOB_MAX_GPUS = 8
+
+
+def tier_for_hours(hours: float | None) -> str | None:
+    """Return the tier implied by ``hours``, or ``None`` when no positive total.
+
+    5,000 is Playground, 5,000.5 and 50,000 are Fast Lane, 50,001 is Large Scale.
+    """
+    if hours is None or not hours > 0:
+        return None
+    if hours <= PLAYGROUND_MAX_HOURS:
+        return PLAYGROUND
+    if hours <= FAST_LANE_MAX_HOURS:
+        return FAST_LANE
+    return LARGE_SCALE
+
+
+def tier_rank(tier: str | None) -> int:
+    """Order tiers (``None`` lowest) so that recommendations can be compared."""
+    return -1 if tier is None else TIERS.index(tier)
+
+
+def tier_label(tier: str | None) -> str:
+    """Human name of a tier ("no tier yet" for ``None``)."""
+    return TIER_LABELS.get(tier, "no tier yet") if tier else "no tier yet"
+
+
+@dataclass(frozen=True)
+class Recommendation:
+    """The recommended tier and the sentences explaining it."""
+
+    tier: str | None
+    reasons: tuple[str, ...]
+
+
+def recommend_tier(
+    *,
+    hours: float | None,
+    hpc_experience: str,
+    stack_demonstrated: bool | None,
+    multi_node: bool,
+    has_scaling_data: bool,
+    high_throughput_evidence: bool,
+    covers_target: bool,
+) -> Recommendation:
+    """Apply the quick-selection advice of both guides.
+
+    ``multi_node``: some run needs more than one node. ``has_scaling_data``: at least
+    two usable measurements. ``high_throughput_evidence``: a many-small-jobs workload
+    with a runtime stability figure and jobs of at most 8 GPUs. ``covers_target``: the
+    largest measurement reaches the target GPU count.
+    """
+    implied = tier_for_hours(hours)
+    evidence = has_scaling_data or high_throughput_evidence
+    playground = []
+    if stack_demonstrated is False:
+        playground.append(
+            "The software stack has not yet been shown to run on the target system."
+        )
+    if multi_node and not evidence:
+        playground.append(
+            "Some runs need more than one node but there is no scaling data yet."
+        )
+    if hpc_experience == "none":
+        playground.append("This is a first HPC experience.")
+    if implied == PLAYGROUND:
+        playground.append("At most 5,000 GPU-hours are needed.")
+    if implied in (FAST_LANE, LARGE_SCALE) and not evidence:
+        playground.append(
+            "There are no throughput measurements at two or more GPU counts yet; "
+            "a Playground allocation can be used to collect them."
+        )
+    if playground:
+        return Recommendation(PLAYGROUND, tuple(playground))
+    if implied is None:
+        return Recommendation(None, ("Enter the total GPU-hours to get a tier.",))
+    if implied == LARGE_SCALE and not (covers_target or high_throughput_evidence):
+        return Recommendation(
+            FAST_LANE,
+            (
+                "Large Scale needs scaling data at the target GPU count (or a "
+                "high-throughput workload with stable per-job runtime); collect it "
+                "in a Fast Lane allocation first.",
+            ),
+        )
+    if implied == LARGE_SCALE:
+        why = (
+            "A high volume of independent jobs with stable per-job runtime."
+            if high_throughput_evidence
+            else "Scaling data covers the target GPU count."
+        )
+        return Recommendation(LARGE_SCALE, (why,))
+    return Recommendation(
+        FAST_LANE,
+        (
+            "Prior HPC experience and throughput measurements support a Fast Lane "
+            "request.",
+        ),
+    )

@@ -1,0 +1,189 @@
+"""Input types of the proposal engine and the cluster catalogue.
+
+Every input dataclass is frozen and has defaults, so ``Proposal()`` is a valid (blank)
+draft: the engine reports what is missing as findings instead of refusing the input.
+Field names follow the JSON format ``aifactory-proposal/1`` (see ``jsonformat``).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+CALL_FAMILIES = ("industrial_innovation", "ai_for_science")
+ORGANISATION_KINDS = ("startup", "sme", "industry", "academic", "public")
+EXPERIENCE_LEVELS = ("none", "some", "proven")
+CODE_ROLES = ("main", "preprocessing", "evaluation", "simulation", "other")
+WORKLOADS = ("single_large_job", "many_small_jobs")
+
+
+@dataclass(frozen=True)
+class Organisation:
+    """The applying organisation (eligibility for the industrial call family)."""
+
+    name: str = ""
+    kind: str = ""  # one of ORGANISATION_KINDS, or "" when not answered
+    country: str = ""  # ISO 3166-1 alpha-2
+    vat_number: str = ""
+    ongoing_eurohpc_project: bool = False
+
+
+@dataclass(frozen=True)
+class Experience:
+    """The applicant's HPC experience (drives the recommended tier)."""
+
+    hpc_experience: str = ""  # one of EXPERIENCE_LEVELS, or ""
+    stack_demonstrated_on_target: bool | None = None
+
+
+@dataclass(frozen=True)
+class Selection:
+    """The portal section "AI Factory selection"."""
+
+    system: str = ""  # catalogue slug
+    libraries: str = ""
+    total_gpu_hours: float | None = None
+    max_gpus_per_job: int | None = None
+    storage_tb: float | None = None
+    storage_justification: str = ""
+    transfer_in_tb: float | None = None
+    transfer_out_tb: float | None = None
+    transfer_justification: str = ""
+    extra_cpu_hours: float | None = None
+    auxiliary_services: str = ""
+    duration_months: int | None = None
+
+
+@dataclass(frozen=True)
+class CodeEntry:
+    """One "Code details" entry: a distinct software component."""
+
+    role: str = "main"  # one of CODE_ROLES
+    name: str = ""
+    version: str = ""
+    references: tuple[str, ...] = ()
+    description: str = ""
+
+
+@dataclass(frozen=True)
+class Measurement:
+    """One scaling measurement; ``code`` is an index into ``Proposal.codes``."""
+
+    code: int | None = None
+    gpus: int = 0
+    throughput: float = 0.0
+    unit: str = ""
+    mfu_pct: float | None = None
+    comm_overhead_pct: float | None = None
+    hardware: str = ""
+
+
+@dataclass(frozen=True)
+class Job:
+    """One job type of the job plan: ``count`` jobs of ``gpus`` GPUs for ``hours``."""
+
+    title: str = ""
+    gpus: int = 0
+    hours: float = 0.0
+    count: int = 1
+
+
+@dataclass(frozen=True)
+class UsagePeriod:
+    """One row of the usage schedule: months ``from_month``..``to_month`` inclusive."""
+
+    from_month: int = 1
+    to_month: int = 1
+    gpu_hours: float = 0.0
+    activity: str = ""
+
+
+@dataclass(frozen=True)
+class Scalability:
+    """Section d: narrative plus measurements, job plan and usage schedule."""
+
+    narrative: str = ""
+    workload: str = ""  # one of WORKLOADS, or ""
+    runtime_stability_pct: float | None = None
+    measurements: tuple[Measurement, ...] = ()
+    jobs: tuple[Job, ...] = ()
+    schedule: tuple[UsagePeriod, ...] = ()
+
+
+@dataclass(frozen=True)
+class Proposal:
+    """A whole proposal as the engine sees it."""
+
+    title: str = ""
+    call_family: str = "industrial_innovation"
+    organisation: Organisation = field(default_factory=Organisation)
+    experience: Experience = field(default_factory=Experience)
+    selection: Selection = field(default_factory=Selection)
+    codes: tuple[CodeEntry, ...] = ()
+    scalability: Scalability = field(default_factory=Scalability)
+    optimisation_narrative: str = ""
+
+
+@dataclass(frozen=True)
+class Partition:
+    """A batch partition; ``None`` limits mean "not recorded in the catalogue"."""
+
+    name: str
+    max_nodes: int | None = None
+    max_walltime_hours: float | None = None
+
+
+@dataclass(frozen=True)
+class Cluster:
+    """A catalogue entry: one GPU system and the facts the engine needs about it."""
+
+    slug: str
+    name: str
+    site: str = ""
+    country: str = ""
+    gpus_per_node: int = 4
+    gpu_model: str = ""
+    gpu_memory_gb: int = 0
+    gpu_power_w: int = 0
+    gcds_per_gpu: int = 1
+    partitions: tuple[Partition, ...] = ()
+    default_partition: str = ""
+    carbon_intensity_g_per_kwh: float = 0.0
+    carbon_source: str = ""
+    site_carbon_intensity_g_per_kwh: float | None = None
+    site_carbon_note: str = ""
+    billing_note: str = ""
+    source_url: str = ""
+
+    @classmethod
+    def from_dict(cls, row: Mapping) -> Cluster:
+        """Build a cluster from a catalogue row (``fixtures/catalogue.json`` keys)."""
+        partitions = tuple(
+            Partition(
+                name=str(p.get("name", "")),
+                max_nodes=p.get("max_nodes"),
+                max_walltime_hours=p.get("max_walltime_hours"),
+            )
+            for p in row.get("partitions") or ()
+        )
+        known = {f for f in cls.__dataclass_fields__ if f != "partitions"}
+        values = {k: v for k, v in row.items() if k in known}
+        for key in ("site_carbon_note", "default_partition", "billing_note"):
+            if values.get(key) is None:
+                values[key] = ""
+        return cls(partitions=partitions, **values)
+
+
+Catalogue = Mapping[str, Cluster]
+
+
+def load_catalogue(source: str | Path | Iterable[Mapping]) -> dict[str, Cluster]:
+    """Return the catalogue keyed by slug, from a JSON file path or a list of rows."""
+    if isinstance(source, str | Path):
+        rows = json.loads(Path(source).read_text(encoding="utf-8"))
+    else:
+        rows = source
+    clusters = (Cluster.from_dict(row) for row in rows)
+    return {cluster.slug: cluster for cluster in clusters}
