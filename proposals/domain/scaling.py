@@ -174,7 +174,8 @@ def fit_amdahl(ratios, speedups) -> float:
     for _ in range(5):
         grid = np.linspace(low, high, 201)
         model = 1.0 / (grid[:, None] + (1.0 - grid[:, None]) / r[None, :])
-        errors = ((model - s[None, :]) ** 2).sum(axis=1)
+        with np.errstate(over="ignore"):
+            errors = ((model - s[None, :]) ** 2).sum(axis=1)
         best = float(grid[int(np.argmin(errors))])
         step = (high - low) / 200
         low, high = max(0.0, best - step), min(1.0, best + step)
@@ -226,8 +227,11 @@ def project(
     throughput = np.array([np.mean(by_gpus[int(n)]) for n in gpus])
     n0 = float(gpus[0])
     ratios = gpus / n0
-    speedups = throughput / throughput[0]
-    f = fit_amdahl(ratios, speedups)
+    with np.errstate(all="ignore"):
+        speedups = throughput / throughput[0]
+        if not np.all(np.isfinite(speedups)):
+            return None  # absurd magnitudes: reported by the findings, not fitted
+        f = fit_amdahl(ratios, speedups)
     target_ratio = target / n0
     a_speedup = float(amdahl_speedup(target_ratio, f))
     a_eff = float(a_speedup / target_ratio)

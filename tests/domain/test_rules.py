@@ -1,0 +1,346 @@
+"""Every rule, firing and not firing, on edited copies of the guide examples."""
+
+import pytest
+
+from proposals.domain import CodeEntry, Measurement, Proposal, assess, rules
+from proposals.domain.findings import sort_key
+
+from .builders import catalogue, edit, example, findings
+
+SPEC_CODES = (
+    [f"TIER-{i}" for i in range(1, 5)]
+    + [f"ELIG-{i}" for i in range(1, 5)]
+    + [f"SEL-{i}" for i in range(1, 4)]
+    + [f"CODE-{i}" for i in range(1, 8)]
+    + [f"SCAL-{i}" for i in range(1, 13)]
+    + ["OPT-1"]
+)
+
+LUMI = "lumi-fast-lane"
+LARGE = "bsc-large-scale"
+MANY = "bsc-many-small-jobs"
+PLAY = "playground"
+M = Measurement
+CLEAN_CODE = (
+    "Training loop in Python on PyTorch 2.4, installed with pip; uses FSDP and bf16."
+)
+
+# (rule, example, changes, expected field or None when the rule must not fire)
+CASES = [
+    (
+        "TIER-2",
+        LUMI,
+        {"selection__total_gpu_hours": 4000},
+        "selection.max_gpus_per_job",
+    ),
+    ("TIER-2", LUMI, {}, None),
+    (
+        "TIER-3",
+        LUMI,
+        {"experience__hpc_experience": "none"},
+        "selection.total_gpu_hours",
+    ),
+    ("TIER-3", LUMI, {}, None),
+    ("TIER-4", LUMI, {"scalability__measurements": ()}, "selection.max_gpus_per_job"),
+    ("TIER-4", LUMI, {}, None),
+    ("ELIG-1", LUMI, {"organisation__kind": "academic"}, "organisation.kind"),
+    ("ELIG-1", LUMI, {"organisation__kind": ""}, "organisation.kind"),
+    (
+        "ELIG-1",
+        LUMI,
+        {"organisation__kind": "public", "call_family": "ai_for_science"},
+        None,
+    ),
+    ("ELIG-1", LUMI, {}, None),
+    (
+        "ELIG-2",
+        LUMI,
+        {"organisation__vat_number": "FI12345678"},
+        "organisation.vat_number",
+    ),
+    ("ELIG-2", LUMI, {"organisation__vat_number": " "}, "organisation.vat_number"),
+    ("ELIG-2", LUMI, {}, None),
+    ("ELIG-3", LUMI, {"organisation__country": "US"}, "organisation.country"),
+    ("ELIG-3", LUMI, {"organisation__country": ""}, "organisation.country"),
+    ("ELIG-3", LUMI, {}, None),
+    (
+        "ELIG-4",
+        LUMI,
+        {"organisation__ongoing_eurohpc_project": True},
+        "organisation.ongoing_eurohpc_project",
+    ),
+    ("ELIG-4", LUMI, {}, None),
+    ("ELIG-5", LUMI, {"call_family": "ai_for_science"}, "call_family"),
+    ("ELIG-5", LUMI, {}, None),
+    ("SEL-1", LUMI, {"selection__storage_tb": None}, "selection.storage_tb"),
+    ("SEL-1", LUMI, {"selection__system": ""}, "selection.system"),
+    ("SEL-1", LUMI, {}, None),
+    ("SEL-2", LUMI, {"scalability__jobs[0]__gpus": 10}, "scalability.jobs[0].gpus"),
+    ("SEL-2", LUMI, {}, None),
+    (
+        "SEL-3",
+        LUMI,
+        {"scalability__jobs[1]__title": "Full training on 4 nodes"},
+        "scalability.jobs[1].gpus",
+    ),
+    (
+        "SEL-3",
+        LUMI,
+        {"scalability__narrative": "We use 8 GPUs per node."},
+        "scalability.narrative",
+    ),
+    ("SEL-3", LUMI, {"scalability__jobs[1]__title": "Training on 8 nodes"}, None),
+    ("SEL-3", LUMI, {}, None),
+    ("SEL-4", LUMI, {"selection__system": "atlantis-gpu"}, "selection.system"),
+    ("SEL-4", LUMI, {}, None),
+    ("SEL-5", LUMI, {"scalability__jobs[1]__gpus": 5000}, "scalability.jobs[1].gpus"),
+    ("SEL-5", LUMI, {}, None),
+    ("CODE-1", LUMI, {"codes[0]__role": "preprocessing"}, "codes"),
+    ("CODE-1", LUMI, {}, None),
+    ("CODE-2", LUMI, {"codes[1]__version": ""}, "codes[1].version"),
+    ("CODE-2", LUMI, {}, None),
+    ("CODE-3", LUMI, {"codes[0]__references": ("",)}, "codes[0].references"),
+    ("CODE-3", LUMI, {}, None),
+    (
+        "CODE-4",
+        LUMI,
+        {"codes[0]__description": "Custom CUDA training loop, FSDP, pip install."},
+        "codes[0].description",
+    ),
+    (
+        "CODE-4",
+        LUMI,
+        {"codes[0]__description": "PyTorch training loop with FSDP, pip install."},
+        "codes[0].description",
+    ),
+    ("CODE-4", LUMI, {}, None),
+    (
+        "CODE-5",
+        LUMI,
+        {
+            "codes": (CodeEntry(name="t", description="PyTorch 2.4, pip install."),),
+            "selection__libraries": "PyTorch",
+        },
+        "codes[0].description",
+    ),
+    ("CODE-5", LUMI, {}, None),
+    (
+        "CODE-6",
+        LUMI,
+        {"codes": (CodeEntry(name="t", description="PyTorch 2.4 with FSDP."),)},
+        "codes[0].description",
+    ),
+    ("CODE-6", LUMI, {}, None),
+    (
+        "CODE-7",
+        LUMI,
+        {
+            "codes[1]__description": "Our vision will transform the market and "
+            "benefit society with breakthrough impact."
+        },
+        "codes[1].description",
+    ),
+    ("CODE-7", LUMI, {"codes[1]__description": CLEAN_CODE}, None),
+    ("CODE-8", LUMI, {"codes[0]__name": ""}, "codes[0].name"),
+    ("CODE-8", LUMI, {}, None),
+    ("SCAL-1", PLAY, {"scalability__narrative": "Tested."}, "scalability.narrative"),
+    ("SCAL-1", PLAY, {}, None),
+    ("SCAL-2", LUMI, {"scalability__jobs": ()}, "scalability.jobs"),
+    ("SCAL-2", LUMI, {}, None),
+    ("SCAL-3", LUMI, {"selection__total_gpu_hours": 20000}, "scalability.jobs"),
+    ("SCAL-3", LUMI, {"selection__total_gpu_hours": 18176.2}, None),
+    ("SCAL-4", LUMI, {"selection__max_gpus_per_job": 16}, "scalability.jobs[1].gpus"),
+    ("SCAL-4", LUMI, {}, None),
+    (
+        "SCAL-5",
+        LUMI,
+        {"scalability__measurements": (M(gpus=4, throughput=1),)},
+        "scalability.measurements",
+    ),
+    ("SCAL-5", MANY, {}, None),
+    (
+        "SCAL-6",
+        LUMI,
+        {"selection__max_gpus_per_job": 128},
+        "selection.max_gpus_per_job",
+    ),
+    ("SCAL-6", LUMI, {}, None),
+    (
+        "SCAL-7",
+        LARGE,
+        {"selection__max_gpus_per_job": 256},
+        "selection.max_gpus_per_job",
+    ),
+    ("SCAL-7", LARGE, {}, None),
+    ("SCAL-8", LARGE, {"scalability__schedule": ()}, "scalability.schedule"),
+    (
+        "SCAL-8",
+        LARGE,
+        {"scalability__schedule[0]__gpu_hours": 1},
+        "scalability.schedule",
+    ),
+    (
+        "SCAL-8",
+        LARGE,
+        {"selection__duration_months": 4},
+        "scalability.schedule[3].to_month",
+    ),
+    ("SCAL-8", LARGE, {}, None),
+    (
+        "SCAL-9",
+        LARGE,
+        {
+            "scalability__measurements": (
+                M(gpus=8, throughput=1, hardware="H100"),
+                M(gpus=128, throughput=14, hardware="H100"),
+            )
+        },
+        "scalability.measurements",
+    ),
+    ("SCAL-9", LARGE, {}, None),
+    ("SCAL-10", LARGE, {}, "scalability.measurements[0].hardware"),
+    ("SCAL-10", LUMI, {}, None),
+    (
+        "SCAL-11",
+        LUMI,
+        {"scalability__measurements[1]__gpus": 4},
+        "scalability.measurements[1].gpus",
+    ),
+    (
+        "SCAL-11",
+        LUMI,
+        {"scalability__measurements[1]__throughput": 2600},
+        "scalability.measurements[1].throughput",
+    ),
+    ("SCAL-11", LUMI, {}, None),
+    ("SCAL-12", LUMI, {"scalability__jobs[1]__hours": 60}, "scalability.jobs[1].hours"),
+    ("SCAL-12", LUMI, {"scalability__jobs[3]__hours": 60}, None),
+    ("SCAL-12", LUMI, {}, None),
+    (
+        "SCAL-13",
+        LARGE,
+        {"scalability__schedule[2]__to_month": 2},
+        "scalability.schedule[2].to_month",
+    ),
+    ("SCAL-13", LARGE, {}, None),
+    (
+        "SCAL-14",
+        LUMI,
+        {"scalability__measurements[0]__throughput": -5},
+        "scalability.measurements[0].throughput",
+    ),
+    (
+        "SCAL-14",
+        LUMI,
+        {"scalability__measurements[0]__gpus": 0},
+        "scalability.measurements[0].gpus",
+    ),
+    ("SCAL-14", LUMI, {}, None),
+    (
+        "SCAL-15",
+        LUMI,
+        {
+            "scalability__measurements": tuple(
+                reversed(example(LUMI).scalability.measurements)
+            )
+        },
+        "scalability.measurements",
+    ),
+    ("SCAL-15", LUMI, {}, None),
+    (
+        "SCAL-16",
+        LUMI,
+        {"scalability__measurements[2]__unit": "tokens/s"},
+        "scalability.measurements[0].unit",
+    ),
+    ("SCAL-16", LUMI, {}, None),
+    ("SCAL-17", LUMI, {"scalability__jobs[0]__count": 0}, "scalability.jobs[0].count"),
+    ("SCAL-17", LUMI, {}, None),
+    (
+        "SCAL-18",
+        MANY,
+        {"scalability__runtime_stability_pct": None},
+        "scalability.runtime_stability_pct",
+    ),
+    ("SCAL-18", MANY, {}, None),
+    ("OPT-1", LUMI, {"optimisation_narrative": " "}, "optimisation.narrative"),
+    (
+        "OPT-1",
+        LUMI,
+        {"optimisation_narrative": "It will go faster."},
+        "optimisation.narrative",
+    ),
+    ("OPT-1", LUMI, {}, None),
+]
+
+
+@pytest.mark.parametrize(
+    "code, name, changes, field",
+    CASES,
+    ids=[f"{c[0]}-{'fires' if c[3] else 'quiet'}-{i}" for i, c in enumerate(CASES)],
+)
+def test_rule(code, name, changes, field):
+    found = findings(edit(example(name), **changes), code)
+    if field is None:
+        assert found == []
+    else:
+        assert field in [f.field for f in found], found
+        assert all(f.message.strip() for f in found)
+
+
+def test_every_rule_has_a_firing_and_a_quiet_case():
+    codes = {r.code for r in rules()}
+    fired = {c[0] for c in CASES if c[3]}
+    quiet = {c[0] for c in CASES if c[3] is None}
+    assert codes - {"TIER-1"} <= fired
+    assert codes - {"TIER-1"} <= quiet
+
+
+def test_spec_rule_catalogue_is_complete():
+    codes = {r.code for r in rules()}
+    assert set(SPEC_CODES) <= codes
+
+
+def test_tier_1_is_always_present_once():
+    for proposal in (Proposal(), example(LUMI)):
+        assert len(findings(proposal, "TIER-1")) == 1
+    assert (
+        "18,176 GPU-hours is a Fast Lane"
+        in findings(example(LUMI), "TIER-1")[0].message
+    )
+
+
+@pytest.mark.parametrize(
+    "name, code, severity",
+    [(LARGE, "SCAL-10", "warning"), (PLAY, "SCAL-10", "info")],
+)
+def test_hardware_severity_depends_on_tier(name, code, severity):
+    assert {f.severity for f in findings(example(name), code)} == {severity}
+
+
+def test_vat_without_offline_validator_is_an_info_note():
+    p = edit(
+        example(LUMI), organisation__country="AM", organisation__vat_number="01234"
+    )
+    (finding,) = findings(p, "ELIG-2")
+    assert finding.severity == "info" and "Armenia" in finding.message
+
+
+def test_greek_vat_accepts_el_prefix_and_bare_digits():
+    for vat in ("EL094259216", "094259216"):
+        p = edit(
+            example(LUMI), organisation__country="GR", organisation__vat_number=vat
+        )
+        assert findings(p, "ELIG-2") == []
+
+
+def test_blank_draft_gets_findings_not_exceptions():
+    a = assess(Proposal(), catalogue())
+    assert a.tier is None and a.projection is None
+    assert {"SEL-1", "CODE-1", "OPT-1"} <= {f.code for f in a.findings}
+
+
+def test_findings_are_sorted_by_severity_code_field():
+    found = findings(edit(example(LUMI), selection__system="", codes=()))
+    assert found == sorted(found, key=sort_key)
+    assert found[0].severity == "error" and found[-1].severity == "info"
