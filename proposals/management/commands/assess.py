@@ -1,0 +1,62 @@
+"""``manage.py assess FILE`` — assess a proposal in the JSON format.
+
+Exit status: 0 without error findings, 1 with error findings, 2 when the file cannot
+be read or is not valid ``aifactory-proposal/1`` (each problem named with its path).
+"""
+
+import json
+import sys
+
+from django.core.management.base import BaseCommand
+
+from proposals import domain
+from proposals.assess import catalogue_from_db
+
+
+def read_proposal(command: BaseCommand, path: str) -> domain.Proposal:
+    """Read and parse FILE (``-`` for stdin); on failure print why and exit 2."""
+    try:
+        if path == "-":
+            text = sys.stdin.read()
+        else:
+            with open(path, encoding="utf-8") as handle:
+                text = handle.read()
+        return domain.loads(text)
+    except (OSError, UnicodeDecodeError) as exc:
+        command.stderr.write(f"Cannot read {path}: {exc}")
+    except domain.FormatError as exc:
+        command.stderr.write(f"{path} is not a valid {domain.FORMAT_TAG} document:")
+        for where, message in exc.problems:
+            command.stderr.write(f"  {where}: {message}")
+    raise SystemExit(2)
+
+
+class Command(BaseCommand):
+    requires_system_checks = []  # a file tool: needs the catalogue, not the URLs
+    help = (
+        "Assess a proposal file in the aifactory-proposal/1 JSON format against the "
+        "cluster catalogue: tier, job plan, scaling, projection, energy and findings. "
+        "Exits 0 without errors, 1 with error findings, 2 for an unusable file."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("file", help="proposal JSON file, or - for stdin")
+        parser.add_argument(
+            "--format",
+            choices=["json", "text"],
+            default="json",
+            dest="output_format",
+            help="json (default) for tools, text for people",
+        )
+
+    def handle(self, *args, file, output_format, **options):
+        proposal = read_proposal(self, file)
+        assessment = domain.assess(proposal, catalogue_from_db())
+        if output_format == "json":
+            self.stdout.write(
+                json.dumps(assessment.to_dict(), indent=2, ensure_ascii=False)
+            )
+        else:
+            self.stdout.write(assessment.to_text(), ending="")
+        if assessment.has_errors:
+            raise SystemExit(1)
