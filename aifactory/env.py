@@ -23,7 +23,9 @@ def env_bool(name: str, *, default: bool) -> bool:
         return True
     if value in _FALSE:
         return False
-    raise ImproperlyConfigured(f"{name} must be a boolean (1/0, true/false), not {raw!r}")
+    raise ImproperlyConfigured(
+        f"{name} must be a boolean (1/0, true/false), not {raw!r}"
+    )
 
 
 def env_list(name: str, *, default: list[str]) -> list[str]:

@@ -1,12 +1,20 @@
 """Forms for accounts and proposals. Labels follow the portal's wording."""
 
+from decimal import Decimal
+
 from crispy_forms.helper import FormHelper
 from crispy_forms.layout import Submit
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
 from django.contrib.auth.models import User
 
-from proposals.models import Proposal
+from proposals.models import (
+    CodeEntry,
+    JobType,
+    Proposal,
+    ScalingMeasurement,
+    UsageMonth,
+)
 
 
 class SignUpForm(UserCreationForm):
@@ -40,14 +48,335 @@ class ProposalCreateForm(forms.ModelForm):
         self.helper.add_input(Submit("submit", "Create proposal"))
 
 
-class ProposalEditForm(forms.ModelForm):
-    """Every single-valued field of a proposal on one page (the wizard splits them)."""
+# --- The wizard -----------------------------------------------------------------------
+#
+# One form per step; repeatable entries are one small ModelForm per row, prefixed with
+# the row's primary key (``jobs-17-gpus``), so a row's inputs keep their names however
+# rows are added, removed or reordered in other requests.
 
-    class Meta:
-        model = Proposal
-        exclude = ["owner", "status", "revision"]
+OTHER_COUNTRIES = {
+    "GB": "United Kingdom",
+    "US": "United States",
+    "CA": "Canada",
+    "CN": "China",
+    "IN": "India",
+    "JP": "Japan",
+    "KR": "South Korea",
+    "SG": "Singapore",
+    "AU": "Australia",
+    "BR": "Brazil",
+    "AE": "United Arab Emirates",
+}
+
+YES_NO_UNKNOWN = [("", "Not answered"), ("true", "Yes"), ("false", "No")]
+
+GPU_UNITS = [("gpus", "physical GPUs"), ("gcds", "GCDs (as Slurm counts them)")]
+
+
+def country_choices():
+    from proposals.domain.countries import eligible_countries
+
+    eligible = sorted(eligible_countries().values(), key=lambda c: c.name)
+    groups = {"EU member states": [], "Associated to Horizon 2020": []}
+    for country in eligible:
+        group = (
+            "EU member states"
+            if country.status == "eu_member"
+            else "Associated to Horizon 2020"
+        )
+        groups[group].append((country.code, country.name))
+    others = sorted(OTHER_COUNTRIES.items(), key=lambda item: item[1])
+    return [("", "Choose a country"), *groups.items(), ("Other countries", others)]
+
+
+def plain_decimal(value: Decimal) -> str:
+    """``Decimal("1200.0000")`` as ``"1200"``, never in exponent notation."""
+    text = format(value, "f")
+    return text.rstrip("0").rstrip(".") if "." in text else text
+
+
+class WizardStepForm(forms.ModelForm):
+    """Common behaviour: portal labels, widgets that the live view can hook into."""
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.helper = FormHelper()
-        self.helper.add_input(Submit("submit", "Save"))
+        for field in self.fields.values():
+            widget = field.widget
+            if isinstance(widget, forms.RadioSelect):
+                widget.attrs["class"] = "form-check-input"
+                continue
+            if isinstance(widget, forms.Select):
+                continue
+            if isinstance(widget, forms.Textarea):
+                widget.attrs.setdefault("rows", 4)
+            if isinstance(field, forms.DecimalField | forms.IntegerField):
+                widget.attrs.setdefault("inputmode", "decimal")
+        if not self.is_bound:
+            # Show 1200, not the column's 1200.0000.
+            for name, field in self.fields.items():
+                value = self.initial.get(name)
+                if isinstance(field, forms.DecimalField) and isinstance(value, Decimal):
+                    self.initial[name] = plain_decimal(value)
+
+
+class OrganisationForm(WizardStepForm):
+    stack_demonstrated_on_target = forms.TypedChoiceField(
+        label=Proposal._meta.get_field("stack_demonstrated_on_target").verbose_name,
+        choices=YES_NO_UNKNOWN,
+        coerce=lambda value: value == "true",
+        empty_value=None,
+        required=False,
+        widget=forms.RadioSelect,
+    )
+
+    class Meta:
+        model = Proposal
+        fields = [
+            "title",
+            "call_family",
+            "organisation_name",
+            "organisation_kind",
+            "organisation_country",
+            "vat_number",
+            "ongoing_eurohpc_project",
+            "hpc_experience",
+            "stack_demonstrated_on_target",
+        ]
+        labels = {
+            "title": "Working title",
+            "call_family": "Call family",
+            "organisation_name": "Organisation name",
+            "organisation_kind": "Type of organisation",
+            "organisation_country": "Country of incorporation",
+            "ongoing_eurohpc_project": (
+                "We already have another ongoing EuroHPC JU project"
+            ),
+            "hpc_experience": "Your team's HPC experience",
+        }
+        widgets = {"hpc_experience": forms.RadioSelect}
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["organisation_country"] = forms.ChoiceField(
+            label="Country of incorporation",
+            choices=country_choices(),
+            required=False,
+        )
+        if self.instance.stack_demonstrated_on_target is not None:
+            self.initial["stack_demonstrated_on_target"] = (
+                "true" if self.instance.stack_demonstrated_on_target else "false"
+            )
+        self.fields["hpc_experience"].choices = [
+            choice for choice in self.fields["hpc_experience"].choices if choice[0]
+        ]
+
+    def clean_vat_number(self):
+        return "".join(self.cleaned_data["vat_number"].split()).upper()
+
+
+class GpuUnitMixin:
+    """Lets the applicant type GPU counts in GCDs on systems whose GPUs have several
+    dies (LUMI-G); the form converts them and the database always holds physical GPUs.
+    """
+
+    gpu_count_fields: tuple[str, ...] = ()
+
+    def setup_gpu_unit(self, *, gcds_per_gpu: int, unit: str):
+        self.gcds_per_gpu = max(1, gcds_per_gpu or 1)
+        self.gpu_unit = unit if unit == "gcds" and self.gcds_per_gpu > 1 else "gpus"
+        for name in self.gpu_count_fields:
+            field = self.fields[name]
+            field.widget.attrs["data-gpu-count"] = "1"
+            if self.gpu_unit == "gcds" and not self.is_bound:
+                value = getattr(self.instance, name)
+                if value is not None:
+                    self.initial[name] = value * self.gcds_per_gpu
+
+    def convert_gpu_count(self, name):
+        value = self.cleaned_data.get(name)
+        if value is None or self.gpu_unit != "gcds":
+            return value
+        gpus, rest = divmod(value, self.gcds_per_gpu)
+        if rest:
+            raise forms.ValidationError(
+                f"{value} GCDs is not a whole number of GPUs: each GPU has "
+                f"{self.gcds_per_gpu} GCDs, so enter a multiple of {self.gcds_per_gpu}."
+            )
+        return gpus
+
+
+class SelectionForm(GpuUnitMixin, WizardStepForm):
+    gpu_count_fields = ("max_gpus_per_job",)
+
+    class Meta:
+        model = Proposal
+        fields = [
+            "system",
+            "libraries",
+            "total_gpu_hours",
+            "max_gpus_per_job",
+            "storage_tb",
+            "storage_justification",
+            "transfer_in_tb",
+            "transfer_out_tb",
+            "transfer_justification",
+            "extra_cpu_hours",
+            "auxiliary_services",
+            "duration_months",
+        ]
+        labels = {
+            "system": "AI Factory (target system)",
+            "libraries": "Software libraries and codes",
+            "total_gpu_hours": "Total GPU-hours",
+            "max_gpus_per_job": "Maximum number of GPUs per job",
+            "storage_tb": "Storage requirement (TB)",
+            "storage_justification": "Storage justification",
+            "transfer_in_tb": "Data transfer in (TB)",
+            "transfer_out_tb": "Data transfer out (TB)",
+            "transfer_justification": "Data transfer justification",
+            "extra_cpu_hours": "CPU-hours beyond the default allocation",
+            "auxiliary_services": "Auxiliary services",
+            "duration_months": "Allocation duration (months)",
+        }
+        widgets = {
+            "libraries": forms.Textarea(attrs={"rows": 2}),
+            "auxiliary_services": forms.Textarea(attrs={"rows": 2}),
+            "storage_justification": forms.Textarea(attrs={"rows": 2}),
+            "transfer_justification": forms.Textarea(attrs={"rows": 2}),
+        }
+
+    def __init__(self, *args, gpu_unit="gpus", **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["system"].empty_label = "Choose a system"
+        system = self.instance.system
+        self.setup_gpu_unit(
+            gcds_per_gpu=system.gcds_per_gpu if system else 1, unit=gpu_unit
+        )
+
+    def clean_max_gpus_per_job(self):
+        return self.convert_gpu_count("max_gpus_per_job")
+
+
+class CodeEntryForm(WizardStepForm):
+    class Meta:
+        model = CodeEntry
+        fields = ["role", "name", "version", "references", "description"]
+        labels = {
+            "role": "Role in the project",
+            "name": "Name of the code",
+            "version": "Version or release",
+            "references": "Web page and other references",
+            "description": "Description of the code",
+        }
+        widgets = {
+            "references": forms.Textarea(attrs={"rows": 3}),
+            "description": forms.Textarea(attrs={"rows": 6}),
+        }
+
+
+class ScalabilityForm(WizardStepForm):
+    class Meta:
+        model = Proposal
+        fields = ["scalability_narrative", "workload", "runtime_stability_pct"]
+        labels = {
+            "scalability_narrative": "Scalability and performance of the application",
+            "workload": "Shape of the workload",
+            "runtime_stability_pct": "Runtime stability of a representative job (± %)",
+        }
+        widgets = {
+            "scalability_narrative": forms.Textarea(attrs={"rows": 8}),
+            "workload": forms.RadioSelect,
+        }
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["workload"].choices = [
+            choice for choice in self.fields["workload"].choices if choice[0]
+        ]
+
+
+class MeasurementForm(GpuUnitMixin, WizardStepForm):
+    gpu_count_fields = ("gpus",)
+
+    class Meta:
+        model = ScalingMeasurement
+        fields = [
+            "code",
+            "gpus",
+            "throughput",
+            "unit",
+            "mfu_pct",
+            "comm_overhead_pct",
+            "hardware",
+        ]
+        labels = {
+            "code": "Code",
+            "gpus": "GPUs",
+            "throughput": "Throughput",
+            "unit": "Unit",
+            "mfu_pct": "MFU %",
+            "comm_overhead_pct": "Comm. overhead %",
+            "hardware": "Hardware tested on",
+        }
+
+    def __init__(self, *args, codes=(), gcds_per_gpu=1, gpu_unit="gpus", **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["code"].queryset = CodeEntry.objects.none()
+        self.fields["code"] = forms.TypedChoiceField(
+            label="Code",
+            choices=[("", "—")] + [(str(code.pk), str(code)) for code in codes],
+            required=False,
+            coerce=int,
+            empty_value=None,
+        )
+        self.codes_by_pk = {code.pk: code for code in codes}
+        self.initial["code"] = self.instance.code_id
+        self.setup_gpu_unit(gcds_per_gpu=gcds_per_gpu, unit=gpu_unit)
+
+    def clean_code(self):
+        pk = self.cleaned_data.get("code")
+        return self.codes_by_pk.get(pk) if pk is not None else None
+
+    def clean_gpus(self):
+        return self.convert_gpu_count("gpus")
+
+
+class JobTypeForm(GpuUnitMixin, WizardStepForm):
+    gpu_count_fields = ("gpus",)
+
+    class Meta:
+        model = JobType
+        fields = ["title", "gpus", "hours", "count"]
+        labels = {
+            "title": "Job type",
+            "gpus": "GPUs per job",
+            "hours": "Hours per job",
+            "count": "Number of jobs",
+        }
+
+    def __init__(self, *args, gcds_per_gpu=1, gpu_unit="gpus", **kwargs):
+        super().__init__(*args, **kwargs)
+        self.setup_gpu_unit(gcds_per_gpu=gcds_per_gpu, unit=gpu_unit)
+
+    def clean_gpus(self):
+        return self.convert_gpu_count("gpus")
+
+
+class UsageMonthForm(WizardStepForm):
+    class Meta:
+        model = UsageMonth
+        fields = ["from_month", "to_month", "gpu_hours", "activity"]
+        labels = {
+            "from_month": "From month",
+            "to_month": "To month",
+            "gpu_hours": "GPU-hours",
+            "activity": "Activity",
+        }
+
+
+class OptimisationForm(WizardStepForm):
+    class Meta:
+        model = Proposal
+        fields = ["optimisation_narrative"]
+        labels = {"optimisation_narrative": "Optimisation of the work proposed"}
+        widgets = {"optimisation_narrative": forms.Textarea(attrs={"rows": 10})}

@@ -7,7 +7,7 @@ from django.template.response import TemplateResponse
 from django.views.decorators.http import require_GET, require_http_methods
 
 from proposals import selectors, services
-from proposals.forms import ProposalCreateForm, ProposalEditForm
+from proposals.forms import ProposalCreateForm
 
 
 @login_required
@@ -32,18 +32,14 @@ def proposal_create(request):
 @login_required
 @require_GET
 def proposal_detail(request, pk):
-    proposal = selectors.proposal_get_for_owner(user=request.user, pk=pk)
-    return redirect("proposals:edit", pk=proposal.pk)
+    proposal = selectors.proposal_get_for_owner(
+        user=request.user, pk=pk, children=False
+    )
+    return redirect("proposals:step", pk=proposal.pk, step="organisation")
 
 
 @login_required
-@require_http_methods(["GET", "POST"])
+@require_GET
 def proposal_edit(request, pk):
-    proposal = selectors.proposal_get_for_owner(user=request.user, pk=pk)
-    form = ProposalEditForm(request.POST or None, instance=proposal)
-    if request.method == "POST" and form.is_valid():
-        form.save()
-        return redirect("proposals:edit", pk=proposal.pk)
-    return TemplateResponse(
-        request, "proposals/proposal_edit.html", {"form": form, "proposal": proposal}
-    )
+    """The wizard's first step (kept as a stable "edit" link)."""
+    return proposal_detail(request, pk)

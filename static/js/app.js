@@ -1,2 +1,144 @@
-// Small behaviours htmx does not cover. Loaded with `defer`; no inline script anywhere.
+// Small behaviours htmx does not cover: the autosave indicator and its retries, the
+// unsaved-changes guard, GPU/GCD unit conversion, focus after adding a row. Loaded
+// with `defer`; there is no inline script anywhere (strict CSP).
 "use strict";
+
+(function () {
+  const RETRY_DELAYS_MS = [1000, 2000, 5000, 10000, 20000];
+
+  function setStatus(form, state, text) {
+    const status = document.getElementById("save-status");
+    if (!status) return;
+    status.dataset.state = state;
+    const css = {
+      saving: "text-body-secondary",
+      dirty: "text-body-secondary",
+      retrying: "text-warning-emphasis fw-semibold",
+      saved: "text-success",
+    }[state] || "text-body-secondary";
+    status.replaceChildren();
+    const span = document.createElement("span");
+    span.className = css;
+    span.textContent = text;
+    status.appendChild(span);
+  }
+
+  function autosaveForm() {
+    return document.querySelector("form[data-autosave]");
+  }
+
+  // State of the page's autosave form; the form element itself may be swapped (row
+  // operations replace it), so the state lives here and is keyed by nothing.
+  const state = { dirty: false, inFlight: false, retries: 0, conflict: false, pendingSubmit: null };
+
+  document.addEventListener("input", function (event) {
+    const form = autosaveForm();
+    if (!form || !form.contains(event.target) || state.conflict) return;
+    state.dirty = true;
+    setStatus(form, "dirty", "Unsaved changes…");
+  }, true);
+
+  // Switching between physical GPUs and GCDs converts the numbers already typed, so
+  // the stored values never change meaning.
+  document.addEventListener("change", function (event) {
+    const radio = event.target;
+    if (!(radio instanceof HTMLInputElement) || radio.name !== "gpu_unit") return;
+    const factor = parseInt(radio.dataset.gcdsPerGpu || "1", 10);
+    const toGcds = radio.value === "gcds";
+    document.querySelectorAll("input[data-gpu-count]").forEach(function (input) {
+      if (input.value === "" || isNaN(Number(input.value))) return;
+      const value = Number(input.value);
+      input.value = String(toGcds ? value * factor : value / factor);
+    });
+    document.querySelectorAll("[data-gpu-unit-label]").forEach(function (el) {
+      el.textContent = toGcds ? "GCDs" : "GPUs";
+    });
+  }, true);
+
+  document.body.addEventListener("htmx:beforeRequest", function (event) {
+    const form = autosaveForm();
+    if (!form || event.detail.elt !== form) return;
+    if (state.conflict) { event.preventDefault(); return; }
+    state.inFlight = true;
+    state.dirtyAtSend = state.dirty;
+    state.dirty = false;
+    setStatus(form, "saving", "Saving…");
+  });
+
+  document.body.addEventListener("htmx:beforeSwap", function (event) {
+    // A refused save (409) carries the conflict message: show it.
+    if (event.detail.xhr && event.detail.xhr.status === 409) {
+      event.detail.shouldSwap = true;
+      event.detail.isError = false;
+      state.conflict = true;
+    }
+  });
+
+  function retryLater(form) {
+    state.dirty = true;
+    const delay = RETRY_DELAYS_MS[Math.min(state.retries, RETRY_DELAYS_MS.length - 1)];
+    state.retries += 1;
+    setStatus(form, "retrying", "Not saved, retrying…");
+    window.setTimeout(function () {
+      const current = autosaveForm();
+      if (current) htmx.trigger(current, "autosave-retry");
+    }, delay);
+  }
+
+  document.body.addEventListener("htmx:afterRequest", function (event) {
+    const form = autosaveForm();
+    if (!form) return;
+    const elt = event.detail.elt;
+    if (elt !== form && !form.contains(elt)) return;
+    state.inFlight = false;
+    const xhr = event.detail.xhr;
+    if (xhr && xhr.status === 409) {
+      state.dirty = false;
+      return;
+    }
+    if (event.detail.failed || !xhr || xhr.status === 0 || xhr.status >= 500) {
+      retryLater(form);
+      return;
+    }
+    state.retries = 0;
+    if (state.dirty) setStatus(form, "dirty", "Unsaved changes…");
+    if (state.pendingSubmit && !state.dirty) {
+      const submitter = state.pendingSubmit;
+      state.pendingSubmit = null;
+      state.submitting = true;
+      form.requestSubmit(document.getElementById(submitter.id) || submitter);
+    }
+  });
+
+  // A plain submit (Next, Previous, Save) waits until the in-flight autosave has
+  // answered, so it is based on the newest revision.
+  document.addEventListener("submit", function (event) {
+    const form = event.target;
+    if (!form.matches("form[data-autosave]")) return;
+    if (state.inFlight) {
+      event.preventDefault();
+      state.pendingSubmit = event.submitter;
+      return;
+    }
+    state.dirty = false;
+    state.submitting = true;
+  }, true);
+
+  window.addEventListener("beforeunload", function (event) {
+    if ((state.dirty || state.inFlight) && !state.submitting && !state.conflict) {
+      event.preventDefault();
+      event.returnValue = "";
+    }
+  });
+
+  // After a row was added, put the cursor in its first input.
+  document.body.addEventListener("htmx:afterSettle", function () {
+    const target = document.querySelector("[data-focus-row]");
+    if (!target) return;
+    const row = document.getElementById(target.dataset.focusRow);
+    target.removeAttribute("data-focus-row");
+    if (!row) return;
+    const input = row.querySelector("input:not([type=hidden]), select, textarea");
+    if (input) input.focus();
+  });
+})();

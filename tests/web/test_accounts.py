@@ -74,7 +74,10 @@ def test_password_reset_sends_a_working_link(client, user):
     assert response.status_code == 200
     response = client.post(
         response.redirect_chain[-1][0],
-        {"new_password1": "reset-passphrase-9876", "new_password2": "reset-passphrase-9876"},
+        {
+            "new_password1": "reset-passphrase-9876",
+            "new_password2": "reset-passphrase-9876",
+        },
     )
     assert response.status_code == 302
     user.refresh_from_db()

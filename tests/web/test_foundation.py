@@ -24,7 +24,9 @@ def test_catalogue_loaded_with_sources(catalogue):
     lumi = Cluster.objects.get(slug="lumi-g")
     assert (lumi.gpus_per_node, lumi.gcds_per_gpu, lumi.country) == (4, 2, "FI")
     assert Cluster.objects.get(slug="karolina-gpu").gpus_per_node == 8
-    assert Cluster.objects.get(slug="marenostrum5-acc").carbon_intensity_g_per_kwh == 174
+    assert (
+        Cluster.objects.get(slug="marenostrum5-acc").carbon_intensity_g_per_kwh == 174
+    )
     assert not Cluster.objects.filter(source_url="").exists()
 
 

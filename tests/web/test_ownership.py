@@ -26,24 +26,80 @@ def foreign(other_user):
     }
 
 
-def owner_urls(objects):
-    """Every (method, URL) that shows or changes one proposal or one of its entries."""
+STEPS = ["organisation", "selection", "codes", "scalability", "optimisation", "review"]
+
+
+def owner_requests(objects):
+    """Every (method, URL, data) that shows or changes a proposal or one of its rows."""
     pk = objects["proposal"].pk
-    return [
-        ("get", reverse("proposals:detail", args=[pk])),
-        ("get", reverse("proposals:edit", args=[pk])),
-        ("post", reverse("proposals:edit", args=[pk])),
+    revision = objects["proposal"].revision
+    requests = [
+        ("get", reverse("proposals:detail", args=[pk]), {}),
+        ("get", reverse("proposals:edit", args=[pk]), {}),
     ]
+    for step in STEPS:
+        url = reverse("proposals:step", args=[pk, step])
+        requests += [
+            ("get", url, {}),
+            ("post", url, {"action": "autosave", "revision": revision, "title": "x"}),
+            ("post", url, {"action": "save", "revision": revision, "title": "x"}),
+        ]
+    rows = {
+        "codes": objects["code"],
+        "jobs": objects["job"],
+        "measurements": objects["measurement"],
+        "schedule": objects["usage"],
+    }
+    for kind, row in rows.items():
+        step = "codes" if kind == "codes" else "scalability"
+        url = reverse("proposals:step", args=[pk, step])
+        for action in ("add:{kind}", "delete:{kind}:{pk}", "up:{kind}:{pk}"):
+            requests.append(
+                (
+                    "post",
+                    url,
+                    {
+                        "action": action.format(kind=kind, pk=row.pk),
+                        "revision": revision,
+                    },
+                )
+            )
+    return requests
 
 
-def test_other_users_proposal_is_404(user_client, foreign):
-    for method, url in owner_urls(foreign):
-        response = getattr(user_client, method)(url, {"title": "hijack"})
-        assert response.status_code == 404, (method, url)
+@pytest.mark.parametrize("htmx", [False, True])
+def test_other_users_proposal_is_404(user_client, foreign, htmx):
+    headers = {"HX-Request": "true"} if htmx else {}
+    for method, url, data in owner_requests(foreign):
+        response = getattr(user_client, method)(url, data, headers=headers)
+        assert response.status_code == 404, (method, url, data)
+    proposal = foreign["proposal"]
+    proposal.refresh_from_db()
+    assert proposal.title == "Not yours"
+    assert proposal.jobs.count() == proposal.codes.count() == 1
+
+
+def test_rows_of_another_proposal_are_404_from_own_proposal(
+    user_client, proposal, foreign
+):
+    url = reverse("proposals:step", args=[proposal.pk, "scalability"])
+    for action in (
+        f"delete:jobs:{foreign['job'].pk}",
+        f"up:measurements:{foreign['measurement'].pk}",
+        f"delete:schedule:{foreign['usage'].pk}",
+    ):
+        response = user_client.post(
+            url, {"action": action, "revision": proposal.revision}
+        )
+        assert response.status_code == 404, action
+    assert foreign["proposal"].jobs.count() == 1
     foreign["proposal"].refresh_from_db()
     assert foreign["proposal"].title == "Not yours"
 
 
 def test_own_proposal_opens(user_client, proposal):
     response = user_client.get(reverse("proposals:edit", args=[proposal.pk]))
-    assert response.status_code == 200
+    assert response.status_code == 302
+    for step in STEPS:
+        url = reverse("proposals:step", args=[proposal.pk, step])
+        assert user_client.get(url).status_code == 200, step

@@ -1,0 +1,200 @@
+"""The scaling-efficiency chart: matplotlib's Figure API (never pyplot), cached by a
+hash of the data it shows, so identical data is never drawn twice.
+
+Throughput is drawn against GPU count on log2 axes with the ideal linear scaling from
+the base point, efficiency sits on a second axis, and the projection to the target GPU
+count is drawn as a band between the two fitted models.
+"""
+
+import hashlib
+import io
+import json
+import math
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+from django.core.cache import cache  # noqa: E402
+from matplotlib.figure import Figure  # noqa: E402
+from matplotlib.ticker import FixedLocator, FuncFormatter, NullLocator  # noqa: E402
+
+from proposals.domain.scaling import amdahl_speedup  # noqa: E402
+
+matplotlib.rcParams.update(
+    {
+        "svg.hashsalt": "aifactory",  # stable element ids: identical data, same bytes
+        "svg.fonttype": "none",  # text stays text (smaller, selectable, accessible)
+        "font.family": "DejaVu Sans",
+        "font.size": 9,
+    }
+)
+
+CACHE_PREFIX = "chart:v1:"
+COLOURS = ["#1f5fa8", "#c0571b", "#2e8540", "#7b3fa0", "#a8326e", "#4a4a4a"]
+BAND_COLOUR = "#9db8dc"
+
+
+def chart_data(assessment, code_names: dict[int | None, str]) -> dict | None:
+    """The plain data the chart shows (``None`` when there is nothing to draw)."""
+    series = [
+        {
+            "label": code_names.get(s.code) or "Measurements",
+            "unit": s.points[0].unit if s.points else "",
+            "points": [(p.gpus, p.throughput, p.efficiency) for p in s.points],
+        }
+        for s in assessment.analysis.series
+        if s.points
+    ]
+    if not series:
+        return None
+    projection = assessment.projection
+    band = None
+    if projection is not None:
+        base = next(
+            (s for s in assessment.analysis.series if s.code == projection.code), None
+        )
+        base_throughput = base.points[0].throughput if base and base.points else None
+        band = {
+            "base_gpus": projection.base_gpus,
+            "base_throughput": base_throughput,
+            "largest": projection.largest_measured_gpus,
+            "target": projection.target_gpus,
+            "serial_fraction": projection.serial_fraction,
+            "slope": projection.log2_slope,
+            "intercept": projection.log2_intercept,
+            "low": projection.efficiency_low,
+            "high": projection.efficiency_high,
+        }
+    return {"series": series, "projection": band}
+
+
+def data_key(data: dict) -> str:
+    payload = json.dumps(data, sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(payload.encode()).hexdigest()
+
+
+def _band_curves(band: dict, gpus: list[float]) -> tuple[list[float], list[float]]:
+    """Efficiency of both fitted models at ``gpus``."""
+    amdahl = [
+        amdahl_speedup(n / band["base_gpus"], band["serial_fraction"])
+        / (n / band["base_gpus"])
+        for n in gpus
+    ]
+    log2_linear = [band["intercept"] + band["slope"] * math.log2(n) for n in gpus]
+    return amdahl, log2_linear
+
+
+def draw(data: dict, *, width: float = 5.6, height: float = 3.4) -> Figure:
+    """Build the figure for ``data`` (see ``chart_data``)."""
+    fig = Figure(figsize=(width, height), layout="constrained")
+    ax = fig.add_subplot()
+    eff_ax = ax.twinx()
+    all_gpus: set[float] = set()
+    for i, series in enumerate(data["series"]):
+        colour = COLOURS[i % len(COLOURS)]
+        gpus = [p[0] for p in series["points"]]
+        throughput = [p[1] for p in series["points"]]
+        efficiency = [p[2] * 100 for p in series["points"]]
+        all_gpus.update(gpus)
+        ax.plot(gpus, throughput, "o-", color=colour, label=f"{series['label']}")
+        if len(gpus) > 1 and throughput[0] > 0:
+            ideal = [throughput[0] * n / gpus[0] for n in gpus]
+            ax.plot(gpus, ideal, ":", color=colour, alpha=0.7, label="ideal linear")
+        eff_ax.plot(gpus, efficiency, "s--", color=colour, alpha=0.55, markersize=4)
+    band = data["projection"]
+    if band and band["base_throughput"]:
+        start, target = band["largest"], band["target"]
+        all_gpus.add(target)
+        steps = 24
+        lo, hi = sorted((start, target))
+        xs = [lo * (hi / lo) ** (k / steps) for k in range(steps + 1)]
+        amdahl, log2_linear = _band_curves(band, xs)
+        low = [min(a, b) for a, b in zip(amdahl, log2_linear, strict=True)]
+        high = [max(a, b) for a, b in zip(amdahl, log2_linear, strict=True)]
+        scale = [band["base_throughput"] * x / band["base_gpus"] for x in xs]
+        ax.fill_between(
+            xs,
+            [s * e for s, e in zip(scale, low, strict=True)],
+            [s * e for s, e in zip(scale, high, strict=True)],
+            color=BAND_COLOUR,
+            alpha=0.5,
+            linewidth=0,
+            label=f"projection {band['low']:.0%}–{band['high']:.0%}",
+        )
+        eff_ax.fill_between(
+            xs,
+            [v * 100 for v in low],
+            [v * 100 for v in high],
+            color=BAND_COLOUR,
+            alpha=0.25,
+            linewidth=0,
+        )
+        ax.axvline(target, color="#b00020", linestyle="-.", linewidth=1)
+        ax.annotate(
+            f"target {target:,} GPUs",
+            xy=(target, 1),
+            xycoords=("data", "axes fraction"),
+            xytext=(-4, -4),
+            textcoords="offset points",
+            ha="right",
+            va="top",
+            color="#b00020",
+        )
+    ticks = sorted(all_gpus)
+    ax.set_xscale("log", base=2)
+    ax.xaxis.set_major_locator(FixedLocator(ticks))
+    ax.xaxis.set_minor_locator(NullLocator())
+    ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:,.0f}"))
+    ax.set_xlabel("GPUs")
+    unit = data["series"][0]["unit"] or "items/s"
+    ax.set_ylabel(f"Throughput ({unit})")
+    ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:,.0f}"))
+    ax.set_ylim(bottom=0)
+    eff_ax.set_ylabel("Efficiency (%)", color="#555555")
+    eff_ax.set_ylim(0, 110)
+    ax.grid(True, which="major", linewidth=0.4, alpha=0.5)
+    ax.legend(loc="upper left", fontsize=7, frameon=False)
+    return fig
+
+
+def render(data: dict, fmt: str = "svg", dpi: int = 100) -> bytes:
+    """Render ``data`` without the cache (the benchmark's "cold" path)."""
+    buffer = io.BytesIO()
+    draw(data).savefig(buffer, format=fmt, dpi=dpi, metadata=_metadata(fmt))
+    return buffer.getvalue()
+
+
+def _metadata(fmt: str) -> dict:
+    # No creation date or software version in the file: same data, same bytes.
+    if fmt == "svg":
+        return {"Date": None, "Creator": None}
+    if fmt == "png":
+        return {"Software": None}
+    return {}
+
+
+def cached_chart(data: dict | None, fmt: str = "svg", dpi: int = 100) -> bytes | None:
+    """The rendered chart for ``data``, from the cache when the same data was drawn."""
+    if data is None:
+        return None
+    key = f"{CACHE_PREFIX}{fmt}:{dpi}:{data_key(data)}"
+    rendered = cache.get(key)
+    if rendered is None:
+        rendered = render(data, fmt, dpi)
+        cache.set(key, rendered)
+    return rendered
+
+
+def scaling_chart_svg(assessment, code_names=None) -> str:
+    """Inline SVG (without the XML prologue) for the page, or ``""`` without data."""
+    svg = cached_chart(chart_data(assessment, code_names or {}), "svg")
+    if not svg:
+        return ""
+    text = svg.decode()
+    return text[text.index("<svg") :]
+
+
+def scaling_chart_png(assessment, code_names=None, dpi: int = 150) -> bytes | None:
+    """PNG bytes for the PDF export, or ``None`` without data."""
+    return cached_chart(chart_data(assessment, code_names or {}), "png", dpi)

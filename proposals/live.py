@@ -1,0 +1,87 @@
+"""What the live regions of a page show: the assessment, the findings with the place
+in the wizard each points at, per-row computed figures, tier-fitted help and the chart.
+
+Used by the wizard (full pages and htmx fragments) and by the read-only review pages.
+"""
+
+from collections import defaultdict
+
+from proposals.assess import assess_proposal
+from proposals.charts import scaling_chart_svg
+from proposals.domain.jobplan import nodes_for
+from proposals.domain.tiers import tier_label
+from proposals.help import HELP
+from proposals.wizard import STEPS, finding_location
+
+SEVERITY_CLASS = {"error": "danger", "warning": "warning", "info": "info"}
+
+
+def live_context(proposal, step_forms=None) -> dict:
+    """Template context for the sidebar and the computed cells of ``proposal``."""
+    assessment = assess_proposal(proposal)
+    rows = _engine_rows(proposal)
+    findings = []
+    by_step = defaultdict(list)
+    by_anchor = defaultdict(list)
+    for finding in assessment.findings:
+        location = finding_location(finding.field, rows)
+        item = {
+            "finding": finding,
+            "step": location.step,
+            "anchor": location.anchor,
+            "css": SEVERITY_CLASS.get(finding.severity, "secondary"),
+        }
+        findings.append(item)
+        by_step[location.step].append(item)
+        by_anchor[location.anchor].append(item)
+    job_figures = {
+        rows["jobs"][r.index].pk: r
+        for r in assessment.plan.rows
+        if r.index < len(rows["jobs"])
+    }
+    point_figures = {
+        rows["measurements"][p.index].pk: p
+        for p in assessment.scaling_points
+        if p.index < len(rows["measurements"])
+    }
+    code_names = {
+        index: (code.name or f"Code {index + 1}")
+        for index, code in enumerate(rows["codes"])
+    }
+    counts_by_step = {
+        step.slug: _severity_counts(by_step.get(step.slug, [])) for step in STEPS
+    }
+    tier = assessment.tier
+    return {
+        "assessment": assessment,
+        "tier_label": tier_label(tier),
+        "recommended_label": tier_label(assessment.recommended_tier),
+        "findings": findings,
+        "findings_by_step": dict(by_step),
+        "findings_by_anchor": dict(by_anchor),
+        "counts_by_step": counts_by_step,
+        "job_figures": job_figures,
+        "point_figures": point_figures,
+        "help": {name: entry.for_tier(tier) for name, entry in HELP.items()},
+        "help_examples": {name: entry.example for name, entry in HELP.items()},
+        "chart_svg": scaling_chart_svg(assessment, code_names),
+        "cluster": proposal.system,
+        # duck-typed: the model has the same gpus_per_node as the domain's Cluster
+        "max_gpus_nodes": nodes_for(proposal.max_gpus_per_job or 0, proposal.system),
+    }
+
+
+def _severity_counts(items) -> dict[str, int]:
+    counts = {"error": 0, "warning": 0, "info": 0}
+    for item in items:
+        counts[item["finding"].severity] += 1
+    return counts
+
+
+def _engine_rows(proposal) -> dict[str, list]:
+    """Stored rows in the engine's order (the adapter keeps every row, blank or not),
+    so a finding's ``jobs[2]`` is the third job row here too."""
+    return {
+        kind: list(getattr(proposal, kind).all())
+        for kind in ("codes", "measurements", "jobs", "schedule")
+    }

@@ -1,0 +1,76 @@
+"""Small presentation helpers for the wizard templates (no computation of figures)."""
+
+from django import forms, template
+
+register = template.Library()
+
+
+@register.filter
+def get_item(mapping, key):
+    """``mapping[key]`` or ``None``; for dicts keyed by row id or field name."""
+    if mapping is None:
+        return None
+    return mapping.get(key)
+
+
+@register.filter
+def num(value, decimals=0):
+    """A number with thousands separators (``18,176``); ``—`` for nothing."""
+    if value is None or value == "":
+        return "—"
+    try:
+        value = float(value)
+    except (TypeError, ValueError):
+        return value
+    decimals = int(decimals)
+    text = f"{value:,.{decimals}f}"
+    if decimals and "." in text:
+        text = text.rstrip("0").rstrip(".")
+    return text
+
+
+@register.filter
+def pct(fraction, decimals=0):
+    """A fraction as a percentage (``0.95`` → ``95%``)."""
+    if fraction is None:
+        return "—"
+    return f"{float(fraction) * 100:.{int(decimals)}f}%"
+
+
+def _widget_class(widget) -> str:
+    if isinstance(widget, forms.CheckboxInput):
+        return "form-check-input"
+    if isinstance(widget, forms.RadioSelect):
+        return "form-check-input"
+    if isinstance(widget, forms.Select):
+        return "form-select"
+    return "form-control"
+
+
+@register.simple_tag
+def widget(field, size="", label=""):
+    """Render a field's widget with Bootstrap classes and ARIA wiring to its feedback."""
+    classes = [_widget_class(field.field.widget)]
+    if size and classes[0] != "form-check-input":
+        classes.append(f"{classes[0]}-{size}")
+    if field.errors:
+        classes.append("is-invalid")
+    attrs = {
+        "class": " ".join(classes),
+        "aria-describedby": f"fb-{field.auto_id}",
+    }
+    if field.errors:
+        attrs["aria-invalid"] = "true"
+    if label:
+        attrs["aria-label"] = label
+    return field.as_widget(attrs=attrs)
+
+
+@register.filter
+def is_checkbox(field):
+    return isinstance(field.field.widget, forms.CheckboxInput)
+
+
+@register.filter
+def is_radio(field):
+    return isinstance(field.field.widget, forms.RadioSelect)

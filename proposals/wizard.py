@@ -1,0 +1,268 @@
+"""The wizard's steps: which forms each step shows, how a request's data becomes
+changes to save, and where each finding points in the wizard.
+
+Nothing here touches the database except reading the rows a step shows; writes go
+through ``services``.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from dataclasses import dataclass, field
+
+from django import forms
+from django.core.exceptions import NON_FIELD_ERRORS
+
+from proposals.forms import (
+    CodeEntryForm,
+    JobTypeForm,
+    MeasurementForm,
+    OptimisationForm,
+    OrganisationForm,
+    ScalabilityForm,
+    SelectionForm,
+    UsageMonthForm,
+)
+
+
+@dataclass(frozen=True)
+class Step:
+    slug: str
+    title: str
+    short: str
+    form_class: type[forms.ModelForm] | None = None
+    tables: tuple[str, ...] = ()
+
+
+STEPS = (
+    Step(
+        "organisation", "Organisation and eligibility", "Organisation", OrganisationForm
+    ),
+    Step("selection", "AI Factory selection", "Selection", SelectionForm),
+    Step("codes", "Code details", "Code details", None, ("codes",)),
+    Step(
+        "scalability",
+        "Scalability and performance",
+        "Scalability",
+        ScalabilityForm,
+        ("measurements", "jobs", "schedule"),
+    ),
+    Step(
+        "optimisation",
+        "Optimisation of the work proposed",
+        "Optimisation",
+        OptimisationForm,
+    ),
+    Step("review", "Review", "Review"),
+)
+STEP_BY_SLUG = {step.slug: step for step in STEPS}
+
+
+@dataclass(frozen=True)
+class Table:
+    """A repeatable entry kind: its related name on Proposal and its row form."""
+
+    kind: str
+    title: str
+    form_class: type[forms.ModelForm]
+    add_label: str
+
+
+TABLES = {
+    "codes": Table("codes", "Code details", CodeEntryForm, "+ Code details"),
+    "measurements": Table(
+        "measurements", "Scaling measurements", MeasurementForm, "+ Measurement"
+    ),
+    "jobs": Table("jobs", "Job plan", JobTypeForm, "+ Job type"),
+    "schedule": Table("schedule", "Usage schedule", UsageMonthForm, "+ Period"),
+}
+
+
+def neighbours(slug: str) -> tuple[Step | None, Step | None]:
+    index = [step.slug for step in STEPS].index(slug)
+    previous = STEPS[index - 1] if index > 0 else None
+    following = STEPS[index + 1] if index + 1 < len(STEPS) else None
+    return previous, following
+
+
+@dataclass
+class RowForm:
+    """A bound or unbound form for one stored row, with the row it edits."""
+
+    kind: str
+    row: object
+    form: forms.ModelForm
+
+    @property
+    def anchor(self) -> str:
+        return f"{self.kind}-{self.row.pk}"
+
+
+@dataclass
+class StepForms:
+    """All forms of one step: the step's own fields and one form per table row."""
+
+    main: forms.ModelForm | None
+    tables: dict[str, list[RowForm]] = field(default_factory=dict)
+    originals: dict[int, object] = field(default_factory=dict)
+    gpu_unit: str = "gpus"
+
+    def all_forms(self) -> list[forms.ModelForm]:
+        rows = [row.form for rows in self.tables.values() for row in rows]
+        return ([self.main] if self.main is not None else []) + rows
+
+
+def build_step_forms(step: Step, proposal, data=None, *, gpu_unit="gpus") -> StepForms:
+    """Forms for ``step``; rows come from the prefetched children of ``proposal``.
+
+    Each form edits a copy of its instance, so validation (which writes cleaned values
+    onto the instance) never touches the objects the rest of the request reads.
+    """
+    system = proposal.system
+    gcds = system.gcds_per_gpu if system else 1
+    originals: dict[int, object] = {}
+    main = None
+    if step.form_class is not None:
+        kwargs = {"gpu_unit": gpu_unit} if step.form_class is SelectionForm else {}
+        main = step.form_class(data, instance=copy.copy(proposal), **kwargs)
+        originals[id(main)] = proposal
+    tables: dict[str, list[RowForm]] = {}
+    codes = list(proposal.codes.all())
+    for kind in step.tables:
+        table = TABLES[kind]
+        rows = codes if kind == "codes" else list(getattr(proposal, kind).all())
+        kwargs = {}
+        if kind in ("measurements", "jobs"):
+            kwargs = {"gcds_per_gpu": gcds, "gpu_unit": gpu_unit}
+        if kind == "measurements":
+            kwargs["codes"] = codes
+        row_forms = []
+        for row in rows:
+            form = table.form_class(
+                data, instance=copy.copy(row), prefix=f"{kind}-{row.pk}", **kwargs
+            )
+            originals[id(form)] = row
+            row_forms.append(RowForm(kind, row, form))
+        tables[kind] = row_forms
+    return StepForms(main=main, tables=tables, originals=originals, gpu_unit=gpu_unit)
+
+
+@dataclass
+class Change:
+    """Validated new values for one stored object."""
+
+    instance: object
+    values: dict
+    form: forms.ModelForm
+
+
+def _stored_value(instance, model_field):
+    return getattr(instance, model_field.attname)
+
+
+def _comparable(model_field, value):
+    if model_field.is_relation:
+        return value.pk if value is not None else None
+    return value
+
+
+def collect_changes(step_forms: StepForms, data) -> list[Change]:
+    """Validate the forms whose inputs were posted and keep every valid, changed value.
+
+    A form's invalid fields keep their stored value and report their error on the form;
+    its other fields are still saved. Forms whose inputs are absent from ``data`` (a
+    row added in another tab, say) are left alone.
+    """
+    changes = []
+    for form in step_forms.all_forms():
+        if not any(form.add_prefix(name) in data for name in form.fields):
+            continue
+        if not form.has_changed():
+            continue
+        form.is_valid()
+        original = step_forms.originals[id(form)]
+        if form.errors.get(NON_FIELD_ERRORS):
+            continue
+        model_fields = {f.name: f for f in original._meta.concrete_fields}
+        values = {}
+        for name, value in form.cleaned_data.items():
+            model_field = model_fields.get(name)
+            if model_field is None or name in form.errors:
+                continue
+            if _comparable(model_field, value) != _stored_value(original, model_field):
+                values[name] = value
+        if values:
+            changes.append(Change(original, values, form))
+    return changes
+
+
+def error_anchor(form: forms.ModelForm, name: str | None = None) -> str:
+    """The id of the element that shows a field's (or a form's) errors."""
+    if name is None:
+        return f"err-{form.prefix or 'form'}"
+    return f"err-{form[name].auto_id}"
+
+
+# --- Where a finding points -------------------------------------------------------
+
+_FIELD_PATHS = {
+    "title": "title",
+    "call_family": "call_family",
+    "organisation.name": "organisation_name",
+    "organisation.kind": "organisation_kind",
+    "organisation.country": "organisation_country",
+    "organisation.vat_number": "vat_number",
+    "organisation.ongoing_eurohpc_project": "ongoing_eurohpc_project",
+    "experience.hpc_experience": "hpc_experience",
+    "experience.stack_demonstrated_on_target": "stack_demonstrated_on_target",
+    "scalability.narrative": "scalability_narrative",
+    "scalability.workload": "workload",
+    "scalability.runtime_stability_pct": "runtime_stability_pct",
+    "optimisation.narrative": "optimisation_narrative",
+    "optimisation": "optimisation_narrative",
+}
+_ROW_PATH = re.compile(
+    r"^(?:scalability\.)?(codes|measurements|jobs|schedule)(?:\[(\d+)\])?(?:\.(\w+))?"
+)
+_SECTION_STEP = {
+    "title": "organisation",
+    "call_family": "organisation",
+    "organisation": "organisation",
+    "experience": "organisation",
+    "selection": "selection",
+    "codes": "codes",
+    "scalability": "scalability",
+    "optimisation": "optimisation",
+}
+
+
+@dataclass(frozen=True)
+class Location:
+    step: str
+    anchor: str
+
+
+def finding_location(path: str, rows: dict[str, list]) -> Location:
+    """The wizard step and the element id a finding's field path points at.
+
+    ``rows`` maps each table kind to the stored rows in the engine's order, so that
+    ``scalability.jobs[2].gpus`` becomes the input of the third job row.
+    """
+    path = path or ""
+    section = path.split(".", 1)[0].split("[", 1)[0]
+    step = _SECTION_STEP.get(section, "review")
+    if path in _FIELD_PATHS:
+        return Location(step, f"id_{_FIELD_PATHS[path]}")
+    if path.startswith("selection."):
+        return Location(step, f"id_{path.removeprefix('selection.').split('.')[0]}")
+    match = _ROW_PATH.match(path)
+    if match:
+        kind, index, name = match.groups()
+        kind_rows = rows.get(kind, [])
+        if index is not None and int(index) < len(kind_rows):
+            row = kind_rows[int(index)]
+            anchor = f"id_{kind}-{row.pk}-{name}" if name else f"{kind}-{row.pk}"
+            return Location(step, anchor)
+        return Location(step, f"section-{kind}")
+    return Location(step, "main")
