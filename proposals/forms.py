@@ -7,6 +7,7 @@ from crispy_forms.layout import Submit
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
 from django.contrib.auth.models import User
+from django.core.exceptions import ValidationError
 
 from proposals.models import (
     CodeEntry,
@@ -96,7 +97,27 @@ def plain_decimal(value: Decimal) -> str:
 
 
 class WizardStepForm(forms.ModelForm):
-    """Common behaviour: portal labels, widgets that the live view can hook into."""
+    """Common behaviour: portal labels, widgets that the live view can hook into.
+
+    The model fields' validators and ``Model.clean()`` run as usual; the check
+    constraints are left to the database (a violating save is refused and reported),
+    since validating them here costs one query per constraint on every keystroke.
+    """
+
+    def _post_clean(self):
+        exclude = self._get_validation_exclusions()
+        try:
+            self.instance = forms.models.construct_instance(
+                self, self.instance, self._meta.fields, self._meta.exclude
+            )
+        except ValidationError as error:
+            self._update_errors(error)
+        try:
+            self.instance.full_clean(
+                exclude=exclude, validate_unique=False, validate_constraints=False
+            )
+        except ValidationError as error:
+            self._update_errors(error)
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

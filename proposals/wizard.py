@@ -139,8 +139,15 @@ def build_step_forms(step: Step, proposal, data=None, *, gpu_unit="gpus") -> Ste
             kwargs["codes"] = codes
         row_forms = []
         for row in rows:
+            prefix = f"{kind}-{row.pk}"
+            # Bind a row's form only when its inputs were posted: rows added in another
+            # tab show their stored values and are neither validated nor saved.
+            posted = data is not None and any(k.startswith(f"{prefix}-") for k in data)
             form = table.form_class(
-                data, instance=copy.copy(row), prefix=f"{kind}-{row.pk}", **kwargs
+                data if posted else None,
+                instance=copy.copy(row),
+                prefix=prefix,
+                **kwargs,
             )
             originals[id(form)] = row
             row_forms.append(RowForm(kind, row, form))

@@ -1,0 +1,320 @@
+"""The wizard's server side: autosave, partial saves, conflicts, rows, units, no-JS."""
+
+from decimal import Decimal
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from proposals.models import JobType, Proposal
+from tests.factories import (
+    CodeEntryFactory,
+    JobTypeFactory,
+    ProposalFactory,
+    ScalingMeasurementFactory,
+    cluster,
+)
+
+pytestmark = pytest.mark.django_db
+HX = {"HX-Request": "true"}
+
+
+def step_url(proposal, step):
+    return reverse("proposals:step", args=[proposal.pk, step])
+
+
+def selection_data(proposal, **overrides):
+    data = {
+        "system": proposal.system_id or "",
+        "libraries": proposal.libraries,
+        "total_gpu_hours": proposal.total_gpu_hours or "",
+        "max_gpus_per_job": proposal.max_gpus_per_job or "",
+        "storage_tb": "",
+        "storage_justification": "",
+        "transfer_in_tb": "",
+        "transfer_out_tb": "",
+        "transfer_justification": "",
+        "extra_cpu_hours": "",
+        "auxiliary_services": "",
+        "duration_months": "",
+        "revision": proposal.revision,
+        "action": "autosave",
+    }
+    data.update(overrides)
+    return data
+
+
+def test_every_step_renders_with_live_regions(user_client, proposal):
+    for step in ("organisation", "selection", "codes", "scalability", "optimisation"):
+        content = user_client.get(step_url(proposal, step)).content.decode()
+        for region in ("live-tier", "live-totals", "live-findings", "live-energy"):
+            assert f'id="{region}"' in content, (step, region)
+        assert 'name="revision"' in content
+
+
+def test_autosave_saves_and_answers_with_fragments_only(user_client, proposal):
+    response = user_client.post(
+        step_url(proposal, "selection"),
+        selection_data(proposal, total_gpu_hours="18176"),
+        headers=HX,
+    )
+    assert response.status_code == 200
+    content = response.content.decode()
+    proposal.refresh_from_db()
+    assert proposal.total_gpu_hours == Decimal("18176")
+    assert proposal.revision == 2
+    assert 'id="revision-field" value="2" hx-swap-oob="true"' in content
+    assert "Fast Lane" in content
+    assert (
+        'id="live-tier" class="card mb-3" aria-labelledby="live-tier-h" hx-swap-oob'
+        in (content)
+    )
+    # Inputs are never sent back: the field being typed in must not be replaced.
+    assert 'name="total_gpu_hours"' not in content
+
+
+def test_invalid_value_is_refused_while_the_rest_is_saved(user_client, proposal):
+    response = user_client.post(
+        step_url(proposal, "selection"),
+        selection_data(
+            proposal, total_gpu_hours="-5", libraries="PyTorch 2.5, DeepSpeed"
+        ),
+        headers=HX,
+    )
+    content = response.content.decode()
+    proposal.refresh_from_db()
+    assert proposal.libraries == "PyTorch 2.5, DeepSpeed"
+    assert proposal.total_gpu_hours == Decimal("4000")
+    assert 'id="fb-id_total_gpu_hours"' in content
+    assert "greater than or equal to 0" in content
+
+
+def test_not_a_number_is_explained_next_to_the_field(user_client, proposal):
+    response = user_client.post(
+        step_url(proposal, "selection"),
+        selection_data(proposal, max_gpus_per_job="eight"),
+        headers=HX,
+    )
+    content = response.content.decode()
+    start = content.index('id="fb-id_max_gpus_per_job"')
+    assert "Enter a whole number." in content[start : start + 400]
+
+
+def test_stale_revision_is_refused_and_nothing_changes(user_client, proposal):
+    url = step_url(proposal, "selection")
+    user_client.post(url, selection_data(proposal, libraries="tab B"), headers=HX)
+    stale = selection_data(proposal, libraries="tab A")  # still revision 1
+    response = user_client.post(url, stale, headers=HX)
+    assert response.status_code == 409
+    assert "changed somewhere else" in response.content.decode()
+    proposal.refresh_from_db()
+    assert proposal.libraries == "tab B"
+    assert proposal.revision == 2
+
+
+def test_stale_plain_post_is_refused_too(user_client, proposal):
+    url = step_url(proposal, "selection")
+    user_client.post(url, selection_data(proposal, libraries="newer"), headers=HX)
+    response = user_client.post(url, selection_data(proposal, action="save"))
+    assert response.status_code == 409
+    proposal.refresh_from_db()
+    assert proposal.libraries == "newer"
+
+
+def test_unchanged_autosave_does_not_bump_the_revision(user_client, proposal):
+    user_client.post(
+        step_url(proposal, "selection"), selection_data(proposal), headers=HX
+    )
+    proposal.refresh_from_db()
+    assert proposal.revision == 1
+
+
+def test_gcd_entry_is_converted_to_physical_gpus(user_client, proposal):
+    assert proposal.system.slug == "lumi-g"
+    data = selection_data(proposal, max_gpus_per_job="16", gpu_unit="gcds")
+    user_client.post(step_url(proposal, "selection"), data, headers=HX)
+    proposal.refresh_from_db()
+    assert proposal.max_gpus_per_job == 8
+    page = user_client.get(step_url(proposal, "selection")).content.decode()
+    assert 'name="max_gpus_per_job" value="16"' in page  # shown in GCDs as chosen
+    data = selection_data(proposal, max_gpus_per_job="7", gpu_unit="gcds")
+    response = user_client.post(step_url(proposal, "selection"), data, headers=HX)
+    assert "not a whole number of GPUs" in response.content.decode()
+    proposal.refresh_from_db()
+    assert proposal.max_gpus_per_job == 8
+
+
+def test_gcd_choice_is_ignored_on_single_die_systems(user_client, user):
+    proposal = ProposalFactory(owner=user, system=cluster("marenostrum5-acc"))
+    data = selection_data(proposal, max_gpus_per_job="16", gpu_unit="gcds")
+    user_client.post(step_url(proposal, "selection"), data, headers=HX)
+    proposal.refresh_from_db()
+    assert proposal.max_gpus_per_job == 16
+
+
+def test_job_rows_add_fill_total_and_remove(user_client, proposal):
+    url = step_url(proposal, "scalability")
+    response = user_client.post(url, {"action": "add:jobs", "revision": 1}, headers=HX)
+    assert response.status_code == 200
+    job = proposal.jobs.get()
+    assert (job.gpus, job.hours, job.count) == (None, None, None)
+    base = {
+        "scalability_narrative": "",
+        "workload": "",
+        "runtime_stability_pct": "",
+        "action": "autosave",
+        "revision": 2,
+    }
+    row = {
+        f"jobs-{job.pk}-title": "Ablation training",
+        f"jobs-{job.pk}-gpus": "32",
+        f"jobs-{job.pk}-hours": "24",
+        f"jobs-{job.pk}-count": "16",
+    }
+    response = user_client.post(url, {**base, **row}, headers=HX)
+    content = response.content.decode()
+    assert f'id="jobs-{job.pk}-computed"' in content
+    assert "12,288" in content
+    job.refresh_from_db()
+    assert (job.gpus, job.hours, job.count) == (32, Decimal("24"), 16)
+    response = user_client.post(
+        url, {"action": f"delete:jobs:{job.pk}", "revision": 3}, headers=HX
+    )
+    assert response.status_code == 200
+    assert not proposal.jobs.exists()
+
+
+def test_rows_move_up_and_down(user_client, proposal):
+    first = JobTypeFactory(proposal=proposal, title="first", position=0)
+    second = JobTypeFactory(proposal=proposal, title="second", position=1)
+    url = step_url(proposal, "scalability")
+    user_client.post(url, {"action": f"up:jobs:{second.pk}", "revision": 1})
+    titles = list(proposal.jobs.order_by("position").values_list("title", flat=True))
+    assert titles == ["second", "first"]
+    user_client.post(url, {"action": f"down:jobs:{second.pk}", "revision": 2})
+    titles = list(proposal.jobs.order_by("position").values_list("title", flat=True))
+    assert titles == ["first", "second"]
+    assert first.pk != second.pk
+
+
+def test_new_code_entry_is_not_a_second_main_loop(user_client, proposal):
+    CodeEntryFactory(proposal=proposal)
+    user_client.post(
+        step_url(proposal, "codes"), {"action": "add:codes", "revision": 1}
+    )
+    assert list(proposal.codes.values_list("role", flat=True)) == ["main", "other"]
+
+
+def test_plain_post_saves_and_moves_to_the_next_step(user_client, proposal):
+    response = user_client.post(
+        step_url(proposal, "selection"),
+        selection_data(proposal, action="goto:codes", duration_months="3"),
+    )
+    assert response.status_code == 302
+    assert response.headers["Location"] == step_url(proposal, "codes")
+    proposal.refresh_from_db()
+    assert proposal.duration_months == 3
+
+
+def test_plain_post_with_an_error_stays_and_keeps_the_rest(user_client, proposal):
+    response = user_client.post(
+        step_url(proposal, "selection"),
+        selection_data(
+            proposal, action="goto:codes", duration_months="99", libraries="JAX 0.4"
+        ),
+    )
+    assert response.status_code == 200
+    assert "less than or equal to 60" in response.content.decode()
+    proposal.refresh_from_db()
+    assert proposal.libraries == "JAX 0.4"
+    assert proposal.duration_months is None
+
+
+def test_contradicting_row_values_are_not_stored(user_client, proposal):
+    from tests.factories import UsageMonthFactory
+
+    usage = UsageMonthFactory(proposal=proposal, from_month=1, to_month=2)
+    data = {
+        "scalability_narrative": "",
+        "workload": "",
+        "runtime_stability_pct": "",
+        "action": "autosave",
+        "revision": 1,
+        f"schedule-{usage.pk}-from_month": "4",
+        f"schedule-{usage.pk}-to_month": "3",
+        f"schedule-{usage.pk}-gpu_hours": "1000",
+        f"schedule-{usage.pk}-activity": "",
+    }
+    response = user_client.post(step_url(proposal, "scalability"), data, headers=HX)
+    assert response.status_code == 200
+    usage.refresh_from_db()
+    assert (usage.from_month, usage.to_month) == (1, 2)
+
+
+def test_findings_link_to_the_row_input(user_client, proposal):
+    job = JobTypeFactory(proposal=proposal, gpus=64)  # above max GPUs per job (4)
+    content = user_client.get(step_url(proposal, "review")).content.decode()
+    assert f"/scalability/#id_jobs-{job.pk}-gpus" in content
+    assert "SCAL-4" in content
+
+
+def test_lumi_guide_figures_show_on_the_scalability_step(user_client, user):
+    proposal = ProposalFactory(
+        owner=user, total_gpu_hours=Decimal("18176"), max_gpus_per_job=32
+    )
+    for position, (gpus, hours, count) in enumerate(
+        [(8, 4, 120), (32, 24, 1), (32, 24, 16), (4, 2, 160)]
+    ):
+        JobTypeFactory(
+            proposal=proposal, gpus=gpus, hours=hours, count=count, position=position
+        )
+    for position, (gpus, throughput) in enumerate([(4, 1200), (8, 2280), (16, 4225)]):
+        ScalingMeasurementFactory(
+            proposal=proposal, gpus=gpus, throughput=throughput, position=position
+        )
+    content = user_client.get(step_url(proposal, "scalability")).content.decode()
+    assert 'data-testid="jobs-total">18,176</td>' in content
+    assert "1.90x" in content and "95%" in content
+    assert "3.52x" in content and "88%" in content
+    assert "<svg" in content  # the chart
+
+
+def _autosave_queries(client, proposal, rows):
+    for position in range(rows):
+        JobTypeFactory(proposal=proposal, position=position)
+        ScalingMeasurementFactory(
+            proposal=proposal, gpus=4 + position, position=position
+        )
+    proposal.refresh_from_db()
+    data = {
+        "scalability_narrative": f"narrative {rows}",
+        "workload": "",
+        "runtime_stability_pct": "",
+        "action": "autosave",
+        "revision": proposal.revision,
+    }
+    with CaptureQueriesContext(connection) as queries:
+        response = client.post(step_url(proposal, "scalability"), data, headers=HX)
+    assert response.status_code == 200
+    return len(queries)
+
+
+def test_recompute_queries_do_not_grow_with_rows(user_client, user):
+    small = _autosave_queries(user_client, ProposalFactory(owner=user), 3)
+    large = _autosave_queries(user_client, ProposalFactory(owner=user), 40)
+    assert small == large
+
+
+def test_unknown_step_is_404(user_client, proposal):
+    assert user_client.get(step_url(proposal, "nonsense")).status_code == 404
+
+
+def test_row_of_wrong_table_for_step_is_404(user_client, proposal):
+    job = JobTypeFactory(proposal=proposal)
+    response = user_client.post(
+        step_url(proposal, "codes"), {"action": f"delete:jobs:{job.pk}", "revision": 1}
+    )
+    assert response.status_code == 404
+    assert JobType.objects.filter(pk=job.pk).exists()
+    assert Proposal.objects.get(pk=proposal.pk).revision == 1
