@@ -142,7 +142,7 @@ class WizardStepForm(forms.ModelForm):
 
 class OrganisationForm(WizardStepForm):
     stack_demonstrated_on_target = forms.TypedChoiceField(
-        label=Proposal._meta.get_field("stack_demonstrated_on_target").verbose_name,
+        label="Has your software stack already run on the target system?",
         choices=YES_NO_UNKNOWN,
         coerce=lambda value: value == "true",
         empty_value=None,

@@ -274,7 +274,7 @@ def test_lumi_guide_figures_show_on_the_scalability_step(user_client, user):
             proposal=proposal, gpus=gpus, throughput=throughput, position=position
         )
     content = user_client.get(step_url(proposal, "scalability")).content.decode()
-    assert 'data-testid="jobs-total">18,176</td>' in content
+    assert 'data-testid="jobs-total">18,176</span>' in content
     assert "1.90x" in content and "95%" in content
     assert "3.52x" in content and "88%" in content
     assert "<svg" in content  # the chart

@@ -1,0 +1,78 @@
+"""Browser tests: pytest-playwright driving Debian's Chromium against ``live_server``.
+
+Never ``playwright install``: the browser is the system's ``chromium``. Screenshots of
+every step are written to ``test-artifacts/`` for people to look at.
+"""
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        if "/e2e/" in str(item.fspath):
+            item.add_marker(pytest.mark.e2e)
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args):
+    executable = shutil.which("chromium") or shutil.which("chromium-browser")
+    if executable is None:
+        pytest.fail(
+            "Debian's chromium is needed for the browser tests: apt-get install chromium"
+        )
+    return {
+        **browser_type_launch_args,
+        "executable_path": executable,
+        "args": CHROMIUM_ARGS,
+    }
+
+
+@pytest.fixture(scope="session")
+def browser_context_args(browser_context_args):
+    return {**browser_context_args, "viewport": {"width": 1366, "height": 900}}
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _async_unsafe():
+    # Playwright's sync API runs an event loop in this thread; the ORM calls made by
+    # the test itself (fixtures, assertions) are still synchronous and safe. Session
+    # scope, because the test database is set up (a session fixture) after Playwright
+    # started; only the browser tests get it.
+    previous = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    yield
+    if previous is None:
+        os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+    else:
+        os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
+
+
+@pytest.fixture
+def artifacts():
+    ARTIFACTS.mkdir(exist_ok=True)
+    return ARTIFACTS
+
+
+@pytest.fixture
+def e2e_catalogue(transactional_db):
+    """The catalogue and staff group (a transactional test starts from a flushed DB)."""
+    from django.apps import apps
+
+    migration = __import__(
+        "proposals.migrations.0002_staff_group_and_catalogue", fromlist=["forwards"]
+    )
+    migration.forwards(apps, None)
