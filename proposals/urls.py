@@ -1,13 +1,19 @@
-from django.urls import path
+from django.urls import path, re_path
 
-from proposals.views import proposals, wizard
+from proposals.views import proposals, reference, wizard
 
 app_name = "proposals"
 
 urlpatterns = [
+    path("rules/", reference.rule_reference, name="rules"),
     path("proposals/", proposals.proposal_list, name="list"),
     path("proposals/new/", proposals.proposal_create, name="create"),
     path("proposals/<int:pk>/", proposals.proposal_detail, name="detail"),
     path("proposals/<int:pk>/edit/", proposals.proposal_edit, name="edit"),
-    path("proposals/<int:pk>/<slug:step>/", wizard.wizard, name="step"),
+    # Only the step names, so that other pages under a proposal keep their own URLs.
+    re_path(
+        r"^proposals/(?P<pk>[0-9]+)/(?P<step>{})/$".format("|".join(wizard.STEP_SLUGS)),
+        wizard.wizard,
+        name="step",
+    ),
 ]

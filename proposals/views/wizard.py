@@ -27,6 +27,7 @@ from proposals.wizard import (
 )
 
 TEMPLATE = "proposals/wizard.html"
+STEP_SLUGS = [step.slug for step in STEPS]
 ROW_ACTIONS = {"add", "delete", "up", "down"}
 
 

@@ -307,7 +307,16 @@ def test_recompute_queries_do_not_grow_with_rows(user_client, user):
 
 
 def test_unknown_step_is_404(user_client, proposal):
-    assert user_client.get(step_url(proposal, "nonsense")).status_code == 404
+    url = f"/proposals/{proposal.pk}/nonsense/"
+    assert user_client.get(url).status_code == 404
+
+
+def test_rule_reference_lists_every_registered_rule(client, catalogue):
+    from proposals.domain.findings import rules
+
+    content = client.get(reverse("proposals:rules")).content.decode()
+    for rule in rules():
+        assert f'<tr id="{rule.code}">' in content
 
 
 def test_row_of_wrong_table_for_step_is_404(user_client, proposal):
