@@ -3,7 +3,6 @@ SHELL := /bin/bash
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
-export DJANGO_SETTINGS_MODULE := aifactory.settings
 
 .PHONY: run setup venv assets migrate demo test test-fast e2e lint format bench check-deploy clean
 
@@ -59,7 +58,7 @@ format: venv
 
 ## make bench: performance figures, as ratios against baselines measured in the same run.
 bench: venv assets
-	DJANGO_DEBUG=0 DJANGO_SECRET_KEY=bench-only-secret-key-0123456789abcdefghijklmnopqrstuvwxyz \
+	AIFACTORY_BENCH=1 \
 	  $(PY) -m pytest tests/bench -p no:cacheprovider -s -q --no-header -o addopts=""
 
 check-deploy: venv

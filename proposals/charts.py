@@ -186,6 +186,12 @@ def cached_chart(data: dict | None, fmt: str = "svg", dpi: int = 100) -> bytes |
     return rendered
 
 
+def chart_key(assessment, code_names=None) -> str:
+    """A short fingerprint of what the chart and its table show."""
+    data = chart_data(assessment, code_names or {})
+    return data_key(data)[:16] if data else "none"
+
+
 def scaling_chart_svg(assessment, code_names=None) -> str:
     """Inline SVG (without the XML prologue) for the page, or ``""`` without data."""
     svg = cached_chart(chart_data(assessment, code_names or {}), "svg")

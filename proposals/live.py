@@ -7,7 +7,7 @@ Used by the wizard (full pages and htmx fragments) and by the read-only review p
 from collections import defaultdict
 
 from proposals.assess import assess_proposal
-from proposals.charts import scaling_chart_svg
+from proposals.charts import chart_key, scaling_chart_svg
 from proposals.domain.jobplan import nodes_for
 from proposals.domain.tiers import tier_label
 from proposals.help import HELP
@@ -65,6 +65,7 @@ def live_context(proposal, step_forms=None) -> dict:
         "help": {name: entry.for_tier(tier) for name, entry in HELP.items()},
         "help_examples": {name: entry.example for name, entry in HELP.items()},
         "chart_svg": scaling_chart_svg(assessment, code_names),
+        "chart_key": chart_key(assessment, code_names),
         "cluster": proposal.system,
         # duck-typed: the model has the same gpus_per_node as the domain's Cluster
         "max_gpus_nodes": nodes_for(proposal.max_gpus_per_job or 0, proposal.system),

@@ -113,12 +113,27 @@ class StepForms:
         return ([self.main] if self.main is not None else []) + rows
 
 
-def build_step_forms(step: Step, proposal, data=None, *, gpu_unit="gpus") -> StepForms:
+_ROW_PREFIX = re.compile(r"^((?:codes|measurements|jobs|schedule)-\d+)-")
+
+
+def posted_row_prefixes(data) -> set[str]:
+    """``{"jobs-17", ...}``: the rows whose inputs are in ``data``."""
+    if data is None:
+        return set()
+    return {match.group(1) for key in data if (match := _ROW_PREFIX.match(key))}
+
+
+def build_step_forms(
+    step: Step, proposal, data=None, *, gpu_unit="gpus", posted_rows_only=False
+) -> StepForms:
     """Forms for ``step``; rows come from the prefetched children of ``proposal``.
 
     Each form edits a copy of its instance, so validation (which writes cleaned values
-    onto the instance) never touches the objects the rest of the request reads.
+    onto the instance) never touches the objects the rest of the request reads. With
+    ``posted_rows_only`` (autosave, which sends only the rows typed in) no form is made
+    for the other rows.
     """
+    posted_rows = posted_row_prefixes(data)
     system = proposal.system
     gcds = system.gcds_per_gpu if system else 1
     originals: dict[int, object] = {}
@@ -142,7 +157,9 @@ def build_step_forms(step: Step, proposal, data=None, *, gpu_unit="gpus") -> Ste
             prefix = f"{kind}-{row.pk}"
             # Bind a row's form only when its inputs were posted: rows added in another
             # tab show their stored values and are neither validated nor saved.
-            posted = data is not None and any(k.startswith(f"{prefix}-") for k in data)
+            posted = prefix in posted_rows
+            if posted_rows_only and not posted:
+                continue
             form = table.form_class(
                 data if posted else None,
                 instance=copy.copy(row),

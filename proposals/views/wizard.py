@@ -66,6 +66,7 @@ def _page(request, proposal, step, step_forms, **extra):
         if system
         else None,
         "post_url": reverse("proposals:step", args=[proposal.pk, step.slug]),
+        "chart_changed": True,
         **live_context(proposal, step_forms),
         **extra,
     }
@@ -115,7 +116,10 @@ def wizard_post(request, pk, step):
     except ValueError:
         expected = -1
     unit = _gpu_unit(request, proposal)
-    step_forms = build_step_forms(step, proposal, request.POST, gpu_unit=unit)
+    autosave = bool(request.htmx) and action == "autosave"
+    step_forms = build_step_forms(
+        step, proposal, request.POST, gpu_unit=unit, posted_rows_only=autosave
+    )
     changes = collect_changes(step_forms, request.POST)
     row_op = action in ROW_ACTIONS
     if row_op:
@@ -172,8 +176,10 @@ def wizard_post(request, pk, step):
         anchor = f"#{kind}-{new_row.pk}" if new_row else f"#section-{kind}"
         return redirect(reverse("proposals:step", args=[pk, step.slug]) + anchor)
 
-    if request.htmx and action == "autosave":
+    if autosave:
         context = _page(request, proposal, step, step_forms, saved=True)
+        # The chart (tens of kilobytes) is sent again only when what it shows changed.
+        context["chart_changed"] = request.POST.get("chart_key") != context["chart_key"]
         return TemplateResponse(request, f"{TEMPLATE}#autosave_response", context)
     if has_errors:
         context = _page(request, proposal, step, step_forms, saved=True)

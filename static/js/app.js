@@ -142,3 +142,87 @@
     if (input) input.focus();
   });
 })();
+
+// Findings shown under each field mirror the sidebar's list. Autosave answers replace
+// the sidebar (not every field's block), so the inline copies are rebuilt from it.
+(function () {
+  let scheduled = false;
+
+  function inlineFinding(item) {
+    const div = document.createElement("div");
+    div.className = "finding-inline small text-" + (item.dataset.css || "secondary") + "-emphasis";
+    const badge = item.querySelector(".badge");
+    if (badge) {
+      const copy = badge.cloneNode(true);
+      copy.classList.add("me-1");
+      div.appendChild(copy);
+    }
+    const link = item.querySelector("a");
+    div.appendChild(document.createTextNode(link ? link.textContent.trim() : ""));
+    return div;
+  }
+
+  function syncInlineFindings() {
+    scheduled = false;
+    const byAnchor = new Map();
+    document.querySelectorAll("#live-findings li[data-anchor]").forEach(function (item) {
+      const list = byAnchor.get(item.dataset.anchor) || [];
+      list.push(item);
+      byAnchor.set(item.dataset.anchor, list);
+    });
+    document.querySelectorAll(".field-findings[data-anchor]").forEach(function (box) {
+      const items = byAnchor.get(box.dataset.anchor) || [];
+      box.replaceChildren.apply(box, items.map(inlineFinding));
+    });
+  }
+
+  function schedule() {
+    if (scheduled) return;
+    scheduled = true;
+    window.requestAnimationFrame(syncInlineFindings);
+  }
+
+  document.body.addEventListener("htmx:afterSwap", schedule);
+  document.body.addEventListener("htmx:oobAfterSwap", schedule);
+})();
+
+// Autosave sends the step's own fields plus only the table rows typed in since the last
+// successful save, so a proposal with hundreds of rows stays as quick as a small one.
+// Row operations and plain submits still send everything.
+(function () {
+  const ROW = /^((?:codes|measurements|jobs|schedule)-\d+)-/;
+  const pending = new Map(); // row prefix -> version of its latest edit
+  let version = 0;
+  let sent = null;
+
+  function remember(event) {
+    const target = event.target;
+    if (!target || !target.name || !target.form || !target.form.matches("[data-autosave]")) return;
+    const match = ROW.exec(target.name);
+    if (match) pending.set(match[1], ++version);
+  }
+  document.addEventListener("input", remember, true);
+  document.addEventListener("change", remember, true);
+
+  document.body.addEventListener("htmx:configRequest", function (event) {
+    const elt = event.detail.elt;
+    const params = event.detail.parameters;
+    if (!elt.matches || !elt.matches("form[data-autosave]") || params.action !== "autosave") return;
+    sent = new Map(pending);
+    Object.keys(params).forEach(function (name) {
+      const match = ROW.exec(name);
+      if (match && !pending.has(match[1])) delete params[name];
+    });
+  });
+
+  document.body.addEventListener("htmx:afterRequest", function (event) {
+    if (!sent || !event.detail.elt.matches || !event.detail.elt.matches("form[data-autosave]")) return;
+    const xhr = event.detail.xhr;
+    if (xhr && xhr.status >= 200 && xhr.status < 300) {
+      sent.forEach(function (v, prefix) {
+        if (pending.get(prefix) === v) pending.delete(prefix);
+      });
+    }
+    sent = null;
+  });
+})();

@@ -327,3 +327,18 @@ def test_row_of_wrong_table_for_step_is_404(user_client, proposal):
     assert response.status_code == 404
     assert JobType.objects.filter(pk=job.pk).exists()
     assert Proposal.objects.get(pk=proposal.pk).revision == 1
+
+
+def test_chart_is_resent_only_when_its_data_changed(user_client, proposal):
+    for position, (gpus, throughput) in enumerate([(4, 1200), (8, 2280)]):
+        ScalingMeasurementFactory(
+            proposal=proposal, gpus=gpus, throughput=throughput, position=position
+        )
+    page = user_client.get(step_url(proposal, "selection")).content.decode()
+    key = page.split('name="chart_key" id="chart-key-field" value="')[1].split('"')[0]
+    data = selection_data(proposal, libraries="same chart", chart_key=key)
+    content = user_client.post(step_url(proposal, "selection"), data, headers=HX)
+    assert 'id="live-chart"' not in content.content.decode()
+    data = selection_data(proposal, max_gpus_per_job="16", chart_key=key, revision=2)
+    content = user_client.post(step_url(proposal, "selection"), data, headers=HX)
+    assert 'id="live-chart"' in content.content.decode()  # new target: new projection

@@ -1,0 +1,39 @@
+"""Benchmarks run only under ``make bench`` (``AIFACTORY_BENCH=1``), never in ``make test``.
+
+They print figures and ratios against a baseline measured in the same run; they do not
+fail on timings (the machine's load is not the code's fault), only on wrong results.
+"""
+
+import os
+import statistics
+import time
+
+import pytest
+
+
+def pytest_collection_modifyitems(config, items):
+    if os.environ.get("AIFACTORY_BENCH") == "1":
+        return
+    skip = pytest.mark.skip(reason="benchmark: run with `make bench`")
+    for item in items:
+        if "/bench/" in str(item.fspath):
+            item.add_marker(skip)
+
+
+def median_ms(func, *, repeat: int = 30, warmup: int = 3) -> float:
+    """Median wall time of ``func()`` in milliseconds."""
+    for _ in range(warmup):
+        func()
+    samples = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        func()
+        samples.append((time.perf_counter() - start) * 1000)
+    return statistics.median(samples)
+
+
+def report(title: str, rows: list[tuple[str, str]]):
+    width = max(len(label) for label, _ in rows)
+    print(f"\n== {title}")
+    for label, value in rows:
+        print(f"   {label.ljust(width)}  {value}")
