@@ -101,7 +101,15 @@ def draw(data: dict, *, width: float = 5.6, height: float = 3.4) -> Figure:
         if len(gpus) > 1 and throughput[0] > 0:
             ideal = [throughput[0] * n / gpus[0] for n in gpus]
             ax.plot(gpus, ideal, ":", color=colour, alpha=0.7, label="ideal linear")
-        eff_ax.plot(gpus, efficiency, "s--", color=colour, alpha=0.55, markersize=4)
+        eff_ax.plot(
+            gpus,
+            efficiency,
+            "s--",
+            color=colour,
+            alpha=0.55,
+            markersize=4,
+            label="efficiency (right axis)" if i == 0 else None,
+        )
     band = data["projection"]
     if band and band["base_throughput"]:
         start, target = band["largest"], band["target"]
@@ -154,7 +162,17 @@ def draw(data: dict, *, width: float = 5.6, height: float = 3.4) -> Figure:
     eff_ax.set_ylabel("Efficiency (%)", color="#555555")
     eff_ax.set_ylim(0, 110)
     ax.grid(True, which="major", linewidth=0.4, alpha=0.5)
-    ax.legend(loc="upper left", fontsize=7, frameon=False)
+    # One legend for both axes, drawn on the right axis so no line crosses it; the
+    # lower right stays free (throughput climbs to the upper right, efficiency stays high).
+    handles, labels = ax.get_legend_handles_labels()
+    eff_handles, eff_labels = eff_ax.get_legend_handles_labels()
+    eff_ax.legend(
+        handles + eff_handles,
+        labels + eff_labels,
+        loc="lower right",
+        fontsize=7.5,
+        framealpha=0.9,
+    )
     return fig
 
 

@@ -1,0 +1,63 @@
+"""Autosave never loses work: failed saves are retried, leaving with unsaved changes
+asks first."""
+
+from playwright.sync_api import Page, expect
+
+from tests.factories import PASSWORD, ProposalFactory, UserFactory
+
+
+def log_in(page: Page, base: str, username: str):
+    page.goto(f"{base}/accounts/login/")
+    page.fill("#id_username", username)
+    page.fill("#id_password", PASSWORD)
+    page.click("button[type=submit]")
+    expect(page.get_by_role("heading", name="My proposals")).to_be_visible()
+
+
+def test_failed_save_is_retried_until_it_lands(page: Page, live_server, e2e_catalogue):
+    user = UserFactory()
+    proposal = ProposalFactory(owner=user)
+    log_in(page, live_server.url, user.username)
+    page.goto(f"{live_server.url}/proposals/{proposal.pk}/selection/")
+
+    failing = {"count": 0}
+
+    def fail_autosave(route):
+        if route.request.method == "POST" and failing["count"] < 2:
+            failing["count"] += 1
+            route.abort("connectionreset")
+        else:
+            route.continue_()
+
+    page.route("**/selection/", fail_autosave)
+    page.fill("#id_libraries", "PyTorch 2.5 and DeepSpeed 0.15")
+    expect(page.locator("#save-status")).to_contain_text("Not saved, retrying")
+    expect(page.locator("#save-status")).to_have_attribute(
+        "data-state", "saved", timeout=15_000
+    )
+    assert failing["count"] == 2
+    proposal.refresh_from_db()
+    assert proposal.libraries == "PyTorch 2.5 and DeepSpeed 0.15"
+
+
+def test_leaving_with_unsaved_changes_asks_first(
+    page: Page, live_server, e2e_catalogue
+):
+    user = UserFactory()
+    proposal = ProposalFactory(owner=user)
+    log_in(page, live_server.url, user.username)
+    page.goto(f"{live_server.url}/proposals/{proposal.pk}/selection/")
+    # Hold every save so the change stays unsaved.
+    page.route("**/selection/", lambda route: None)
+    page.click("#id_libraries")
+    page.keyboard.type("JAX 0.4")
+    dialogs = []
+
+    def on_dialog(dialog):
+        dialogs.append(dialog.type)
+        dialog.dismiss()
+
+    page.on("dialog", on_dialog)
+    page.close(run_before_unload=True)
+    page.wait_for_timeout(500)
+    assert dialogs == ["beforeunload"]
