@@ -1,13 +1,18 @@
 """Every non-trivial read. Functions take keyword-only arguments and are query-aware."""
 
-from django.db.models import Prefetch, QuerySet
+from django.db.models import Prefetch, Q, QuerySet
+from django.http import Http404
 from django.shortcuts import get_object_or_404
 
 from proposals.models import (
     CodeEntry,
     JobType,
     Proposal,
+    ProposalRevision,
+    ReviewComment,
+    ReviewState,
     ScalingMeasurement,
+    StatusChange,
     UsageMonth,
 )
 
@@ -36,3 +41,139 @@ def proposal_get_for_owner(*, user, pk: int, children: bool = True) -> Proposal:
     if children:
         queryset = proposal_with_children(queryset)
     return get_object_or_404(queryset, pk=pk)
+
+
+# --------------------------------------------------------------------------------------
+# Staff review
+# --------------------------------------------------------------------------------------
+
+STAFF_GROUP = "Support staff"
+QUEUE_ORDERS = {"waiting": ("submitted_at", "pk"), "recent": ("-submitted_at", "-pk")}
+QUEUE_PAGE_SIZE = 25
+
+
+def user_is_support_staff(*, user) -> bool:
+    """Whether ``user`` belongs to the support staff group; one query per user
+    object (the answer is kept on it, so a request asks once)."""
+    if user is None or not user.is_authenticated:
+        return False
+    cached = getattr(user, "_is_support_staff", None)
+    if cached is None:
+        cached = user.groups.filter(name=STAFF_GROUP).exists()
+        user._is_support_staff = cached
+    return cached
+
+
+def review_queue(
+    *,
+    status: str = "",
+    tier: str = "",
+    system: str = "",
+    has_errors: bool | None = None,
+    search: str = "",
+    order: str = "waiting",
+):
+    """Proposals sent for review at least once, with their latest revision's
+    summary (tier, system, GPU-hours, finding counts) joined in: one query for a
+    page whatever its length, plus the paginator's count."""
+    queryset = ReviewState.objects.select_related(
+        "proposal", "proposal__owner", "latest_revision", "latest_revision__system"
+    ).defer("latest_revision__snapshot", "latest_revision__findings")
+    if status:
+        queryset = queryset.filter(proposal__status=status)
+    if tier:
+        queryset = queryset.filter(latest_revision__tier=tier)
+    if system:
+        queryset = queryset.filter(latest_revision__system__slug=system)
+    if has_errors is True:
+        queryset = queryset.filter(latest_revision__error_count__gt=0)
+    elif has_errors is False:
+        queryset = queryset.filter(latest_revision__error_count=0)
+    search = search.strip()
+    if search:
+        queryset = queryset.filter(
+            Q(proposal__title__icontains=search)
+            | Q(proposal__organisation_name__icontains=search)
+        )
+    return queryset.order_by(*QUEUE_ORDERS.get(order, QUEUE_ORDERS["waiting"]))
+
+
+def review_get_for_staff(*, user, pk: int) -> Proposal:
+    """A proposal for the staff review pages: 404 unless ``user`` is support staff
+    and the proposal was sent for review at least once."""
+    if not user_is_support_staff(user=user):
+        raise Http404("No such page.")
+    queryset = proposal_with_children(
+        Proposal.objects.filter(review_state__isnull=False)
+    ).select_related("review_state__latest_revision")
+    return get_object_or_404(queryset, pk=pk)
+
+
+def review_revisions(*, proposal: Proposal):
+    """The proposal's revisions, oldest first, without their snapshots."""
+    return (
+        ProposalRevision.objects.filter(proposal=proposal)
+        .select_related("created_by", "system")
+        .defer("snapshot", "findings")
+        .order_by("number")
+    )
+
+
+def review_revision(*, proposal: Proposal, number: int):
+    """One revision of the proposal, with its snapshot (404 if there is none)."""
+    return get_object_or_404(
+        ProposalRevision.objects.select_related("system"),
+        proposal=proposal,
+        number=number,
+    )
+
+
+def review_status_changes(*, proposal: Proposal):
+    """The audit trail of the proposal's status, oldest first."""
+    return (
+        StatusChange.objects.filter(proposal=proposal)
+        .select_related("by", "revision")
+        .defer("revision__snapshot", "revision__findings")
+    )
+
+
+def review_comment_threads(
+    *, proposal: Proposal, include_staff_only: bool, section: str = ""
+) -> list[dict]:
+    """Comments of the proposal as threads grouped by section, in the portal's
+    order: ``[{"key", "title", "threads": [comment, ...]}]`` where each comment has
+    ``thread_replies``. One query. Internal notes (and replies to them) are left out
+    unless ``include_staff_only``."""
+    comments = ReviewComment.objects.filter(proposal=proposal).select_related("author")
+    if not include_staff_only:
+        comments = comments.filter(staff_only=False)
+    if section:
+        comments = comments.filter(section=section)
+    threads: dict[int, ReviewComment] = {}
+    by_section: dict[str, list] = {key: [] for key in ReviewComment.Section.values}
+    replies = []
+    for comment in comments.order_by("created_at", "id"):
+        if comment.parent_id is None:
+            comment.thread_replies = []
+            threads[comment.pk] = comment
+            by_section[comment.section].append(comment)
+        else:
+            replies.append(comment)
+    for reply in replies:
+        if reply.parent_id in threads:
+            threads[reply.parent_id].thread_replies.append(reply)
+    return [
+        {"key": key, "title": title, "threads": by_section[key]}
+        for key, title in ReviewComment.Section.choices
+        if not section or key == section
+    ]
+
+
+def review_comment_for(*, proposal: Proposal, pk, include_staff_only: bool):
+    """A comment of this proposal that the reader may see, or ``None``."""
+    if not pk:
+        return None
+    comments = ReviewComment.objects.filter(proposal=proposal)
+    if not include_staff_only:
+        comments = comments.filter(staff_only=False)
+    return comments.filter(pk=pk).first()

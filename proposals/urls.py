@@ -1,5 +1,6 @@
 from django.urls import path, re_path
 
+from proposals.review_urls import review_urlpatterns
 from proposals.views import proposals, reference, wizard
 
 app_name = "proposals"
@@ -17,3 +18,4 @@ urlpatterns = [
         name="step",
     ),
 ]
+urlpatterns += review_urlpatterns

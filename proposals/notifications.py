@@ -1,0 +1,77 @@
+"""E-mails of the review workflow. The services schedule them with
+``transaction.on_commit``, so nothing is sent for a write that was rolled back.
+
+Links are absolute when the view passes the site's base URL (``link_base``), and
+site-relative otherwise (management commands, tests).
+"""
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core.mail import EmailMessage, get_connection
+from django.template.loader import render_to_string
+from django.urls import reverse
+
+STAFF_GROUP = "Support staff"
+
+
+def _messages(template: str, context: dict, recipients) -> list[EmailMessage]:
+    subject = render_to_string(f"emails/{template}_subject.txt", context)
+    body = render_to_string(f"emails/{template}.txt", context)
+    subject = " ".join(subject.split())
+    return [
+        EmailMessage(subject, body, settings.DEFAULT_FROM_EMAIL, [address])
+        for address in recipients
+        if address
+    ]
+
+
+def _send(messages: list[EmailMessage]) -> None:
+    if messages:
+        get_connection().send_messages(messages)
+
+
+def staff_addresses(*, exclude=None) -> list[str]:
+    """E-mail addresses of the active support staff, without ``exclude``'s."""
+    users = get_user_model().objects.filter(groups__name=STAFF_GROUP, is_active=True)
+    if exclude is not None:
+        users = users.exclude(pk=exclude.pk)
+    return sorted({email for email in users.values_list("email", flat=True) if email})
+
+
+def submission_to_staff(*, revision, link_base: str = "") -> None:
+    """Tell every support staff member that a proposal waits for review."""
+    url = link_base + reverse("proposals:staff_review", args=[revision.proposal_id])
+    context = {"revision": revision, "proposal": revision.proposal, "url": url}
+    _send(_messages("review_submitted", context, staff_addresses()))
+
+
+def status_to_applicant(*, change, link_base: str = "") -> None:
+    """Tell the applicant that staff changed the status (with the staff's note)."""
+    proposal = change.proposal
+    url = link_base + reverse("proposals:review_status", args=[proposal.pk])
+    context = {"change": change, "proposal": proposal, "url": url}
+    _send(_messages("review_status", context, [proposal.owner.email]))
+
+
+def comment_to_applicant(*, comment, link_base: str = "") -> None:
+    """Send a staff comment to the applicant; internal notes are never sent."""
+    if comment.staff_only:
+        return
+    proposal = comment.proposal
+    url = link_base + reverse("proposals:review_status", args=[proposal.pk])
+    context = {"comment": comment, "proposal": proposal, "url": url}
+    _send(_messages("review_comment", context, [proposal.owner.email]))
+
+
+def reply_to_staff(*, comment, link_base: str = "") -> None:
+    """Tell the staff member whose comment the applicant answered (or, for a new
+    thread, every staff member) about the applicant's message."""
+    proposal = comment.proposal
+    parent_author = comment.parent.author if comment.parent_id else None
+    if parent_author is not None and parent_author.email:
+        recipients = [parent_author.email]
+    else:
+        recipients = staff_addresses()
+    url = link_base + reverse("proposals:staff_review", args=[proposal.pk])
+    context = {"comment": comment, "proposal": proposal, "url": url}
+    _send(_messages("review_reply", context, recipients))

@@ -1,0 +1,382 @@
+"""The review workflow pages.
+
+Applicant pages use the owner-only selector (anybody else gets a 404). Staff pages
+answer 404 to every signed-in user outside the "Support staff" group, so they do not
+reveal that a proposal exists. Forms post normally and work without JavaScript; with
+htmx the comment forms swap only their own section's threads.
+"""
+
+from functools import wraps
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
+from django.http import Http404
+from django.shortcuts import redirect
+from django.template.response import TemplateResponse
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from proposals import assess, selectors, services
+from proposals.domain import jsonformat, workflow
+from proposals.domain.tiers import tier_label
+from proposals.live import live_context
+from proposals.models import ReviewComment
+from proposals.review import SECTION_TITLES, diff_documents, diff_findings, layout
+from proposals.review_forms import (
+    CommentForm,
+    QueueFilterForm,
+    StatusForm,
+    SubmitForm,
+)
+
+# The wizard's last step has no comment section of its own: it shows the general one.
+STEP_SECTIONS = {"review": ReviewComment.Section.GENERAL}
+
+
+def staff_required(view):
+    """Sign-in first (login redirect), then 404 for anybody outside the staff."""
+
+    @wraps(view)
+    @login_required
+    def wrapped(request, *args, **kwargs):
+        if not selectors.user_is_support_staff(user=request.user):
+            raise Http404("No such page.")
+        return view(request, *args, **kwargs)
+
+    return wrapped
+
+
+def _link_base(request) -> str:
+    return request.build_absolute_uri("/")
+
+
+def _section_or_404(section: str) -> str:
+    section = STEP_SECTIONS.get(section, section)
+    if section not in ReviewComment.Section.values:
+        raise Http404("No such section.")
+    return section
+
+
+def _document(proposal) -> dict:
+    return jsonformat.dump(assess.proposal_to_domain(proposal))
+
+
+def _threads_response(request, proposal, section: str, *, staff: bool, form=None):
+    """The threads of one section: the htmx answer to a comment form."""
+    threads = selectors.review_comment_threads(
+        proposal=proposal, include_staff_only=staff, section=section
+    )[0]
+    field_rows = None
+    if staff and section in SECTION_TITLES:
+        field_rows = next(
+            s.rows for s in layout(_document(proposal)) if s.key == section
+        )
+    return TemplateResponse(
+        request,
+        "proposals/review_threads.html",
+        {
+            "proposal": proposal,
+            "section": threads,
+            "staff_view": staff,
+            "comment_url": _comment_url(proposal, staff),
+            "form": form,
+            "field_rows": field_rows,
+        },
+    )
+
+
+def _comment_url(proposal, staff: bool) -> str:
+    name = "proposals:staff_comment" if staff else "proposals:review_comment"
+    return reverse(name, args=[proposal.pk])
+
+
+def _add_comment(request, proposal, *, staff: bool):
+    form = CommentForm(request.POST)
+    section = request.POST.get("section", "")
+    if form.is_valid():
+        data = form.cleaned_data
+        section = data["section"]
+        parent = selectors.review_comment_for(
+            proposal=proposal, pk=data["parent"], include_staff_only=staff
+        )
+        if data["parent"] and parent is None:
+            raise Http404("No such comment.")
+        try:
+            comment = services.comment_add(
+                proposal=proposal,
+                author=request.user,
+                section=section,
+                body=data["body"],
+                field=data["field"],
+                parent=parent,
+                staff_only=staff and data["staff_only"],
+                link_base=_link_base(request),
+            )
+        except services.ReviewError as exc:
+            form.add_error(None, str(exc))
+        else:
+            form = None
+            section = comment.section  # a reply joins its thread's section
+            if not request.htmx:
+                messages.success(request, "Comment added.")
+    if form is not None and not request.htmx:
+        messages.error(request, "The comment was not added: write something first.")
+    if request.htmx and section in ReviewComment.Section.values:
+        return _threads_response(request, proposal, section, staff=staff, form=form)
+    name = "proposals:staff_review" if staff else "proposals:review_status"
+    anchor = f"#comments-{section}" if section in SECTION_TITLES else ""
+    return redirect(reverse(name, args=[proposal.pk]) + anchor)
+
+
+# Applicant ------------------------------------------------------------------------
+
+
+@login_required
+@require_GET
+def review_status(request, pk):
+    """The applicant's view of the review: status, history, staff comments."""
+    proposal = selectors.proposal_get_for_owner(
+        user=request.user, pk=pk, children=False
+    )
+    targets = workflow.allowed_targets(proposal.status, workflow.APPLICANT)
+    return TemplateResponse(
+        request,
+        "proposals/review_status.html",
+        {
+            "proposal": proposal,
+            "can_submit": workflow.SUBMITTED in targets,
+            "changes": selectors.review_status_changes(proposal=proposal),
+            "revisions": selectors.review_revisions(proposal=proposal),
+            "sections": selectors.review_comment_threads(
+                proposal=proposal, include_staff_only=False
+            ),
+            "comment_url": _comment_url(proposal, staff=False),
+            "staff_view": False,
+        },
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def review_send(request, pk):
+    """ "Send for review": GET confirms (listing the error findings), POST sends."""
+    proposal = selectors.proposal_get_for_owner(user=request.user, pk=pk)
+    form = SubmitForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            revision = services.review_submit(
+                proposal=proposal,
+                user=request.user,
+                note=form.cleaned_data["note"],
+                link_base=_link_base(request),
+            )
+        except services.ReviewError as exc:
+            messages.error(request, str(exc))
+        else:
+            messages.success(
+                request,
+                f"Sent for review as revision {revision.number}. "
+                "You will get an e-mail when the staff answer.",
+            )
+        return redirect("proposals:review_status", pk=proposal.pk)
+    live = live_context(proposal)
+    return TemplateResponse(
+        request,
+        "proposals/review_send.html",
+        {
+            "proposal": proposal,
+            "form": form,
+            "can_submit": workflow.SUBMITTED
+            in workflow.allowed_targets(proposal.status, workflow.APPLICANT),
+            "errors": [
+                item for item in live["findings"] if item["finding"].severity == "error"
+            ],
+            "assessment": live["assessment"],
+            "tier_label": live["tier_label"],
+        },
+    )
+
+
+@login_required
+@require_POST
+def review_comment(request, pk):
+    """The applicant adds a comment or replies to a staff comment."""
+    proposal = selectors.proposal_get_for_owner(
+        user=request.user, pk=pk, children=False
+    )
+    return _add_comment(request, proposal, staff=False)
+
+
+@login_required
+@require_GET
+def review_step_comments(request, pk, section):
+    """htmx fragment: the staff comments on one wizard step, to show beside it."""
+    proposal = selectors.proposal_get_for_owner(
+        user=request.user, pk=pk, children=False
+    )
+    section = _section_or_404(section)
+    return _threads_response(request, proposal, section, staff=False)
+
+
+# Staff ----------------------------------------------------------------------------
+
+
+@staff_required
+@require_GET
+def staff_queue(request):
+    """Proposals sent for review, filtered and paginated; htmx gets the results."""
+    form = QueueFilterForm(request.GET or None)
+    queryset = selectors.review_queue(**form.filters())
+    page = Paginator(queryset, selectors.QUEUE_PAGE_SIZE).get_page(
+        request.GET.get("page")
+    )
+    query = request.GET.copy()
+    query.pop("page", None)
+    template = "proposals/staff_queue.html"
+    if request.htmx and request.htmx.target == "queue-results":
+        template += "#results"
+    return TemplateResponse(
+        request,
+        template,
+        {"form": form, "page": page, "query": query.urlencode()},
+    )
+
+
+@staff_required
+@require_GET
+def staff_review(request, pk):
+    """The whole proposal read-only by portal section, with the live assessment,
+    comments per section, the status form, revisions and the audit trail."""
+    proposal = selectors.review_get_for_staff(user=request.user, pk=pk)
+    latest = proposal.review_state.latest_revision
+    document = _document(proposal)
+    threads = {
+        entry["key"]: entry
+        for entry in selectors.review_comment_threads(
+            proposal=proposal, include_staff_only=True
+        )
+    }
+    sections = [
+        {"layout": section, "threads": threads[section.key]}
+        for section in layout(document)
+    ]
+    targets = workflow.allowed_targets(proposal.status, workflow.STAFF)
+    return TemplateResponse(
+        request,
+        "proposals/staff_review.html",
+        {
+            "proposal": proposal,
+            "latest": latest,
+            "changed_since_latest": document != latest.snapshot,
+            "sections": sections,
+            "general": threads[ReviewComment.Section.GENERAL],
+            "status_form": StatusForm(targets=targets),
+            "revisions": selectors.review_revisions(proposal=proposal),
+            "changes": selectors.review_status_changes(proposal=proposal),
+            "comment_url": _comment_url(proposal, staff=True),
+            "staff_view": True,
+            **live_context(proposal),
+        },
+    )
+
+
+@staff_required
+@require_POST
+def staff_comment(request, pk):
+    """Staff comment on a section or field (optionally an internal note)."""
+    proposal = selectors.review_get_for_staff(user=request.user, pk=pk)
+    return _add_comment(request, proposal, staff=True)
+
+
+@staff_required
+@require_POST
+def staff_set_status(request, pk):
+    """Staff move the proposal to another status, with a note."""
+    proposal = selectors.review_get_for_staff(user=request.user, pk=pk)
+    form = StatusForm(
+        request.POST, targets=workflow.allowed_targets(proposal.status, workflow.STAFF)
+    )
+    if form.is_valid():
+        try:
+            change = services.review_set_status(
+                proposal=proposal,
+                user=request.user,
+                to_status=form.cleaned_data["to_status"],
+                note=form.cleaned_data["note"],
+                link_base=_link_base(request),
+            )
+        except services.ReviewError as exc:
+            messages.error(request, str(exc))
+        else:
+            messages.success(
+                request, f"Status set to {change.get_to_status_display().lower()}."
+            )
+    else:
+        messages.error(request, "That status change is not possible from here.")
+    return redirect("proposals:staff_review", pk=proposal.pk)
+
+
+@staff_required
+@require_GET
+def staff_diff(request, pk):
+    """What changed between two revisions (or the latest and the current draft),
+    field by field, with the change in tier and findings."""
+    proposal = selectors.review_get_for_staff(user=request.user, pk=pk)
+    revisions = list(selectors.review_revisions(proposal=proposal))
+    latest = proposal.review_state.latest_revision.number
+    first = revisions[0].number
+
+    def number(name: str, default: int):
+        value = request.GET.get(name, "")
+        if value == "current":
+            return "current"
+        return int(value) if value.isdigit() else default
+
+    a = number("a", latest - 1 if latest > first else first)
+    b = number("b", latest)
+    old = _side(proposal, a)
+    new = _side(proposal, b)
+    return TemplateResponse(
+        request,
+        "proposals/staff_diff.html",
+        {
+            "proposal": proposal,
+            "revisions": revisions,
+            "a": a,
+            "b": b,
+            "old": old,
+            "new": new,
+            "sections": diff_documents(old["document"], new["document"]),
+            "findings": diff_findings(old["findings"], new["findings"]),
+            "tier_changed": old["tier"] != new["tier"],
+        },
+    )
+
+
+def _side(proposal, number) -> dict:
+    """One side of a diff: a stored revision, or the live draft."""
+    if number == "current":
+        assessment = assess.assess_proposal(proposal)
+        return {
+            "label": "current draft",
+            "document": _document(proposal),
+            "tier": assessment.tier or "",
+            "tier_label": tier_label(assessment.tier),
+            "findings": [f.to_dict() for f in assessment.findings],
+            "counts": assessment.counts,
+        }
+    revision = selectors.review_revision(proposal=proposal, number=number)
+    return {
+        "label": f"revision {revision.number}",
+        "revision": revision,
+        "document": revision.snapshot,
+        "tier": revision.tier,
+        "tier_label": tier_label(revision.tier or None),
+        "findings": revision.findings,
+        "counts": {
+            "error": revision.error_count,
+            "warning": revision.warning_count,
+            "info": revision.info_count,
+        },
+    }

@@ -1,0 +1,30 @@
+"""Shared fixtures of the review tests (imported by the test_review_* modules)."""
+
+import pytest
+from django.core import mail
+
+from proposals import services
+from tests.factories import CodeEntryFactory, ProposalFactory, StaffUserFactory
+
+
+@pytest.fixture
+def applicant_proposal(user):
+    """A Playground draft owned by ``user`` with one complete code entry."""
+    proposal = ProposalFactory(owner=user, title="Vision model fine-tuning")
+    CodeEntryFactory(proposal=proposal, position=0)
+    return proposal
+
+
+@pytest.fixture
+def submitted(applicant_proposal, user, staff_user, django_capture_on_commit_callbacks):
+    """The proposal after its first "send for review" (revision 1)."""
+    with django_capture_on_commit_callbacks(execute=True):
+        services.review_submit(proposal=applicant_proposal, user=user)
+    mail.outbox.clear()
+    applicant_proposal.refresh_from_db()
+    return applicant_proposal
+
+
+@pytest.fixture
+def second_staff(catalogue):
+    return StaffUserFactory()

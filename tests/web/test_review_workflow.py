@@ -1,0 +1,379 @@
+"""Sending for review, status transitions, immutable snapshots, comments, e-mails."""
+
+import pytest
+from django.core import mail
+from django.db import IntegrityError, transaction
+from django.urls import reverse
+
+from proposals import services
+from proposals.domain import workflow
+from proposals.models import (
+    ImmutableRecordError,
+    Proposal,
+    ProposalRevision,
+    ReviewComment,
+    StatusChange,
+)
+from tests.factories import ProposalFactory
+from tests.web.review_fixtures import (  # noqa: F401
+    applicant_proposal,
+    second_staff,
+    submitted,
+)
+
+pytestmark = pytest.mark.django_db
+S = Proposal.Status
+
+
+def recorded(proposal):
+    return (
+        StatusChange.objects.filter(proposal=proposal).count(),
+        ProposalRevision.objects.filter(proposal=proposal).count(),
+    )
+
+
+# The workflow table ---------------------------------------------------------------
+
+
+def test_workflow_allows_only_the_documented_moves():
+    moves = {(a, b) for a in workflow.STATUSES for b in workflow.STATUSES if a != b}
+    allowed = set(workflow.TRANSITIONS)
+    assert allowed == {
+        (S.DRAFT, S.SUBMITTED),
+        (S.CHANGES_REQUESTED, S.SUBMITTED),
+        (S.SUBMITTED, S.CHANGES_REQUESTED),
+        (S.SUBMITTED, S.READY),
+        (S.READY, S.CHANGES_REQUESTED),
+    }
+    for move in moves - allowed:
+        for role in (workflow.APPLICANT, workflow.STAFF):
+            with pytest.raises(workflow.IllegalTransition):
+                workflow.check_transition(*move, role)
+
+
+def test_workflow_roles_are_not_interchangeable():
+    with pytest.raises(workflow.IllegalTransition):
+        workflow.check_transition(S.DRAFT, S.SUBMITTED, workflow.STAFF)
+    with pytest.raises(workflow.IllegalTransition):
+        workflow.check_transition(S.SUBMITTED, S.READY, workflow.APPLICANT)
+
+
+# Sending for review ---------------------------------------------------------------
+
+
+def test_send_for_review_stores_snapshot_and_summary(
+    client, user, staff_user, applicant_proposal, django_capture_on_commit_callbacks
+):
+    client.force_login(user)
+    url = reverse("proposals:review_send", args=[applicant_proposal.pk])
+    confirm = client.get(url)
+    # Error findings are listed on the confirmation page (ELIG/CODE rules etc.).
+    assert "error finding" in confirm.text
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(url, {"note": "First look please"})
+    assert response.status_code == 302
+    applicant_proposal.refresh_from_db()
+    assert applicant_proposal.status == S.SUBMITTED
+    revision = ProposalRevision.objects.get(proposal=applicant_proposal)
+    assert revision.number == 1
+    assert revision.snapshot["format"] == "aifactory-proposal/1"
+    assert revision.snapshot["title"] == "Vision model fine-tuning"
+    assert revision.snapshot["selection"]["total_gpu_hours"] == 4000
+    assert revision.tier == "playground"
+    assert revision.error_count == sum(
+        f["severity"] == "error" for f in revision.findings
+    )
+    change = StatusChange.objects.get(proposal=applicant_proposal)
+    assert (change.from_status, change.to_status, change.by) == (
+        S.DRAFT,
+        S.SUBMITTED,
+        user,
+    )
+    assert change.note == "First look please"
+    # The staff are told.
+    assert [m.to for m in mail.outbox] == [[staff_user.email]]
+    assert "Vision model fine-tuning" in mail.outbox[0].subject
+    assert f"/staff/review/{applicant_proposal.pk}/" in mail.outbox[0].body
+
+
+def test_every_staff_member_gets_the_submission_mail(
+    user, staff_user, second_staff, applicant_proposal, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        services.review_submit(proposal=applicant_proposal, user=user)
+    assert sorted(m.to[0] for m in mail.outbox) == sorted(
+        [staff_user.email, second_staff.email]
+    )
+    assert user.email not in [m.to[0] for m in mail.outbox]
+
+
+def test_submitting_twice_is_refused_and_records_nothing(user, submitted):
+    before = recorded(submitted)
+    with pytest.raises(services.ReviewError):
+        services.review_submit(proposal=submitted, user=user)
+    assert recorded(submitted) == before
+
+
+def test_only_the_owner_can_submit(other_user, staff_user, applicant_proposal):
+    for who in (other_user, staff_user):
+        with pytest.raises(services.ReviewError):
+            services.review_submit(proposal=applicant_proposal, user=who)
+    assert recorded(applicant_proposal) == (0, 0)
+    applicant_proposal.refresh_from_db()
+    assert applicant_proposal.status == S.DRAFT
+
+
+def test_full_round_trip_with_resubmission(
+    user, staff_user, submitted, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        services.review_set_status(
+            proposal=submitted,
+            user=staff_user,
+            to_status=S.CHANGES_REQUESTED,
+            note="Add a job plan.",
+        )
+    assert [m.to for m in mail.outbox] == [[user.email]]
+    assert "Add a job plan." in mail.outbox[0].body
+    submitted.total_gpu_hours = 6000
+    submitted.save()
+    revision = services.review_submit(proposal=submitted, user=user)
+    assert revision.number == 2
+    assert revision.tier == "fast_lane"
+    services.review_set_status(proposal=submitted, user=staff_user, to_status=S.READY)
+    services.review_set_status(
+        proposal=submitted, user=staff_user, to_status=S.CHANGES_REQUESTED
+    )
+    trail = list(
+        StatusChange.objects.filter(proposal=submitted).values_list(
+            "from_status", "to_status"
+        )
+    )
+    assert trail == [
+        (S.DRAFT, S.SUBMITTED),
+        (S.SUBMITTED, S.CHANGES_REQUESTED),
+        (S.CHANGES_REQUESTED, S.SUBMITTED),
+        (S.SUBMITTED, S.READY),
+        (S.READY, S.CHANGES_REQUESTED),
+    ]
+    submitted.refresh_from_db()
+    assert submitted.status == S.CHANGES_REQUESTED
+
+
+@pytest.mark.parametrize(
+    "status,target",
+    [
+        (S.DRAFT, S.READY),
+        (S.DRAFT, S.CHANGES_REQUESTED),
+        (S.CHANGES_REQUESTED, S.READY),
+        (S.READY, S.SUBMITTED),
+        (S.READY, S.DRAFT),
+        (S.SUBMITTED, S.DRAFT),
+        (S.SUBMITTED, S.SUBMITTED),
+    ],
+)
+def test_illegal_staff_transitions_are_refused(
+    client, staff_user, submitted, status, target, django_capture_on_commit_callbacks
+):
+    Proposal.objects.filter(pk=submitted.pk).update(status=status)
+    before = recorded(submitted)
+    client.force_login(staff_user)
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(
+            reverse("proposals:staff_set_status", args=[submitted.pk]),
+            {"to_status": target},
+        )
+    assert response.status_code == 302
+    assert recorded(submitted) == before
+    assert Proposal.objects.get(pk=submitted.pk).status == status
+    assert mail.outbox == []
+    with pytest.raises(services.ReviewError):
+        services.review_set_status(proposal=submitted, user=staff_user, to_status=target)
+    assert recorded(submitted) == before
+
+
+def test_applicant_cannot_set_status_through_the_service(user, submitted):
+    before = recorded(submitted)
+    with pytest.raises(services.ReviewError):
+        services.review_set_status(proposal=submitted, user=user, to_status=S.READY)
+    assert recorded(submitted) == before
+
+
+def test_status_page_shows_note_to_applicant(client, user, staff_user, submitted):
+    client.force_login(staff_user)
+    client.post(
+        reverse("proposals:staff_set_status", args=[submitted.pk]),
+        {"to_status": S.CHANGES_REQUESTED, "note": "Split the 96-hour jobs."},
+    )
+    client.force_login(user)
+    page = client.get(reverse("proposals:review_status", args=[submitted.pk])).text
+    assert "Changes requested" in page
+    assert "Split the 96-hour jobs." in page
+    assert "Send again" in page
+
+
+# Immutability ---------------------------------------------------------------------
+
+
+def test_revision_cannot_be_saved_again_or_deleted(submitted):
+    revision = ProposalRevision.objects.get(proposal=submitted)
+    revision.tier = "large_scale"
+    with pytest.raises(ImmutableRecordError):
+        revision.save()
+    with pytest.raises(ImmutableRecordError):
+        revision.delete()
+    change = StatusChange.objects.get(proposal=submitted)
+    with pytest.raises(ImmutableRecordError):
+        change.save()
+    with pytest.raises(ImmutableRecordError):
+        change.delete()
+    assert ProposalRevision.objects.get(proposal=submitted).tier == "playground"
+
+
+def test_database_refuses_updates_that_bypass_the_model(submitted):
+    with pytest.raises(IntegrityError), transaction.atomic():
+        ProposalRevision.objects.filter(proposal=submitted).update(
+            snapshot={"format": "forged"}
+        )
+    with pytest.raises(IntegrityError), transaction.atomic():
+        StatusChange.objects.filter(proposal=submitted).update(note="rewritten")
+    assert ProposalRevision.objects.get(proposal=submitted).snapshot["title"] == (
+        "Vision model fine-tuning"
+    )
+
+
+def test_snapshot_does_not_follow_later_edits(submitted):
+    submitted.title = "Renamed"
+    submitted.save()
+    revision = ProposalRevision.objects.get(proposal=submitted)
+    assert revision.snapshot["title"] == "Vision model fine-tuning"
+
+
+def test_deleting_a_proposal_or_a_user_still_works(submitted, staff_user):
+    services.review_set_status(
+        proposal=submitted, user=staff_user, to_status=S.CHANGES_REQUESTED
+    )
+    staff_user.delete()
+    assert StatusChange.objects.filter(by__isnull=True).count() == 1
+    submitted.delete()
+    assert not ProposalRevision.objects.exists()
+    assert not StatusChange.objects.exists()
+
+
+# Comments and internal notes --------------------------------------------------------
+
+
+def test_staff_comment_reaches_applicant_page_and_mail(
+    client, user, staff_user, submitted, django_capture_on_commit_callbacks
+):
+    client.force_login(staff_user)
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(
+            reverse("proposals:staff_comment", args=[submitted.pk]),
+            {
+                "section": "selection",
+                "field": "selection.total_gpu_hours",
+                "body": "Please explain the 4,000 hours.",
+            },
+        )
+    assert [m.to for m in mail.outbox] == [[user.email]]
+    assert "Please explain the 4,000 hours." in mail.outbox[0].body
+    client.force_login(user)
+    page = client.get(reverse("proposals:review_status", args=[submitted.pk])).text
+    assert "Please explain the 4,000 hours." in page
+    fragment = client.get(
+        reverse("proposals:review_step_comments", args=[submitted.pk, "selection"]),
+        HTTP_HX_REQUEST="true",
+    ).text
+    assert "Please explain the 4,000 hours." in fragment
+    assert "selection.total_gpu_hours" in fragment
+
+
+def test_internal_notes_never_reach_the_applicant(
+    client, user, staff_user, submitted, django_capture_on_commit_callbacks
+):
+    client.force_login(staff_user)
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(
+            reverse("proposals:staff_comment", args=[submitted.pk]),
+            {"section": "codes", "body": "SECRET-NOTE looks copied", "staff_only": "on"},
+        )
+    note = ReviewComment.objects.get(body="SECRET-NOTE looks copied")
+    assert note.staff_only
+    with django_capture_on_commit_callbacks(execute=True):
+        services.comment_add(
+            proposal=submitted,
+            author=staff_user,
+            section="general",
+            body="SECRET-REPLY agreed",
+            parent=note,
+        )
+    assert ReviewComment.objects.get(body="SECRET-REPLY agreed").staff_only
+    assert mail.outbox == []
+    # The staff page shows them.
+    staff_page = client.get(reverse("proposals:staff_review", args=[submitted.pk]))
+    assert "SECRET-NOTE" in staff_page.text and "SECRET-REPLY" in staff_page.text
+    # The applicant sees neither, anywhere.
+    client.force_login(user)
+    pages = [
+        client.get(reverse("proposals:review_status", args=[submitted.pk])).text,
+        client.get(
+            reverse("proposals:review_step_comments", args=[submitted.pk, "codes"])
+        ).text,
+        client.post(
+            reverse("proposals:review_comment", args=[submitted.pk]),
+            {"section": "codes", "body": "Any news?"},
+            HTTP_HX_REQUEST="true",
+        ).text,
+    ]
+    for page in pages:
+        assert "SECRET" not in page
+    assert all("SECRET" not in m.body for m in mail.outbox)
+    # Nor can they reply to it.
+    response = client.post(
+        reverse("proposals:review_comment", args=[submitted.pk]),
+        {"section": "codes", "body": "sneaky", "parent": note.pk},
+    )
+    assert response.status_code == 404
+    assert not ReviewComment.objects.filter(body="sneaky").exists()
+
+
+def test_applicant_reply_goes_to_the_commenting_staff_member(
+    client, user, staff_user, second_staff, submitted, django_capture_on_commit_callbacks
+):
+    comment = services.comment_add(
+        proposal=submitted, author=staff_user, section="codes", body="Version?"
+    )
+    client.force_login(user)
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(
+            reverse("proposals:review_comment", args=[submitted.pk]),
+            {"section": "general", "body": "It is 2.5", "parent": comment.pk},
+            HTTP_HX_REQUEST="true",
+        )
+    assert response.status_code == 200
+    assert "It is 2.5" in response.text
+    reply = ReviewComment.objects.get(body="It is 2.5")
+    assert (reply.parent, reply.section, reply.staff_only) == (comment, "codes", False)
+    assert [m.to for m in mail.outbox] == [[staff_user.email]]
+
+
+def test_applicant_cannot_mark_a_comment_internal(user, submitted):
+    comment = services.comment_add(
+        proposal=submitted, author=user, section="general", body="Hi", staff_only=True
+    )
+    assert not comment.staff_only
+
+
+def test_other_users_cannot_comment(other_user, submitted):
+    with pytest.raises(services.ReviewError):
+        services.comment_add(
+            proposal=submitted, author=other_user, section="general", body="Hi"
+        )
+
+
+def test_staff_see_a_draft_only_after_it_is_sent(client, staff_user, user):
+    draft = ProposalFactory(owner=user)
+    client.force_login(staff_user)
+    queue = client.get(reverse("proposals:review_queue")).text
+    assert draft.title not in queue
