@@ -1,0 +1,89 @@
+"""Exports of a saved proposal: portal text, Markdown, PDF and the JSON format.
+
+The format modules (``portal``, ``markdown``, ``summary``, ``tables``) are pure Python
+over the engine's domain objects; this module is the thin Django-side entry point that
+loads a proposal's assessment once and hands it to them.
+"""
+
+from __future__ import annotations
+
+import datetime
+from dataclasses import dataclass
+
+from django.utils import timezone
+from django.utils.text import slugify
+
+from proposals import domain
+from proposals.assess import catalogue_from_db, proposal_to_domain
+from proposals.charts import scaling_chart_png
+
+from . import markdown, pdf
+from .portal import Section, portal_sections
+from .summary import Summary, build_summary
+from .tables import code_label
+
+CHART_DPI = 150
+
+
+@dataclass(frozen=True)
+class Source:
+    """A saved proposal as the exports see it: domain input plus its assessment."""
+
+    proposal: domain.Proposal
+    assessment: domain.Assessment
+    catalogue: domain.Catalogue
+    revision: int
+    status: str
+
+
+def source_for(model) -> Source:
+    """Assess ``model`` (a Proposal with its children prefetched)."""
+    catalogue = catalogue_from_db()
+    proposal = proposal_to_domain(model)
+    return Source(
+        proposal=proposal,
+        assessment=domain.assess(proposal, catalogue),
+        catalogue=catalogue,
+        revision=model.revision,
+        status=model.get_status_display(),
+    )
+
+
+def portal_for(source: Source) -> list[Section]:
+    return portal_sections(source.proposal, source.assessment, source.catalogue)
+
+
+def summary_for(source: Source, *, today: datetime.date | None = None) -> Summary:
+    return build_summary(
+        source.proposal,
+        source.assessment,
+        source.catalogue,
+        revision=source.revision,
+        today=today or timezone.localdate(),
+        status=source.status,
+    )
+
+
+def chart_png(source: Source) -> bytes | None:
+    """The scaling chart (cached by content), ``None`` without measurements."""
+    names = {
+        i: code_label(source.proposal, i) for i in range(len(source.proposal.codes))
+    }
+    return scaling_chart_png(source.assessment, names, dpi=CHART_DPI)
+
+
+def markdown_for(
+    source: Source, *, today: datetime.date | None = None, chart: bool = True
+) -> str:
+    summary = summary_for(source, today=today)
+    return markdown.render(summary, chart_png=chart_png(source) if chart else None)
+
+
+def pdf_for(source: Source, *, today: datetime.date | None = None) -> bytes:
+    return pdf.render(summary_for(source, today=today), chart_png=chart_png(source))
+
+
+def filename(model, extension: str) -> str:
+    """``proposal-12-r3-defect-detection.md``: ASCII only, safe in a header."""
+    slug = slugify(model.title)[:50].strip("-") or "proposal"
+    return f"proposal-{model.pk}-r{model.revision}-{slug}.{extension}"

@@ -1,0 +1,148 @@
+"""The Markdown summary of a whole proposal (GitHub-flavoured Markdown).
+
+Applicant text is escaped so that it stays text wherever the file is rendered: HTML
+tags, links and images (``[x](javascript:...)``), emphasis and table pipes lose their
+meaning, while line breaks and paragraphs are kept. Only references that are plain
+http(s) URLs become links. Pure Python: no Django.
+"""
+
+from __future__ import annotations
+
+import base64
+import re
+
+from proposals.domain import Finding
+
+from .summary import SEVERITY_LABELS, Summary
+from .tables import Table
+
+# Characters with inline meaning in CommonMark/GFM; a backslash makes them literal.
+# Without "[" no link or image can start, without "<" no HTML tag or autolink.
+_INLINE = re.compile(r"([\\`*\[\]<>|])")
+# "_" only opens emphasis at a word boundary ("core_r0.9" needs no escape).
+_UNDERSCORE = re.compile(r"(?<![0-9A-Za-z])_|_(?![0-9A-Za-z])")
+# Line starts that would make a heading, list, rule or setext underline.
+_LINE_START = re.compile(r"^([#+=-]|\d+(?=[.)]))")
+_URL = re.compile(r"https?://[^\s<>\\`]+\Z")
+
+
+def escape_inline(text: str) -> str:
+    """Make ``text`` literal inside a Markdown paragraph or table cell."""
+    text = _INLINE.sub(r"\\\1", text)
+    return _UNDERSCORE.sub(r"\\_", text)
+
+
+def _escape_start(match: re.Match) -> str:
+    token = match[1]
+    return token + "\\" if token[0].isdigit() else "\\" + token
+
+
+def escape_text(text: str) -> str:
+    """Escape one paragraph of applicant text, keeping its line breaks.
+
+    Lines are stripped (leading blanks would make a code block) and joined with a
+    backslash hard break."""
+    lines = [
+        _LINE_START.sub(_escape_start, escape_inline(line.strip()))
+        for line in text.split("\n")
+    ]
+    return "\\\n".join(line for line in lines if line)
+
+
+def paragraphs(text: str) -> str:
+    """Applicant paragraphs as Markdown (blank-line separated, breaks kept)."""
+    if not text.strip():
+        return "_Not filled in._"
+    blocks = [block for block in re.split(r"\n\s*\n", text) if block.strip()]
+    return "\n\n".join(escape_text(block) for block in blocks)
+
+
+def reference(text: str) -> str:
+    """An http(s) URL as an autolink; anything else as literal text."""
+    if _URL.match(text):
+        return f"<{text}>"
+    return escape_inline(text)
+
+
+def table(t: Table) -> str:
+    head = "| " + " | ".join(escape_inline(h) for h in t.headers) + " |"
+    rule = "|" + "|".join("---:" if a == "r" else "---" for a in t.align) + "|"
+    rows = list(t.rows) + ([t.footer] if t.footer else [])
+    body = []
+    for i, row in enumerate(rows):
+        cells = [escape_inline(c) for c in row]
+        if t.footer and i == len(rows) - 1:
+            cells = [f"**{c}**" if c else "" for c in cells]
+        body.append("| " + " | ".join(cells) + " |")
+    return "\n".join([head, rule, *body])
+
+
+def _finding_rows(findings: tuple[Finding, ...]) -> str:
+    head = "| Severity | Rule | Field | What to do |\n|---|---|---|---|"
+    rows = [
+        f"| {SEVERITY_LABELS.get(f.severity, f.severity)} | {escape_inline(f.code)} "
+        f"| `{f.field.replace('`', '')}` | {escape_inline(' '.join(f.message.split()))} |"
+        for f in findings
+    ]
+    return "\n".join([head, *rows])
+
+
+def render(summary: Summary, *, chart_png: bytes | None = None) -> str:
+    """The whole proposal as Markdown; ``chart_png`` is embedded as a data URL."""
+    s = summary
+    out = [f"# {escape_inline(s.title)}", ""]
+    meta = f"Revision {s.revision}, exported on {s.date}"
+    if s.status:
+        meta += f" (status: {escape_inline(s.status)})"
+    out += [meta + ".", ""]
+    out += [f"- **{label}:** {escape_inline(value)}" for label, value in s.organisation]
+    out += ["", "## Assessment summary", ""]
+    out += [f"- **{label}:** {escape_inline(value)}" for label, value in s.assessment]
+    if s.reasons:
+        out += ["", "Why this tier is recommended:", ""]
+        out += [f"- {escape_inline(reason)}" for reason in s.reasons]
+    if s.energy_assumptions:
+        out += ["", "Assumptions behind the energy estimate:", ""]
+        out += [f"- {escape_inline(a)}" for a in s.energy_assumptions]
+    out += ["", f"## Findings ({s.counts})", ""]
+    out.append(_finding_rows(s.findings) if s.findings else "No findings.")
+    out += ["", "## AI Factory selection", ""]
+    for block in s.selection:
+        value = paragraphs(block.text) if block.text else "_Not filled in._"
+        out += [f"**{block.label}**", "", value, ""]
+    out += ["## Code details", ""]
+    if not s.codes:
+        out += ["_No code entry yet._", ""]
+    for code in s.codes:
+        out += [f"### {escape_inline(code.heading)}", "", f"Role: {code.role}.", ""]
+        out += ["**References**", ""]
+        if code.references:
+            out += [f"- {reference(ref)}" for ref in code.references]
+        else:
+            out.append("_None given._")
+        out += ["", "**Description**", "", paragraphs(code.description), ""]
+    figs = s.figures
+    out += ["## Scalability and performance", "", paragraphs(s.narrative), ""]
+    if figs.workload:
+        out += [escape_inline(figs.workload), ""]
+    if figs.job_table:
+        out += ["### Job plan", "", table(figs.job_table), ""]
+        out += [escape_inline(figs.job_note), ""]
+    if figs.scaling:
+        out += ["### Scaling", ""]
+    for scaling in figs.scaling:
+        caption = f"**{escape_inline(scaling.caption)}**"
+        if scaling.hardware:
+            caption += f" (measured on {escape_inline(scaling.hardware)})"
+        out += [caption, "", table(scaling.table), ""]
+    if figs.projection:
+        out += [escape_inline(figs.projection), ""]
+    if chart_png:
+        data = base64.b64encode(chart_png).decode("ascii")
+        out += [f"![Scaling efficiency chart](data:image/png;base64,{data})", ""]
+    if figs.schedule_table:
+        out += ["### Usage schedule", "", table(figs.schedule_table), ""]
+        if figs.schedule_note:
+            out += [escape_inline(figs.schedule_note), ""]
+    out += ["## Optimisation", "", paragraphs(s.optimisation), ""]
+    return "\n".join(out)

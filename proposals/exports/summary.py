@@ -1,0 +1,149 @@
+"""The whole-proposal summary behind the Markdown and PDF exports.
+
+:func:`build_summary` turns a domain proposal and its assessment into formatted
+strings and tables only; the Markdown writer and the PDF template lay them out and
+compute nothing. Pure Python: no Django.
+"""
+
+from __future__ import annotations
+
+import datetime
+from dataclasses import dataclass
+
+from proposals.domain import Assessment, Catalogue, Finding, Proposal, tier_label
+
+from .portal import ROLE_LABELS, Block, selection_blocks
+from .tables import Figures, code_label, figures, normalise, num, plural
+
+SEVERITY_LABELS = {"error": "Error", "warning": "Warning", "info": "Info"}
+KIND_LABELS = {
+    "startup": "Startup",
+    "sme": "SME",
+    "industry": "Other industrial organisation",
+    "academic": "Academic or research organisation",
+    "public": "Public sector organisation",
+}
+FAMILY_LABELS = {
+    "industrial_innovation": "AI for Industrial Innovation",
+    "ai_for_science": "AI for Science and Collaborative EU Projects",
+}
+
+
+@dataclass(frozen=True)
+class CodeSummary:
+    heading: str
+    role: str
+    references: tuple[str, ...]
+    description: str
+
+
+@dataclass(frozen=True)
+class Summary:
+    title: str
+    revision: int
+    date: str
+    status: str
+    organisation: tuple[tuple[str, str], ...]
+    assessment: tuple[tuple[str, str], ...]
+    reasons: tuple[str, ...]
+    energy_assumptions: tuple[str, ...]
+    findings: tuple[Finding, ...]
+    counts: str
+    selection: tuple[Block, ...]
+    codes: tuple[CodeSummary, ...]
+    narrative: str
+    figures: Figures
+    optimisation: str
+
+    @property
+    def errors(self) -> tuple[Finding, ...]:
+        return tuple(f for f in self.findings if f.severity == "error")
+
+
+def findings_count(assessment: Assessment) -> str:
+    """``1 error, 2 warnings, 1 note``."""
+    c = assessment.counts
+    return ", ".join(
+        (
+            plural(c["error"], "error"),
+            plural(c["warning"], "warning"),
+            plural(c["info"], "note"),
+        )
+    )
+
+
+def _assessment_rows(
+    proposal: Proposal, assessment: Assessment
+) -> list[tuple[str, str]]:
+    a = assessment
+    rows = [
+        ("Call tier (from the GPU-hours)", tier_label(a.tier)),
+        ("Recommended tier", tier_label(a.recommended_tier)),
+        (
+            "GPU-hours requested",
+            num(a.requested_gpu_hours) if a.requested_gpu_hours is not None else "-",
+        ),
+    ]
+    if a.plan.rows:
+        rows.append(("GPU-hours in the job plan", num(a.plan.total_gpu_hours)))
+    if a.plan.largest_job_gpus:
+        largest = plural(a.plan.largest_job_gpus, "GPU")
+        if a.plan.largest_job_nodes:
+            largest += f" ({plural(a.plan.largest_job_nodes, 'node')})"
+        rows.append(("Largest job", largest))
+    if a.energy is not None:
+        e = a.energy
+        rows.append(
+            (
+                "Energy estimate",
+                f"{num(e.energy_mwh, 1)} MWh, {num(e.carbon_t_co2e, 1)} t CO2e "
+                f"(at {num(e.carbon_intensity_g_per_kwh)} gCO2e/kWh)",
+            )
+        )
+    return rows
+
+
+def build_summary(
+    proposal: Proposal,
+    assessment: Assessment,
+    catalogue: Catalogue,
+    *,
+    revision: int,
+    today: datetime.date,
+    status: str = "",
+) -> Summary:
+    """Everything the Markdown and PDF summaries show, formatted."""
+    org = proposal.organisation
+    organisation = [
+        ("Call family", FAMILY_LABELS.get(proposal.call_family, proposal.call_family)),
+        ("Organisation", org.name or "-"),
+        ("Kind", KIND_LABELS.get(org.kind, org.kind or "-")),
+        ("Country", org.country or "-"),
+        ("VAT number", org.vat_number or "-"),
+    ]
+    codes = tuple(
+        CodeSummary(
+            heading=f"{i + 1}. {code_label(proposal, i)}",
+            role=ROLE_LABELS.get(code.role, code.role).capitalize(),
+            references=tuple(r.strip() for r in code.references if r.strip()),
+            description=normalise(code.description),
+        )
+        for i, code in enumerate(proposal.codes)
+    )
+    return Summary(
+        title=proposal.title.strip() or "Untitled proposal",
+        revision=revision,
+        date=today.isoformat(),
+        status=status,
+        organisation=tuple(organisation),
+        assessment=tuple(_assessment_rows(proposal, assessment)),
+        reasons=assessment.reasons,
+        energy_assumptions=assessment.energy.assumptions if assessment.energy else (),
+        findings=assessment.findings,
+        counts=findings_count(assessment),
+        selection=tuple(selection_blocks(proposal, catalogue)),
+        codes=codes,
+        narrative=normalise(proposal.scalability.narrative),
+        figures=figures(proposal, assessment, catalogue),
+        optimisation=normalise(proposal.optimisation_narrative),
+    )

@@ -1,0 +1,347 @@
+"""Figures and tables shared by every export, computed once from the assessment.
+
+Each table is a :class:`Table` of already formatted strings; the portal text renders it
+as aligned monospace text, the Markdown export as a pipe table and the PDF template as
+an HTML table, so the three formats always show the same figures. Numbers use a comma
+as thousands separator everywhere ("18,176"). Pure Python: no Django.
+"""
+
+from __future__ import annotations
+
+import math
+import textwrap
+from dataclasses import dataclass, field
+
+from proposals.domain import Assessment, Catalogue, Cluster, Proposal
+
+MISSING = "-"
+TITLE_WIDTH = 36  # job titles and activities wrap at this width in plain text
+
+
+def num(value: float | int | None, decimals: int = 2) -> str:
+    """``18176`` -> ``18,176``; ``0.1`` -> ``0.1``; at most ``decimals`` places."""
+    if value is None or (isinstance(value, float) and not math.isfinite(value)):
+        return MISSING
+    if isinstance(value, int) or float(value).is_integer():
+        return f"{round(value):,}"
+    text = f"{value:,.{decimals}f}".rstrip("0").rstrip(".")
+    return text
+
+
+def count(value: float | int | None) -> str:
+    """A count that is blank (shown as ``-``) when not given (zero or less)."""
+    return num(value) if value is not None and value > 0 else MISSING
+
+
+def pct(fraction: float | None) -> str:
+    """A fraction as a whole percentage: ``0.876`` -> ``88%``."""
+    return MISSING if fraction is None else f"{fraction * 100:.0f}%"
+
+
+def plain_pct(value: float | None) -> str:
+    """A value already in percent: ``38`` -> ``38%``."""
+    return MISSING if value is None else f"{num(value, 1)}%"
+
+
+def plural(n: int | float, word: str, words: str | None = None) -> str:
+    return f"{num(n)} {word if n == 1 else (words or word + 's')}"
+
+
+def one_line(text: str) -> str:
+    """Collapse line breaks and runs of spaces (table cells hold one line)."""
+    return " ".join(text.split())
+
+
+def normalise(text: str) -> str:
+    """Applicant text with Unix line ends and no trailing blanks."""
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    return "\n".join(line.rstrip() for line in lines).strip("\n")
+
+
+@dataclass(frozen=True)
+class Table:
+    """A table of formatted cells; ``align`` holds ``"l"`` or ``"r"`` per column."""
+
+    headers: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
+    align: tuple[str, ...]
+    footer: tuple[str, ...] | None = None  # a total row, if any
+    wrap: int | None = None  # the column that may wrap in plain text
+
+    @property
+    def header_cells(self) -> list[tuple[str, str]]:
+        """``(text, align)`` per header cell (for the HTML template)."""
+        return list(zip(self.headers, self.align, strict=True))
+
+    @property
+    def body_cells(self) -> list[list[tuple[str, str]]]:
+        """``(text, align)`` per cell of every body row."""
+        return [list(zip(row, self.align, strict=True)) for row in self.rows]
+
+    @property
+    def footer_cells(self) -> list[tuple[str, str]]:
+        return list(zip(self.footer, self.align, strict=True)) if self.footer else []
+
+    def render_text(self) -> str:
+        """Aligned monospace text with a dashed rule under the header."""
+        body = [self._wrapped(row) for row in self.rows]
+        if self.footer:
+            body.append(self._wrapped(self.footer))
+        lines_of = [[list(self.headers)]] + body
+        widths = [
+            max(len(line[i]) for block in lines_of for line in block)
+            for i in range(len(self.headers))
+        ]
+        out = [self._line(self.headers, widths)]
+        out.append(self._line(tuple("-" * w for w in widths), widths))
+        for i, block in enumerate(body):
+            if self.footer and i == len(body) - 1:
+                out.append(self._line(tuple("-" * w for w in widths), widths))
+            out.extend(self._line(line, widths) for line in block)
+        return "\n".join(out)
+
+    def _wrapped(self, row: tuple[str, ...]) -> list[tuple[str, ...]]:
+        """One row as one or more text lines (only the ``wrap`` column wraps)."""
+        if self.wrap is None or len(row[self.wrap]) <= TITLE_WIDTH:
+            return [row]
+        parts = textwrap.wrap(row[self.wrap], TITLE_WIDTH, break_long_words=True)
+        lines = [row[: self.wrap] + (parts[0],) + row[self.wrap + 1 :]]
+        blank = tuple("" for _ in row)
+        for part in parts[1:]:
+            lines.append(blank[: self.wrap] + (part,) + blank[self.wrap + 1 :])
+        return lines
+
+    def _line(self, cells, widths) -> str:
+        padded = [
+            cell.rjust(w) if a == "r" else cell.ljust(w)
+            for cell, w, a in zip(cells, widths, self.align, strict=True)
+        ]
+        return "  ".join(padded).rstrip()
+
+
+@dataclass(frozen=True)
+class ScalingTable:
+    """The scaling table of one code entry, with what it was measured on."""
+
+    caption: str
+    table: Table
+    hardware: str
+
+
+@dataclass(frozen=True)
+class Figures:
+    """Every generated part of section (d), ready to render in any format."""
+
+    workload: str
+    job_table: Table | None
+    job_note: str
+    scaling: tuple[ScalingTable, ...]
+    projection: str
+    schedule_table: Table | None
+    schedule_note: str
+    code_names: dict[int | None, str] = field(default_factory=dict)
+
+
+def code_label(proposal: Proposal, index: int | None) -> str:
+    """``name version`` of a code entry (``code entry 2`` when it has no name)."""
+    if index is None or not 0 <= index < len(proposal.codes):
+        return "Measurements not tied to a code entry"
+    code = proposal.codes[index]
+    label = " ".join(part for part in (code.name.strip(), code.version.strip()) if part)
+    return one_line(label) or f"code entry {index + 1}"
+
+
+def cluster_of(proposal: Proposal, catalogue: Catalogue) -> Cluster | None:
+    system = proposal.selection.system
+    return catalogue.get(system) if system else None
+
+
+def workload_line(proposal: Proposal) -> str:
+    scal = proposal.scalability
+    if scal.workload == "single_large_job":
+        return "Workload shape: one large job (or a few) spread across many GPUs."
+    if scal.workload == "many_small_jobs":
+        line = "Workload shape: many independent jobs"
+        if scal.runtime_stability_pct is not None:
+            line += (
+                f"; the runtime of a representative job is stable within "
+                f"±{num(scal.runtime_stability_pct, 1)}%"
+            )
+        return line + "."
+    return ""
+
+
+def job_table(assessment: Assessment) -> Table | None:
+    plan = assessment.plan
+    if not plan.rows:
+        return None
+    rows = tuple(
+        (
+            one_line(row.title) or f"Job type {row.index + 1}",
+            count(row.gpus),
+            num(row.nodes) if row.nodes else MISSING,
+            count(row.hours),
+            count(row.count),
+            num(row.gpu_hours) if row.gpu_hours > 0 else MISSING,
+        )
+        for row in plan.rows
+    )
+    return Table(
+        headers=("Job type", "GPUs", "Nodes", "Hours per job", "Jobs", "GPU-hours"),
+        rows=rows,
+        align=("l", "r", "r", "r", "r", "r"),
+        footer=("Total", "", "", "", "", num(plan.total_gpu_hours)),
+        wrap=0,
+    )
+
+
+def job_note(cluster: Cluster | None) -> str:
+    """What "GPU" means on the target system (one line, or empty)."""
+    if cluster is None:
+        return "GPU-hours = GPUs x hours per job x number of jobs."
+    text = (
+        f"GPU-hours = GPUs x hours per job x number of jobs; nodes of "
+        f"{cluster.gpus_per_node} GPUs on {cluster.name}."
+    )
+    if cluster.gcds_per_gpu > 1:
+        text += (
+            f" GPUs are physical {cluster.gpu_model} GPUs (each is "
+            f"{cluster.gcds_per_gpu} GCDs in Slurm)."
+        )
+    return text
+
+
+def scaling_tables(proposal: Proposal, assessment: Assessment) -> list[ScalingTable]:
+    measurements = proposal.scalability.measurements
+    tables = []
+    for series in assessment.analysis.series:
+        if not series.points:
+            continue
+        single_unit = len(series.units) == 1
+        unit = series.units[0] if single_unit else ""
+        with_mfu = any(p.mfu_pct is not None for p in series.points)
+        with_comm = any(p.comm_overhead_pct is not None for p in series.points)
+        headers = [
+            "GPUs",
+            f"Throughput ({unit})" if unit else "Throughput",
+            "Speedup",
+            "Efficiency",
+        ]
+        headers += ["MFU"] if with_mfu else []
+        headers += ["Comm. overhead"] if with_comm else []
+        rows = []
+        for p in series.points:
+            throughput = num(p.throughput)
+            if not single_unit and p.unit.strip():
+                throughput += f" {p.unit.strip()}"
+            row = [num(p.gpus), throughput, f"{p.speedup:.2f}x", pct(p.efficiency)]
+            row += [plain_pct(p.mfu_pct)] if with_mfu else []
+            row += [plain_pct(p.comm_overhead_pct)] if with_comm else []
+            rows.append(tuple(row))
+        hardware = []
+        for p in series.points:
+            name = one_line(measurements[p.index].hardware)
+            if name and name not in hardware:
+                hardware.append(name)
+        tables.append(
+            ScalingTable(
+                caption=f"Scaling of {code_label(proposal, series.code)}",
+                table=Table(
+                    headers=tuple(headers),
+                    rows=tuple(rows),
+                    align=("r",) * len(headers),
+                ),
+                hardware=", ".join(hardware),
+            )
+        )
+    return tables
+
+
+def projection_sentence(assessment: Assessment) -> str:
+    """The projection to the largest job size, in one sentence (empty without one)."""
+    p = assessment.projection
+    if p is None:
+        return ""
+    series = next((s for s in assessment.analysis.series if s.code == p.code), None)
+    measured = [
+        pt for pt in (series.points if series else ()) if pt.gpus == p.target_gpus
+    ]
+    if measured:
+        return (
+            f"Measured {pct(measured[-1].efficiency)} efficiency at "
+            f"{num(p.target_gpus)} GPUs, the largest job size: no extrapolation needed."
+        )
+    low, high = pct(p.efficiency_low), pct(p.efficiency_high)
+    band = low if low == high else f"{low[:-1]}-{high}"
+    return (
+        f"Projected {band} efficiency at {num(p.target_gpus)} GPUs, from "
+        f"measurements up to {num(p.largest_measured_gpus)} GPUs "
+        f"({num(p.extrapolation_factor, 1)}x extrapolation; Amdahl's law fit "
+        f"{pct(p.amdahl_efficiency)}, log-linear fit {pct(p.log2_efficiency)})."
+    )
+
+
+def months(from_month: int, to_month: int) -> str:
+    if from_month <= 0 and to_month <= 0:
+        return MISSING
+    if to_month <= from_month:
+        return f"Month {num(from_month)}"
+    return f"Months {num(from_month)}-{num(to_month)}"
+
+
+def schedule_table(assessment: Assessment) -> Table | None:
+    summary = assessment.schedule
+    if not summary.rows:
+        return None
+    rows = tuple(
+        (
+            months(row.from_month, row.to_month),
+            one_line(row.activity) or MISSING,
+            num(row.gpu_hours),
+        )
+        for row in summary.rows
+    )
+    return Table(
+        headers=("When", "Activity", "GPU-hours"),
+        rows=rows,
+        align=("l", "l", "r"),
+        footer=("Total", "", num(summary.total_gpu_hours)),
+        wrap=1,
+    )
+
+
+def schedule_note(assessment: Assessment, proposal: Proposal) -> str:
+    """How the schedule compares with the request (empty when it adds up)."""
+    summary = assessment.schedule
+    if not summary.rows:
+        return ""
+    notes = []
+    if summary.matches_total is False:
+        notes.append(
+            f"the schedule adds up to {num(summary.total_gpu_hours)} GPU-hours, not "
+            f"the {num(proposal.selection.total_gpu_hours)} requested"
+        )
+    if summary.within_duration is False:
+        notes.append(
+            f"it runs to month {num(summary.last_month)}, past the "
+            f"{plural(proposal.selection.duration_months or 0, 'month')} requested"
+        )
+    return ("Note: " + "; ".join(notes) + ".") if notes else ""
+
+
+def figures(
+    proposal: Proposal, assessment: Assessment, catalogue: Catalogue
+) -> Figures:
+    """All generated parts of section (d) for ``proposal``."""
+    cluster = cluster_of(proposal, catalogue)
+    jobs = job_table(assessment)
+    return Figures(
+        workload=workload_line(proposal),
+        job_table=jobs,
+        job_note=job_note(cluster) if jobs else "",
+        scaling=tuple(scaling_tables(proposal, assessment)),
+        projection=projection_sentence(assessment),
+        schedule_table=schedule_table(assessment),
+        schedule_note=schedule_note(assessment, proposal),
+        code_names={i: code_label(proposal, i) for i in range(len(proposal.codes))},
+    )

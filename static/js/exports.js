@@ -1,0 +1,69 @@
+// Copy buttons of the portal text page. The clipboard API needs a secure context;
+// elsewhere a temporary selected textarea and execCommand("copy") do the job. The
+// result is announced in the page's aria-live region. No inline script (strict CSP).
+"use strict";
+
+(function () {
+  function announce(text) {
+    const status = document.getElementById("copy-status");
+    if (!status) return;
+    status.textContent = "";
+    // A fresh text node, so that screen readers announce a repeated "Copied" too.
+    window.setTimeout(function () { status.textContent = text; }, 50);
+  }
+
+  function fallbackCopy(text) {
+    const area = document.createElement("textarea");
+    area.value = text;
+    area.setAttribute("readonly", "");
+    area.className = "copy-fallback";
+    document.body.appendChild(area);
+    area.select();
+    let ok = false;
+    try {
+      ok = document.execCommand("copy");
+    } catch (error) {
+      ok = false;
+    }
+    area.remove();
+    return ok;
+  }
+
+  function showResult(button, ok, label) {
+    const original = button.dataset.label || button.innerHTML;
+    button.dataset.label = original;
+    button.textContent = ok ? "Copied" : "Press Ctrl+C";
+    announce(ok ? "Copied: " + label : "Copy failed; the text is selected, press Ctrl+C.");
+    window.setTimeout(function () { button.innerHTML = button.dataset.label; }, 2000);
+  }
+
+  function selectText(element) {
+    const range = document.createRange();
+    range.selectNodeContents(element);
+    const selection = window.getSelection();
+    selection.removeAllRanges();
+    selection.addRange(range);
+  }
+
+  document.addEventListener("click", function (event) {
+    const button = event.target.closest("[data-copy-target]");
+    if (!button) return;
+    const source = document.getElementById(button.dataset.copyTarget);
+    if (!source) return;
+    const text = source.textContent;
+    const labelElement = document.getElementById(button.dataset.copyTarget + "-label");
+    const label = labelElement ? labelElement.textContent : "";
+    const done = function (ok) {
+      if (!ok) selectText(source);
+      showResult(button, ok, label);
+    };
+    if (navigator.clipboard && window.isSecureContext) {
+      navigator.clipboard.writeText(text).then(
+        function () { done(true); },
+        function () { done(fallbackCopy(text)); }
+      );
+    } else {
+      done(fallbackCopy(text));
+    }
+  });
+})();
