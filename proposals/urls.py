@@ -1,7 +1,7 @@
 from django.urls import path, re_path
 
-from proposals.review_urls import review_urlpatterns
 from proposals.exports.urls import urlpatterns as exports_urlpatterns
+from proposals.review_urls import review_urlpatterns
 from proposals.views import proposals, reference, wizard
 
 app_name = "proposals"
