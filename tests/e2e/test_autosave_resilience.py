@@ -61,3 +61,30 @@ def test_leaving_with_unsaved_changes_asks_first(
     page.close(run_before_unload=True)
     page.wait_for_timeout(500)
     assert dialogs == ["beforeunload"]
+
+
+def test_without_javascript_steps_save_validate_and_navigate(
+    browser, live_server, e2e_catalogue
+):
+    user = UserFactory()
+    proposal = ProposalFactory(owner=user, total_gpu_hours=None)
+    context = browser.new_context(java_script_enabled=False)
+    page = context.new_page()
+    log_in(page, live_server.url, user.username)
+    page.goto(f"{live_server.url}/proposals/{proposal.pk}/selection/")
+    page.fill("#id_total_gpu_hours", "18176")
+    page.fill("#id_duration_months", "99")
+    page.get_by_role("button", name="Code details").click()
+    # The invalid field is explained next to it; the valid one was saved.
+    expect(page.locator("#fb-id_duration_months")).to_contain_text("less than or equal")
+    expect(page.get_by_test_id("tier")).to_have_text("Fast Lane")
+    page.fill("#id_duration_months", "3")
+    page.get_by_role("button", name="Code details").click()
+    expect(page.get_by_role("heading", name="Code details", exact=True)).to_be_visible()
+    expect(page.locator("section.code-entry")).to_have_count(0)
+    page.get_by_test_id("add-codes").click()
+    expect(page.locator("section.code-entry")).to_have_count(1)
+    proposal.refresh_from_db()
+    assert (proposal.total_gpu_hours, proposal.duration_months) == (18176, 3)
+    assert list(proposal.codes.values_list("role", flat=True)) == ["main"]
+    context.close()
