@@ -10,6 +10,7 @@ connection and read no other file. Fonts come from the machine (fontconfig).
 from __future__ import annotations
 
 import base64
+import logging
 import mimetypes
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
@@ -24,6 +25,8 @@ from weasyprint.urls import URLFetcher, URLFetcherResponse
 from .summary import Summary
 
 TEMPLATE = "proposals/export_pdf.html"
+# WeasyPrint reports each layout step at INFO level: noise in a server's log.
+logging.getLogger("weasyprint.progress").setLevel(logging.WARNING)
 # The document's base URL: relative references resolve to our static files only.
 STATIC_ORIGIN = "https://static.aifactory.invalid/"
 

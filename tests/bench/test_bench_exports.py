@@ -1,0 +1,51 @@
+"""Export performance for the Large Scale demo: PDF (target under 2 s), Markdown and
+portal text, each through its view and as the bare rendering step."""
+
+import pytest
+from django.core.cache import cache
+from django.test import Client
+from django.urls import reverse
+
+from proposals import exports
+from proposals.exports.portal import portal_text
+from proposals.models import Proposal
+from tests.bench.conftest import median_ms, report
+from tests.bench.test_bench_wizard import _plain_template_rendering  # noqa: F401
+from tests.web.test_exports import load_demo
+
+pytestmark = pytest.mark.django_db
+PDF_TARGET_MS = 2000
+
+
+def test_bench_exports_large_scale(user):
+    proposal = load_demo("bsc-large-scale", user)
+    client = Client()
+    client.force_login(user)
+
+    def view(name):
+        url = reverse(f"proposals:{name}", args=[proposal.pk])
+        return lambda: client.get(url)
+
+    def fresh_source():
+        model = Proposal.objects.get(pk=proposal.pk)
+        return exports.source_for(model)
+
+    source = fresh_source()
+    cache.clear()
+    cold_pdf = median_ms(lambda: exports.pdf_for(source), repeat=1, warmup=0)
+    figures = {
+        "PDF view": median_ms(view("export_pdf"), repeat=15),
+        "Markdown view": median_ms(view("export_markdown"), repeat=30),
+        "portal text view": median_ms(view("export_portal"), repeat=30),
+        "PDF render only": median_ms(lambda: exports.pdf_for(source), repeat=15),
+        "Markdown render only": median_ms(lambda: exports.markdown_for(source)),
+        "portal text render only": median_ms(
+            lambda: portal_text(exports.portal_for(source))
+        ),
+        "assessment (shared by all)": median_ms(fresh_source),
+    }
+    rows = [("PDF, first call (chart not cached)", f"{cold_pdf:8.1f} ms")]
+    rows += [(label, f"{ms:8.1f} ms (median)") for label, ms in figures.items()]
+    rows.append(("PDF target", f"< {PDF_TARGET_MS} ms"))
+    report("Exports of the Large Scale demo", rows)
+    assert figures["PDF view"] < PDF_TARGET_MS * 3, "PDF far beyond its target"
