@@ -1,4 +1,4 @@
-"""Shared fixtures of the review tests (imported by the test_review_* modules)."""
+"""Fixtures of the web tests: proposals sent for review and extra staff members."""
 
 import pytest
 from django.core import mail

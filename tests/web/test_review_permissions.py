@@ -8,7 +8,6 @@ import pytest
 from django.urls import reverse
 
 from proposals.review_urls import review_urlpatterns
-from tests.web.review_fixtures import applicant_proposal, submitted  # noqa: F401
 
 pytestmark = pytest.mark.django_db
 

@@ -15,11 +15,6 @@ from proposals.models import (
     StatusChange,
 )
 from tests.factories import ProposalFactory
-from tests.web.review_fixtures import (  # noqa: F401
-    applicant_proposal,
-    second_staff,
-    submitted,
-)
 
 pytestmark = pytest.mark.django_db
 S = Proposal.Status
@@ -97,7 +92,11 @@ def test_send_for_review_stores_snapshot_and_summary(
 
 
 def test_every_staff_member_gets_the_submission_mail(
-    user, staff_user, second_staff, applicant_proposal, django_capture_on_commit_callbacks
+    user,
+    staff_user,
+    second_staff,
+    applicant_proposal,
+    django_capture_on_commit_callbacks,
 ):
     with django_capture_on_commit_callbacks(execute=True):
         services.review_submit(proposal=applicant_proposal, user=user)
@@ -188,7 +187,9 @@ def test_illegal_staff_transitions_are_refused(
     assert Proposal.objects.get(pk=submitted.pk).status == status
     assert mail.outbox == []
     with pytest.raises(services.ReviewError):
-        services.review_set_status(proposal=submitted, user=staff_user, to_status=target)
+        services.review_set_status(
+            proposal=submitted, user=staff_user, to_status=target
+        )
     assert recorded(submitted) == before
 
 
@@ -296,7 +297,11 @@ def test_internal_notes_never_reach_the_applicant(
     with django_capture_on_commit_callbacks(execute=True):
         client.post(
             reverse("proposals:staff_comment", args=[submitted.pk]),
-            {"section": "codes", "body": "SECRET-NOTE looks copied", "staff_only": "on"},
+            {
+                "section": "codes",
+                "body": "SECRET-NOTE looks copied",
+                "staff_only": "on",
+            },
         )
     note = ReviewComment.objects.get(body="SECRET-NOTE looks copied")
     assert note.staff_only
@@ -339,7 +344,12 @@ def test_internal_notes_never_reach_the_applicant(
 
 
 def test_applicant_reply_goes_to_the_commenting_staff_member(
-    client, user, staff_user, second_staff, submitted, django_capture_on_commit_callbacks
+    client,
+    user,
+    staff_user,
+    second_staff,
+    submitted,
+    django_capture_on_commit_callbacks,
 ):
     comment = services.comment_add(
         proposal=submitted, author=staff_user, section="codes", body="Version?"

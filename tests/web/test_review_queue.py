@@ -1,0 +1,109 @@
+"""The staff review queue: filters, search, order, pagination and a flat query count."""
+
+import pytest
+from django.urls import reverse
+
+from proposals import selectors
+from proposals.models import Proposal
+from tests.review_data import queue_rows
+
+pytestmark = pytest.mark.django_db
+
+
+def rows(page: str) -> int:
+    return page.count('data-testid="queue-row"')
+
+
+@pytest.fixture
+def staff_client(client, staff_user):
+    client.force_login(staff_user)
+    return client
+
+
+def queue_queries(client, django_assert_num_queries, params, count):
+    """Warm the session once, then count the queries of one queue page."""
+    client.get(reverse("proposals:review_queue"))
+    with django_assert_num_queries(count) as captured:
+        response = client.get(reverse("proposals:review_queue"), params)
+    assert response.status_code == 200
+    return response, captured
+
+
+@pytest.mark.parametrize("params", [{}, {"status": "submitted", "errors": "yes"}])
+def test_query_count_does_not_grow_with_rows(
+    staff_client, catalogue, django_assert_num_queries, params
+):
+    # session, user, staff group, system choices, count, page
+    expected = 6
+    queue_rows(5)
+    small, _ = queue_queries(staff_client, django_assert_num_queries, params, expected)
+    queue_rows(25, start=5)
+    large, _ = queue_queries(staff_client, django_assert_num_queries, params, expected)
+    assert rows(large.text) > rows(small.text)
+
+
+def test_htmx_gets_only_the_results(staff_client, catalogue):
+    queue_rows(3)
+    response = staff_client.get(
+        reverse("proposals:review_queue"),
+        {"q": "proposal 1"},
+        HTTP_HX_REQUEST="true",
+        HTTP_HX_TARGET="queue-results",
+    )
+    assert response.text.lstrip().startswith('<div id="queue-results">')
+    assert "<nav" not in response.text
+    assert rows(response.text) == 1
+
+
+def test_filters_search_and_order(catalogue):
+    queue_rows(30)
+    everything = list(selectors.review_queue())
+    assert len(everything) == 30
+    # Longest waiting first: proposal 29 was submitted 29 minutes ago.
+    assert everything[0].proposal.title == "Queue proposal 29"
+    recent = selectors.review_queue(order="recent").first()
+    assert recent.proposal.title == "Queue proposal 0"
+    waiting = selectors.review_queue(status=Proposal.Status.SUBMITTED)
+    assert {s.proposal.status for s in waiting} == {Proposal.Status.SUBMITTED}
+    assert {
+        s.latest_revision.tier for s in selectors.review_queue(tier="fast_lane")
+    } == {"fast_lane"}
+    lumi = selectors.review_queue(system="lumi-g")
+    assert lumi and {s.latest_revision.system.slug for s in lumi} == {"lumi-g"}
+    assert all(
+        s.latest_revision.error_count for s in selectors.review_queue(has_errors=True)
+    )
+    assert all(
+        not s.latest_revision.error_count
+        for s in selectors.review_queue(has_errors=False)
+    )
+    found = selectors.review_queue(search="org 3")
+    assert {s.proposal.organisation_name for s in found} == {"Org 3"}
+    assert selectors.review_queue(search="Queue proposal 17").count() == 1
+
+
+def test_page_shows_the_row_summary_and_paginates(staff_client, catalogue):
+    queue_rows(30)
+    first = staff_client.get(reverse("proposals:review_queue")).text
+    assert rows(first) == selectors.QUEUE_PAGE_SIZE
+    assert "30 proposals" in first and "Page 1 of 2" in first
+    second = staff_client.get(reverse("proposals:review_queue"), {"page": 2}).text
+    assert rows(second) == 30 - selectors.QUEUE_PAGE_SIZE
+    filtered = staff_client.get(
+        reverse("proposals:review_queue"),
+        {"q": "Queue proposal 4", "tier": "fast_lane"},
+    ).text
+    # Proposal 4: fast_lane, 5,000 GPU-hours, no error, 4 warnings.
+    assert rows(filtered) == 1
+    assert "Fast Lane" in filtered and "5,000" in filtered
+    assert "<td class=\"text-end\">0</td>" in filtered
+    assert '<span class="badge text-bg-warning">4</span>' in filtered
+
+
+def test_bad_filter_values_are_ignored(staff_client, catalogue):
+    queue_rows(3)
+    response = staff_client.get(
+        reverse("proposals:review_queue"), {"tier": "gigantic", "page": "x"}
+    )
+    assert response.status_code == 200
+    assert rows(response.text) == 3
