@@ -62,7 +62,15 @@ def _document(proposal) -> dict:
     return jsonformat.dump(assess.proposal_to_domain(proposal))
 
 
-def _threads_response(request, proposal, section: str, *, staff: bool, form=None):
+def _threads_response(
+    request,
+    proposal,
+    section: str,
+    *,
+    staff: bool,
+    form=None,
+    template="proposals/review_threads.html",
+):
     """The threads of one section: the htmx answer to a comment form."""
     threads = selectors.review_comment_threads(
         proposal=proposal, include_staff_only=staff, section=section
@@ -74,7 +82,7 @@ def _threads_response(request, proposal, section: str, *, staff: bool, form=None
         )
     return TemplateResponse(
         request,
-        "proposals/review_threads.html",
+        template,
         {
             "proposal": proposal,
             "section": threads,
@@ -216,7 +224,13 @@ def review_step_comments(request, pk, section):
         user=request.user, pk=pk, children=False
     )
     section = _section_or_404(section)
-    return _threads_response(request, proposal, section, staff=False)
+    return _threads_response(
+        request,
+        proposal,
+        section,
+        staff=False,
+        template="proposals/review_step_comments.html",
+    )
 
 
 # Staff ----------------------------------------------------------------------------

@@ -387,3 +387,73 @@ def test_staff_see_a_draft_only_after_it_is_sent(client, staff_user, user):
     client.force_login(staff_user)
     queue = client.get(reverse("proposals:review_queue")).text
     assert draft.title not in queue
+
+
+def _queries(client, url):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as captured:
+        assert client.get(url).status_code == 200
+    return len(captured)
+
+
+def test_review_pages_do_not_query_per_comment_or_revision(
+    client, user, staff_user, submitted
+):
+    staff_url = reverse("proposals:staff_review", args=[submitted.pk])
+    applicant_url = reverse("proposals:review_status", args=[submitted.pk])
+
+    def more_activity():
+        for section in ("codes", "selection", "general"):
+            comment = services.comment_add(
+                proposal=submitted, author=staff_user, section=section, body="Why?"
+            )
+            services.comment_add(
+                proposal=submitted,
+                author=user,
+                section=section,
+                body="Because.",
+                parent=comment,
+            )
+        services.review_set_status(
+            proposal=submitted, user=staff_user, to_status=S.CHANGES_REQUESTED
+        )
+        services.review_submit(proposal=submitted, user=user)
+
+    more_activity()
+    client.force_login(staff_user)
+    client.get(staff_url)
+    staff_before = _queries(client, staff_url)
+    client.force_login(user)
+    client.get(applicant_url)
+    applicant_before = _queries(client, applicant_url)
+    more_activity()
+    more_activity()
+    client.force_login(staff_user)
+    client.get(staff_url)
+    assert _queries(client, staff_url) == staff_before
+    client.force_login(user)
+    client.get(applicant_url)
+    assert _queries(client, applicant_url) == applicant_before
+
+
+def test_wizard_snippets_offer_the_right_action(user, submitted, applicant_proposal):
+    from django.template.loader import render_to_string
+
+    def panel(status):
+        Proposal.objects.filter(pk=submitted.pk).update(status=status)
+        submitted.refresh_from_db()
+        return render_to_string(
+            "proposals/review_wizard_panel.html", {"proposal": submitted}
+        )
+
+    assert "Send for review" in panel(S.DRAFT)
+    assert "Send again" in panel(S.CHANGES_REQUESTED)
+    waiting = panel(S.SUBMITTED)
+    assert "Send" not in waiting and "Comments and history" in waiting
+    loader = render_to_string(
+        "proposals/review_step_loader.html",
+        {"proposal": submitted, "step": {"slug": "codes"}},
+    )
+    assert f"/proposals/{submitted.pk}/submission/comments/codes/" in loader
