@@ -168,4 +168,6 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env_str("DJANGO_LOG_LEVEL", "INFO")},
+    # WeasyPrint reports every layout step at INFO: noise in a server's log.
+    "loggers": {"weasyprint": {"level": "WARNING"}, "fontTools": {"level": "WARNING"}},
 }
