@@ -326,7 +326,9 @@ def add_update_guards(apps, schema_editor):
     if vendor == "postgresql":
         schema_editor.execute(
             "CREATE OR REPLACE FUNCTION proposals_refuse_update() RETURNS trigger "
-            "AS $$ BEGIN RAISE EXCEPTION '% rows are immutable', TG_TABLE_NAME; "
+            "AS $$ BEGIN RAISE EXCEPTION USING "
+            "MESSAGE = TG_TABLE_NAME || ' rows are immutable', "
+            "ERRCODE = 'integrity_constraint_violation'; "
             "END; $$ LANGUAGE plpgsql;"
         )
     for table, columns in GUARDED_COLUMNS.items():
