@@ -89,7 +89,7 @@ class StatusForm(forms.Form):
 
 
 class SubmitForm(forms.Form):
-    """"Send for review", with an optional message to the staff."""
+    """The "Send for review" form, with an optional message to the staff."""
 
     note = forms.CharField(
         label="Message to the support staff (optional)",
