@@ -168,7 +168,7 @@ def review_status(request, pk):
 @login_required
 @require_http_methods(["GET", "POST"])
 def review_send(request, pk):
-    """ "Send for review": GET confirms (listing the error findings), POST sends."""
+    """Send for review: GET confirms (listing the error findings), POST sends."""
     proposal = selectors.proposal_get_for_owner(user=request.user, pk=pk)
     form = SubmitForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
