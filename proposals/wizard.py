@@ -24,6 +24,7 @@ from proposals.forms import (
     SelectionForm,
     UsageMonthForm,
 )
+from proposals.review import SECTION_OF_KEY
 
 
 @dataclass(frozen=True)
@@ -249,16 +250,6 @@ _FIELD_PATHS = {
 _ROW_PATH = re.compile(
     r"^(?:scalability\.)?(codes|measurements|jobs|schedule)(?:\[(\d+)\])?(?:\.(\w+))?"
 )
-_SECTION_STEP = {
-    "title": "organisation",
-    "call_family": "organisation",
-    "organisation": "organisation",
-    "experience": "organisation",
-    "selection": "selection",
-    "codes": "codes",
-    "scalability": "scalability",
-    "optimisation": "optimisation",
-}
 
 
 @dataclass(frozen=True)
@@ -275,7 +266,7 @@ def finding_location(path: str, rows: dict[str, list]) -> Location:
     """
     path = path or ""
     section = path.split(".", 1)[0].split("[", 1)[0]
-    step = _SECTION_STEP.get(section, "review")
+    step = SECTION_OF_KEY.get(section, "review")
     if path in _FIELD_PATHS:
         return Location(step, f"id_{_FIELD_PATHS[path]}")
     if path.startswith("selection."):
