@@ -60,6 +60,8 @@ ITEM_LABELS = {
     "jobs": "Job type",
     "schedule": "Usage period",
 }
+# Group keys of the JSON format that are not shown in a label.
+SECTION_KEYS = ("selection", "scalability", "optimisation", "organisation", "experience")
 _INDEX = re.compile(r"^(\w+)\[(\d+)\]$")
 _TOKENS = re.compile(r"\s+|\w+|[^\w\s]")
 
@@ -136,11 +138,10 @@ def label_for(path: str) -> str:
         if match:
             name, index = match.group(1), int(match.group(2))
             parts.append(f"{ITEM_LABELS.get(name, name)} {index + 1}")
-        elif (
-            part in ("selection", "scalability", "optimisation", "organisation")
-            or part == "experience"
-        ):
+        elif part in SECTION_KEYS:
             continue
+        elif part == "title" and parts:
+            parts.append("Title")  # of a job type, not of the proposal
         else:
             parts.append(LABELS.get(part, part.replace("_", " ").capitalize()))
     return " · ".join(parts) or path
