@@ -61,7 +61,13 @@ ITEM_LABELS = {
     "schedule": "Usage period",
 }
 # Group keys of the JSON format that are not shown in a label.
-SECTION_KEYS = ("selection", "scalability", "optimisation", "organisation", "experience")
+SECTION_KEYS = (
+    "selection",
+    "scalability",
+    "optimisation",
+    "organisation",
+    "experience",
+)
 _INDEX = re.compile(r"^(\w+)\[(\d+)\]$")
 _TOKENS = re.compile(r"\s+|\w+|[^\w\s]")
 
