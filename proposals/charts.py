@@ -9,6 +9,7 @@ count is drawn as a band between the two fitted models.
 import hashlib
 import io
 import json
+import logging
 import math
 
 import matplotlib
@@ -27,19 +28,27 @@ matplotlib.rcParams.update(
         "svg.fonttype": "none",  # text stays text (smaller, selectable, accessible)
         "font.family": "DejaVu Sans",
         "font.size": 9,
+        # Labels are applicants' text (code names, units): "$x$" is not mathematics.
+        "text.parse_math": False,
     }
 )
+logger = logging.getLogger(__name__)
 
 CACHE_PREFIX = "chart:v1:"
 COLOURS = ["#1f5fa8", "#c0571b", "#2e8540", "#7b3fa0", "#a8326e", "#4a4a4a"]
 BAND_COLOUR = "#9db8dc"
 
 
+def _label(text: str) -> str:
+    """Legend text as typed; matplotlib hides labels that start with "_"."""
+    return f"\u200b{text}" if text.startswith("_") else text
+
+
 def chart_data(assessment, code_names: dict[int | None, str]) -> dict | None:
     """The plain data the chart shows (``None`` when there is nothing to draw)."""
     series = [
         {
-            "label": code_names.get(s.code) or "Measurements",
+            "label": _label(code_names.get(s.code) or "Measurements"),
             "unit": s.points[0].unit if s.points else "",
             "points": [(p.gpus, p.throughput, p.efficiency) for p in s.points],
         }
@@ -199,7 +208,11 @@ def cached_chart(data: dict | None, fmt: str = "svg", dpi: int = 100) -> bytes |
     key = f"{CACHE_PREFIX}{fmt}:{dpi}:{data_key(data)}"
     rendered = cache.get(key)
     if rendered is None:
-        rendered = render(data, fmt, dpi)
+        try:
+            rendered = render(data, fmt, dpi)
+        except Exception:  # a chart must never take the page down with it
+            logger.exception("Scaling chart could not be drawn")
+            return None
         cache.set(key, rendered)
     return rendered
 

@@ -146,6 +146,49 @@ def proposal_move_row(
     model.objects.bulk_update(rows, ["position"])
 
 
+@dataclass(frozen=True)
+class RowAction:
+    """A table operation requested with a step's data: add, delete, up or down."""
+
+    action: str
+    kind: str
+    row: object = None
+
+
+@transaction.atomic
+def proposal_save_step(
+    *, proposal: Proposal, expected_revision: int, changes: list, row_action=None
+):
+    """Store a step's changes and then its row operation, both or neither.
+
+    Returns ``(outcome, new_row)``; raises ``RevisionConflict`` with nothing written
+    when the proposal moved on since ``expected_revision``.
+    """
+    outcome = proposal_save_changes(
+        proposal=proposal, expected_revision=expected_revision, changes=changes
+    )
+    if row_action is None:
+        return outcome, None
+    revision = outcome.revision
+    if row_action.action == "add":
+        row = proposal_add_row(
+            proposal=proposal, expected_revision=revision, kind=row_action.kind
+        )
+        return outcome, row
+    if row_action.action == "delete":
+        proposal_delete_row(
+            proposal=proposal, expected_revision=revision, row=row_action.row
+        )
+    else:
+        proposal_move_row(
+            proposal=proposal,
+            expected_revision=revision,
+            row=row_action.row,
+            direction=-1 if row_action.action == "up" else 1,
+        )
+    return outcome, None
+
+
 # --------------------------------------------------------------------------------------
 # Staff review: submission, status changes and comments.
 # --------------------------------------------------------------------------------------

@@ -39,13 +39,19 @@ def _step_or_404(slug: str):
 
 
 def _gpu_unit(request, proposal) -> str:
-    """GCDs only on systems whose GPUs have several dies; remembered per session."""
-    unit = request.POST.get("gpu_unit") or request.session.get("gpu_unit", "gpus")
+    """The unit GPU counts are typed in: GCDs only on systems whose GPUs have several
+    dies. A POST is read in the unit its own form showed (the posted radio; no radio,
+    no GCDs); a page is shown in the unit last used for this proposal."""
+    key = f"gpu_unit:{proposal.pk}"
+    if request.method == "POST":
+        unit = request.POST.get("gpu_unit", "gpus")
+        if request.session.get(key, "gpus") != unit:
+            request.session[key] = unit
+    else:
+        unit = request.session.get(key, "gpus")
     if proposal.system is None or proposal.system.gcds_per_gpu < 2:
-        unit = "gpus"
-    if request.POST.get("gpu_unit") and request.session.get("gpu_unit") != unit:
-        request.session["gpu_unit"] = unit
-    return unit
+        return "gpus"
+    return unit if unit in ("gpus", "gcds") else "gpus"
 
 
 def _page(request, proposal, step, step_forms, **extra):
@@ -121,37 +127,23 @@ def wizard_post(request, pk, step):
         step, proposal, request.POST, gpu_unit=unit, posted_rows_only=autosave
     )
     changes = collect_changes(step_forms, request.POST)
-    row_op = action in ROW_ACTIONS
-    if row_op:
+    row_action = None
+    if action in ROW_ACTIONS:
         kind = args[0] if args else ""
         if kind not in step.tables:
             raise Http404("No such table on this step.")
-        target = (
-            _row(proposal, kind, args[1]) if action != "add" and len(args) > 1 else None
-        )
-        if action != "add" and target is None:
-            raise Http404("No such row.")
+        target = None
+        if action != "add":
+            target = _row(proposal, kind, args[1] if len(args) > 1 else "")
+        row_action = services.RowAction(action, kind, target)
+    system_before = proposal.system_id
     try:
-        outcome = services.proposal_save_changes(
-            proposal=proposal, expected_revision=expected, changes=changes
+        outcome, new_row = services.proposal_save_step(
+            proposal=proposal,
+            expected_revision=expected,
+            changes=changes,
+            row_action=row_action,
         )
-        new_row = None
-        if row_op:
-            if action == "add":
-                new_row = services.proposal_add_row(
-                    proposal=proposal, expected_revision=outcome.revision, kind=kind
-                )
-            elif action == "delete":
-                services.proposal_delete_row(
-                    proposal=proposal, expected_revision=outcome.revision, row=target
-                )
-            else:
-                services.proposal_move_row(
-                    proposal=proposal,
-                    expected_revision=outcome.revision,
-                    row=target,
-                    direction=-1 if action == "up" else 1,
-                )
     except RevisionConflict as conflict:
         return _conflict(request, proposal, step, step_forms, conflict)
 
@@ -159,22 +151,34 @@ def wizard_post(request, pk, step):
         form.add_error(None, "These values contradict each other; they were not saved.")
     has_errors = any(form.errors for form in step_forms.all_forms())
 
-    if row_op:
-        # Rows changed: read them again and show the step's forms afresh (with any
-        # errors of this request kept on the forms that had them).
+    # A new system changes what the inputs mean (GPUs per node, GCDs): show the step
+    # afresh, in the unit the new system allows, like after a row operation.
+    system_changed = proposal.system_id != system_before
+    if row_action is not None or system_changed:
+        # Read the rows again and show the step's forms afresh (keeping the errors of
+        # this request on the forms that had them).
         proposal = selectors.proposal_get_for_owner(user=request.user, pk=pk)
-        fresh = build_step_forms(step, proposal, gpu_unit=unit)
+        fresh = build_step_forms(step, proposal, gpu_unit=_gpu_unit(request, proposal))
         _carry_errors(step_forms, fresh, request.POST)
         if request.htmx:
             context = _page(request, proposal, step, fresh, saved=True)
-            context["focus"] = f"{kind}-{new_row.pk}" if new_row else ""
-            return TemplateResponse(request, f"{TEMPLATE}#row_op_response", context)
+            context["focus"] = f"{row_action.kind}-{new_row.pk}" if new_row else ""
+            response = TemplateResponse(request, f"{TEMPLATE}#row_op_response", context)
+            if row_action is None:  # an autosave: its own swap is "none"
+                response.headers["HX-Retarget"] = "#wizard-form"
+                response.headers["HX-Reswap"] = "outerHTML"
+            return response
         if has_errors:
             return TemplateResponse(
                 request, TEMPLATE, _page(request, proposal, step, fresh)
             )
-        anchor = f"#{kind}-{new_row.pk}" if new_row else f"#section-{kind}"
-        return redirect(reverse("proposals:step", args=[pk, step.slug]) + anchor)
+        if row_action is not None:
+            anchor = (
+                f"#{row_action.kind}-{new_row.pk}"
+                if new_row
+                else f"#section-{row_action.kind}"
+            )
+            return redirect(reverse("proposals:step", args=[pk, step.slug]) + anchor)
 
     if autosave:
         context = _page(request, proposal, step, step_forms, saved=True)

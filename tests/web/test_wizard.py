@@ -342,3 +342,94 @@ def test_chart_is_resent_only_when_its_data_changed(user_client, proposal):
     data = selection_data(proposal, max_gpus_per_job="16", chart_key=key, revision=2)
     content = user_client.post(step_url(proposal, "selection"), data, headers=HX)
     assert 'id="live-chart"' in content.content.decode()  # new target: new projection
+
+
+def test_switching_system_in_gcd_mode_keeps_the_gpu_count(user_client, proposal):
+    """LUMI-G in GCDs shows 16 for 8 GPUs; choosing MareNostrum 5 must not make it 16."""
+    proposal.max_gpus_per_job = 8
+    proposal.save()
+    mn5 = cluster("marenostrum5-acc")
+    data = selection_data(
+        proposal, max_gpus_per_job="16", gpu_unit="gcds", system=mn5.pk
+    )
+    response = user_client.post(step_url(proposal, "selection"), data, headers=HX)
+    proposal.refresh_from_db()
+    assert (proposal.system_id, proposal.max_gpus_per_job) == (mn5.pk, 8)
+    # The step is shown afresh: no GCD choice any more, the count in GPUs.
+    assert response.headers["HX-Retarget"] == "#wizard-form"
+    content = response.content.decode()
+    assert 'name="gpu_unit"' not in content
+    assert 'name="max_gpus_per_job" value="8"' in content
+    # The next keystroke posts what that fresh form shows.
+    data = selection_data(proposal, libraries="x")
+    user_client.post(step_url(proposal, "selection"), data, headers=HX)
+    proposal.refresh_from_db()
+    assert proposal.max_gpus_per_job == 8
+
+
+def test_gcd_choice_of_another_proposal_does_not_leak(user_client, user, proposal):
+    user_client.post(
+        step_url(proposal, "selection"),
+        selection_data(proposal, max_gpus_per_job="8", gpu_unit="gcds"),
+        headers=HX,
+    )
+    other = ProposalFactory(
+        owner=user, system=cluster("marenostrum5-acc"), max_gpus_per_job=8
+    )
+    lumi = cluster("lumi-g")
+    data = selection_data(other, system=lumi.pk, max_gpus_per_job="8")  # no radio
+    user_client.post(step_url(other, "selection"), data, headers=HX)
+    other.refresh_from_db()
+    assert (other.system_id, other.max_gpus_per_job) == (lumi.pk, 8)
+    page = user_client.get(step_url(other, "selection")).content.decode()
+    assert 'id="gpu-unit-gpus" value="gpus" checked' in page
+
+
+@pytest.mark.parametrize("name", ["Trainer $x^$", "_private", "50% $ of $ time"])
+def test_applicant_text_in_chart_labels_never_breaks_a_page(
+    user_client, proposal, name
+):
+    code = CodeEntryFactory(proposal=proposal, name=name)
+    for position, (gpus, throughput) in enumerate([(4, 1200), (8, 2280)]):
+        ScalingMeasurementFactory(
+            proposal=proposal,
+            code=code,
+            gpus=gpus,
+            throughput=throughput,
+            unit="$tok/s",
+            position=position,
+        )
+    for step in ("organisation", "scalability", "review"):
+        response = user_client.get(step_url(proposal, step))
+        assert response.status_code == 200, step
+        assert "<svg" in response.content.decode()
+
+
+def test_recompute_queries_do_not_grow_with_posted_rows(user_client, user):
+    def queries_for(rows):
+        proposal = ProposalFactory(owner=user)
+        jobs = [JobTypeFactory(proposal=proposal, position=i) for i in range(rows)]
+        data = {
+            "scalability_narrative": "",
+            "workload": "",
+            "runtime_stability_pct": "",
+            "action": "autosave",
+            "revision": proposal.revision,
+        }
+        for job in jobs[:3]:
+            data.update(
+                {
+                    f"jobs-{job.pk}-title": "edited",
+                    f"jobs-{job.pk}-gpus": "8",
+                    f"jobs-{job.pk}-hours": "2",
+                    f"jobs-{job.pk}-count": "3",
+                }
+            )
+        with CaptureQueriesContext(connection) as queries:
+            response = user_client.post(
+                step_url(proposal, "scalability"), data, headers=HX
+            )
+        assert response.status_code == 200
+        return len(queries)
+
+    assert queries_for(3) == queries_for(40)
