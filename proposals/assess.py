@@ -38,9 +38,10 @@ def _decimal(value: float | None) -> Decimal | None:
     return None if value is None else Decimal(repr(value))
 
 
-def _positive_or_none(value):
-    """Blank (``None``) for the 0 that stands for an empty cell in the domain."""
-    return value if value is not None and value > 0 else None
+def _blank_if_zero(value):
+    """Blank (``None``) for the 0 that stands for an empty cell in the domain; other
+    values as given, so that a negative one is refused with its path, not dropped."""
+    return None if value is None or value == 0 else value
 
 
 def with_children(queryset):
@@ -220,6 +221,15 @@ def domain_to_models(
     for name, value in values.items():
         setattr(p, name, value)
     _check(p, "", problems, exclude=("owner", "system"))
+    for i, code in enumerate(source.codes):
+        for j, reference in enumerate(code.references):
+            if not reference.strip() or "\n" in reference or "\r" in reference:
+                problems.append(
+                    (
+                        f"codes[{i}].references[{j}]",
+                        "a reference is one non-empty line (a link or a citation)",
+                    )
+                )
     codes = [
         CodeEntry(
             position=i,
@@ -234,8 +244,8 @@ def domain_to_models(
     measurements = [
         ScalingMeasurement(
             position=i,
-            gpus=_positive_or_none(m.gpus),
-            throughput=_decimal(m.throughput) if m.throughput > 0 else None,
+            gpus=_blank_if_zero(m.gpus),
+            throughput=_decimal(_blank_if_zero(m.throughput)),
             unit=m.unit,
             mfu_pct=_decimal(m.mfu_pct),
             comm_overhead_pct=_decimal(m.comm_overhead_pct),
@@ -247,17 +257,17 @@ def domain_to_models(
         JobType(
             position=i,
             title=j.title,
-            gpus=_positive_or_none(j.gpus),
-            hours=_decimal(_positive_or_none(j.hours)),
-            count=_positive_or_none(j.count),
+            gpus=_blank_if_zero(j.gpus),
+            hours=_decimal(_blank_if_zero(j.hours)),
+            count=_blank_if_zero(j.count),
         )
         for i, j in enumerate(scal.jobs)
     ]
     schedule = [
         UsageMonth(
             position=i,
-            from_month=_positive_or_none(u.from_month),
-            to_month=_positive_or_none(u.to_month),
+            from_month=_blank_if_zero(u.from_month),
+            to_month=_blank_if_zero(u.to_month),
             gpu_hours=_decimal(u.gpu_hours),
             activity=u.activity,
         )

@@ -7,10 +7,14 @@ be read or is not valid ``aifactory-proposal/1`` (each problem named with its pa
 import json
 import sys
 
+from django.conf import settings
 from django.core.management.base import BaseCommand
+from django.db import DatabaseError
 
 from proposals import domain
 from proposals.assess import catalogue_from_db
+
+SHIPPED_CATALOGUE = settings.BASE_DIR / "fixtures" / "catalogue.json"
 
 
 def read_proposal(command: BaseCommand, path: str) -> domain.Proposal:
@@ -51,7 +55,7 @@ class Command(BaseCommand):
 
     def handle(self, *args, file, output_format, **options):
         proposal = read_proposal(self, file)
-        assessment = domain.assess(proposal, catalogue_from_db())
+        assessment = domain.assess(proposal, self.catalogue())
         if output_format == "json":
             self.stdout.write(
                 json.dumps(assessment.to_dict(), indent=2, ensure_ascii=False)
@@ -60,3 +64,15 @@ class Command(BaseCommand):
             self.stdout.write(assessment.to_text(), ending="")
         if assessment.has_errors:
             raise SystemExit(1)
+
+    def catalogue(self):
+        """The administrators' catalogue; without a usable database (not migrated
+        yet, say) the one shipped in ``fixtures/catalogue.json``, with a note."""
+        try:
+            return catalogue_from_db()
+        except DatabaseError as exc:
+            self.stderr.write(
+                f"No database catalogue ({exc.__class__.__name__}); using "
+                f"{SHIPPED_CATALOGUE.relative_to(settings.BASE_DIR)}."
+            )
+            return domain.load_catalogue(SHIPPED_CATALOGUE)
