@@ -45,11 +45,6 @@ def nodes_for(gpus: int, cluster: Cluster | None) -> int | None:
     return math.ceil(gpus / cluster.gpus_per_node)
 
 
-def gcds_to_gpus(gcds: int, cluster: Cluster) -> int:
-    """Convert a Slurm device count (GCDs on LUMI-G) to physical GPUs (ceil)."""
-    return math.ceil(gcds / max(cluster.gcds_per_gpu, 1))
-
-
 def _walltime(nodes: int | None, hours: float, cluster: Cluster | None):
     """Return ``(fits_partition, walltime_ok)`` for a job of ``nodes`` x ``hours``."""
     if cluster is None or nodes is None or not cluster.partitions:

@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from .countries import country
 from .eligibility import INDUSTRIAL_KINDS, NOT_ELIGIBLE_KINDS, VatCheck, check_vat
 from .findings import ERROR, INFO, WARNING, Context, Hit, rule
+from .scaling import FAST_LANE_MAX_BAND, FAST_LANE_MAX_FACTOR, SUPERLINEAR_EFFICIENCY
 from .schedule import hours_match
 from .tiers import (
     FAST_LANE,
@@ -75,12 +76,15 @@ ENVIRONMENT = words(
     r"software environment",
     r"software stack",
     r"uenv",
-    r"compil",
-    r"build",
+    r"compil(?:e|es|ed|ing|ation)\b",
+    r"build (?:steps?|from source|recipe|script)",
+    r"built from source",
     r"cmake",
-    r"wheel",
-    r"requirements",
-    r"available",
+    r"wheels?\b",
+    r"requirements\.txt",
+    r"environment\.ya?ml",
+    r"ai software",
+    r"(?:is|are) (?:all )?(?:already )?(?:available|provided|included) (?:in|on|via|through)",
 )
 ML_HINT = words(
     r"train",
@@ -768,12 +772,12 @@ def scal_fast_lane_extrapolation(ctx: Context) -> Iterator[Hit]:
     if ctx.tier != FAST_LANE or p is None or p.extrapolation_allowed:
         return
     problems = []
-    if p.extrapolation_factor > 4:
+    if p.extrapolation_factor > FAST_LANE_MAX_FACTOR:
         problems.append(
             f"{p.target_gpus} GPUs is {p.extrapolation_factor:.1f} times the largest "
             f"measurement ({p.largest_measured_gpus})"
         )
-    if p.band_width > 0.15:
+    if p.band_width > FAST_LANE_MAX_BAND:
         problems.append(
             f"the projected efficiency ranges from {p.efficiency_low:.0%} to "
             f"{p.efficiency_high:.0%}"
@@ -919,7 +923,7 @@ def scal_check_data(ctx: Context) -> Iterator[Hit]:
                     "count (the average is used for the projection).",
                 )
             seen.add(p.gpus)
-            if p.efficiency > 1.005:
+            if p.efficiency > SUPERLINEAR_EFFICIENCY:
                 yield Hit(
                     f"scalability.measurements[{p.index}].throughput",
                     f"Efficiency {p.efficiency:.0%} is above 100%; check the "

@@ -131,6 +131,35 @@ CASES = [
         "codes[0].description",
     ),
     ("CODE-6", LUMI, {}, None),
+    # Everyday words ("build", "available") are no word on the software environment.
+    (
+        "CODE-6",
+        LUMI,
+        {
+            "codes": (
+                CodeEntry(
+                    name="t",
+                    description="We build a vision transformer with PyTorch 2.3 and "
+                    "DDP; the data is available from our partner.",
+                ),
+            )
+        },
+        "codes[0].description",
+    ),
+    (
+        "CODE-6",
+        LUMI,
+        {
+            "codes": (
+                CodeEntry(
+                    name="t",
+                    description="PyTorch 2.4 with FSDP; all of it is available in "
+                    "the LUMI AI Factory container.",
+                ),
+            )
+        },
+        None,
+    ),
     (
         "CODE-7",
         LUMI,
