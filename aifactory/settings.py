@@ -82,7 +82,7 @@ ASGI_APPLICATION = "aifactory.asgi.application"
 
 DATABASES = {
     "default": dj_database_url.parse(
-        env_str("DATABASE_URL", default=f"sqlite:///{VAR_DIR / 'db.sqlite3'}"),
+        env_str("DATABASE_URL") or f"sqlite:///{VAR_DIR / 'db.sqlite3'}",
         conn_max_age=int(env_str("DJANGO_CONN_MAX_AGE", default="60")),
         conn_health_checks=True,
     )

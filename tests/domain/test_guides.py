@@ -36,7 +36,11 @@ def test_bsc_fast_lane_efficiency_at_four_gpus():
     assert table([(1, 1200), (4, 4400)])[-1] == (4, "3.67x", "92%")
 
 
-def test_lumi_projection_to_32_gpus_is_near_the_guides_80_to_85_percent():
+def test_lumi_projection_to_32_gpus():
+    """The guide projects "80-85%" at 32 GPUs by eye. Our two fitted models give a
+    slightly more cautious 76-82%: Amdahl's law (serial fraction fitted to the three
+    points) predicts 75.8%, efficiency linear in log2(GPUs) 82.4%. The band overlaps
+    the guide's range and stays within Fast Lane's 15-point limit."""
     series = analyse(
         tuple(
             Measurement(gpus=g, throughput=t)
@@ -45,9 +49,13 @@ def test_lumi_projection_to_32_gpus_is_near_the_guides_80_to_85_percent():
     ).series[0]
     p = project(series, 32, "fast_lane")
     assert p.extrapolation_factor == 2
-    assert 0.75 <= p.amdahl_efficiency <= 0.90
-    assert 0.75 <= p.log2_efficiency <= 0.90
-    assert p.efficiency_low < 0.82 < p.efficiency_high + 0.01
+    assert round(p.amdahl_efficiency, 3) == 0.758
+    assert round(p.log2_efficiency, 3) == 0.824
+    assert (p.efficiency_low, p.efficiency_high) == (
+        p.amdahl_efficiency,
+        p.log2_efficiency,
+    )
+    assert p.efficiency_high > 0.80  # overlaps the guide's 80-85%
     assert p.extrapolation_allowed
 
 
