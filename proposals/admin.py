@@ -5,7 +5,11 @@ from proposals.models import (
     CodeEntry,
     JobType,
     Proposal,
+    ProposalRevision,
+    ReviewComment,
+    ReviewState,
     ScalingMeasurement,
+    StatusChange,
     UsageMonth,
 )
 
@@ -70,3 +74,44 @@ class ProposalAdmin(admin.ModelAdmin):
 
 for model in (CodeEntry, ScalingMeasurement, JobType, UsageMonth):
     admin.site.register(model)
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """Review records are written by the workflow only; the admin shows them."""
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(ProposalRevision)
+class ProposalRevisionAdmin(ReadOnlyAdmin):
+    list_display = ["proposal", "number", "tier", "error_count", "created_at"]
+    list_select_related = ["proposal"]
+    search_fields = ["proposal__title"]
+
+
+@admin.register(StatusChange)
+class StatusChangeAdmin(ReadOnlyAdmin):
+    list_display = ["proposal", "from_status", "to_status", "by", "at"]
+    list_select_related = ["proposal", "by"]
+    list_filter = ["to_status"]
+
+
+@admin.register(ReviewState)
+class ReviewStateAdmin(ReadOnlyAdmin):
+    list_display = ["proposal", "latest_revision", "submitted_at", "status_changed_at"]
+    list_select_related = ["proposal", "latest_revision"]
+
+
+@admin.register(ReviewComment)
+class ReviewCommentAdmin(admin.ModelAdmin):
+    list_display = ["proposal", "section", "author", "staff_only", "created_at"]
+    list_select_related = ["proposal", "author"]
+    list_filter = ["section", "staff_only"]
+    search_fields = ["body", "proposal__title"]

@@ -104,3 +104,19 @@ def test_check_deploy_is_clean_in_production_like_environment():
         cwd=settings.BASE_DIR,
     )
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_admin_lists_every_model(client, catalogue):
+    """The admin (for administrators maintaining the catalogue and support desks)
+    opens every changelist, including the read-only review records."""
+    from django.contrib import admin
+    from django.contrib.auth.models import User
+
+    superuser = User.objects.create_superuser("root", "root@example.eu", "x")
+    client.force_login(superuser)
+    for model in admin.site._registry:
+        if model._meta.app_label != "proposals":
+            continue
+        url = f"/admin/proposals/{model._meta.model_name}/"
+        assert client.get(url).status_code == 200, url
+    assert client.get("/admin/proposals/proposalrevision/add/").status_code == 403
