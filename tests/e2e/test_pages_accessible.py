@@ -1,0 +1,77 @@
+"""Every page besides the wizard steps, as each kind of user sees it: no serious or
+critical accessibility violation (axe-core), and a screenshot to look at."""
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+from django.core.management import call_command
+from django.urls import reverse
+from playwright.sync_api import Page
+
+from proposals import services
+from proposals.models import Proposal
+from proposals.selectors import proposal_with_children
+
+
+def serious_violations(page: Page) -> list[str]:
+    results = Axe().run(page)
+    return [
+        f"{v['id']} ({v['impact']}): {v['help']} at {[n['target'] for n in v['nodes']][:3]}"
+        for v in results.response["violations"]
+        if v["impact"] in ("serious", "critical")
+    ]
+
+
+def log_in(page: Page, base: str, username: str, password: str):
+    page.goto(f"{base}/accounts/login/")
+    page.fill("#id_username", username)
+    page.fill("#id_password", password)
+    page.click("button[type=submit]")
+
+
+@pytest.fixture
+def submitted(e2e_catalogue):
+    call_command("load_demo", verbosity=0)
+    proposal = proposal_with_children(
+        Proposal.objects.filter(title__contains="paper mills")
+    ).get()
+    services.review_submit(proposal=proposal, user=proposal.owner, note="Please look")
+    return proposal
+
+
+PAGES = {
+    "applicant": [
+        ("proposals", lambda p: reverse("proposals:list")),
+        ("new", lambda p: reverse("proposals:create")),
+        ("portal-text", lambda p: reverse("proposals:export_portal", args=[p.pk])),
+        ("import", lambda p: reverse("proposals:import_json")),
+        ("review-status", lambda p: reverse("proposals:review_status", args=[p.pk])),
+        ("rules", lambda p: reverse("proposals:rules")),
+    ],
+    "staff": [
+        ("queue", lambda p: reverse("proposals:review_queue")),
+        ("staff-review", lambda p: reverse("proposals:staff_review", args=[p.pk])),
+    ],
+}
+LOGINS = {
+    "applicant": ("demo", "aifactory-demo"),
+    "staff": ("staff", "aifactory-staff"),
+}
+
+
+@pytest.mark.parametrize(
+    ("role", "name"),
+    [(role, name) for role, pages in PAGES.items() for name, _ in pages],
+)
+def test_page_is_accessible(page: Page, live_server, submitted, artifacts, role, name):
+    url = dict(PAGES[role])[name](submitted)
+    log_in(page, live_server.url, *LOGINS[role])
+    response = page.goto(f"{live_server.url}{url}")
+    assert response.status == 200
+    page.screenshot(path=artifacts / f"page-{role}-{name}.png", full_page=True)
+    assert serious_violations(page) == []
+
+
+@pytest.mark.parametrize("name", ["login", "signup"])
+def test_account_pages_are_accessible(page: Page, live_server, e2e_catalogue, name):
+    page.goto(f"{live_server.url}{reverse(name)}")
+    assert serious_violations(page) == []
