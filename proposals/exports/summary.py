@@ -11,6 +11,7 @@ import datetime
 from dataclasses import dataclass
 
 from proposals.domain import Assessment, Catalogue, Finding, Proposal, tier_label
+from proposals.domain.countries import country
 
 from .portal import ROLE_LABELS, Block, selection_blocks
 from .tables import Figures, code_label, figures, normalise, num, plural
@@ -103,6 +104,12 @@ def _assessment_rows(
     return rows
 
 
+def country_label(code: str) -> str:
+    """``Finland (FI)`` for an eligible country, the code as given otherwise."""
+    known = country(code)
+    return f"{known.name} ({known.code})" if known else (code or "-")
+
+
 def build_summary(
     proposal: Proposal,
     assessment: Assessment,
@@ -118,7 +125,7 @@ def build_summary(
         ("Call family", FAMILY_LABELS.get(proposal.call_family, proposal.call_family)),
         ("Organisation", org.name or "-"),
         ("Kind", KIND_LABELS.get(org.kind, org.kind or "-")),
-        ("Country", org.country or "-"),
+        ("Country", country_label(org.country)),
         ("VAT number", org.vat_number or "-"),
     ]
     codes = tuple(
