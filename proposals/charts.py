@@ -217,19 +217,20 @@ def cached_chart(data: dict | None, fmt: str = "svg", dpi: int = 100) -> bytes |
     return rendered
 
 
-def chart_key(assessment, code_names=None) -> str:
-    """A short fingerprint of what the chart and its table show."""
-    data = chart_data(assessment, code_names or {})
-    return data_key(data)[:16] if data else "none"
+def inline_svg(data: dict | None) -> tuple[str, str]:
+    """``(svg, key)`` for the page: the inline SVG (without the XML prologue, ``""``
+    without data) and a short fingerprint of what the chart and its table show."""
+    key = data_key(data)[:16] if data else "none"
+    svg = cached_chart(data, "svg")
+    if not svg:
+        return "", key
+    text = svg.decode()
+    return text[text.index("<svg") :], key
 
 
 def scaling_chart_svg(assessment, code_names=None) -> str:
-    """Inline SVG (without the XML prologue) for the page, or ``""`` without data."""
-    svg = cached_chart(chart_data(assessment, code_names or {}), "svg")
-    if not svg:
-        return ""
-    text = svg.decode()
-    return text[text.index("<svg") :]
+    """Inline SVG of ``assessment``'s chart, or ``""`` without data."""
+    return inline_svg(chart_data(assessment, code_names or {}))[0]
 
 
 def scaling_chart_png(assessment, code_names=None, dpi: int = 150) -> bytes | None:

@@ -7,7 +7,7 @@ Used by the wizard (full pages and htmx fragments) and by the read-only review p
 from collections import defaultdict
 
 from proposals.assess import assess_proposal
-from proposals.charts import chart_key, scaling_chart_svg
+from proposals.charts import chart_data, inline_svg
 from proposals.domain.jobplan import nodes_for
 from proposals.domain.tiers import tier_label
 from proposals.help import HELP
@@ -16,7 +16,7 @@ from proposals.wizard import STEPS, finding_location
 SEVERITY_CLASS = {"error": "danger", "warning": "warning", "info": "info"}
 
 
-def live_context(proposal, step_forms=None) -> dict:
+def live_context(proposal) -> dict:
     """Template context for the sidebar and the computed cells of ``proposal``."""
     assessment = assess_proposal(proposal)
     rows = _engine_rows(proposal)
@@ -52,6 +52,7 @@ def live_context(proposal, step_forms=None) -> dict:
         step.slug: _severity_counts(by_step.get(step.slug, [])) for step in STEPS
     }
     tier = assessment.tier
+    chart_svg, chart_key = inline_svg(chart_data(assessment, code_names))
     return {
         "assessment": assessment,
         "tier_label": tier_label(tier),
@@ -64,8 +65,8 @@ def live_context(proposal, step_forms=None) -> dict:
         "point_figures": point_figures,
         "help": {name: entry.for_tier(tier) for name, entry in HELP.items()},
         "help_examples": {name: entry.example for name, entry in HELP.items()},
-        "chart_svg": scaling_chart_svg(assessment, code_names),
-        "chart_key": chart_key(assessment, code_names),
+        "chart_svg": chart_svg,
+        "chart_key": chart_key,
         "cluster": proposal.system,
         # duck-typed: the model has the same gpus_per_node as the domain's Cluster
         "max_gpus_nodes": nodes_for(proposal.max_gpus_per_job or 0, proposal.system),

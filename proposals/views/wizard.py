@@ -73,7 +73,7 @@ def _page(request, proposal, step, step_forms, **extra):
         else None,
         "post_url": reverse("proposals:step", args=[proposal.pk, step.slug]),
         "chart_changed": True,
-        **live_context(proposal, step_forms),
+        **live_context(proposal),
         **extra,
     }
 
