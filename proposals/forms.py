@@ -342,7 +342,6 @@ class MeasurementForm(GpuUnitMixin, WizardStepForm):
 
     def __init__(self, *args, codes=(), gcds_per_gpu=1, gpu_unit="gpus", **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["code"].queryset = CodeEntry.objects.none()
         self.fields["code"] = forms.TypedChoiceField(
             label="Code",
             choices=[("", "—")] + [(str(code.pk), str(code)) for code in codes],

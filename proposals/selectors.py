@@ -1,19 +1,16 @@
 """Every non-trivial read. Functions take keyword-only arguments and are query-aware."""
 
-from django.db.models import Prefetch, Q, QuerySet
+from django.db.models import Q, QuerySet
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 
+from proposals.assess import with_children
 from proposals.models import (
-    CodeEntry,
-    JobType,
     Proposal,
     ProposalRevision,
     ReviewComment,
     ReviewState,
-    ScalingMeasurement,
     StatusChange,
-    UsageMonth,
 )
 
 
@@ -24,15 +21,7 @@ def proposal_list_for_owner(*, user) -> QuerySet[Proposal]:
 
 def proposal_with_children(queryset: QuerySet[Proposal]) -> QuerySet[Proposal]:
     """Attach the system and every repeatable entry in a fixed number of queries."""
-    return queryset.select_related("system", "owner").prefetch_related(
-        Prefetch("codes", queryset=CodeEntry.objects.order_by("position", "id")),
-        Prefetch(
-            "measurements",
-            queryset=ScalingMeasurement.objects.order_by("position", "id"),
-        ),
-        Prefetch("jobs", queryset=JobType.objects.order_by("position", "id")),
-        Prefetch("schedule", queryset=UsageMonth.objects.order_by("position", "id")),
-    )
+    return with_children(queryset).select_related("owner")
 
 
 def proposal_get_for_owner(*, user, pk: int, children: bool = True) -> Proposal:

@@ -60,23 +60,12 @@ STEPS = (
 STEP_BY_SLUG = {step.slug: step for step in STEPS}
 
 
-@dataclass(frozen=True)
-class Table:
-    """A repeatable entry kind: its related name on Proposal and its row form."""
-
-    kind: str
-    title: str
-    form_class: type[forms.ModelForm]
-    add_label: str
-
-
+# The repeatable entries: related name on Proposal -> the form of one row.
 TABLES = {
-    "codes": Table("codes", "Code details", CodeEntryForm, "+ Code details"),
-    "measurements": Table(
-        "measurements", "Scaling measurements", MeasurementForm, "+ Measurement"
-    ),
-    "jobs": Table("jobs", "Job plan", JobTypeForm, "+ Job type"),
-    "schedule": Table("schedule", "Usage schedule", UsageMonthForm, "+ Period"),
+    "codes": CodeEntryForm,
+    "measurements": MeasurementForm,
+    "jobs": JobTypeForm,
+    "schedule": UsageMonthForm,
 }
 
 
@@ -146,7 +135,7 @@ def build_step_forms(
     tables: dict[str, list[RowForm]] = {}
     codes = list(proposal.codes.all())
     for kind in step.tables:
-        table = TABLES[kind]
+        form_class = TABLES[kind]
         rows = codes if kind == "codes" else list(getattr(proposal, kind).all())
         kwargs = {}
         if kind in ("measurements", "jobs"):
@@ -161,7 +150,7 @@ def build_step_forms(
             posted = prefix in posted_rows
             if posted_rows_only and not posted:
                 continue
-            form = table.form_class(
+            form = form_class(
                 data if posted else None,
                 instance=copy.copy(row),
                 prefix=prefix,

@@ -65,7 +65,6 @@ def _page(request, proposal, step, step_forms, **extra):
         "previous_step": previous,
         "next_step": following,
         "forms": step_forms,
-        "tables": TABLES,
         "gpu_unit": step_forms.gpu_unit,
         "gpu_unit_label": "GCDs" if step_forms.gpu_unit == "gcds" else "GPUs",
         "slurm_devices_per_node": system.gpus_per_node * system.gcds_per_gpu
