@@ -14,6 +14,9 @@ from django.db import models
 from django.db.models import Q
 from django.urls import reverse
 
+from proposals.domain.fields import describe_path, label
+from proposals.domain.sections import SECTIONS
+
 MAX_GPU_HOURS = Decimal("100000000")  # far above any call; catches typos of 1000x
 MAX_GPUS = 100_000
 MAX_HOURS_PER_JOB = Decimal("10000")
@@ -128,8 +131,9 @@ class Proposal(models.Model):
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="proposals"
     )
-    title = models.CharField(max_length=200)
+    title = models.CharField(label("title"), max_length=200)
     call_family = models.CharField(
+        label("call_family"),
         max_length=32,
         choices=CallFamily.choices,
         default=CallFamily.INDUSTRIAL_INNOVATION,
@@ -139,22 +143,29 @@ class Proposal(models.Model):
     )
 
     # Organisation and eligibility
-    organisation_name = models.CharField(max_length=200, blank=True)
-    organisation_kind = models.CharField(
-        max_length=16, choices=OrganisationKind.choices, blank=True
+    organisation_name = models.CharField(
+        label("organisation_name"), max_length=200, blank=True
     )
-    organisation_country = models.CharField(max_length=2, blank=True)
-    vat_number = models.CharField("VAT number", max_length=32, blank=True)
+    organisation_kind = models.CharField(
+        label("organisation_kind"),
+        max_length=16,
+        choices=OrganisationKind.choices,
+        blank=True,
+    )
+    organisation_country = models.CharField(
+        label("organisation_country"), max_length=2, blank=True
+    )
+    vat_number = models.CharField(label("vat_number"), max_length=32, blank=True)
     ongoing_eurohpc_project = models.BooleanField(
-        "another ongoing EuroHPC JU project", default=False
+        label("ongoing_eurohpc_project"), default=False
     )
 
     # Quick-selection questions
     hpc_experience = models.CharField(
-        "HPC experience", max_length=8, choices=Experience.choices, blank=True
+        label("hpc_experience"), max_length=8, choices=Experience.choices, blank=True
     )
     stack_demonstrated_on_target = models.BooleanField(
-        "software stack already demonstrated on the target system",
+        label("stack_demonstrated_on_target"),
         null=True,
         blank=True,
     )
@@ -166,13 +177,11 @@ class Proposal(models.Model):
         null=True,
         blank=True,
         related_name="proposals",
-        verbose_name="target system",
+        verbose_name=label("system"),
     )
-    libraries = models.CharField(
-        "software libraries and codes", max_length=1000, blank=True
-    )
+    libraries = models.CharField(label("libraries"), max_length=1000, blank=True)
     total_gpu_hours = models.DecimalField(
-        "total GPU-hours",
+        label("total_gpu_hours"),
         max_digits=12,
         decimal_places=2,
         null=True,
@@ -180,22 +189,24 @@ class Proposal(models.Model):
         validators=_nonneg(MAX_GPU_HOURS),
     )
     max_gpus_per_job = models.PositiveIntegerField(
-        "maximum number of GPUs per job",
+        label("max_gpus_per_job"),
         null=True,
         blank=True,
         validators=_positive(MAX_GPUS),
     )
     storage_tb = models.DecimalField(
-        "storage (TB)",
+        label("storage_tb"),
         max_digits=10,
         decimal_places=2,
         null=True,
         blank=True,
         validators=_nonneg(MAX_TB),
     )
-    storage_justification = models.TextField(max_length=4000, blank=True)
+    storage_justification = models.TextField(
+        label("storage_justification"), max_length=4000, blank=True
+    )
     transfer_in_tb = models.DecimalField(
-        "data transfer in (TB)",
+        label("transfer_in_tb"),
         max_digits=10,
         decimal_places=2,
         null=True,
@@ -203,44 +214,52 @@ class Proposal(models.Model):
         validators=_nonneg(MAX_TB),
     )
     transfer_out_tb = models.DecimalField(
-        "data transfer out (TB)",
+        label("transfer_out_tb"),
         max_digits=10,
         decimal_places=2,
         null=True,
         blank=True,
         validators=_nonneg(MAX_TB),
     )
-    transfer_justification = models.TextField(max_length=4000, blank=True)
+    transfer_justification = models.TextField(
+        label("transfer_justification"), max_length=4000, blank=True
+    )
     extra_cpu_hours = models.DecimalField(
-        "CPU-hours beyond the default",
+        label("extra_cpu_hours"),
         max_digits=12,
         decimal_places=2,
         null=True,
         blank=True,
         validators=_nonneg(MAX_GPU_HOURS),
     )
-    auxiliary_services = models.TextField(max_length=4000, blank=True)
+    auxiliary_services = models.TextField(
+        label("auxiliary_services"), max_length=4000, blank=True
+    )
     duration_months = models.PositiveSmallIntegerField(
-        "allocation duration (months)",
+        label("duration_months"),
         null=True,
         blank=True,
         validators=_positive(MAX_MONTHS),
     )
 
     # (d) Scalability and performance, (e) optimisation
-    scalability_narrative = models.TextField(max_length=20000, blank=True)
+    scalability_narrative = models.TextField(
+        label("scalability_narrative"), max_length=20000, blank=True
+    )
     workload = models.CharField(
-        "workload shape", max_length=20, choices=Workload.choices, blank=True
+        label("workload"), max_length=20, choices=Workload.choices, blank=True
     )
     runtime_stability_pct = models.DecimalField(
-        "runtime stability (± %)",
+        label("runtime_stability_pct"),
         max_digits=5,
         decimal_places=2,
         null=True,
         blank=True,
         validators=_nonneg(100),
     )
-    optimisation_narrative = models.TextField(max_length=20000, blank=True)
+    optimisation_narrative = models.TextField(
+        label("optimisation_narrative"), max_length=20000, blank=True
+    )
 
     revision = models.PositiveIntegerField(default=1, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -301,13 +320,20 @@ class CodeEntry(ProposalChild):
     proposal = models.ForeignKey(
         Proposal, on_delete=models.CASCADE, related_name="codes"
     )
-    role = models.CharField(max_length=16, choices=Role.choices, default=Role.MAIN)
-    name = models.CharField(max_length=200, blank=True)
-    version = models.CharField(max_length=100, blank=True)
-    references = models.TextField(
-        max_length=4000, blank=True, help_text="One link or reference per line."
+    role = models.CharField(
+        label("role", "codes"), max_length=16, choices=Role.choices, default=Role.MAIN
     )
-    description = models.TextField(max_length=20000, blank=True)
+    name = models.CharField(label("name", "codes"), max_length=200, blank=True)
+    version = models.CharField(label("version", "codes"), max_length=100, blank=True)
+    references = models.TextField(
+        label("references", "codes"),
+        max_length=4000,
+        blank=True,
+        help_text="One link or reference per line.",
+    )
+    description = models.TextField(
+        label("description", "codes"), max_length=20000, blank=True
+    )
 
     class Meta(ProposalChild.Meta):
         verbose_name = "code entry"
@@ -329,24 +355,31 @@ class ScalingMeasurement(ProposalChild):
     )
     code = models.ForeignKey(
         CodeEntry,
+        verbose_name=label("code", "measurements"),
         on_delete=models.SET_NULL,
         null=True,
         blank=True,
         related_name="measurements",
     )
     gpus = models.PositiveIntegerField(
-        "GPUs", null=True, blank=True, validators=_positive(MAX_GPUS)
+        label("gpus", "measurements"),
+        null=True,
+        blank=True,
+        validators=_positive(MAX_GPUS),
     )
     throughput = models.DecimalField(
+        label("throughput", "measurements"),
         max_digits=16,
         decimal_places=4,
         null=True,
         blank=True,
         validators=[MinValueValidator(0), MaxValueValidator(Decimal("1e11"))],
     )
-    unit = models.CharField(max_length=40, default="samples/s", blank=True)
+    unit = models.CharField(
+        label("unit", "measurements"), max_length=40, default="samples/s", blank=True
+    )
     mfu_pct = models.DecimalField(
-        "MFU (%)",
+        label("mfu_pct", "measurements"),
         max_digits=5,
         decimal_places=2,
         null=True,
@@ -354,14 +387,16 @@ class ScalingMeasurement(ProposalChild):
         validators=_nonneg(100),
     )
     comm_overhead_pct = models.DecimalField(
-        "communication overhead (%)",
+        label("comm_overhead_pct", "measurements"),
         max_digits=5,
         decimal_places=2,
         null=True,
         blank=True,
         validators=_nonneg(100),
     )
-    hardware = models.CharField(max_length=200, blank=True)
+    hardware = models.CharField(
+        label("hardware", "measurements"), max_length=200, blank=True
+    )
 
     class Meta(ProposalChild.Meta):
         constraints = [
@@ -384,12 +419,12 @@ class JobType(ProposalChild):
     proposal = models.ForeignKey(
         Proposal, on_delete=models.CASCADE, related_name="jobs"
     )
-    title = models.CharField(max_length=200, blank=True)
+    title = models.CharField(label("title", "jobs"), max_length=200, blank=True)
     gpus = models.PositiveIntegerField(
-        "GPUs per job", null=True, blank=True, validators=_positive(MAX_GPUS)
+        label("gpus", "jobs"), null=True, blank=True, validators=_positive(MAX_GPUS)
     )
     hours = models.DecimalField(
-        "hours per job",
+        label("hours", "jobs"),
         max_digits=8,
         decimal_places=2,
         null=True,
@@ -400,7 +435,7 @@ class JobType(ProposalChild):
         ],
     )
     count = models.PositiveIntegerField(
-        "number of jobs", null=True, blank=True, validators=_positive(MAX_JOBS)
+        label("count", "jobs"), null=True, blank=True, validators=_positive(MAX_JOBS)
     )
 
     class Meta(ProposalChild.Meta):
@@ -424,20 +459,28 @@ class UsageMonth(ProposalChild):
         Proposal, on_delete=models.CASCADE, related_name="schedule"
     )
     from_month = models.PositiveSmallIntegerField(
-        null=True, blank=True, validators=_positive(MAX_MONTHS)
+        label("from_month", "schedule"),
+        null=True,
+        blank=True,
+        validators=_positive(MAX_MONTHS),
     )
     to_month = models.PositiveSmallIntegerField(
-        null=True, blank=True, validators=_positive(MAX_MONTHS)
+        label("to_month", "schedule"),
+        null=True,
+        blank=True,
+        validators=_positive(MAX_MONTHS),
     )
     gpu_hours = models.DecimalField(
-        "GPU-hours",
+        label("gpu_hours", "schedule"),
         max_digits=12,
         decimal_places=2,
         null=True,
         blank=True,
         validators=_nonneg(MAX_GPU_HOURS),
     )
-    activity = models.CharField(max_length=300, blank=True)
+    activity = models.CharField(
+        label("activity", "schedule"), max_length=300, blank=True
+    )
 
     class Meta(ProposalChild.Meta):
         verbose_name = "usage period"
@@ -613,13 +656,12 @@ class ReviewComment(models.Model):
     ``staff_only`` notes are internal to the support staff: selectors for applicants
     never return them and no e-mail carries them."""
 
-    class Section(models.TextChoices):
-        GENERAL = "general", "General"
-        ORGANISATION = "organisation", "Organisation and eligibility"
-        SELECTION = "selection", "AI Factory selection"
-        CODES = "codes", "Code details"
-        SCALABILITY = "scalability", "Scalability and performance"
-        OPTIMISATION = "optimisation", "Optimisation"
+    # "General", then one per section of the proposal (titles from the vocabulary).
+    Section = models.TextChoices(
+        "Section",
+        [("GENERAL", ("general", "General"))]
+        + [(s.slug.upper(), (s.slug, s.title)) for s in SECTIONS],
+    )
 
     proposal = models.ForeignKey(
         Proposal, on_delete=models.CASCADE, related_name="review_comments"
@@ -661,3 +703,8 @@ class ReviewComment(models.Model):
 
     def __str__(self):
         return f"{self.get_section_display()}: {self.body[:40]}"
+
+    @property
+    def field_label(self) -> str:
+        """The field commented on, as people read it ("Total GPU-hours")."""
+        return describe_path(self.field) if self.field else ""

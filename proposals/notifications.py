@@ -11,7 +11,7 @@ from django.core.mail import EmailMessage, get_connection
 from django.template.loader import render_to_string
 from django.urls import reverse
 
-STAFF_GROUP = "Support staff"
+from proposals.selectors import STAFF_GROUP
 
 
 def _messages(template: str, context: dict, recipients) -> list[EmailMessage]:

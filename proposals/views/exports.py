@@ -10,6 +10,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from proposals import exports, selectors
 from proposals.exports import jsonio
+from proposals.exports.summary import finding_lines
 
 
 def _download(request, pk, *, extension: str, content_type: str, render):
@@ -27,7 +28,11 @@ def _download(request, pk, *, extension: str, content_type: str, render):
 def export_portal(request, pk):
     proposal = selectors.proposal_get_for_owner(user=request.user, pk=pk)
     source = exports.source_for(proposal)
-    errors = [f for f in source.assessment.findings if f.severity == "error"]
+    errors = [
+        line
+        for line in finding_lines(source.proposal, source.assessment.findings)
+        if line.severity == "error"
+    ]
     return TemplateResponse(
         request,
         "proposals/export_portal.html",

@@ -19,10 +19,12 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from proposals import assess, selectors, services
 from proposals.domain import jsonformat, workflow
+from proposals.domain.documents import diff_documents, diff_findings, layout
+from proposals.domain.fields import row_names
+from proposals.domain.sections import SECTION_SLUGS
 from proposals.domain.tiers import tier_label
 from proposals.live import live_context
 from proposals.models import ReviewComment
-from proposals.review import SECTION_TITLES, diff_documents, diff_findings, layout
 from proposals.review_forms import (
     CommentForm,
     QueueFilterForm,
@@ -76,7 +78,7 @@ def _threads_response(
         proposal=proposal, include_staff_only=staff, section=section
     )[0]
     field_rows = None
-    if staff and section in SECTION_TITLES:
+    if staff and section in SECTION_SLUGS:
         field_rows = next(
             s.rows for s in layout(_document(proposal)) if s.key == section
         )
@@ -133,7 +135,7 @@ def _add_comment(request, proposal, *, staff: bool):
     if request.htmx and section in ReviewComment.Section.values:
         return _threads_response(request, proposal, section, staff=staff, form=form)
     name = "proposals:staff_review" if staff else "proposals:review_status"
-    anchor = f"#comments-{section}" if section in SECTION_TITLES else ""
+    anchor = f"#comments-{section}" if section in SECTION_SLUGS else ""
     return redirect(reverse(name, args=[proposal.pk]) + anchor)
 
 
@@ -362,7 +364,9 @@ def staff_diff(request, pk):
             "old": old,
             "new": new,
             "sections": diff_documents(old["document"], new["document"]),
-            "findings": diff_findings(old["findings"], new["findings"]),
+            "findings": diff_findings(
+                old["findings"], new["findings"], row_names(new["document"])
+            ),
             "tier_changed": old["tier"] != new["tier"],
         },
     )

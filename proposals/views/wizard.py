@@ -15,12 +15,14 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
 from proposals import selectors, services
+from proposals.domain.fields import FIELD_BY_KEY, columns
+from proposals.domain.sections import TABLE_BY_KIND, TABLE_KINDS
 from proposals.live import live_context
 from proposals.services import RevisionConflict
 from proposals.wizard import (
     STEP_BY_SLUG,
     STEPS,
-    TABLES,
+    TABLE_FORMS,
     build_step_forms,
     collect_changes,
     neighbours,
@@ -71,6 +73,11 @@ def _page(request, proposal, step, step_forms, **extra):
         if system
         else None,
         "post_url": reverse("proposals:step", args=[proposal.pk, step.slug]),
+        # The vocabulary the step templates read: tables, their columns, units.
+        "table_kinds": TABLE_KINDS,
+        "tables": TABLE_BY_KIND,
+        "columns": {kind: columns(kind) for kind in TABLE_KINDS},
+        "units": {key: spec.unit for key, spec in FIELD_BY_KEY.items() if spec.unit},
         "chart_changed": True,
         **live_context(proposal),
         **extra,
@@ -97,7 +104,7 @@ def wizard_step(request, pk, step):
 
 def _row(proposal, kind, pk):
     """A row of this proposal; rows of other proposals are a 404."""
-    if kind not in TABLES:
+    if kind not in TABLE_FORMS:
         raise Http404("No such table.")
     for row in getattr(proposal, kind).all():
         if str(row.pk) == pk:

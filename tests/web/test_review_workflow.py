@@ -287,7 +287,8 @@ def test_staff_comment_reaches_applicant_page_and_mail(
         HTTP_HX_REQUEST="true",
     ).text
     assert "Please explain the 4,000 hours." in fragment
-    assert "selection.total_gpu_hours" in fragment
+    assert "Total GPU-hours" in fragment  # the label, never the path
+    assert "selection.total_gpu_hours" not in fragment
 
 
 def test_internal_notes_never_reach_the_applicant(

@@ -9,6 +9,7 @@ from django.db import transaction
 
 from proposals.assess import domain_to_models
 from proposals.domain import jsonformat
+from proposals.selectors import STAFF_GROUP
 
 EXAMPLES = Path(settings.BASE_DIR) / "fixtures" / "examples"
 DEMO_PROPOSALS = ["playground.json", "lumi-fast-lane.json", "bsc-large-scale.json"]
@@ -23,7 +24,7 @@ class Command(BaseCommand):
 
     @transaction.atomic
     def handle(self, *args, **options):
-        staff_group = Group.objects.get(name="Support staff")
+        staff_group = Group.objects.get(name=STAFF_GROUP)
         for username, (password, email, is_staff) in DEMO_USERS.items():
             user, created = User.objects.get_or_create(
                 username=username, defaults={"email": email}
