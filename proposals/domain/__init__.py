@@ -4,6 +4,7 @@
 JSON format ``aifactory-proposal/1`` (see ``jsonformat``).
 """
 
+from . import rulebook  # noqa: F401  (registers every rule with findings.rule)
 from .assessment import Assessment, assess
 from .findings import Finding, Rule, rules
 from .jsonformat import FORMAT_TAG, FormatError, dump, dumps, loads, parse

@@ -4,7 +4,8 @@ A rule is a generator function decorated with :func:`rule`; it receives the
 :class:`Context` of one assessment and yields :class:`Hit` objects (field path and
 message, optionally a severity when the rule's severity depends on the tier). Codes are
 part of the product and are never renumbered; ``reference.py`` documents them from
-this registry, so the documentation cannot drift from the code.
+this registry, so the documentation cannot drift from the code. The rules themselves
+live in the ``rulebook`` package, one module per family; this module never imports it.
 """
 
 from __future__ import annotations
@@ -136,9 +137,9 @@ def sort_key(finding: Finding) -> tuple:
 
 
 def rules() -> list[Rule]:
-    """All registered rules in code order."""
-    from . import rulebook  # noqa: F401  (registers the rules)
-
+    """All registered rules in code order (the domain package imports ``rulebook``,
+    whose modules register them, so they are all here once ``proposals.domain`` is
+    imported)."""
     return sorted(REGISTRY.values(), key=lambda r: code_key(r.code))
 
 

@@ -26,7 +26,7 @@ def markdown() -> str:
     lines = [
         "# Findings: rule reference",
         "",
-        "Generated from the rule registry in `proposals/domain/rulebook.py` by",
+        "Generated from the rule registry in `proposals/domain/rulebook/` by",
         "`python -m proposals.domain.reference`; do not edit by hand.",
         "",
         "Severities: **error**, the portal application will likely be rejected or",
