@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from .jobplan import JobPlan
 from .scaling import Projection, ScalingAnalysis
 from .schedule import ScheduleSummary
+from .sections import SECTION_SLUGS
 from .tiers import Recommendation
 from .types import Catalogue, Cluster, Proposal
 
@@ -24,7 +25,6 @@ ERROR = "error"
 WARNING = "warning"
 INFO = "info"
 SEVERITIES = (ERROR, WARNING, INFO)
-STEPS = ("organisation", "selection", "codes", "scalability", "optimisation")
 
 
 @dataclass(frozen=True)
@@ -115,7 +115,7 @@ def rule(
     severities = (severity,) if isinstance(severity, str) else tuple(severity)
     if code in REGISTRY:
         raise ValueError(f"rule {code} registered twice")
-    if step not in STEPS or not set(severities) <= set(SEVERITIES):
+    if step not in SECTION_SLUGS or not set(severities) <= set(SEVERITIES):
         raise ValueError(f"rule {code}: bad step or severity")
 
     def register(func: RuleFunc) -> RuleFunc:
