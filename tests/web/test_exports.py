@@ -105,7 +105,9 @@ def test_error_findings_are_shown_above_the_blocks(user, user_client):
     html = response.content.decode()
     assert "Fix these before you submit" in html
     assert "SEL-1" in html
-    assert html.index("Fix these before you submit") < html.index("AI Factory (target system)")
+    assert html.index("Fix these before you submit") < html.index(
+        "AI Factory (target system)"
+    )
     assert "Nothing to paste yet" in html
 
 
