@@ -1,9 +1,11 @@
-from django.contrib import admin
+from django.contrib import admin, messages
 
+from proposals import services
 from proposals.models import (
     Cluster,
     CodeEntry,
     JobType,
+    OutgoingMail,
     Proposal,
     ProposalRevision,
     ReviewComment,
@@ -158,3 +160,31 @@ class ReviewCommentAdmin(admin.ModelAdmin):
     raw_id_fields = ["proposal", "author", "parent", "revision"]
     list_filter = ["section", "staff_only"]
     search_fields = ["body", "proposal__title"]
+
+
+@admin.register(OutgoingMail)
+class OutgoingMailAdmin(ReadOnlyAdmin):
+    """Mail delivery: every e-mail of the review workflow, its status and last
+    error. Failed mails can be sent again with the "Retry" action."""
+
+    list_display = ["created_at", "to", "subject", "status", "attempts", "last_error"]
+    list_filter = ["status"]
+    search_fields = ["to", "subject"]
+    raw_id_fields = ["proposal"]
+    actions = ["retry"]
+    date_hierarchy = "created_at"
+
+    def has_change_permission(self, request, obj=None):
+        # Shown read-only, but "change" is the right that allows the retry action.
+        return obj is None and request.user.has_perm("proposals.change_outgoingmail")
+
+    @admin.action(
+        description="Retry sending the selected mails", permissions=["change"]
+    )
+    def retry(self, request, queryset):
+        count = services.mail_retry(mails=queryset)
+        self.message_user(
+            request,
+            f"{count} mail(s) queued again; sent mails were left alone.",
+            messages.SUCCESS,
+        )
