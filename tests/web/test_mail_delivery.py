@@ -181,3 +181,34 @@ def test_demo_staff_is_not_a_superuser(demo_staff, catalogue):
     demo_staff.refresh_from_db()
     assert not demo_staff.is_superuser
     assert demo_staff.check_password("aifactory-staff")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_db_worker_command_sends_what_a_committed_action_queued(
+    client, settings, user, staff_user, applicant_proposal
+):
+    """End to end with real commits: the view's transaction commits, the mail is
+    enqueued on commit, and ``manage.py db_worker --batch`` sends it."""
+    import signal
+
+    settings.EMAIL_BACKEND = LOCMEM
+    client.force_login(user)
+    url = reverse("proposals:review_send", args=[applicant_proposal.pk])
+    response = client.post(url, {"note": "Hi"})
+    assert response.status_code == 302
+    assert OutgoingMail.objects.get().status == OutgoingMail.Status.QUEUED
+    handlers = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        call_command(
+            "db_worker",
+            "--batch",
+            "--no-reload",
+            "--no-startup-delay",
+            "--interval=0",
+            verbosity=0,
+        )
+    finally:
+        for sig, handler in handlers.items():
+            signal.signal(sig, handler)
+    assert OutgoingMail.objects.get().status == OutgoingMail.Status.SENT
+    assert [m.to for m in mail.outbox] == [[staff_user.email]]
