@@ -1,16 +1,23 @@
 """Every write. Keyword-only arguments, one transaction each."""
 
+import logging
 from dataclasses import dataclass, field
+from datetime import timedelta
 
+from django.conf import settings
+from django.contrib.auth.models import Group, Permission
+from django.core.mail import EmailMessage
 from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
+from django_tasks import task
 
 from proposals import assess, notifications, selectors
 from proposals.domain import jsonformat, workflow
 from proposals.models import (
     CodeEntry,
     JobType,
+    OutgoingMail,
     Proposal,
     ProposalRevision,
     ReviewComment,
@@ -19,6 +26,8 @@ from proposals.models import (
     StatusChange,
     UsageMonth,
 )
+
+logger = logging.getLogger(__name__)
 
 
 @transaction.atomic
@@ -232,6 +241,21 @@ def _locked(proposal: Proposal) -> Proposal:
     return proposal
 
 
+# Admin rights of the support staff: they see the mail delivery and retry failed mails.
+# Everything else they do in the review pages; the applicant's content is read-only in
+# the admin for everyone.
+STAFF_ADMIN_PERMISSIONS = ["view_outgoingmail", "change_outgoingmail"]
+
+
+def staff_group_grant_rights(*, using: str = "default") -> None:
+    """Create the support staff group if needed and give it its admin rights."""
+    group, _ = Group.objects.using(using).get_or_create(name=selectors.STAFF_GROUP)
+    permissions = Permission.objects.using(using).filter(
+        content_type__app_label="proposals", codename__in=STAFF_ADMIN_PERMISSIONS
+    )
+    group.permissions.add(*permissions)
+
+
 @transaction.atomic
 def review_submit(*, proposal: Proposal, user, note: str = "", link_base: str = ""):
     """Send the proposal for review: store an immutable snapshot (JSON format plus
@@ -291,10 +315,11 @@ def review_submit(*, proposal: Proposal, user, note: str = "", link_base: str = 
         note=note,
         revision=revision,
     )
-    transaction.on_commit(
-        lambda: notifications.submission_to_staff(
+    mail_queue(
+        mails=notifications.submission_to_staff(
             revision=revision, link_base=_link_base(link_base)
-        )
+        ),
+        proposal=proposal,
     )
     return revision
 
@@ -322,10 +347,11 @@ def review_set_status(
         note=note.strip(),
         revision=state.latest_revision if state else None,
     )
-    transaction.on_commit(
-        lambda: notifications.status_to_applicant(
+    mail_queue(
+        mails=notifications.status_to_applicant(
             change=change, link_base=_link_base(link_base)
-        )
+        ),
+        proposal=proposal,
     )
     return change
 
@@ -381,11 +407,112 @@ def comment_add(
     )
     base = _link_base(link_base)
     if is_staff and not staff_only:
-        transaction.on_commit(
-            lambda: notifications.comment_to_applicant(comment=comment, link_base=base)
-        )
+        mails = notifications.comment_to_applicant(comment=comment, link_base=base)
     elif not is_staff:
-        transaction.on_commit(
-            lambda: notifications.reply_to_staff(comment=comment, link_base=base)
-        )
+        mails = notifications.reply_to_staff(comment=comment, link_base=base)
+    else:
+        mails = []
+    mail_queue(mails=mails, proposal=proposal)
     return comment
+
+
+# --------------------------------------------------------------------------------------
+# Outgoing mail: stored with the action, sent by the task worker, retried with backoff.
+# --------------------------------------------------------------------------------------
+
+RETRY_BASE_DELAY = timedelta(minutes=1)  # then 2, 4, 8 minutes between attempts
+
+
+@task()
+def deliver_mail(mail_id: int) -> str:
+    """The worker's task (``manage.py db_worker``): send one stored e-mail."""
+    return mail_deliver(mail_id=mail_id)
+
+
+def _enqueue_delivery(mail_ids, *, delay: timedelta | None = None) -> None:
+    task = deliver_mail
+    if delay is not None:
+        task = deliver_mail.using(run_after=timezone.now() + delay)
+    for mail_id in mail_ids:
+        task.enqueue(mail_id)
+
+
+def _enqueue_after_commit(mail_ids) -> None:
+    """Hand the mails to the worker once the action is committed. ``robust``: if even
+    that fails, the action stands and the mails wait, queued, for a retry in the
+    admin."""
+    if mail_ids:
+        transaction.on_commit(lambda: _enqueue_delivery(mail_ids), robust=True)
+
+
+def mail_queue(*, mails, proposal=None) -> list[OutgoingMail]:
+    """Store ``mails`` (``notifications.Mail``) in the caller's transaction and send
+    them from the worker after the commit; the caller's action never waits for, or
+    fails with, the mail server."""
+    stored = OutgoingMail.objects.bulk_create(
+        OutgoingMail(
+            to=mail.to, subject=mail.subject, body=mail.body, proposal=proposal
+        )
+        for mail in mails
+    )
+    _enqueue_after_commit([mail.pk for mail in stored])
+    return stored
+
+
+def mail_deliver(*, mail_id: int) -> str:
+    """Send one stored mail (the worker's task). A failure is recorded on the mail and
+    retried later with a doubling delay, up to ``OutgoingMail.MAX_ATTEMPTS`` attempts
+    in all; then the mail is marked failed for staff to see and retry. The exception is
+    raised again, so the task's own record shows the failure too."""
+    error = None
+    with transaction.atomic():
+        mail = OutgoingMail.objects.select_for_update().filter(pk=mail_id).first()
+        if mail is None or mail.status == OutgoingMail.Status.SENT:
+            return "nothing to send"
+        mail.attempts += 1
+        mail.last_attempt_at = timezone.now()
+        message = EmailMessage(
+            mail.subject, mail.body, settings.DEFAULT_FROM_EMAIL, [mail.to]
+        )
+        try:
+            message.send()
+        except Exception as exc:  # any backend error: SMTP, socket, TLS, DNS
+            error = exc
+            mail.last_error = f"{type(exc).__name__}: {exc}"[:2000]
+            if mail.attempts < OutgoingMail.MAX_ATTEMPTS:
+                mail.status = OutgoingMail.Status.RETRYING
+                delay = RETRY_BASE_DELAY * 2 ** (mail.attempts - 1)
+                _enqueue_delivery([mail.pk], delay=delay)
+            else:
+                mail.status = OutgoingMail.Status.FAILED
+        else:
+            mail.status = OutgoingMail.Status.SENT
+            mail.sent_at = mail.last_attempt_at
+        mail.save(
+            update_fields=[
+                "attempts",
+                "last_attempt_at",
+                "last_error",
+                "status",
+                "sent_at",
+            ]
+        )
+    if error is not None:
+        logger.warning("Mail %s to %s not sent: %s", mail.pk, mail.to, mail.last_error)
+        raise error
+    return mail.status
+
+
+@transaction.atomic
+def mail_retry(*, mails) -> int:
+    """Staff's "retry": give every unsent mail in ``mails`` a fresh round of
+    attempts, starting now. Returns how many were queued again."""
+    ids = [
+        mail.pk
+        for mail in mails.select_for_update().exclude(status=OutgoingMail.Status.SENT)
+    ]
+    OutgoingMail.objects.filter(pk__in=ids).update(
+        status=OutgoingMail.Status.QUEUED, attempts=0
+    )
+    _enqueue_after_commit(ids)
+    return len(ids)

@@ -135,7 +135,13 @@ def test_exports_use_the_wizard_labels(demo):
 
 
 def test_people_never_read_a_json_path(
-    demo, user, user_client, client, staff_user, django_capture_on_commit_callbacks
+    demo,
+    user,
+    user_client,
+    client,
+    staff_user,
+    django_capture_on_commit_callbacks,
+    run_tasks,
 ):
     demo.vat_number = ""  # an ELIG finding on the organisation
     demo.save()
@@ -183,6 +189,7 @@ def test_people_never_read_a_json_path(
         "staff review": _visible_text(staff.content.decode()),
         "staff diff": _visible_text(diff.content.decode()),
     }
+    run_tasks()  # the queued notifications go out
     assert mail.outbox, "the review workflow sent no e-mail"
     for index, message in enumerate(mail.outbox):
         surfaces[f"e-mail {index}"] = message.subject + "\n" + message.body
