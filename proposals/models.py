@@ -6,6 +6,7 @@ values that can never be right (negative hours, zero GPUs in a job row, percenta
 above 100) are refused by validators and by database constraints alike.
 """
 
+from datetime import timedelta
 from decimal import Decimal
 
 from django.conf import settings
@@ -13,6 +14,9 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
 from django.urls import reverse
+from django.utils import timezone
+
+from proposals.domain import limits
 
 MAX_GPU_HOURS = Decimal("100000000")  # far above any call; catches typos of 1000x
 MAX_GPUS = 100_000
@@ -128,7 +132,7 @@ class Proposal(models.Model):
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="proposals"
     )
-    title = models.CharField(max_length=200)
+    title = models.CharField(max_length=limits.LINE_CHARS)
     call_family = models.CharField(
         max_length=32,
         choices=CallFamily.choices,
@@ -139,12 +143,14 @@ class Proposal(models.Model):
     )
 
     # Organisation and eligibility
-    organisation_name = models.CharField(max_length=200, blank=True)
+    organisation_name = models.CharField(max_length=limits.LINE_CHARS, blank=True)
     organisation_kind = models.CharField(
         max_length=16, choices=OrganisationKind.choices, blank=True
     )
     organisation_country = models.CharField(max_length=2, blank=True)
-    vat_number = models.CharField("VAT number", max_length=32, blank=True)
+    vat_number = models.CharField(
+        "VAT number", max_length=limits.VAT_NUMBER_CHARS, blank=True
+    )
     ongoing_eurohpc_project = models.BooleanField(
         "another ongoing EuroHPC JU project", default=False
     )
@@ -169,7 +175,7 @@ class Proposal(models.Model):
         verbose_name="target system",
     )
     libraries = models.CharField(
-        "software libraries and codes", max_length=1000, blank=True
+        "software libraries and codes", max_length=limits.LIBRARIES_CHARS, blank=True
     )
     total_gpu_hours = models.DecimalField(
         "total GPU-hours",
@@ -193,7 +199,9 @@ class Proposal(models.Model):
         blank=True,
         validators=_nonneg(MAX_TB),
     )
-    storage_justification = models.TextField(max_length=4000, blank=True)
+    storage_justification = models.TextField(
+        max_length=limits.JUSTIFICATION_CHARS, blank=True
+    )
     transfer_in_tb = models.DecimalField(
         "data transfer in (TB)",
         max_digits=10,
@@ -210,7 +218,9 @@ class Proposal(models.Model):
         blank=True,
         validators=_nonneg(MAX_TB),
     )
-    transfer_justification = models.TextField(max_length=4000, blank=True)
+    transfer_justification = models.TextField(
+        max_length=limits.JUSTIFICATION_CHARS, blank=True
+    )
     extra_cpu_hours = models.DecimalField(
         "CPU-hours beyond the default",
         max_digits=12,
@@ -219,7 +229,9 @@ class Proposal(models.Model):
         blank=True,
         validators=_nonneg(MAX_GPU_HOURS),
     )
-    auxiliary_services = models.TextField(max_length=4000, blank=True)
+    auxiliary_services = models.TextField(
+        max_length=limits.JUSTIFICATION_CHARS, blank=True
+    )
     duration_months = models.PositiveSmallIntegerField(
         "allocation duration (months)",
         null=True,
@@ -228,7 +240,9 @@ class Proposal(models.Model):
     )
 
     # (d) Scalability and performance, (e) optimisation
-    scalability_narrative = models.TextField(max_length=20000, blank=True)
+    scalability_narrative = models.TextField(
+        max_length=limits.NARRATIVE_CHARS, blank=True
+    )
     workload = models.CharField(
         "workload shape", max_length=20, choices=Workload.choices, blank=True
     )
@@ -240,7 +254,9 @@ class Proposal(models.Model):
         blank=True,
         validators=_nonneg(100),
     )
-    optimisation_narrative = models.TextField(max_length=20000, blank=True)
+    optimisation_narrative = models.TextField(
+        max_length=limits.NARRATIVE_CHARS, blank=True
+    )
 
     revision = models.PositiveIntegerField(default=1, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -302,12 +318,14 @@ class CodeEntry(ProposalChild):
         Proposal, on_delete=models.CASCADE, related_name="codes"
     )
     role = models.CharField(max_length=16, choices=Role.choices, default=Role.MAIN)
-    name = models.CharField(max_length=200, blank=True)
-    version = models.CharField(max_length=100, blank=True)
+    name = models.CharField(max_length=limits.LINE_CHARS, blank=True)
+    version = models.CharField(max_length=limits.VERSION_CHARS, blank=True)
     references = models.TextField(
-        max_length=4000, blank=True, help_text="One link or reference per line."
+        max_length=limits.REFERENCES_CHARS,
+        blank=True,
+        help_text="One link or reference per line.",
     )
-    description = models.TextField(max_length=20000, blank=True)
+    description = models.TextField(max_length=limits.NARRATIVE_CHARS, blank=True)
 
     class Meta(ProposalChild.Meta):
         verbose_name = "code entry"
@@ -344,7 +362,9 @@ class ScalingMeasurement(ProposalChild):
         blank=True,
         validators=[MinValueValidator(0), MaxValueValidator(Decimal("1e11"))],
     )
-    unit = models.CharField(max_length=40, default="samples/s", blank=True)
+    unit = models.CharField(
+        max_length=limits.UNIT_CHARS, default="samples/s", blank=True
+    )
     mfu_pct = models.DecimalField(
         "MFU (%)",
         max_digits=5,
@@ -361,7 +381,7 @@ class ScalingMeasurement(ProposalChild):
         blank=True,
         validators=_nonneg(100),
     )
-    hardware = models.CharField(max_length=200, blank=True)
+    hardware = models.CharField(max_length=limits.LINE_CHARS, blank=True)
 
     class Meta(ProposalChild.Meta):
         constraints = [
@@ -384,7 +404,7 @@ class JobType(ProposalChild):
     proposal = models.ForeignKey(
         Proposal, on_delete=models.CASCADE, related_name="jobs"
     )
-    title = models.CharField(max_length=200, blank=True)
+    title = models.CharField(max_length=limits.LINE_CHARS, blank=True)
     gpus = models.PositiveIntegerField(
         "GPUs per job", null=True, blank=True, validators=_positive(MAX_GPUS)
     )
@@ -437,7 +457,7 @@ class UsageMonth(ProposalChild):
         blank=True,
         validators=_nonneg(MAX_GPU_HOURS),
     )
-    activity = models.CharField(max_length=300, blank=True)
+    activity = models.CharField(max_length=limits.ACTIVITY_CHARS, blank=True)
 
     class Meta(ProposalChild.Meta):
         verbose_name = "usage period"
@@ -468,6 +488,31 @@ class UsageMonth(ProposalChild):
             raise ValidationError(
                 {"to_month": "The last month cannot come before the first month."}
             )
+
+
+class PendingImport(models.Model):
+    """A revision file that passed the check and waits for its owner to confirm it.
+
+    The checked document stays on the server, bound to the user and the proposal,
+    instead of travelling back through the page; it expires after ``LIFETIME``, and
+    expired ones are deleted whenever a new file is checked."""
+
+    LIFETIME = timedelta(hours=1)
+
+    token = models.CharField(max_length=64, unique=True)
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    proposal = models.ForeignKey(Proposal, on_delete=models.CASCADE, related_name="+")
+    document = models.JSONField(help_text="The checked file, parsed and re-dumped.")
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    def __str__(self):
+        return f"Pending import into proposal {self.proposal_id}"
+
+    @property
+    def expired(self) -> bool:
+        return self.created_at < timezone.now() - self.LIFETIME
 
 
 # --------------------------------------------------------------------------------------
