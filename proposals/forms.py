@@ -56,25 +56,12 @@ class ProposalCreateForm(forms.ModelForm):
 # the row's primary key (``jobs-17-gpus``), so a row's inputs keep their names however
 # rows are added, removed or reordered in other requests.
 
-OTHER_COUNTRIES = {
-    "GB": "United Kingdom",
-    "US": "United States",
-    "CA": "Canada",
-    "CN": "China",
-    "IN": "India",
-    "JP": "Japan",
-    "KR": "South Korea",
-    "SG": "Singapore",
-    "AU": "Australia",
-    "BR": "Brazil",
-    "AE": "United Arab Emirates",
-}
 
 YES_NO_UNKNOWN = [("", "Not answered"), ("true", "Yes"), ("false", "No")]
 
 
 def country_choices():
-    from proposals.domain.countries import eligible_countries
+    from proposals.domain.countries import OTHER_COUNTRIES, eligible_countries
 
     eligible = sorted(eligible_countries().values(), key=lambda c: c.name)
     groups = {"EU member states": [], "Associated to Horizon 2020": []}

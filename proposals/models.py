@@ -6,6 +6,7 @@ values that can never be right (negative hours, zero GPUs in a job row, percenta
 above 100) are refused by validators and by database constraints alike.
 """
 
+from datetime import timedelta
 from decimal import Decimal
 
 from django.conf import settings
@@ -13,7 +14,9 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
 from django.urls import reverse
+from django.utils import timezone
 
+from proposals.domain import limits
 from proposals.domain.fields import describe_path, label
 from proposals.domain.sections import SECTIONS
 
@@ -131,7 +134,7 @@ class Proposal(models.Model):
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="proposals"
     )
-    title = models.CharField(label("title"), max_length=200)
+    title = models.CharField(label("title"), max_length=limits.LINE_CHARS)
     call_family = models.CharField(
         label("call_family"),
         max_length=32,
@@ -144,7 +147,7 @@ class Proposal(models.Model):
 
     # Organisation and eligibility
     organisation_name = models.CharField(
-        label("organisation_name"), max_length=200, blank=True
+        label("organisation_name"), max_length=limits.LINE_CHARS, blank=True
     )
     organisation_kind = models.CharField(
         label("organisation_kind"),
@@ -155,7 +158,9 @@ class Proposal(models.Model):
     organisation_country = models.CharField(
         label("organisation_country"), max_length=2, blank=True
     )
-    vat_number = models.CharField(label("vat_number"), max_length=32, blank=True)
+    vat_number = models.CharField(
+        label("vat_number"), max_length=limits.VAT_NUMBER_CHARS, blank=True
+    )
     ongoing_eurohpc_project = models.BooleanField(
         label("ongoing_eurohpc_project"), default=False
     )
@@ -179,7 +184,9 @@ class Proposal(models.Model):
         related_name="proposals",
         verbose_name=label("system"),
     )
-    libraries = models.CharField(label("libraries"), max_length=1000, blank=True)
+    libraries = models.CharField(
+        label("libraries"), max_length=limits.LIBRARIES_CHARS, blank=True
+    )
     total_gpu_hours = models.DecimalField(
         label("total_gpu_hours"),
         max_digits=12,
@@ -203,7 +210,9 @@ class Proposal(models.Model):
         validators=_nonneg(MAX_TB),
     )
     storage_justification = models.TextField(
-        label("storage_justification"), max_length=4000, blank=True
+        label("storage_justification"),
+        max_length=limits.JUSTIFICATION_CHARS,
+        blank=True,
     )
     transfer_in_tb = models.DecimalField(
         label("transfer_in_tb"),
@@ -222,7 +231,9 @@ class Proposal(models.Model):
         validators=_nonneg(MAX_TB),
     )
     transfer_justification = models.TextField(
-        label("transfer_justification"), max_length=4000, blank=True
+        label("transfer_justification"),
+        max_length=limits.JUSTIFICATION_CHARS,
+        blank=True,
     )
     extra_cpu_hours = models.DecimalField(
         label("extra_cpu_hours"),
@@ -233,7 +244,7 @@ class Proposal(models.Model):
         validators=_nonneg(MAX_GPU_HOURS),
     )
     auxiliary_services = models.TextField(
-        label("auxiliary_services"), max_length=4000, blank=True
+        label("auxiliary_services"), max_length=limits.JUSTIFICATION_CHARS, blank=True
     )
     duration_months = models.PositiveSmallIntegerField(
         label("duration_months"),
@@ -244,7 +255,7 @@ class Proposal(models.Model):
 
     # (d) Scalability and performance, (e) optimisation
     scalability_narrative = models.TextField(
-        label("scalability_narrative"), max_length=20000, blank=True
+        label("scalability_narrative"), max_length=limits.NARRATIVE_CHARS, blank=True
     )
     workload = models.CharField(
         label("workload"), max_length=20, choices=Workload.choices, blank=True
@@ -258,7 +269,7 @@ class Proposal(models.Model):
         validators=_nonneg(100),
     )
     optimisation_narrative = models.TextField(
-        label("optimisation_narrative"), max_length=20000, blank=True
+        label("optimisation_narrative"), max_length=limits.NARRATIVE_CHARS, blank=True
     )
 
     revision = models.PositiveIntegerField(default=1, editable=False)
@@ -323,16 +334,20 @@ class CodeEntry(ProposalChild):
     role = models.CharField(
         label("role", "codes"), max_length=16, choices=Role.choices, default=Role.MAIN
     )
-    name = models.CharField(label("name", "codes"), max_length=200, blank=True)
-    version = models.CharField(label("version", "codes"), max_length=100, blank=True)
+    name = models.CharField(
+        label("name", "codes"), max_length=limits.LINE_CHARS, blank=True
+    )
+    version = models.CharField(
+        label("version", "codes"), max_length=limits.VERSION_CHARS, blank=True
+    )
     references = models.TextField(
         label("references", "codes"),
-        max_length=4000,
+        max_length=limits.REFERENCES_CHARS,
         blank=True,
         help_text="One link or reference per line.",
     )
     description = models.TextField(
-        label("description", "codes"), max_length=20000, blank=True
+        label("description", "codes"), max_length=limits.NARRATIVE_CHARS, blank=True
     )
 
     class Meta(ProposalChild.Meta):
@@ -376,7 +391,10 @@ class ScalingMeasurement(ProposalChild):
         validators=[MinValueValidator(0), MaxValueValidator(Decimal("1e11"))],
     )
     unit = models.CharField(
-        label("unit", "measurements"), max_length=40, default="samples/s", blank=True
+        label("unit", "measurements"),
+        max_length=limits.UNIT_CHARS,
+        default="samples/s",
+        blank=True,
     )
     mfu_pct = models.DecimalField(
         label("mfu_pct", "measurements"),
@@ -395,7 +413,7 @@ class ScalingMeasurement(ProposalChild):
         validators=_nonneg(100),
     )
     hardware = models.CharField(
-        label("hardware", "measurements"), max_length=200, blank=True
+        label("hardware", "measurements"), max_length=limits.LINE_CHARS, blank=True
     )
 
     class Meta(ProposalChild.Meta):
@@ -419,7 +437,9 @@ class JobType(ProposalChild):
     proposal = models.ForeignKey(
         Proposal, on_delete=models.CASCADE, related_name="jobs"
     )
-    title = models.CharField(label("title", "jobs"), max_length=200, blank=True)
+    title = models.CharField(
+        label("title", "jobs"), max_length=limits.LINE_CHARS, blank=True
+    )
     gpus = models.PositiveIntegerField(
         label("gpus", "jobs"), null=True, blank=True, validators=_positive(MAX_GPUS)
     )
@@ -479,7 +499,7 @@ class UsageMonth(ProposalChild):
         validators=_nonneg(MAX_GPU_HOURS),
     )
     activity = models.CharField(
-        label("activity", "schedule"), max_length=300, blank=True
+        label("activity", "schedule"), max_length=limits.ACTIVITY_CHARS, blank=True
     )
 
     class Meta(ProposalChild.Meta):
@@ -750,3 +770,28 @@ class OutgoingMail(models.Model):
 
     def __str__(self):
         return f"{self.subject} -> {self.to}"
+
+
+class PendingImport(models.Model):
+    """A revision file that passed the check and waits for its owner to confirm it.
+
+    The checked document stays on the server, bound to the user and the proposal,
+    instead of travelling back through the page; it expires after ``LIFETIME``, and
+    expired ones are deleted whenever a new file is checked."""
+
+    LIFETIME = timedelta(hours=1)
+
+    token = models.CharField(max_length=64, unique=True)
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    proposal = models.ForeignKey(Proposal, on_delete=models.CASCADE, related_name="+")
+    document = models.JSONField(help_text="The checked file, parsed and re-dumped.")
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    def __str__(self):
+        return f"Pending import into proposal {self.proposal_id}"
+
+    @property
+    def expired(self) -> bool:
+        return self.created_at < timezone.now() - self.LIFETIME

@@ -31,6 +31,7 @@ from proposals.review_forms import (
     StatusForm,
     SubmitForm,
 )
+from proposals.views import owned_proposal
 
 # The wizard's last step has no comment section of its own: it shows the general one.
 STEP_SECTIONS = {"review": ReviewComment.Section.GENERAL}
@@ -146,9 +147,7 @@ def _add_comment(request, proposal, *, staff: bool):
 @require_GET
 def review_status(request, pk):
     """The applicant's view of the review: status, history, staff comments."""
-    proposal = selectors.proposal_get_for_owner(
-        user=request.user, pk=pk, children=False
-    )
+    proposal = owned_proposal(request, pk, children=False)
     targets = workflow.allowed_targets(proposal.status, workflow.APPLICANT)
     return TemplateResponse(
         request,
@@ -171,7 +170,7 @@ def review_status(request, pk):
 @require_http_methods(["GET", "POST"])
 def review_send(request, pk):
     """Send for review: GET confirms (listing the error findings), POST sends."""
-    proposal = selectors.proposal_get_for_owner(user=request.user, pk=pk)
+    proposal = owned_proposal(request, pk)
     form = SubmitForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
@@ -212,9 +211,7 @@ def review_send(request, pk):
 @require_POST
 def review_comment(request, pk):
     """The applicant adds a comment or replies to a staff comment."""
-    proposal = selectors.proposal_get_for_owner(
-        user=request.user, pk=pk, children=False
-    )
+    proposal = owned_proposal(request, pk, children=False)
     return _add_comment(request, proposal, staff=False)
 
 
@@ -222,9 +219,7 @@ def review_comment(request, pk):
 @require_GET
 def review_step_comments(request, pk, section):
     """htmx fragment: the staff comments on one wizard step, to show beside it."""
-    proposal = selectors.proposal_get_for_owner(
-        user=request.user, pk=pk, children=False
-    )
+    proposal = owned_proposal(request, pk, children=False)
     section = _section_or_404(section)
     return _threads_response(
         request,

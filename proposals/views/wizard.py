@@ -14,11 +14,12 @@ from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
-from proposals import selectors, services
+from proposals import services
 from proposals.domain.fields import FIELD_BY_KEY, columns
 from proposals.domain.sections import TABLE_BY_KIND, TABLE_KINDS
 from proposals.live import live_context
 from proposals.services import RevisionConflict
+from proposals.views import owned_proposal
 from proposals.wizard import (
     STEP_BY_SLUG,
     STEPS,
@@ -95,7 +96,7 @@ def wizard(request, pk, step):
 
 def wizard_step(request, pk, step):
     step = _step_or_404(step)
-    proposal = selectors.proposal_get_for_owner(user=request.user, pk=pk)
+    proposal = owned_proposal(request, pk)
     unit = _gpu_unit(request, proposal)
     step_forms = build_step_forms(step, proposal, gpu_unit=unit)
     context = _page(request, proposal, step, step_forms)
@@ -121,7 +122,7 @@ def _parse_action(value: str):
 
 def wizard_post(request, pk, step):
     step = _step_or_404(step)
-    proposal = selectors.proposal_get_for_owner(user=request.user, pk=pk)
+    proposal = owned_proposal(request, pk)
     action, args = _parse_action(request.POST.get("action", "save"))
     try:
         expected = int(request.POST.get("revision", ""))
@@ -163,7 +164,7 @@ def wizard_post(request, pk, step):
     if row_action is not None or system_changed:
         # Read the rows again and show the step's forms afresh (keeping the errors of
         # this request on the forms that had them).
-        proposal = selectors.proposal_get_for_owner(user=request.user, pk=pk)
+        proposal = owned_proposal(request, pk)
         fresh = build_step_forms(step, proposal, gpu_unit=_gpu_unit(request, proposal))
         _carry_errors(step_forms, fresh, request.POST)
         if request.htmx:

@@ -7,7 +7,7 @@ from django.contrib.auth.models import Group, User
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
-from proposals.assess import domain_to_models
+from proposals import services
 from proposals.domain import jsonformat
 from proposals.selectors import STAFF_GROUP
 
@@ -49,7 +49,7 @@ class Command(BaseCommand):
             data = jsonformat.loads((EXAMPLES / name).read_text(encoding="utf-8"))
             if applicant.proposals.filter(title=data.title).exists():
                 continue
-            domain_to_models(data, owner=applicant)
+            services.proposal_import(owner=applicant, document=data)
         self.stdout.write(
             self.style.SUCCESS(
                 f"Demo data ready: {applicant.proposals.count()} proposals for 'demo'."
