@@ -14,6 +14,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 
+from proposals import notifications
 from proposals.domain.workflow import SUBMITTED
 from proposals.models import OutgoingMail, ProposalRevision
 
@@ -93,13 +94,14 @@ def test_send_for_review_succeeds_when_the_mail_server_is_down(
 def test_retries_are_bounded_with_growing_delays(
     settings, user, staff_user, applicant_proposal, run_tasks
 ):
-    from proposals import services
+    from proposals import notifications, services
+    from proposals.services import mail as mail_services
 
     settings.EMAIL_BACKEND = DOWN
     (stored,) = services.mail_queue(
-        mails=[services.notifications.Mail(staff_user.email, "Subject", "Body")]
+        mails=[notifications.Mail(staff_user.email, "Subject", "Body")]
     )
-    services._enqueue_delivery([stored.pk])  # what the commit would do
+    mail_services._enqueue_delivery([stored.pk])  # what the commit would do
     delays = []
     for _ in range(OutgoingMail.MAX_ATTEMPTS):
         started = timezone.now()
@@ -135,7 +137,7 @@ def test_staff_see_a_failed_mail_in_the_admin_and_retry_it(
 
     settings.EMAIL_BACKEND = DOWN
     (stored,) = services.mail_queue(
-        mails=[services.notifications.Mail("someone@example.eu", "Review due", "B")]
+        mails=[notifications.Mail("someone@example.eu", "Review due", "B")]
     )
     OutgoingMail.objects.filter(pk=stored.pk).update(
         status=OutgoingMail.Status.FAILED, attempts=5, last_error="SMTPConnectError"
