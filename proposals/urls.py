@@ -1,6 +1,7 @@
 from django.urls import path, re_path
 
 from proposals.exports.urls import urlpatterns as exports_urlpatterns
+from proposals.http import MAX_DIGITS
 from proposals.review_urls import review_urlpatterns
 from proposals.views import proposals, reference, wizard
 
@@ -14,7 +15,9 @@ urlpatterns = [
     path("proposals/<int:pk>/edit/", proposals.proposal_edit, name="edit"),
     # Only the step names, so that other pages under a proposal keep their own URLs.
     re_path(
-        r"^proposals/(?P<pk>[0-9]+)/(?P<step>{})/$".format("|".join(wizard.STEP_SLUGS)),
+        r"^proposals/(?P<pk>[0-9]{{1,{}}})/(?P<step>{})/$".format(
+            MAX_DIGITS, "|".join(wizard.STEP_SLUGS)
+        ),
         wizard.wizard,
         name="step",
     ),

@@ -10,6 +10,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from proposals import exports, selectors
 from proposals.exports import jsonio
+from proposals.http import parse_int
 
 
 def _download(request, pk, *, extension: str, content_type: str, render):
@@ -125,12 +126,12 @@ def import_json_revision(request, pk):
             return TemplateResponse(request, "proposals/import_json.html", context)
         text = data if isinstance(data, str) else data.decode("utf-8-sig")
         context.update({"document": text, "incoming": document, "confirming": True})
-        revision = request.POST.get("revision", "")
-        if request.POST.get("confirm") != "yes" or not revision.isdigit():
+        revision = parse_int(request.POST.get("revision"), name="revision")
+        if request.POST.get("confirm") != "yes" or revision is None:
             return TemplateResponse(request, "proposals/import_json.html", context)
         try:
             jsonio.import_revision(
-                proposal=proposal, document=document, expected_revision=int(revision)
+                proposal=proposal, document=document, expected_revision=revision
             )
         except jsonio.StaleRevision:
             # Edited meanwhile: ask again against the current revision.

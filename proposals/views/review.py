@@ -20,6 +20,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from proposals import assess, selectors, services
 from proposals.domain import jsonformat, workflow
 from proposals.domain.tiers import tier_label
+from proposals.http import parse_int
 from proposals.live import live_context
 from proposals.models import ReviewComment
 from proposals.review import SECTION_TITLES, diff_documents, diff_findings, layout
@@ -345,7 +346,7 @@ def staff_diff(request, pk):
         value = request.GET.get(name, "")
         if value == "current":
             return "current"
-        return int(value) if value.isdigit() else default
+        return parse_int(value, name=name, default=default)
 
     a = number("a", latest - 1 if latest > first else first)
     b = number("b", latest)

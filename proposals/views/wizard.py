@@ -15,6 +15,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
 from proposals import selectors, services
+from proposals.http import parse_int
 from proposals.live import live_context
 from proposals.services import RevisionConflict
 from proposals.wizard import (
@@ -116,10 +117,7 @@ def wizard_post(request, pk, step):
     step = _step_or_404(step)
     proposal = selectors.proposal_get_for_owner(user=request.user, pk=pk)
     action, args = _parse_action(request.POST.get("action", "save"))
-    try:
-        expected = int(request.POST.get("revision", ""))
-    except ValueError:
-        expected = -1
+    expected = parse_int(request.POST.get("revision"), name="revision", default=-1)
     unit = _gpu_unit(request, proposal)
     autosave = bool(request.htmx) and action == "autosave"
     step_forms = build_step_forms(
