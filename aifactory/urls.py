@@ -4,6 +4,8 @@ from django.views.generic import RedirectView
 
 from proposals.views import accounts
 
+handler500 = "aifactory.errors.server_error"
+
 urlpatterns = [
     path("", RedirectView.as_view(pattern_name="proposals:list"), name="home"),
     path("accounts/signup/", accounts.signup, name="signup"),
