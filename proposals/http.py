@@ -8,6 +8,7 @@ ends in a server error. Every integer taken from a request goes through
 
 import re
 
+from django.conf import settings
 from django.core.exceptions import BadRequest
 
 # Eighteen digits fit every integer column (PostgreSQL's bigint holds 9.2e18).
@@ -28,3 +29,14 @@ def parse_int(
             f"{name} must be a whole number of at most {MAX_DIGITS} digits."
         )
     return int(value)
+
+
+def client_ip(request) -> str:
+    """The client's address for throttling (django-axes and django-ratelimit). Behind
+    our reverse proxy (``DJANGO_BEHIND_PROXY``) it is the last ``X-Forwarded-For``
+    entry, the one the proxy itself appended; earlier entries are the client's word."""
+    if settings.BEHIND_PROXY:
+        forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "").split(",")[-1].strip()
+        if forwarded:
+            return forwarded
+    return request.META.get("REMOTE_ADDR") or "0.0.0.0"

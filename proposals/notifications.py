@@ -11,17 +11,21 @@ from django.core.mail import EmailMessage, get_connection
 from django.template.loader import render_to_string
 from django.urls import reverse
 
+from proposals import selectors
+
 STAFF_GROUP = "Support staff"
 
 
 def _messages(template: str, context: dict, recipients) -> list[EmailMessage]:
+    """One message per recipient whose address is verified; nothing is sent to an
+    address its owner has not confirmed."""
+    recipients = selectors.verified_addresses(addresses=recipients)
     subject = render_to_string(f"emails/{template}_subject.txt", context)
     body = render_to_string(f"emails/{template}.txt", context)
     subject = " ".join(subject.split())
     return [
         EmailMessage(subject, body, settings.DEFAULT_FROM_EMAIL, [address])
-        for address in recipients
-        if address
+        for address in sorted(recipients)
     ]
 
 

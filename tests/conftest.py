@@ -39,3 +39,12 @@ def proposal(user):
 def user_client(client, user):
     client.force_login(user)
     return client
+
+
+@pytest.fixture(autouse=True)
+def _empty_cache():
+    """Rate-limit counters (and cached charts) live in the cache: start each test
+    with none."""
+    from django.core.cache import cache
+
+    cache.clear()
