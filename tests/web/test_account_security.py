@@ -264,3 +264,13 @@ def test_demo_users_are_confirmed(catalogue):
         user = User.objects.get(username=name)
         assert user.account.verified_at is not None
         assert user.account.email == user.email
+
+
+def test_client_address_behind_the_proxy(rf, settings):
+    from proposals.http import client_ip
+
+    request = rf.get("/", HTTP_X_FORWARDED_FOR="6.6.6.6, 203.0.113.9")
+    settings.BEHIND_PROXY = False
+    assert client_ip(request) == "127.0.0.1"
+    settings.BEHIND_PROXY = True
+    assert client_ip(request) == "203.0.113.9"  # the proxy's entry, not the client's
