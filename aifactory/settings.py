@@ -203,6 +203,11 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env_str("DJANGO_LOG_LEVEL", "INFO")},
-    # WeasyPrint reports every layout step at INFO: noise in a server's log.
-    "loggers": {"weasyprint": {"level": "WARNING"}, "fontTools": {"level": "WARNING"}},
+    # WeasyPrint reports every layout step at INFO, django-axes every login and its
+    # own start: noise in a server's log (lockouts are warnings and stay).
+    "loggers": {
+        "weasyprint": {"level": "WARNING"},
+        "fontTools": {"level": "WARNING"},
+        "axes": {"level": "WARNING"},
+    },
 }
