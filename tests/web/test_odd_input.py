@@ -88,3 +88,10 @@ def test_wizard_post_with_odd_revision_is_400(value, user_client, proposal):
 @pytest.mark.parametrize("pk", ["1" * 5000, "9" * 19, "9" * 25])
 def test_huge_ids_in_the_path_are_404(path, pk, user_client):
     assert user_client.get(path.format(pk)).status_code == 404
+
+
+@pytest.mark.parametrize("value", ODD)
+def test_queue_page_number_never_fails(value, client, staff_user):
+    client.force_login(staff_user)
+    response = client.get(reverse("proposals:review_queue"), {"page": value})
+    assert response.status_code == 200
