@@ -4,16 +4,24 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 
-.PHONY: run setup venv assets migrate demo test test-fast e2e lint format bench check-deploy clean
+.PHONY: run worker setup venv assets migrate demo test test-fast e2e lint format bench check-deploy clean
 
-## make run: set everything up, load the demo data and serve at http://127.0.0.1:8000
+## make run: set everything up, load the demo data and serve at http://127.0.0.1:8000,
+## with the task worker (it sends the e-mails) running beside the server until Ctrl-C.
 run: setup demo
 	@echo ""
 	@echo "  Serving at http://127.0.0.1:8000"
 	@echo "  Demo applicant:     demo / aifactory-demo"
-	@echo "  Demo support staff: staff / aifactory-staff (also a Django admin)"
+	@echo "  Demo support staff: staff / aifactory-staff"
+	@echo "  Administrator:      admin / aifactory-admin (Django admin, superuser)"
 	@echo ""
-	DJANGO_DEBUG=1 $(PY) manage.py runserver 127.0.0.1:8000
+	DJANGO_DEBUG=1 $(PY) manage.py db_worker --no-reload & worker=$$!; \
+	  trap 'kill $$worker 2>/dev/null; wait $$worker 2>/dev/null' EXIT INT TERM; \
+	  DJANGO_DEBUG=1 $(PY) manage.py runserver 127.0.0.1:8000
+
+## make worker: only the task worker (sends the queued e-mails), for a separate terminal.
+worker: migrate
+	DJANGO_DEBUG=1 $(PY) manage.py db_worker
 
 setup: venv assets migrate
 

@@ -47,6 +47,8 @@ INSTALLED_APPS = [
     "crispy_bootstrap5",
     "django_htmx",
     "axes",
+    "django_tasks",
+    "django_tasks_db",
     "proposals",
 ]
 
@@ -166,6 +168,10 @@ DEFAULT_FROM_EMAIL = env_str(
     "DJANGO_DEFAULT_FROM_EMAIL", default="AI Factory wizard <noreply@localhost>"
 )
 EMAIL_HOST = env_str("DJANGO_EMAIL_HOST", default="localhost")
+
+# Background tasks (the review workflow's e-mails) are stored in the database and run
+# by ``manage.py db_worker`` (django-tasks with the django-tasks-db backend).
+TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
 
 # The cache holds rendered charts keyed by a hash of their data: any process may fill it,
 # none depends on it. Local memory is per process; set DJANGO_CACHE_URL-free deployments

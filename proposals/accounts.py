@@ -3,8 +3,10 @@ that cannot create an account. They go to the address that was typed, so that th
 after a sign-up is the same whatever happened and reveals nothing about who has an
 account; only the owner of the address learns why.
 
-Sent at once (not queued): the person is waiting for them. A mail server failure is
-logged and the person can ask again.
+Sent at once, not through the mail queue (``services.mail_queue``): the person is
+waiting for them, and they carry links that log a person in, which the queue (shown to
+staff in the admin) must not hold. A mail server failure is logged and the person can
+ask again.
 """
 
 import logging

@@ -1,9 +1,11 @@
-from django.contrib import admin
+from django.contrib import admin, messages
 
+from proposals import services
 from proposals.models import (
     Cluster,
     CodeEntry,
     JobType,
+    OutgoingMail,
     Proposal,
     ProposalRevision,
     ReviewComment,
@@ -29,28 +31,61 @@ class ClusterAdmin(admin.ModelAdmin):
     prepopulated_fields = {"slug": ["name"]}
 
 
-class CodeEntryInline(admin.StackedInline):
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """Shown, never written here: the workflow (or the applicant) writes these."""
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+class ReadOnlyInline(admin.TabularInline):
+    """A proposal's rows, shown on its page. The foreign keys are raw ids, so no
+    page ever lists another proposal's rows in a dropdown."""
+
+    extra = 0
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+class CodeEntryInline(ReadOnlyInline):
     model = CodeEntry
-    extra = 0
 
 
-class ScalingMeasurementInline(admin.TabularInline):
+class ScalingMeasurementInline(ReadOnlyInline):
     model = ScalingMeasurement
-    extra = 0
+    raw_id_fields = ["code"]
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related("code")
 
 
-class JobTypeInline(admin.TabularInline):
+class JobTypeInline(ReadOnlyInline):
     model = JobType
-    extra = 0
 
 
-class UsageMonthInline(admin.TabularInline):
+class UsageMonthInline(ReadOnlyInline):
     model = UsageMonth
-    extra = 0
 
 
 @admin.register(Proposal)
-class ProposalAdmin(admin.ModelAdmin):
+class ProposalAdmin(ReadOnlyAdmin):
+    """The applicant's text is theirs: staff read it here and answer with review
+    comments, never by editing it (an edit here would also bypass the revision check
+    that keeps autosaves from overwriting each other)."""
+
     list_display = [
         "title",
         "owner",
@@ -63,7 +98,7 @@ class ProposalAdmin(admin.ModelAdmin):
     list_filter = ["status", "call_family", "system"]
     search_fields = ["title", "organisation_name", "owner__username"]
     list_select_related = ["owner", "system"]
-    readonly_fields = ["revision", "created_at", "updated_at"]
+    raw_id_fields = ["owner", "system"]
     inlines = [
         CodeEntryInline,
         ScalingMeasurementInline,
@@ -71,22 +106,31 @@ class ProposalAdmin(admin.ModelAdmin):
         UsageMonthInline,
     ]
 
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related("owner", "system")
 
-for model in (CodeEntry, ScalingMeasurement, JobType, UsageMonth):
-    admin.site.register(model)
+
+class ProposalRowAdmin(ReadOnlyAdmin):
+    """The rows on their own, for searching across proposals; read-only."""
+
+    list_display = ["__str__", "proposal", "position"]
+    list_select_related = ["proposal"]
+    raw_id_fields = ["proposal"]
+    search_fields = ["proposal__title"]
 
 
-class ReadOnlyAdmin(admin.ModelAdmin):
-    """Review records are written by the workflow only; the admin shows them."""
+@admin.register(CodeEntry)
+class CodeEntryAdmin(ProposalRowAdmin):
+    list_display = ["__str__", "proposal", "role", "position"]
 
-    def has_add_permission(self, request):
-        return False
 
-    def has_change_permission(self, request, obj=None):
-        return False
+@admin.register(ScalingMeasurement)
+class ScalingMeasurementAdmin(ProposalRowAdmin):
+    raw_id_fields = ["proposal", "code"]
 
-    def has_delete_permission(self, request, obj=None):
-        return False
+
+admin.site.register(JobType, ProposalRowAdmin)
+admin.site.register(UsageMonth, ProposalRowAdmin)
 
 
 @admin.register(ProposalRevision)
@@ -113,5 +157,34 @@ class ReviewStateAdmin(ReadOnlyAdmin):
 class ReviewCommentAdmin(admin.ModelAdmin):
     list_display = ["proposal", "section", "author", "staff_only", "created_at"]
     list_select_related = ["proposal", "author"]
+    raw_id_fields = ["proposal", "author", "parent", "revision"]
     list_filter = ["section", "staff_only"]
     search_fields = ["body", "proposal__title"]
+
+
+@admin.register(OutgoingMail)
+class OutgoingMailAdmin(ReadOnlyAdmin):
+    """Mail delivery: every e-mail of the review workflow, its status and last
+    error. Failed mails can be sent again with the "Retry" action."""
+
+    list_display = ["created_at", "to", "subject", "status", "attempts", "last_error"]
+    list_filter = ["status"]
+    search_fields = ["to", "subject"]
+    raw_id_fields = ["proposal"]
+    actions = ["retry"]
+    date_hierarchy = "created_at"
+
+    def has_change_permission(self, request, obj=None):
+        # Shown read-only, but "change" is the right that allows the retry action.
+        return obj is None and request.user.has_perm("proposals.change_outgoingmail")
+
+    @admin.action(
+        description="Retry sending the selected mails", permissions=["change"]
+    )
+    def retry(self, request, queryset):
+        count = services.mail_retry(mails=queryset)
+        self.message_user(
+            request,
+            f"{count} mail(s) queued again; sent mails were left alone.",
+            messages.SUCCESS,
+        )

@@ -1,7 +1,19 @@
 from django.apps import AppConfig
+from django.db.models.signals import post_migrate
+
+
+def _grant_staff_rights(sender, using="default", **kwargs):
+    from proposals import services
+
+    services.staff_group_grant_rights(using=using)
 
 
 class ProposalsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "proposals"
     verbose_name = "AI Factory proposals"
+
+    def ready(self):
+        # After every migrate (and test-database flush), once Django has created
+        # the permissions: the support staff group holds exactly its admin rights.
+        post_migrate.connect(_grant_staff_rights, sender=self)

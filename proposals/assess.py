@@ -1,7 +1,9 @@
 """The one adapter between the database and the proposal engine.
 
-Model instances become ``proposals.domain`` inputs here and nowhere else; the JSON
-import writes domain proposals back through :func:`domain_to_models`. Child rows keep
+Model instances become ``proposals.domain`` inputs here and nowhere else, and a
+parsed JSON document becomes unsaved, validated model instances
+(:func:`document_rows`), which ``services.proposal_import`` writes. Nothing here
+writes. Child rows keep
 their order, so a finding's path such as ``scalability.jobs[2].gpus`` points at the
 third job row of the form. Incomplete rows (a number left blank) are passed on with 0,
 which the engine reports as "enter a value above zero" on that row.
@@ -9,11 +11,12 @@ which the engine reports as "enter a value above zero" on that row.
 
 from __future__ import annotations
 
-from dataclasses import fields
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
 from decimal import Decimal
 
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.db.models import F, Q
 
 from . import domain
 from .models import (
@@ -146,16 +149,6 @@ def assess_proposal(
     return domain.assess(proposal_to_domain(proposal), catalogue)
 
 
-def _check(obj, path: str, problems: list, exclude: tuple[str, ...]) -> None:
-    """Run model validation; record each message under its JSON path."""
-    try:
-        obj.full_clean(exclude=list(exclude), validate_unique=False)
-    except ValidationError as exc:
-        for name, messages in exc.message_dict.items():
-            where = f"{path}.{name}" if path else FIELD_PATHS.get(name, name)
-            problems.extend((where, message) for message in messages)
-
-
 # Proposal model fields whose JSON path differs from the field name.
 FIELD_PATHS = {
     "organisation_name": "organisation.name",
@@ -175,30 +168,114 @@ SELECTION_FIELDS = [f.name for f in fields(domain.Selection) if f.name != "syste
 FIELD_PATHS.update({name: f"selection.{name}" for name in SELECTION_FIELDS})
 
 
-def domain_to_models(
-    source: domain.Proposal, *, owner, instance: Proposal | None = None
-) -> Proposal:
-    """Write ``source`` as a proposal with children, in one transaction.
+def _compare(op: str, actual, expected):
+    """One lookup in SQL's three-valued logic: ``None`` when a side is NULL."""
+    if op == "isnull":
+        return (actual is None) == expected
+    if actual is None or expected is None:
+        return None
+    if op == "exact":
+        return actual == expected
+    if op == "gte":
+        return actual >= expected
+    if op == "lte":
+        return actual <= expected
+    raise TypeError(f"lookup {op!r} is not evaluated in memory; add it here")
 
-    Creates a new proposal for ``owner`` (or replaces the content and children of
-    ``instance``). Values the database cannot hold raise ``domain.FormatError``
-    with their JSON paths, and nothing is written.
-    """
-    problems: list[tuple[str, str]] = []
-    system = None
-    if source.selection.system:
-        system = Cluster.objects.filter(slug=source.selection.system).first()
-        if system is None:
+
+def _holds(condition, obj):
+    """Evaluate a check constraint's ``Q`` on an unsaved instance: True, False or
+    None (unknown, which a database CHECK lets pass)."""
+    if isinstance(condition, Q):
+        results = [_holds(child, obj) for child in condition.children]
+        if condition.connector == Q.OR:
+            value = True if True in results else None if None in results else False
+        else:
+            value = False if False in results else None if None in results else True
+        return (None if value is None else not value) if condition.negated else value
+    lookup, expected = condition
+    name, _, op = lookup.partition("__")
+    if isinstance(expected, F):
+        expected = getattr(obj, expected.name)
+    return _compare(op or "exact", getattr(obj, name), expected)
+
+
+def _first_field(condition: Q) -> str:
+    child = condition.children[0]
+    return _first_field(child) if isinstance(child, Q) else child[0].split("__")[0]
+
+
+def _check(obj, where, problems: list, exclude: tuple[str, ...]) -> None:
+    """Validate ``obj`` in memory: field validators, lengths and choices, then the
+    model's check constraints (no query). ``where(name)`` is a field's JSON path."""
+    try:
+        obj.full_clean(
+            exclude=list(exclude), validate_unique=False, validate_constraints=False
+        )
+    except ValidationError as exc:
+        for name, messages in exc.message_dict.items():
+            problems.extend((where(name), message) for message in messages)
+        return
+    for constraint in obj._meta.constraints:
+        if _holds(constraint.condition, obj) is False:
             problems.append(
-                ("selection.system", f"no system “{source.selection.system}”")
+                (
+                    where(_first_field(constraint.condition)),
+                    constraint.get_violation_error_message(),
+                )
             )
+
+
+@dataclass
+class ImportRows:
+    """A document as unsaved model instances, already validated.
+
+    ``values`` are the proposal's own fields; ``measurement_codes`` gives, for each
+    measurement, the index of its code entry (or ``None``)."""
+
+    values: dict
+    codes: list[CodeEntry]
+    measurements: list[ScalingMeasurement]
+    measurement_codes: list[int | None]
+    jobs: list[JobType]
+    schedule: list[UsageMonth]
+
+    def children(self):
+        """``(model, rows)`` for each table, in writing order."""
+        return (
+            (CodeEntry, self.codes),
+            (ScalingMeasurement, self.measurements),
+            (JobType, self.jobs),
+            (UsageMonth, self.schedule),
+        )
+
+
+def system_ids() -> dict[str, int]:
+    """Catalogue slug -> cluster id (one query)."""
+    return dict(Cluster.objects.values_list("slug", "id"))
+
+
+def document_rows(
+    source: domain.Proposal, *, systems: Mapping[str, int | None]
+) -> ImportRows:
+    """Convert and validate a parsed document without touching the database.
+
+    ``systems`` maps the known system slugs to their cluster ids. Everything the
+    database would refuse (a value beyond a model's limits, a check constraint, an
+    unknown system) raises ``domain.FormatError`` with every problem and its JSON
+    path; this is the one check that every way in (upload, command line) runs."""
+    problems: list[tuple[str, str]] = []
     org, exp, sel, scal = (
         source.organisation,
         source.experience,
         source.selection,
         source.scalability,
     )
-    p = instance or Proposal(owner=owner)
+    system_id = None
+    if sel.system:
+        system_id = systems.get(sel.system)
+        if sel.system not in systems:
+            problems.append(("selection.system", f"no system “{sel.system}”"))
     values = {
         "title": source.title,
         "call_family": source.call_family,
@@ -209,7 +286,7 @@ def domain_to_models(
         "ongoing_eurohpc_project": org.ongoing_eurohpc_project,
         "hpc_experience": exp.hpc_experience,
         "stack_demonstrated_on_target": exp.stack_demonstrated_on_target,
-        "system": system,
+        "system_id": system_id,
         "scalability_narrative": scal.narrative,
         "workload": scal.workload,
         "runtime_stability_pct": _decimal(scal.runtime_stability_pct),
@@ -218,86 +295,72 @@ def domain_to_models(
     for name in SELECTION_FIELDS:
         value = getattr(sel, name)
         values[name] = _decimal(value) if isinstance(value, float) else value
-    for name, value in values.items():
-        setattr(p, name, value)
-    _check(p, "", problems, exclude=("owner", "system"))
-    for i, code in enumerate(source.codes):
-        for j, reference in enumerate(code.references):
-            if not reference.strip() or "\n" in reference or "\r" in reference:
-                problems.append(
-                    (
-                        f"codes[{i}].references[{j}]",
-                        "a reference is one non-empty line (a link or a citation)",
-                    )
-                )
-    codes = [
-        CodeEntry(
-            position=i,
-            role=c.role,
-            name=c.name,
-            version=c.version,
-            references="\n".join(c.references),
-            description=c.description,
-        )
-        for i, c in enumerate(source.codes)
-    ]
-    measurements = [
-        ScalingMeasurement(
-            position=i,
-            gpus=_blank_if_zero(m.gpus),
-            throughput=_decimal(_blank_if_zero(m.throughput)),
-            unit=m.unit,
-            mfu_pct=_decimal(m.mfu_pct),
-            comm_overhead_pct=_decimal(m.comm_overhead_pct),
-            hardware=m.hardware,
-        )
-        for i, m in enumerate(scal.measurements)
-    ]
-    jobs = [
-        JobType(
-            position=i,
-            title=j.title,
-            gpus=_blank_if_zero(j.gpus),
-            hours=_decimal(_blank_if_zero(j.hours)),
-            count=_blank_if_zero(j.count),
-        )
-        for i, j in enumerate(scal.jobs)
-    ]
-    schedule = [
-        UsageMonth(
-            position=i,
-            from_month=_blank_if_zero(u.from_month),
-            to_month=_blank_if_zero(u.to_month),
-            gpu_hours=_decimal(u.gpu_hours),
-            activity=u.activity,
-        )
-        for i, u in enumerate(scal.schedule)
-    ]
-    for name, rows in (
-        ("codes", codes),
-        ("scalability.measurements", measurements),
-        ("scalability.jobs", jobs),
-        ("scalability.schedule", schedule),
+    _check(
+        Proposal(**values),
+        lambda name: FIELD_PATHS.get(name, name),
+        problems,
+        exclude=("owner", "system"),
+    )
+    rows = ImportRows(
+        values=values,
+        codes=[
+            CodeEntry(
+                position=i,
+                role=c.role,
+                name=c.name,
+                version=c.version,
+                references="\n".join(c.references),
+                description=c.description,
+            )
+            for i, c in enumerate(source.codes)
+        ],
+        measurements=[
+            ScalingMeasurement(
+                position=i,
+                gpus=_blank_if_zero(m.gpus),
+                throughput=_decimal(_blank_if_zero(m.throughput)),
+                unit=m.unit,
+                mfu_pct=_decimal(m.mfu_pct),
+                comm_overhead_pct=_decimal(m.comm_overhead_pct),
+                hardware=m.hardware,
+            )
+            for i, m in enumerate(scal.measurements)
+        ],
+        measurement_codes=[m.code for m in scal.measurements],
+        jobs=[
+            JobType(
+                position=i,
+                title=j.title,
+                gpus=_blank_if_zero(j.gpus),
+                hours=_decimal(_blank_if_zero(j.hours)),
+                count=_blank_if_zero(j.count),
+            )
+            for i, j in enumerate(scal.jobs)
+        ],
+        schedule=[
+            UsageMonth(
+                position=i,
+                from_month=_blank_if_zero(u.from_month),
+                to_month=_blank_if_zero(u.to_month),
+                gpu_hours=_decimal(u.gpu_hours),
+                activity=u.activity,
+            )
+            for i, u in enumerate(scal.schedule)
+        ],
+    )
+    for prefix, items in (
+        ("codes", rows.codes),
+        ("scalability.measurements", rows.measurements),
+        ("scalability.jobs", rows.jobs),
+        ("scalability.schedule", rows.schedule),
     ):
-        for i, row in enumerate(rows):
-            _check(row, f"{name}[{i}]", problems, exclude=("proposal", "code"))
+        for i, row in enumerate(items):
+            _check(
+                row,
+                lambda name, at=f"{prefix}[{i}]": f"{at}.{name}",
+                problems,
+                exclude=("proposal", "code"),
+            )
     if problems:
         raise domain.FormatError(problems)
-    with transaction.atomic():
-        p.save()
-        if instance is not None:
-            for relation in CHILDREN:
-                getattr(p, relation).all().delete()
-        for code in codes:
-            code.proposal = p
-            code.save()
-        for row, m in zip(measurements, scal.measurements, strict=True):
-            row.proposal = p
-            row.code = codes[m.code] if m.code is not None else None
-        for rows in (jobs, schedule):
-            for row in rows:
-                row.proposal = p
-        ScalingMeasurement.objects.bulk_create(measurements)
-        JobType.objects.bulk_create(jobs)
-        UsageMonth.objects.bulk_create(schedule)
-    return p
+    return rows

@@ -9,6 +9,7 @@ from django.contrib.auth.forms import BaseUserCreationForm
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 
+from proposals.domain.fields import columns, label, section_fields
 from proposals.models import (
     CodeEntry,
     JobType,
@@ -64,27 +65,12 @@ class ProposalCreateForm(forms.ModelForm):
 # the row's primary key (``jobs-17-gpus``), so a row's inputs keep their names however
 # rows are added, removed or reordered in other requests.
 
-OTHER_COUNTRIES = {
-    "GB": "United Kingdom",
-    "US": "United States",
-    "CA": "Canada",
-    "CN": "China",
-    "IN": "India",
-    "JP": "Japan",
-    "KR": "South Korea",
-    "SG": "Singapore",
-    "AU": "Australia",
-    "BR": "Brazil",
-    "AE": "United Arab Emirates",
-}
 
 YES_NO_UNKNOWN = [("", "Not answered"), ("true", "Yes"), ("false", "No")]
 
-GPU_UNITS = [("gpus", "physical GPUs"), ("gcds", "GCDs (as Slurm counts them)")]
-
 
 def country_choices():
-    from proposals.domain.countries import eligible_countries
+    from proposals.domain.countries import OTHER_COUNTRIES, eligible_countries
 
     eligible = sorted(eligible_countries().values(), key=lambda c: c.name)
     groups = {"EU member states": [], "Associated to Horizon 2020": []}
@@ -103,6 +89,12 @@ def plain_decimal(value: Decimal) -> str:
     """``Decimal("1200.0000")`` as ``"1200"``, never in exponent notation."""
     text = format(value, "f")
     return text.rstrip("0").rstrip(".") if "." in text else text
+
+
+def field_names(section_or_table: str, *, table: bool = False) -> list[str]:
+    """The model fields a wizard form edits, in the vocabulary's order."""
+    specs = columns(section_or_table) if table else section_fields(section_or_table)
+    return [spec.name for spec in specs]
 
 
 class WizardStepForm(forms.ModelForm):
@@ -151,7 +143,7 @@ class WizardStepForm(forms.ModelForm):
 
 class OrganisationForm(WizardStepForm):
     stack_demonstrated_on_target = forms.TypedChoiceField(
-        label="Has your software stack already run on the target system?",
+        label=label("stack_demonstrated_on_target"),
         choices=YES_NO_UNKNOWN,
         coerce=lambda value: value == "true",
         empty_value=None,
@@ -161,34 +153,13 @@ class OrganisationForm(WizardStepForm):
 
     class Meta:
         model = Proposal
-        fields = [
-            "title",
-            "call_family",
-            "organisation_name",
-            "organisation_kind",
-            "organisation_country",
-            "vat_number",
-            "ongoing_eurohpc_project",
-            "hpc_experience",
-            "stack_demonstrated_on_target",
-        ]
-        labels = {
-            "title": "Working title",
-            "call_family": "Call family",
-            "organisation_name": "Organisation name",
-            "organisation_kind": "Type of organisation",
-            "organisation_country": "Country of incorporation",
-            "ongoing_eurohpc_project": (
-                "We already have another ongoing EuroHPC JU project"
-            ),
-            "hpc_experience": "Your team's HPC experience",
-        }
+        fields = field_names("organisation")
         widgets = {"hpc_experience": forms.RadioSelect}
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["organisation_country"] = forms.ChoiceField(
-            label="Country of incorporation",
+            label=label("organisation_country"),
             choices=country_choices(),
             required=False,
         )
@@ -240,34 +211,7 @@ class SelectionForm(GpuUnitMixin, WizardStepForm):
 
     class Meta:
         model = Proposal
-        fields = [
-            "system",
-            "libraries",
-            "total_gpu_hours",
-            "max_gpus_per_job",
-            "storage_tb",
-            "storage_justification",
-            "transfer_in_tb",
-            "transfer_out_tb",
-            "transfer_justification",
-            "extra_cpu_hours",
-            "auxiliary_services",
-            "duration_months",
-        ]
-        labels = {
-            "system": "AI Factory (target system)",
-            "libraries": "Software libraries and codes",
-            "total_gpu_hours": "Total GPU-hours",
-            "max_gpus_per_job": "Maximum number of GPUs per job",
-            "storage_tb": "Storage requirement (TB)",
-            "storage_justification": "Storage justification",
-            "transfer_in_tb": "Data transfer in (TB)",
-            "transfer_out_tb": "Data transfer out (TB)",
-            "transfer_justification": "Data transfer justification",
-            "extra_cpu_hours": "CPU-hours beyond the default allocation",
-            "auxiliary_services": "Auxiliary services",
-            "duration_months": "Allocation duration (months)",
-        }
+        fields = field_names("selection")
         widgets = {
             "libraries": forms.Textarea(attrs={"rows": 2}),
             "auxiliary_services": forms.Textarea(attrs={"rows": 2}),
@@ -290,14 +234,7 @@ class SelectionForm(GpuUnitMixin, WizardStepForm):
 class CodeEntryForm(WizardStepForm):
     class Meta:
         model = CodeEntry
-        fields = ["role", "name", "version", "references", "description"]
-        labels = {
-            "role": "Role in the project",
-            "name": "Name of the code",
-            "version": "Version or release",
-            "references": "Web page and other references",
-            "description": "Description of the code",
-        }
+        fields = field_names("codes", table=True)
         widgets = {
             "references": forms.Textarea(attrs={"rows": 3}),
             "description": forms.Textarea(attrs={"rows": 6}),
@@ -307,12 +244,7 @@ class CodeEntryForm(WizardStepForm):
 class ScalabilityForm(WizardStepForm):
     class Meta:
         model = Proposal
-        fields = ["scalability_narrative", "workload", "runtime_stability_pct"]
-        labels = {
-            "scalability_narrative": "Scalability and performance of the application",
-            "workload": "Shape of the workload",
-            "runtime_stability_pct": "Runtime stability of a representative job (± %)",
-        }
+        fields = field_names("scalability")
         widgets = {
             "scalability_narrative": forms.Textarea(attrs={"rows": 8}),
             "workload": forms.RadioSelect,
@@ -330,29 +262,12 @@ class MeasurementForm(GpuUnitMixin, WizardStepForm):
 
     class Meta:
         model = ScalingMeasurement
-        fields = [
-            "code",
-            "gpus",
-            "throughput",
-            "unit",
-            "mfu_pct",
-            "comm_overhead_pct",
-            "hardware",
-        ]
-        labels = {
-            "code": "Code",
-            "gpus": "GPUs",
-            "throughput": "Throughput",
-            "unit": "Unit",
-            "mfu_pct": "MFU %",
-            "comm_overhead_pct": "Comm. overhead %",
-            "hardware": "Hardware tested on",
-        }
+        fields = field_names("measurements", table=True)
 
     def __init__(self, *args, codes=(), gcds_per_gpu=1, gpu_unit="gpus", **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["code"] = forms.TypedChoiceField(
-            label="Code",
+            label=label("code", "measurements"),
             choices=[("", "—")] + [(str(code.pk), str(code)) for code in codes],
             required=False,
             coerce=int,
@@ -375,13 +290,7 @@ class JobTypeForm(GpuUnitMixin, WizardStepForm):
 
     class Meta:
         model = JobType
-        fields = ["title", "gpus", "hours", "count"]
-        labels = {
-            "title": "Job type",
-            "gpus": "GPUs per job",
-            "hours": "Hours per job",
-            "count": "Number of jobs",
-        }
+        fields = field_names("jobs", table=True)
 
     def __init__(self, *args, gcds_per_gpu=1, gpu_unit="gpus", **kwargs):
         super().__init__(*args, **kwargs)
@@ -394,18 +303,11 @@ class JobTypeForm(GpuUnitMixin, WizardStepForm):
 class UsageMonthForm(WizardStepForm):
     class Meta:
         model = UsageMonth
-        fields = ["from_month", "to_month", "gpu_hours", "activity"]
-        labels = {
-            "from_month": "From month",
-            "to_month": "To month",
-            "gpu_hours": "GPU-hours",
-            "activity": "Activity",
-        }
+        fields = field_names("schedule", table=True)
 
 
 class OptimisationForm(WizardStepForm):
     class Meta:
         model = Proposal
-        fields = ["optimisation_narrative"]
-        labels = {"optimisation_narrative": "Optimisation of the work proposed"}
+        fields = field_names("optimisation")
         widgets = {"optimisation_narrative": forms.Textarea(attrs={"rows": 10})}

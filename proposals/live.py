@@ -8,9 +8,10 @@ from collections import defaultdict
 
 from proposals.assess import assess_proposal
 from proposals.charts import chart_data, inline_svg
+from proposals.domain.fields import FIELDS, describe_path
 from proposals.domain.jobplan import nodes_for
+from proposals.domain.sections import TABLE_KINDS, TABLES
 from proposals.domain.tiers import tier_label
-from proposals.help import HELP
 from proposals.wizard import STEPS, finding_location
 
 SEVERITY_CLASS = {"error": "danger", "warning": "warning", "info": "info"}
@@ -20,6 +21,11 @@ def live_context(proposal) -> dict:
     """Template context for the sidebar and the computed cells of ``proposal``."""
     assessment = assess_proposal(proposal)
     rows = _engine_rows(proposal)
+    names = {
+        table.kind: [getattr(row, table.name_field) for row in rows[table.kind]]
+        for table in TABLES
+        if table.name_field
+    }
     findings = []
     by_step = defaultdict(list)
     by_anchor = defaultdict(list)
@@ -27,6 +33,7 @@ def live_context(proposal) -> dict:
         location = finding_location(finding.field, rows)
         item = {
             "finding": finding,
+            "where": describe_path(finding.field, names),
             "step": location.step,
             "anchor": location.anchor,
             "css": SEVERITY_CLASS.get(finding.severity, "secondary"),
@@ -63,8 +70,9 @@ def live_context(proposal) -> dict:
         "counts_by_step": counts_by_step,
         "job_figures": job_figures,
         "point_figures": point_figures,
-        "help": {name: entry.for_tier(tier) for name, entry in HELP.items()},
-        "help_examples": {name: entry.example for name, entry in HELP.items()},
+        # Tier-fitted help and examples by field key (``total_gpu_hours``, ``jobs.gpus``).
+        "help": {spec.key: spec.help_for(tier) for spec in FIELDS},
+        "help_examples": {spec.key: spec.example for spec in FIELDS},
         "chart_svg": chart_svg,
         "chart_key": chart_key,
         "cluster": proposal.system,
@@ -83,7 +91,4 @@ def _severity_counts(items) -> dict[str, int]:
 def _engine_rows(proposal) -> dict[str, list]:
     """Stored rows in the engine's order (the adapter keeps every row, blank or not),
     so a finding's ``jobs[2]`` is the third job row here too."""
-    return {
-        kind: list(getattr(proposal, kind).all())
-        for kind in ("codes", "measurements", "jobs", "schedule")
-    }
+    return {kind: list(getattr(proposal, kind).all()) for kind in TABLE_KINDS}

@@ -1,37 +1,36 @@
-"""E-mails of the review workflow. The services schedule them with
-``transaction.on_commit``, so nothing is sent for a write that was rolled back.
+"""E-mails of the review workflow: who is told what. Each function returns the
+mails to send; the services store them with the action (``services.mail_queue``) and a
+worker sends them after the commit, so nothing is sent for a write that was rolled back
+and a mail server outage never breaks the action.
 
 Links are absolute when the view passes the site's base URL (``link_base``), and
 site-relative otherwise (management commands, tests).
 """
 
-from django.conf import settings
+from dataclasses import dataclass
+
 from django.contrib.auth import get_user_model
-from django.core.mail import EmailMessage, get_connection
 from django.template.loader import render_to_string
 from django.urls import reverse
 
-from proposals import selectors
-
-STAFF_GROUP = "Support staff"
+from proposals.selectors import STAFF_GROUP, verified_addresses
 
 
-def _messages(template: str, context: dict, recipients) -> list[EmailMessage]:
-    """One message per recipient whose address is verified; nothing is sent to an
+@dataclass(frozen=True)
+class Mail:
+    to: str
+    subject: str
+    body: str
+
+
+def _messages(template: str, context: dict, recipients) -> list[Mail]:
+    """One mail per recipient whose address is verified: nothing is sent to an
     address its owner has not confirmed."""
-    recipients = selectors.verified_addresses(addresses=recipients)
+    recipients = verified_addresses(addresses=recipients)
     subject = render_to_string(f"emails/{template}_subject.txt", context)
     body = render_to_string(f"emails/{template}.txt", context)
     subject = " ".join(subject.split())
-    return [
-        EmailMessage(subject, body, settings.DEFAULT_FROM_EMAIL, [address])
-        for address in sorted(recipients)
-    ]
-
-
-def _send(messages: list[EmailMessage]) -> None:
-    if messages:
-        get_connection().send_messages(messages)
+    return [Mail(address, subject, body) for address in sorted(recipients)]
 
 
 def staff_addresses(*, exclude=None) -> list[str]:
@@ -42,32 +41,32 @@ def staff_addresses(*, exclude=None) -> list[str]:
     return sorted({email for email in users.values_list("email", flat=True) if email})
 
 
-def submission_to_staff(*, revision, link_base: str = "") -> None:
+def submission_to_staff(*, revision, link_base: str = "") -> list[Mail]:
     """Tell every support staff member that a proposal waits for review."""
     url = link_base + reverse("proposals:staff_review", args=[revision.proposal_id])
     context = {"revision": revision, "proposal": revision.proposal, "url": url}
-    _send(_messages("review_submitted", context, staff_addresses()))
+    return _messages("review_submitted", context, staff_addresses())
 
 
-def status_to_applicant(*, change, link_base: str = "") -> None:
+def status_to_applicant(*, change, link_base: str = "") -> list[Mail]:
     """Tell the applicant that staff changed the status (with the staff's note)."""
     proposal = change.proposal
     url = link_base + reverse("proposals:review_status", args=[proposal.pk])
     context = {"change": change, "proposal": proposal, "url": url}
-    _send(_messages("review_status", context, [proposal.owner.email]))
+    return _messages("review_status", context, [proposal.owner.email])
 
 
-def comment_to_applicant(*, comment, link_base: str = "") -> None:
+def comment_to_applicant(*, comment, link_base: str = "") -> list[Mail]:
     """Send a staff comment to the applicant; internal notes are never sent."""
     if comment.staff_only:
-        return
+        return []
     proposal = comment.proposal
     url = link_base + reverse("proposals:review_status", args=[proposal.pk])
     context = {"comment": comment, "proposal": proposal, "url": url}
-    _send(_messages("review_comment", context, [proposal.owner.email]))
+    return _messages("review_comment", context, [proposal.owner.email])
 
 
-def reply_to_staff(*, comment, link_base: str = "") -> None:
+def reply_to_staff(*, comment, link_base: str = "") -> list[Mail]:
     """Tell the staff member whose comment the applicant answered (or, for a new
     thread, every staff member) about the applicant's message."""
     proposal = comment.proposal
@@ -78,4 +77,4 @@ def reply_to_staff(*, comment, link_base: str = "") -> None:
         recipients = staff_addresses()
     url = link_base + reverse("proposals:staff_review", args=[proposal.pk])
     context = {"comment": comment, "proposal": proposal, "url": url}
-    _send(_messages("review_reply", context, recipients))
+    return _messages("review_reply", context, recipients)

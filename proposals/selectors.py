@@ -4,9 +4,11 @@ from django.db.models import Q, QuerySet
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 
+from proposals import domain
 from proposals.assess import with_children
 from proposals.models import (
     AccountProfile,
+    PendingImport,
     Proposal,
     ProposalRevision,
     ReviewComment,
@@ -25,12 +27,26 @@ def proposal_with_children(queryset: QuerySet[Proposal]) -> QuerySet[Proposal]:
     return with_children(queryset).select_related("owner")
 
 
-def proposal_get_for_owner(*, user, pk: int, children: bool = True) -> Proposal:
-    """The proposal if ``user`` owns it; anybody else gets a 404, never a 403."""
+def proposal_get_for_owner(*, user, pk: int, children: bool = True) -> Proposal | None:
+    """The proposal if ``user`` owns it, else ``None`` (views answer 404 for
+    anybody else, never 403)."""
     queryset = Proposal.objects.filter(owner=user)
     if children:
         queryset = proposal_with_children(queryset)
-    return get_object_or_404(queryset, pk=pk)
+    return queryset.filter(pk=pk).first()
+
+
+def pending_import_document(
+    *, user, proposal: Proposal, token: str
+) -> domain.Proposal | None:
+    """The checked file kept under ``token`` for ``user`` and ``proposal``, parsed,
+    or ``None`` when there is none (expired ones included)."""
+    pending = PendingImport.objects.filter(
+        token=token, owner=user, proposal=proposal
+    ).first()
+    if pending is None or pending.expired:
+        return None
+    return domain.parse(pending.document)
 
 
 # --------------------------------------------------------------------------------------

@@ -8,12 +8,14 @@ through ``services``.
 from __future__ import annotations
 
 import copy
-import re
 from dataclasses import dataclass, field
 
 from django import forms
 from django.core.exceptions import NON_FIELD_ERRORS
 
+from proposals.domain.fields import anchor_name
+from proposals.domain.sections import ROW_PREFIX, Section, tables_of
+from proposals.domain.sections import STEPS as SECTION_STEPS
 from proposals.forms import (
     CodeEntryForm,
     JobTypeForm,
@@ -24,49 +26,55 @@ from proposals.forms import (
     SelectionForm,
     UsageMonthForm,
 )
-from proposals.review import SECTION_OF_KEY
 
-
-@dataclass(frozen=True)
-class Step:
-    slug: str
-    title: str
-    short: str
-    form_class: type[forms.ModelForm] | None = None
-    tables: tuple[str, ...] = ()
-
-
-STEPS = (
-    Step(
-        "organisation", "Organisation and eligibility", "Organisation", OrganisationForm
-    ),
-    Step("selection", "AI Factory selection", "Selection", SelectionForm),
-    Step("codes", "Code details", "Code details", None, ("codes",)),
-    Step(
-        "scalability",
-        "Scalability and performance",
-        "Scalability",
-        ScalabilityForm,
-        ("measurements", "jobs", "schedule"),
-    ),
-    Step(
-        "optimisation",
-        "Optimisation of the work proposed",
-        "Optimisation",
-        OptimisationForm,
-    ),
-    Step("review", "Review", "Review"),
-)
-STEP_BY_SLUG = {step.slug: step for step in STEPS}
-
-
-# The repeatable entries: related name on Proposal -> the form of one row.
-TABLES = {
+# The form of each section's own fields (``None``: the section has none of its own).
+SECTION_FORMS: dict[str, type[forms.ModelForm] | None] = {
+    "organisation": OrganisationForm,
+    "selection": SelectionForm,
+    "codes": None,
+    "scalability": ScalabilityForm,
+    "optimisation": OptimisationForm,
+    "review": None,
+}
+# The form of one row of each table kind.
+TABLE_FORMS: dict[str, type[forms.ModelForm]] = {
     "codes": CodeEntryForm,
     "measurements": MeasurementForm,
     "jobs": JobTypeForm,
     "schedule": UsageMonthForm,
 }
+
+
+@dataclass(frozen=True)
+class Step:
+    """A wizard step: a section of the vocabulary with the forms that edit it."""
+
+    section: Section
+    form_class: type[forms.ModelForm] | None
+    tables: tuple[str, ...]
+
+    @property
+    def slug(self) -> str:
+        return self.section.slug
+
+    @property
+    def title(self) -> str:
+        return self.section.title
+
+    @property
+    def short(self) -> str:
+        return self.section.short
+
+
+STEPS = tuple(
+    Step(
+        section,
+        SECTION_FORMS[section.slug],
+        tuple(t.kind for t in tables_of(section.slug)),
+    )
+    for section in SECTION_STEPS
+)
+STEP_BY_SLUG = {step.slug: step for step in STEPS}
 
 
 def neighbours(slug: str) -> tuple[Step | None, Step | None]:
@@ -103,14 +111,11 @@ class StepForms:
         return ([self.main] if self.main is not None else []) + rows
 
 
-_ROW_PREFIX = re.compile(r"^((?:codes|measurements|jobs|schedule)-\d+)-")
-
-
 def posted_row_prefixes(data) -> set[str]:
     """``{"jobs-17", ...}``: the rows whose inputs are in ``data``."""
     if data is None:
         return set()
-    return {match.group(1) for key in data if (match := _ROW_PREFIX.match(key))}
+    return {match.group(1) for key in data if (match := ROW_PREFIX.match(key))}
 
 
 def build_step_forms(
@@ -135,7 +140,7 @@ def build_step_forms(
     tables: dict[str, list[RowForm]] = {}
     codes = list(proposal.codes.all())
     for kind in step.tables:
-        form_class = TABLES[kind]
+        form_class = TABLE_FORMS[kind]
         rows = codes if kind == "codes" else list(getattr(proposal, kind).all())
         kwargs = {}
         if kind in ("measurements", "jobs"):
@@ -211,34 +216,7 @@ def collect_changes(step_forms: StepForms, data) -> list[Change]:
     return changes
 
 
-def error_anchor(form: forms.ModelForm, name: str | None = None) -> str:
-    """The id of the element that shows a field's (or a form's) errors."""
-    if name is None:
-        return f"err-{form.prefix or 'form'}"
-    return f"err-{form[name].auto_id}"
-
-
 # --- Where a finding points -------------------------------------------------------
-
-_FIELD_PATHS = {
-    "title": "title",
-    "call_family": "call_family",
-    "organisation.name": "organisation_name",
-    "organisation.kind": "organisation_kind",
-    "organisation.country": "organisation_country",
-    "organisation.vat_number": "vat_number",
-    "organisation.ongoing_eurohpc_project": "ongoing_eurohpc_project",
-    "experience.hpc_experience": "hpc_experience",
-    "experience.stack_demonstrated_on_target": "stack_demonstrated_on_target",
-    "scalability.narrative": "scalability_narrative",
-    "scalability.workload": "workload",
-    "scalability.runtime_stability_pct": "runtime_stability_pct",
-    "optimisation.narrative": "optimisation_narrative",
-    "optimisation": "optimisation_narrative",
-}
-_ROW_PATH = re.compile(
-    r"^(?:scalability\.)?(codes|measurements|jobs|schedule)(?:\[(\d+)\])?(?:\.(\w+))?"
-)
 
 
 @dataclass(frozen=True)
@@ -253,20 +231,12 @@ def finding_location(path: str, rows: dict[str, list]) -> Location:
     ``rows`` maps each table kind to the stored rows in the engine's order, so that
     ``scalability.jobs[2].gpus`` becomes the input of the third job row.
     """
-    path = path or ""
-    section = path.split(".", 1)[0].split("[", 1)[0]
-    step = SECTION_OF_KEY.get(section, "review")
-    if path in _FIELD_PATHS:
-        return Location(step, f"id_{_FIELD_PATHS[path]}")
-    if path.startswith("selection."):
-        return Location(step, f"id_{path.removeprefix('selection.').split('.')[0]}")
-    match = _ROW_PATH.match(path)
-    if match:
-        kind, index, name = match.groups()
-        kind_rows = rows.get(kind, [])
-        if index is not None and int(index) < len(kind_rows):
-            row = kind_rows[int(index)]
-            anchor = f"id_{kind}-{row.pk}-{name}" if name else f"{kind}-{row.pk}"
-            return Location(step, anchor)
-        return Location(step, f"section-{kind}")
-    return Location(step, "main")
+    section, kind, index, name = anchor_name(path)
+    if not kind:
+        return Location(section, f"id_{name}" if name else "main")
+    kind_rows = rows.get(kind, [])
+    if index is not None and index < len(kind_rows):
+        row = kind_rows[index]
+        anchor = f"id_{kind}-{row.pk}-{name}" if name else f"{kind}-{row.pk}"
+        return Location(section, anchor)
+    return Location(section, f"section-{kind}")

@@ -48,3 +48,32 @@ def _empty_cache():
     from django.core.cache import cache
 
     cache.clear()
+
+
+@pytest.fixture
+def run_tasks(db):
+    """Run the queued background tasks that are due, as ``manage.py db_worker`` would,
+    in the test's own thread and transaction; returns how many ran."""
+    from django_tasks_db.management.commands.db_worker import Worker
+    from django_tasks_db.models import DBTaskResult
+
+    worker = Worker(
+        queue_names=["default"],
+        interval=0,
+        batch=True,
+        backend_name="default",
+        startup_delay=False,
+        max_tasks=None,
+        worker_id="test-worker",
+        excluded_queue_names=[],
+    )
+
+    def run() -> int:
+        count = 0
+        while (result := DBTaskResult.objects.ready().get_locked()) is not None:
+            result.claim(worker.worker_id)
+            worker.run_task(result)
+            count += 1
+        return count
+
+    return run

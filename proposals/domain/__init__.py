@@ -4,9 +4,10 @@
 JSON format ``aifactory-proposal/1`` (see ``jsonformat``).
 """
 
+from . import rulebook  # noqa: F401  (registers every rule with findings.rule)
 from .assessment import Assessment, assess
 from .findings import Finding, Rule, rules
-from .jsonformat import FORMAT_TAG, FormatError, dump, dumps, loads, parse
+from .jsonformat import FORMAT_TAG, FormatError, dump, dumps, loads, parse, read
 from .tiers import TIER_LABELS, tier_for_hours, tier_label
 from .types import (
     Catalogue,
@@ -49,6 +50,7 @@ __all__ = [
     "load_catalogue",
     "loads",
     "parse",
+    "read",
     "rules",
     "tier_for_hours",
     "tier_label",

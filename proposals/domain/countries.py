@@ -33,6 +33,29 @@ def eligible_countries() -> dict[str, Country]:
     return {row["code"]: Country(**row) for row in data["countries"]}
 
 
+# Offered in the wizard too: organisations from here may apply to the other call
+# families (the eligibility findings say which).
+OTHER_COUNTRIES = {
+    "GB": "United Kingdom",
+    "US": "United States",
+    "CA": "Canada",
+    "CN": "China",
+    "IN": "India",
+    "JP": "Japan",
+    "KR": "South Korea",
+    "SG": "Singapore",
+    "AU": "Australia",
+    "BR": "Brazil",
+    "AE": "United Arab Emirates",
+}
+
+
+@cache
+def selectable_codes() -> frozenset[str]:
+    """Every country code the wizard offers: the eligible countries and the others."""
+    return frozenset(eligible_countries()) | frozenset(OTHER_COUNTRIES)
+
+
 def country(code: str) -> Country | None:
     """Return the eligible country with ``code`` (case-insensitive), else ``None``."""
     return eligible_countries().get((code or "").strip().upper())

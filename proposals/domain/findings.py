@@ -4,7 +4,8 @@ A rule is a generator function decorated with :func:`rule`; it receives the
 :class:`Context` of one assessment and yields :class:`Hit` objects (field path and
 message, optionally a severity when the rule's severity depends on the tier). Codes are
 part of the product and are never renumbered; ``reference.py`` documents them from
-this registry, so the documentation cannot drift from the code.
+this registry, so the documentation cannot drift from the code. The rules themselves
+live in the ``rulebook`` package, one module per family; this module never imports it.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from dataclasses import dataclass
 from .jobplan import JobPlan
 from .scaling import Projection, ScalingAnalysis
 from .schedule import ScheduleSummary
+from .sections import SECTION_SLUGS
 from .tiers import Recommendation
 from .types import Catalogue, Cluster, Proposal
 
@@ -23,7 +25,6 @@ ERROR = "error"
 WARNING = "warning"
 INFO = "info"
 SEVERITIES = (ERROR, WARNING, INFO)
-STEPS = ("organisation", "selection", "codes", "scalability", "optimisation")
 
 
 @dataclass(frozen=True)
@@ -114,7 +115,7 @@ def rule(
     severities = (severity,) if isinstance(severity, str) else tuple(severity)
     if code in REGISTRY:
         raise ValueError(f"rule {code} registered twice")
-    if step not in STEPS or not set(severities) <= set(SEVERITIES):
+    if step not in SECTION_SLUGS or not set(severities) <= set(SEVERITIES):
         raise ValueError(f"rule {code}: bad step or severity")
 
     def register(func: RuleFunc) -> RuleFunc:
@@ -136,9 +137,9 @@ def sort_key(finding: Finding) -> tuple:
 
 
 def rules() -> list[Rule]:
-    """All registered rules in code order."""
-    from . import rulebook  # noqa: F401  (registers the rules)
-
+    """All registered rules in code order (the domain package imports ``rulebook``,
+    whose modules register them, so they are all here once ``proposals.domain`` is
+    imported)."""
     return sorted(REGISTRY.values(), key=lambda r: code_key(r.code))
 
 

@@ -8,36 +8,35 @@ JSON path (``scalability.jobs[2].gpus``; ``$`` is the whole document) in one
 indent, UTF-8 characters kept, whole numbers written as integers and a trailing
 newline, so export -> import -> export is byte-identical.
 
-Value checks that are advice rather than format (negative throughput, months after
-the duration, ...) are left to the findings.
+The format declares how much a document may hold (``limits``): rows per table,
+characters per text field (the wizard's own limits), nesting depth and size. Text
+may not contain NUL characters or lone surrogates, an object may not repeat a key,
+and a country is one the wizard offers. Value checks that are advice rather than
+format (negative throughput, months after the duration, ...) are left to the
+findings.
 """
 
 from __future__ import annotations
 
 import json
 import math
-from collections.abc import Callable
-from dataclasses import dataclass
 
+from . import limits
+from .countries import selectable_codes
+from .formatschema import schema, schema_text  # noqa: F401 (re-exported)
+from .formatshape import (  # noqa: F401 (re-exported)
+    FORMAT,
+    FORMAT_TAG,
+    PROPOSAL,
+    SCALABILITY,
+    Field,
+    Shape,
+)
 from .numbers import json_number
 from .types import (
-    CALL_FAMILIES,
-    CODE_ROLES,
-    EXPERIENCE_LEVELS,
-    ORGANISATION_KINDS,
-    WORKLOADS,
-    CodeEntry,
-    Experience,
-    Job,
-    Measurement,
-    Organisation,
     Proposal,
-    Scalability,
-    Selection,
-    UsagePeriod,
 )
 
-FORMAT_TAG = "aifactory-proposal/1"
 MAX_MAGNITUDE = 1e12  # far beyond any real figure; keeps arithmetic finite
 
 
@@ -52,172 +51,41 @@ class FormatError(ValueError):
         super().__init__("\n".join(f"{path}: {msg}" for path, msg in self.problems))
 
 
-@dataclass(frozen=True)
-class Field:
-    """One key of an object: its JSON kind and the dataclass attribute behind it."""
-
-    name: str
-    kind: str  # string, boolean, integer, number, enum, strings, object, array
-    nullable: bool = False
-    choices: tuple[str, ...] = ()
-    shape: Shape | None = None
-    description: str = ""
-
-
-@dataclass(frozen=True)
-class Shape:
-    """A JSON object and the callable that builds the domain value from it."""
-
-    title: str
-    build: Callable
-    fields: tuple[Field, ...]
-
-
-def _blank_or(choices: tuple[str, ...]) -> tuple[str, ...]:
-    return ("", *choices)
-
-
-ORGANISATION = Shape(
-    "Organisation",
-    Organisation,
-    (
-        Field("name", "string"),
-        Field(
-            "kind",
-            "enum",
-            choices=_blank_or(ORGANISATION_KINDS),
-            description="Empty string when not answered yet.",
-        ),
-        Field(
-            "country",
-            "string",
-            description="ISO 3166-1 alpha-2 code of the country of incorporation.",
-        ),
-        Field("vat_number", "string"),
-        Field("ongoing_eurohpc_project", "boolean"),
-    ),
-)
-EXPERIENCE = Shape(
-    "Experience",
-    Experience,
-    (
-        Field("hpc_experience", "enum", choices=_blank_or(EXPERIENCE_LEVELS)),
-        Field("stack_demonstrated_on_target", "boolean", nullable=True),
-    ),
-)
-SELECTION = Shape(
-    "Selection",
-    Selection,
-    (
-        Field("system", "string", description="Catalogue slug, e.g. lumi-g."),
-        Field("libraries", "string"),
-        Field(
-            "total_gpu_hours",
-            "number",
-            nullable=True,
-            description="Physical GPU-hours (on LUMI-G one MI250X, not one GCD).",
-        ),
-        Field("max_gpus_per_job", "integer", nullable=True),
-        Field("storage_tb", "number", nullable=True),
-        Field("storage_justification", "string"),
-        Field("transfer_in_tb", "number", nullable=True),
-        Field("transfer_out_tb", "number", nullable=True),
-        Field("transfer_justification", "string"),
-        Field("extra_cpu_hours", "number", nullable=True),
-        Field("auxiliary_services", "string"),
-        Field("duration_months", "integer", nullable=True),
-    ),
-)
-CODE = Shape(
-    "CodeEntry",
-    CodeEntry,
-    (
-        Field("role", "enum", choices=CODE_ROLES),
-        Field("name", "string"),
-        Field("version", "string"),
-        Field("references", "strings"),
-        Field("description", "string"),
-    ),
-)
-MEASUREMENT = Shape(
-    "Measurement",
-    Measurement,
-    (
-        Field(
-            "code",
-            "integer",
-            nullable=True,
-            description="Index into codes, or null when not tied to an entry.",
-        ),
-        Field("gpus", "integer", description="Physical GPUs."),
-        Field("throughput", "number"),
-        Field("unit", "string", description="For example samples/s or tokens/s."),
-        Field("mfu_pct", "number", nullable=True),
-        Field("comm_overhead_pct", "number", nullable=True),
-        Field("hardware", "string"),
-    ),
-)
-JOB = Shape(
-    "Job",
-    Job,
-    (
-        Field("title", "string"),
-        Field("gpus", "integer", description="GPUs per job."),
-        Field("hours", "number", description="Walltime per job in hours."),
-        Field("count", "integer", description="Number of such jobs."),
-    ),
-)
-PERIOD = Shape(
-    "UsagePeriod",
-    UsagePeriod,
-    (
-        Field("from_month", "integer"),
-        Field("to_month", "integer"),
-        Field("gpu_hours", "number"),
-        Field("activity", "string"),
-    ),
-)
-SCALABILITY = Shape(
-    "Scalability",
-    Scalability,
-    (
-        Field("narrative", "string"),
-        Field("workload", "enum", choices=_blank_or(WORKLOADS)),
-        Field(
-            "runtime_stability_pct",
-            "number",
-            nullable=True,
-            description="Per-job runtime spread, e.g. 5 for +/-5%.",
-        ),
-        Field("measurements", "array", shape=MEASUREMENT),
-        Field("jobs", "array", shape=JOB),
-        Field("schedule", "array", shape=PERIOD),
-    ),
-)
-OPTIMISATION = Shape(
-    "Optimisation", lambda narrative: narrative, (Field("narrative", "string"),)
-)
-PROPOSAL = Shape(
-    "Proposal",
-    Proposal,
-    (
-        Field("format", "enum", choices=(FORMAT_TAG,)),
-        Field("title", "string"),
-        Field("call_family", "enum", choices=CALL_FAMILIES),
-        Field("organisation", "object", shape=ORGANISATION),
-        Field("experience", "object", shape=EXPERIENCE),
-        Field("selection", "object", shape=SELECTION),
-        Field("codes", "array", shape=CODE),
-        Field("scalability", "object", shape=SCALABILITY),
-        Field("optimisation", "object", shape=OPTIMISATION),
-    ),
-)
-FORMAT = PROPOSAL
 _MISSING = object()
 
 
 def _join(path: str, key: str) -> str:
     return f"{path}.{key}" if path else key
+
+
+def _text_problem(text: str) -> str | None:
+    """Why ``text`` cannot be stored (PostgreSQL refuses both), or ``None``."""
+    if "\x00" in text:
+        return "contains a NUL character"
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return "contains a lone surrogate (an invalid character)"
+    return None
+
+
+def _key(key: str) -> str:
+    """A key as it may appear in a problem's path (odd characters escaped)."""
+    return key if _text_problem(key) is None else json.dumps(key)
+
+
+class _Object(dict):
+    """A decoded JSON object that remembers the keys it was given more than once."""
+
+    repeated: tuple[str, ...] = ()
+
+
+def _pairs(pairs: list[tuple[str, object]]) -> _Object:
+    obj = _Object(pairs)
+    if len(obj) != len(pairs):
+        seen: set[str] = set()
+        obj.repeated = tuple(k for k, _ in pairs if k in seen or seen.add(k))
+    return obj
 
 
 class _Parser:
@@ -241,6 +109,45 @@ class _Parser:
             return int(value)
         return float(value)
 
+    def text(self, value, field: Field, path: str):
+        if not isinstance(value, str):
+            return self.fail(path, "must be a string")
+        problem = _text_problem(value)
+        if problem:
+            return self.fail(path, problem)
+        if field.max_length is not None and len(value) > field.max_length:
+            return self.fail(
+                path,
+                f"is {len(value)} characters long; at most {field.max_length} "
+                "are allowed",
+            )
+        return value
+
+    def strings(self, value, field: Field, path: str):
+        if not isinstance(value, list):
+            return self.fail(path, "must be a list of strings")
+        before = len(self.problems)
+        for i, item in enumerate(value):
+            where = f"{path}[{i}]"
+            if not isinstance(item, str):
+                self.fail(where, "must be a string")
+            elif problem := _text_problem(item):
+                self.fail(where, problem)
+            elif not item.strip() or "\n" in item or "\r" in item:
+                self.fail(
+                    where, "a reference is one non-empty line (a link or a citation)"
+                )
+        if len(self.problems) > before:
+            return _MISSING
+        length = len("\n".join(value))
+        if field.max_length is not None and length > field.max_length:
+            return self.fail(
+                path,
+                f"has {length} characters in all; at most {field.max_length} are "
+                "allowed",
+            )
+        return tuple(value)
+
     def value(self, value, field: Field, path: str):
         if value is None:
             return None if field.nullable else self.fail(path, "must not be null")
@@ -254,25 +161,30 @@ class _Parser:
                 else self.fail(path, "must be true or false")
             )
         if kind == "string":
-            return (
-                value if isinstance(value, str) else self.fail(path, "must be a string")
-            )
+            return self.text(value, field, path)
         if kind == "enum":
             if isinstance(value, str) and value in field.choices:
                 return value
             allowed = ", ".join(f'"{c}"' for c in field.choices)
             return self.fail(path, f"must be one of {allowed}")
+        if kind == "country":
+            if isinstance(value, str) and (value == "" or value in selectable_codes()):
+                return value
+            return self.fail(
+                path,
+                "must be the two-letter code of a country the wizard offers "
+                '(ISO 3166-1 alpha-2, such as "DE"), or ""',
+            )
         if kind == "strings":
-            if not isinstance(value, list):
-                return self.fail(path, "must be a list of strings")
-            bad = [i for i, item in enumerate(value) if not isinstance(item, str)]
-            for i in bad:
-                self.fail(f"{path}[{i}]", "must be a string")
-            return _MISSING if bad else tuple(value)
+            return self.strings(value, field, path)
         if kind == "object":
             return self.object(value, field.shape, path)
         if not isinstance(value, list):
             return self.fail(path, "must be a list")
+        if field.max_items is not None and len(value) > field.max_items:
+            return self.fail(
+                path, f"has {len(value)} rows; at most {field.max_items} are allowed"
+            )
         items = [
             self.object(item, field.shape, f"{path}[{i}]")
             for i, item in enumerate(value)
@@ -282,10 +194,12 @@ class _Parser:
     def object(self, data, shape: Shape, path: str):
         if not isinstance(data, dict):
             return self.fail(path, "must be an object")
+        for key in getattr(data, "repeated", ()):
+            self.fail(_join(path, _key(key)), "appears more than once in this object")
         names = {f.name for f in shape.fields}
         for key in data:
             if key not in names:
-                self.fail(_join(path, str(key)), "is not a field of this format")
+                self.fail(_join(path, _key(str(key))), "is not a field of this format")
         values = {}
         for field in shape.fields:
             child = _join(path, field.name)
@@ -299,11 +213,39 @@ class _Parser:
         return values if shape is PROPOSAL else shape.build(**values)
 
 
+def _too_deep(data: object) -> list[tuple[str, str]]:
+    """The outermost objects or lists nested deeper than ``limits.MAX_DEPTH``."""
+    problems = []
+    stack = [(data, "", 1)]
+    while stack:
+        node, path, depth = stack.pop()
+        if isinstance(node, dict):
+            children = [(_join(path, _key(str(k))), v) for k, v in node.items()]
+        elif isinstance(node, list):
+            children = [(f"{path}[{i}]", v) for i, v in enumerate(node)]
+        else:
+            continue
+        if depth > limits.MAX_DEPTH:
+            problems.append(
+                (
+                    path or "$",
+                    f"is nested too deeply: at most {limits.MAX_DEPTH} levels of "
+                    "objects and lists are allowed",
+                )
+            )
+            continue
+        stack.extend((value, where, depth + 1) for where, value in reversed(children))
+    return problems
+
+
 def parse(data: object) -> Proposal:
     """Validate a decoded JSON document and return the domain proposal.
 
     Raises :class:`FormatError` listing every problem with its JSON path.
     """
+    too_deep = _too_deep(data)
+    if too_deep:
+        raise FormatError(too_deep)
     parser = _Parser()
     values = parser.object(data, PROPOSAL, "")
     if values is not _MISSING:
@@ -328,12 +270,38 @@ def _reject_constant(name: str):
 
 
 def loads(text: str | bytes) -> Proposal:
-    """Decode JSON text and :func:`parse` it; bad JSON is a ``FormatError`` at ``$``."""
+    """Decode JSON text and :func:`parse` it; bad JSON is a ``FormatError`` at ``$``.
+
+    A repeated key is refused (not silently last-wins), as are NaN and Infinity."""
     try:
-        data = json.loads(text, parse_constant=_reject_constant)
-    except (ValueError, RecursionError) as exc:
+        data = json.loads(
+            text, parse_constant=_reject_constant, object_pairs_hook=_pairs
+        )
+    except RecursionError:
+        raise FormatError(
+            [("$", f"is nested too deeply: at most {limits.MAX_DEPTH} levels")]
+        ) from None
+    except ValueError as exc:
         raise FormatError([("$", f"not valid JSON: {exc}")]) from None
     return parse(data)
+
+
+def read(data: bytes | str) -> Proposal:
+    """Read a whole file: at most ``limits.MAX_DOCUMENT_BYTES``, UTF-8 with or
+    without a byte-order mark, then :func:`loads`. Every way in (upload, command
+    line) reads files with this function, so they accept the same files."""
+    if isinstance(data, str):
+        data = data.encode("utf-8", "surrogatepass")
+    if len(data) > limits.MAX_DOCUMENT_BYTES:
+        most = limits.MAX_DOCUMENT_BYTES / 1024 / 1024
+        raise FormatError(
+            [("$", f"the file is {len(data):,} bytes; at most {most:g} MB are allowed")]
+        )
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise FormatError([("$", f"not UTF-8 text: {exc.reason}")]) from None
+    return loads(text)
 
 
 def _dump_value(value, field: Field):
@@ -364,65 +332,3 @@ def dump(proposal: Proposal) -> dict:
 def dumps(proposal: Proposal) -> str:
     """Serialise deterministically (indent 2, UTF-8 kept, trailing newline)."""
     return json.dumps(dump(proposal), indent=2, ensure_ascii=False) + "\n"
-
-
-def _schema_for(field: Field) -> dict:
-    kind = field.kind
-    if kind == "enum":
-        node = {"enum": list(field.choices)}
-    elif kind == "strings":
-        node = {"type": "array", "items": {"type": "string"}}
-    elif kind == "object":
-        node = {"$ref": f"#/$defs/{field.shape.title}"}
-    elif kind == "array":
-        node = {"type": "array", "items": {"$ref": f"#/$defs/{field.shape.title}"}}
-    else:
-        node = {"type": kind}
-    if field.nullable:
-        if "enum" in node:
-            node["enum"].append(None)
-        else:
-            node = (
-                {"anyOf": [node, {"type": "null"}]}
-                if "$ref" in node
-                else {**node, "type": [node["type"], "null"]}
-            )
-    if field.description:
-        node["description"] = field.description
-    return node
-
-
-def _shape_schema(shape: Shape) -> dict:
-    return {
-        "type": "object",
-        "additionalProperties": False,
-        "required": [f.name for f in shape.fields],
-        "properties": {f.name: _schema_for(f) for f in shape.fields},
-    }
-
-
-def schema() -> dict:
-    """The JSON Schema (draft 2020-12) of the format, generated from ``FORMAT``."""
-    shapes = {}
-    stack = [PROPOSAL]
-    while stack:
-        shape = stack.pop()
-        for field in shape.fields:
-            if field.shape is not None and field.shape.title not in shapes:
-                shapes[field.shape.title] = field.shape
-                stack.append(field.shape)
-    return {
-        "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "$id": "https://aifactory-wizard.example/schemas/aifactory-proposal-1.json",
-        "title": "AI Factory proposal (aifactory-proposal/1)",
-        "description": "A whole proposal: organisation, AI Factory selection, code "
-        "details, scalability data and optimisation plan. Every key is required; "
-        "optional values are null.",
-        **_shape_schema(PROPOSAL),
-        "$defs": {title: _shape_schema(shapes[title]) for title in sorted(shapes)},
-    }
-
-
-def schema_text() -> str:
-    """The schema as committed in ``docs/proposal-format.schema.json``."""
-    return json.dumps(schema(), indent=2, ensure_ascii=False) + "\n"

@@ -9,16 +9,9 @@ from __future__ import annotations
 
 import sys
 
-from .findings import STEPS, rules
+from .findings import rules
 from .jsonformat import schema_text
-
-STEP_TITLES = {
-    "organisation": "Organisation and eligibility",
-    "selection": "AI Factory selection",
-    "codes": "Code details",
-    "scalability": "Scalability and performance",
-    "optimisation": "Optimisation",
-}
+from .sections import SECTIONS
 
 
 def markdown() -> str:
@@ -26,7 +19,7 @@ def markdown() -> str:
     lines = [
         "# Findings: rule reference",
         "",
-        "Generated from the rule registry in `proposals/domain/rulebook.py` by",
+        "Generated from the rule registry in `proposals/domain/rulebook/` by",
         "`python -m proposals.domain.reference`; do not edit by hand.",
         "",
         "Severities: **error**, the portal application will likely be rejected or",
@@ -35,15 +28,15 @@ def markdown() -> str:
         "",
     ]
     all_rules = rules()
-    for step in STEPS:
+    for section in SECTIONS:
         lines += [
-            f"## {STEP_TITLES[step]}",
+            f"## {section.title}",
             "",
             "| Code | Severity | Rule | When it fires |",
             "|---|---|---|---|",
         ]
         for r in all_rules:
-            if r.step == step:
+            if r.step == section.slug:
                 severity = " / ".join(r.severities)
                 lines.append(f"| {r.code} | {severity} | {r.title} | {r.description} |")
         lines.append("")

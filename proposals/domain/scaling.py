@@ -48,18 +48,12 @@ class ScalingSeries:
 
     code: int | None
     points: tuple[ScalingPoint, ...]
-    duplicate_gpus: tuple[int, ...]
     units: tuple[str, ...]
 
     @property
     def distinct_gpus(self) -> tuple[int, ...]:
         """Distinct measured GPU counts, ascending."""
         return tuple(sorted({p.gpus for p in self.points}))
-
-    @property
-    def largest_gpus(self) -> int:
-        """The largest measured GPU count."""
-        return max(p.gpus for p in self.points)
 
 
 @dataclass(frozen=True)
@@ -143,14 +137,10 @@ def analyse(measurements: tuple[Measurement, ...]) -> ScalingAnalysis:
                     comm_overhead_pct=m.comm_overhead_pct,
                 )
             )
-        seen: dict[int, int] = defaultdict(int)
-        for n in counts:
-            seen[n] += 1
         series.append(
             ScalingSeries(
                 code=code,
                 points=tuple(points),
-                duplicate_gpus=tuple(sorted(n for n, k in seen.items() if k > 1)),
                 units=tuple(sorted({m.unit.strip() for _, m in rows})),
             )
         )

@@ -13,9 +13,7 @@ from __future__ import annotations
 import base64
 import re
 
-from proposals.domain import Finding
-
-from .summary import SEVERITY_LABELS, Summary
+from .summary import SEVERITY_LABELS, FindingLine, Summary
 from .tables import Table
 
 # Characters with inline meaning in CommonMark/GFM; a backslash makes them literal.
@@ -92,11 +90,11 @@ def table(t: Table) -> str:
     return "\n".join([head, rule, *body])
 
 
-def _finding_rows(findings: tuple[Finding, ...]) -> str:
-    head = "| Severity | Rule | Field | What to do |\n|---|---|---|---|"
+def _finding_rows(findings: tuple[FindingLine, ...]) -> str:
+    head = "| Severity | Rule | Where | What to do |\n|---|---|---|---|"
     rows = [
         f"| {SEVERITY_LABELS.get(f.severity, f.severity)} | {escape_inline(f.code)} "
-        f"| `{f.field.replace('`', '')}` | {escape_inline(' '.join(f.message.split()))} |"
+        f"| {escape_inline(f.where)} | {escape_inline(' '.join(f.message.split()))} |"
         for f in findings
     ]
     return "\n".join([head, *rows])

@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from proposals.domain import Assessment, Catalogue, Proposal
+from proposals.domain.fields import label
+from proposals.domain.sections import TABLE_BY_KIND, section_title
 
 from .tables import (
     Figures,
@@ -22,6 +24,14 @@ from .tables import (
     num,
     plural,
 )
+
+# Portal fields that combine several of ours (amount and justification in one box);
+# the letters a. to e. are the portal's numbering of the code details fields.
+PORTAL_STORAGE = "Storage requirement"
+PORTAL_TRANSFER = "Data transfer requirement"
+PORTAL_NAME_VERSION = "a. Name and version"
+PORTAL_REFERENCES = "b. Web page and references"
+PORTAL_DESCRIPTION = "c. Description"
 
 ROLE_LABELS = {
     "main": "main training or inference loop",
@@ -99,27 +109,27 @@ def selection_blocks(proposal: Proposal, catalogue: Catalogue) -> list[Block]:
     )
     duration = plural(sel.duration_months, "month") if sel.duration_months else ""
     return [
-        Block("selection.system", "Target system", system),
+        Block("selection.system", label("system"), system),
         Block(
             "selection.libraries",
-            "Software libraries and codes",
+            label("libraries"),
             normalise(sel.libraries),
         ),
         Block(
             "selection.total_gpu_hours",
-            "Total GPU-hours requested",
+            label("total_gpu_hours"),
             num(sel.total_gpu_hours) if sel.total_gpu_hours is not None else "",
         ),
-        Block("selection.max_gpus_per_job", "Maximum number of GPUs per job", max_gpus),
-        Block("selection.storage_tb", "Storage requirement", storage),
-        Block("selection.transfer_in_tb", "Data transfer requirement", transfer),
-        Block("selection.extra_cpu_hours", "CPU-hours beyond the default", extra_cpu),
+        Block("selection.max_gpus_per_job", label("max_gpus_per_job"), max_gpus),
+        Block("selection.storage_tb", PORTAL_STORAGE, storage),
+        Block("selection.transfer_in_tb", PORTAL_TRANSFER, transfer),
+        Block("selection.extra_cpu_hours", label("extra_cpu_hours"), extra_cpu),
         Block(
             "selection.auxiliary_services",
-            "Auxiliary services",
+            label("auxiliary_services"),
             normalise(proposal.selection.auxiliary_services) or "None.",
         ),
-        Block("selection.duration_months", "Allocation duration", duration),
+        Block("selection.duration_months", label("duration_months"), duration),
     ]
 
 
@@ -134,17 +144,18 @@ def code_sections(proposal: Proposal) -> list[Section]:
         role = ROLE_LABELS.get(code.role, code.role)
         sections.append(
             Section(
-                f"Code details {i + 1} of {total}: {code_label(proposal, i)} ({role})",
+                f"{TABLE_BY_KIND['codes'].item} {i + 1} of {total}: "
+                f"{code_label(proposal, i)} ({role})",
                 (
-                    Block(f"codes[{i}].name", "a. Name and version", name),
+                    Block(f"codes[{i}].name", PORTAL_NAME_VERSION, name),
                     Block(
                         f"codes[{i}].references",
-                        "b. Web page and references",
+                        PORTAL_REFERENCES,
                         references,
                     ),
                     Block(
                         f"codes[{i}].description",
-                        "c. Description",
+                        PORTAL_DESCRIPTION,
                         normalise(code.description),
                     ),
                 ),
@@ -157,7 +168,8 @@ def scalability_text(proposal: Proposal, figs: Figures) -> str:
     """Section (d): the narrative, then every generated table as monospace text."""
     parts = [normalise(proposal.scalability.narrative), figs.workload]
     if figs.job_table:
-        parts.append("Job plan\n" + figs.job_table.render_text() + "\n" + figs.job_note)
+        table = figs.job_table.render_text()
+        parts.append(f"{TABLE_BY_KIND['jobs'].title}\n{table}\n{figs.job_note}")
     for scaling in figs.scaling:
         caption = scaling.caption
         if scaling.hardware:
@@ -165,7 +177,9 @@ def scalability_text(proposal: Proposal, figs: Figures) -> str:
         parts.append(caption + "\n" + scaling.table.render_text())
     parts.append(figs.projection)
     if figs.schedule_table:
-        text = "Usage schedule\n" + figs.schedule_table.render_text()
+        text = (
+            TABLE_BY_KIND["schedule"].title + "\n" + figs.schedule_table.render_text()
+        )
         parts.append(text + ("\n" + figs.schedule_note if figs.schedule_note else ""))
     return _paragraphs(*parts)
 
@@ -176,24 +190,26 @@ def portal_sections(
     """Every portal field of ``proposal`` as a block, grouped by portal section."""
     figs = figures(proposal, assessment, catalogue)
     return [
-        Section("AI Factory selection", tuple(selection_blocks(proposal, catalogue))),
+        Section(
+            section_title("selection"), tuple(selection_blocks(proposal, catalogue))
+        ),
         *code_sections(proposal),
         Section(
-            "Scalability and performance",
+            section_title("scalability"),
             (
                 Block(
                     "scalability.narrative",
-                    "d. Scalability and performance of the application",
+                    f"d. {label('scalability_narrative')}",
                     scalability_text(proposal, figs),
                 ),
             ),
         ),
         Section(
-            "Optimisation",
+            section_title("optimisation"),
             (
                 Block(
                     "optimisation.narrative",
-                    "e. Optimisation of the proposed work",
+                    f"e. {label('optimisation_narrative')}",
                     normalise(proposal.optimisation_narrative),
                 ),
             ),

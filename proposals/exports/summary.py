@@ -12,6 +12,8 @@ from dataclasses import dataclass
 
 from proposals.domain import Assessment, Catalogue, Finding, Proposal, tier_label
 from proposals.domain.countries import country
+from proposals.domain.fields import describe_path, label, row_names
+from proposals.domain.jsonformat import dump
 
 from .portal import ROLE_LABELS, Block, selection_blocks
 from .tables import Figures, code_label, figures, normalise, num, plural
@@ -28,6 +30,31 @@ FAMILY_LABELS = {
     "industrial_innovation": "AI for Industrial Innovation",
     "ai_for_science": "AI for Science and Collaborative EU Projects",
 }
+
+
+@dataclass(frozen=True)
+class FindingLine:
+    """A finding as people read it: ``where`` names the field the way the wizard
+    does ("Code details 2 (nordlicht-train) › Version"), never by its JSON path."""
+
+    code: str
+    severity: str
+    where: str
+    message: str
+
+
+def finding_lines(proposal: Proposal, findings) -> tuple[FindingLine, ...]:
+    """``findings`` (domain findings or their dicts) with readable places."""
+    names = row_names(dump(proposal))
+    lines = []
+    for f in findings:
+        f = f.to_dict() if isinstance(f, Finding) else f
+        lines.append(
+            FindingLine(
+                f["code"], f["severity"], describe_path(f["field"], names), f["message"]
+            )
+        )
+    return tuple(lines)
 
 
 @dataclass(frozen=True)
@@ -48,7 +75,7 @@ class Summary:
     assessment: tuple[tuple[str, str], ...]
     reasons: tuple[str, ...]
     energy_assumptions: tuple[str, ...]
-    findings: tuple[Finding, ...]
+    findings: tuple[FindingLine, ...]
     counts: str
     selection: tuple[Block, ...]
     codes: tuple[CodeSummary, ...]
@@ -57,7 +84,7 @@ class Summary:
     optimisation: str
 
     @property
-    def errors(self) -> tuple[Finding, ...]:
+    def errors(self) -> tuple[FindingLine, ...]:
         return tuple(f for f in self.findings if f.severity == "error")
 
 
@@ -122,11 +149,14 @@ def build_summary(
     """Everything the Markdown and PDF summaries show, formatted."""
     org = proposal.organisation
     organisation = [
-        ("Call family", FAMILY_LABELS.get(proposal.call_family, proposal.call_family)),
-        ("Organisation", org.name or "-"),
-        ("Kind", KIND_LABELS.get(org.kind, org.kind or "-")),
-        ("Country", country_label(org.country)),
-        ("VAT number", org.vat_number or "-"),
+        (
+            label("call_family"),
+            FAMILY_LABELS.get(proposal.call_family, proposal.call_family),
+        ),
+        (label("organisation_name"), org.name or "-"),
+        (label("organisation_kind"), KIND_LABELS.get(org.kind, org.kind or "-")),
+        (label("organisation_country"), country_label(org.country)),
+        (label("vat_number"), org.vat_number or "-"),
     ]
     codes = tuple(
         CodeSummary(
@@ -146,7 +176,7 @@ def build_summary(
         assessment=tuple(_assessment_rows(proposal, assessment)),
         reasons=assessment.reasons,
         energy_assumptions=assessment.energy.assumptions if assessment.energy else (),
-        findings=assessment.findings,
+        findings=finding_lines(proposal, assessment.findings),
         counts=findings_count(assessment),
         selection=tuple(selection_blocks(proposal, catalogue)),
         codes=codes,

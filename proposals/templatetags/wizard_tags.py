@@ -1,6 +1,7 @@
 """Small presentation helpers for the wizard templates (no computation of figures)."""
 
 from django import forms, template
+from django.utils.html import format_html
 
 register = template.Library()
 
@@ -74,3 +75,21 @@ def is_checkbox(field):
 @register.filter
 def is_radio(field):
     return isinstance(field.field.widget, forms.RadioSelect)
+
+
+@register.simple_tag(takes_context=True)
+def column_header(context, spec):
+    """A table column's header: the field's short label, with the GPU unit the
+    applicant types in (switched live by the GPU/GCD toggle)."""
+    text = spec.short or spec.label
+    if "{gpus}" not in text:
+        return text
+    before, after = text.split("{gpus}", 1)
+    unit = context.get("gpu_unit_label") or "GPUs"
+    return format_html("{}<span data-gpu-unit-label>{}</span>{}", before, unit, after)
+
+
+@register.filter
+def bound(form, name):
+    """``form[name]``: the bound field called ``name`` (for loops over columns)."""
+    return form[name]

@@ -8,14 +8,16 @@ from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.views.decorators.http import require_GET, require_http_methods
 
-from proposals import exports, selectors
+from proposals import exports, selectors, services
 from proposals.exports import jsonio
+from proposals.exports.summary import finding_lines
 from proposals.http import parse_int
+from proposals.views import owned_proposal
 
 
 def _download(request, pk, *, extension: str, content_type: str, render):
     """The owner's proposal as an attachment; ``render(proposal)`` makes the body."""
-    proposal = selectors.proposal_get_for_owner(user=request.user, pk=pk)
+    proposal = owned_proposal(request, pk)
     response = HttpResponse(render(proposal), content_type=content_type)
     filename = exports.filename(proposal, extension)
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
@@ -26,9 +28,13 @@ def _download(request, pk, *, extension: str, content_type: str, render):
 @login_required
 @require_GET
 def export_portal(request, pk):
-    proposal = selectors.proposal_get_for_owner(user=request.user, pk=pk)
+    proposal = owned_proposal(request, pk)
     source = exports.source_for(proposal)
-    errors = [f for f in source.assessment.findings if f.severity == "error"]
+    errors = [
+        line
+        for line in finding_lines(source.proposal, source.assessment.findings)
+        if line.severity == "error"
+    ]
     return TemplateResponse(
         request,
         "proposals/export_portal.html",
@@ -77,14 +83,15 @@ def export_json(request, pk):
     )
 
 
-def _uploaded(request) -> bytes | str | None:
-    """The uploaded file, or the document carried over from the check step."""
+def _uploaded(request) -> bytes | None:
+    """The uploaded file's bytes (an oversized file is not read: its size is
+    enough to refuse it)."""
     upload = request.FILES.get("file")
-    if upload is not None:
-        if upload.size > jsonio.MAX_UPLOAD_BYTES:
-            return b"x" * (jsonio.MAX_UPLOAD_BYTES + 1)  # reported as too large
-        return upload.read()
-    return request.POST.get("document")
+    if upload is None:
+        return None
+    if upload.size > jsonio.MAX_UPLOAD_BYTES:
+        return b"x" * (jsonio.MAX_UPLOAD_BYTES + 1)  # reported as too large
+    return upload.read()
 
 
 @login_required
@@ -98,8 +105,10 @@ def import_json(request):
             context["missing"] = True
         else:
             try:
-                document = jsonio.parse_upload(data)
-                proposal = jsonio.import_new(owner=request.user, document=document)
+                document = jsonio.check_file(data)
+                proposal = services.proposal_import(
+                    owner=request.user, document=document
+                )
             except jsonio.FormatError as exc:
                 context["problems"] = jsonio.problems_of(exc)
             else:
@@ -111,37 +120,51 @@ def import_json(request):
 @login_required
 @require_http_methods(["GET", "POST"])
 def import_json_revision(request, pk):
-    """Upload a file as the next revision of a proposal: check, confirm, replace."""
-    proposal = selectors.proposal_get_for_owner(user=request.user, pk=pk)
+    """Upload a file as the next revision of a proposal: check it and keep it on the
+    server, then confirm (by its token) to replace the content."""
+    proposal = owned_proposal(request, pk)
     context = {"problems": [], "target": proposal}
-    if request.method == "POST":
+    template = "proposals/import_json.html"
+    if request.method != "POST":
+        return TemplateResponse(request, template, context)
+    token = request.POST.get("token", "")
+    if not token:
         data = _uploaded(request)
         if not data:
             context["missing"] = True
-            return TemplateResponse(request, "proposals/import_json.html", context)
+            return TemplateResponse(request, template, context)
         try:
-            document = jsonio.parse_upload(data)
+            document = jsonio.check_file(data)
         except jsonio.FormatError as exc:
             context["problems"] = jsonio.problems_of(exc)
-            return TemplateResponse(request, "proposals/import_json.html", context)
-        text = data if isinstance(data, str) else data.decode("utf-8-sig")
-        context.update({"document": text, "incoming": document, "confirming": True})
-        revision = parse_int(request.POST.get("revision"), name="revision")
-        if request.POST.get("confirm") != "yes" or revision is None:
-            return TemplateResponse(request, "proposals/import_json.html", context)
-        try:
-            jsonio.import_revision(
-                proposal=proposal, document=document, expected_revision=revision
-            )
-        except jsonio.StaleRevision:
-            # Edited meanwhile: ask again against the current revision.
-            proposal.refresh_from_db(fields=["revision"])
-            context["stale"] = True
-        except jsonio.FormatError as exc:
-            context.update(problems=jsonio.problems_of(exc), confirming=False)
-        else:
-            messages.success(
-                request, "The file replaced the proposal's content as a new revision."
-            )
-            return redirect(proposal)
-    return TemplateResponse(request, "proposals/import_json.html", context)
+            return TemplateResponse(request, template, context)
+        token = services.pending_import_create(
+            owner=request.user, proposal=proposal, document=document
+        )
+        context.update(token=token, incoming=document, confirming=True)
+        return TemplateResponse(request, template, context)
+    revision = parse_int(request.POST.get("revision"), name="revision")
+    try:
+        services.pending_import_confirm(
+            owner=request.user,
+            proposal=proposal,
+            token=token,
+            expected_revision=proposal.revision if revision is None else revision,
+        )
+    except services.PendingImportError as exc:
+        context["unavailable"] = str(exc)
+    except services.RevisionConflict:
+        # Edited meanwhile: ask again against the current revision.
+        proposal.refresh_from_db(fields=["revision"])
+        incoming = selectors.pending_import_document(
+            user=request.user, proposal=proposal, token=token
+        )
+        context.update(stale=True, token=token, incoming=incoming, confirming=True)
+    except jsonio.FormatError as exc:  # the catalogue changed since the check
+        context["problems"] = jsonio.problems_of(exc)
+    else:
+        messages.success(
+            request, "The file replaced the proposal's content as a new revision."
+        )
+        return redirect(proposal)
+    return TemplateResponse(request, template, context)

@@ -8,6 +8,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from proposals import selectors, services
 from proposals.forms import ProposalCreateForm
+from proposals.views import owned_proposal
 
 
 @login_required
@@ -32,9 +33,7 @@ def proposal_create(request):
 @login_required
 @require_GET
 def proposal_detail(request, pk):
-    proposal = selectors.proposal_get_for_owner(
-        user=request.user, pk=pk, children=False
-    )
+    proposal = owned_proposal(request, pk, children=False)
     return redirect("proposals:step", pk=proposal.pk, step="organisation")
 
 

@@ -3,15 +3,15 @@
 from django.template.response import TemplateResponse
 from django.views.decorators.http import require_GET
 
-from proposals.domain.findings import STEPS, rules
-from proposals.domain.reference import STEP_TITLES
+from proposals.domain.findings import rules
+from proposals.domain.sections import SECTIONS
 
 
 @require_GET
 def rule_reference(request):
     all_rules = rules()
     sections = [
-        (STEP_TITLES[step], [rule for rule in all_rules if rule.step == step])
-        for step in STEPS
+        (section.title, [rule for rule in all_rules if rule.step == section.slug])
+        for section in SECTIONS
     ]
     return TemplateResponse(request, "proposals/rules.html", {"sections": sections})

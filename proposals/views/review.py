@@ -19,17 +19,20 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from proposals import assess, selectors, services
 from proposals.domain import jsonformat, workflow
+from proposals.domain.documents import diff_documents, diff_findings, layout
+from proposals.domain.fields import row_names
+from proposals.domain.sections import SECTION_SLUGS
 from proposals.domain.tiers import tier_label
 from proposals.http import parse_int
 from proposals.live import live_context
 from proposals.models import ReviewComment
-from proposals.review import SECTION_TITLES, diff_documents, diff_findings, layout
 from proposals.review_forms import (
     CommentForm,
     QueueFilterForm,
     StatusForm,
     SubmitForm,
 )
+from proposals.views import owned_proposal
 
 # The wizard's last step has no comment section of its own: it shows the general one.
 STEP_SECTIONS = {"review": ReviewComment.Section.GENERAL}
@@ -77,7 +80,7 @@ def _threads_response(
         proposal=proposal, include_staff_only=staff, section=section
     )[0]
     field_rows = None
-    if staff and section in SECTION_TITLES:
+    if staff and section in SECTION_SLUGS:
         field_rows = next(
             s.rows for s in layout(_document(proposal)) if s.key == section
         )
@@ -134,7 +137,7 @@ def _add_comment(request, proposal, *, staff: bool):
     if request.htmx and section in ReviewComment.Section.values:
         return _threads_response(request, proposal, section, staff=staff, form=form)
     name = "proposals:staff_review" if staff else "proposals:review_status"
-    anchor = f"#comments-{section}" if section in SECTION_TITLES else ""
+    anchor = f"#comments-{section}" if section in SECTION_SLUGS else ""
     return redirect(reverse(name, args=[proposal.pk]) + anchor)
 
 
@@ -145,9 +148,7 @@ def _add_comment(request, proposal, *, staff: bool):
 @require_GET
 def review_status(request, pk):
     """The applicant's view of the review: status, history, staff comments."""
-    proposal = selectors.proposal_get_for_owner(
-        user=request.user, pk=pk, children=False
-    )
+    proposal = owned_proposal(request, pk, children=False)
     targets = workflow.allowed_targets(proposal.status, workflow.APPLICANT)
     return TemplateResponse(
         request,
@@ -170,7 +171,7 @@ def review_status(request, pk):
 @require_http_methods(["GET", "POST"])
 def review_send(request, pk):
     """Send for review: GET confirms (listing the error findings), POST sends."""
-    proposal = selectors.proposal_get_for_owner(user=request.user, pk=pk)
+    proposal = owned_proposal(request, pk)
     form = SubmitForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
@@ -211,9 +212,7 @@ def review_send(request, pk):
 @require_POST
 def review_comment(request, pk):
     """The applicant adds a comment or replies to a staff comment."""
-    proposal = selectors.proposal_get_for_owner(
-        user=request.user, pk=pk, children=False
-    )
+    proposal = owned_proposal(request, pk, children=False)
     return _add_comment(request, proposal, staff=False)
 
 
@@ -221,9 +220,7 @@ def review_comment(request, pk):
 @require_GET
 def review_step_comments(request, pk, section):
     """htmx fragment: the staff comments on one wizard step, to show beside it."""
-    proposal = selectors.proposal_get_for_owner(
-        user=request.user, pk=pk, children=False
-    )
+    proposal = owned_proposal(request, pk, children=False)
     section = _section_or_404(section)
     return _threads_response(
         request,
@@ -363,7 +360,9 @@ def staff_diff(request, pk):
             "old": old,
             "new": new,
             "sections": diff_documents(old["document"], new["document"]),
-            "findings": diff_findings(old["findings"], new["findings"]),
+            "findings": diff_findings(
+                old["findings"], new["findings"], row_names(new["document"])
+            ),
             "tier_changed": old["tier"] != new["tier"],
         },
     )

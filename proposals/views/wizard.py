@@ -14,14 +14,17 @@ from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
-from proposals import selectors, services
+from proposals import services
+from proposals.domain.fields import FIELD_BY_KEY, columns
+from proposals.domain.sections import TABLE_BY_KIND, TABLE_KINDS
 from proposals.http import parse_int
 from proposals.live import live_context
 from proposals.services import RevisionConflict
+from proposals.views import owned_proposal
 from proposals.wizard import (
     STEP_BY_SLUG,
     STEPS,
-    TABLES,
+    TABLE_FORMS,
     build_step_forms,
     collect_changes,
     neighbours,
@@ -72,6 +75,11 @@ def _page(request, proposal, step, step_forms, **extra):
         if system
         else None,
         "post_url": reverse("proposals:step", args=[proposal.pk, step.slug]),
+        # The vocabulary the step templates read: tables, their columns, units.
+        "table_kinds": TABLE_KINDS,
+        "tables": TABLE_BY_KIND,
+        "columns": {kind: columns(kind) for kind in TABLE_KINDS},
+        "units": {key: spec.unit for key, spec in FIELD_BY_KEY.items() if spec.unit},
         "chart_changed": True,
         **live_context(proposal),
         **extra,
@@ -89,7 +97,7 @@ def wizard(request, pk, step):
 
 def wizard_step(request, pk, step):
     step = _step_or_404(step)
-    proposal = selectors.proposal_get_for_owner(user=request.user, pk=pk)
+    proposal = owned_proposal(request, pk)
     unit = _gpu_unit(request, proposal)
     step_forms = build_step_forms(step, proposal, gpu_unit=unit)
     context = _page(request, proposal, step, step_forms)
@@ -98,7 +106,7 @@ def wizard_step(request, pk, step):
 
 def _row(proposal, kind, pk):
     """A row of this proposal; rows of other proposals are a 404."""
-    if kind not in TABLES:
+    if kind not in TABLE_FORMS:
         raise Http404("No such table.")
     for row in getattr(proposal, kind).all():
         if str(row.pk) == pk:
@@ -115,7 +123,7 @@ def _parse_action(value: str):
 
 def wizard_post(request, pk, step):
     step = _step_or_404(step)
-    proposal = selectors.proposal_get_for_owner(user=request.user, pk=pk)
+    proposal = owned_proposal(request, pk)
     action, args = _parse_action(request.POST.get("action", "save"))
     expected = parse_int(request.POST.get("revision"), name="revision", default=-1)
     unit = _gpu_unit(request, proposal)
@@ -154,7 +162,7 @@ def wizard_post(request, pk, step):
     if row_action is not None or system_changed:
         # Read the rows again and show the step's forms afresh (keeping the errors of
         # this request on the forms that had them).
-        proposal = selectors.proposal_get_for_owner(user=request.user, pk=pk)
+        proposal = owned_proposal(request, pk)
         fresh = build_step_forms(step, proposal, gpu_unit=_gpu_unit(request, proposal))
         _carry_errors(step_forms, fresh, request.POST)
         if request.htmx:

@@ -190,7 +190,18 @@
 // successful save, so a proposal with hundreds of rows stays as quick as a small one.
 // Row operations and plain submits still send everything.
 (function () {
-  const ROW = /^((?:codes|measurements|jobs|schedule)-\d+)-/;
+  // The table kinds come from the page (the server's vocabulary), never from here.
+  let rowPattern = null;
+  function rowPrefix(name) {
+    if (!rowPattern) {
+      const form = document.querySelector("form[data-row-kinds]");
+      const kinds = form ? form.dataset.rowKinds.split(/\s+/).filter(Boolean) : [];
+      if (!kinds.length) return null;
+      rowPattern = new RegExp("^((?:" + kinds.join("|") + ")-\\d+)-");
+    }
+    const match = rowPattern.exec(name);
+    return match ? match[1] : null;
+  }
   const pending = new Map(); // row prefix -> version of its latest edit
   let version = 0;
   let sent = null;
@@ -198,8 +209,8 @@
   function remember(event) {
     const target = event.target;
     if (!target || !target.name || !target.form || !target.form.matches("[data-autosave]")) return;
-    const match = ROW.exec(target.name);
-    if (match) pending.set(match[1], ++version);
+    const prefix = rowPrefix(target.name);
+    if (prefix) pending.set(prefix, ++version);
   }
   document.addEventListener("input", remember, true);
   document.addEventListener("change", remember, true);
@@ -210,8 +221,8 @@
     if (!elt.matches || !elt.matches("form[data-autosave]") || params.action !== "autosave") return;
     sent = new Map(pending);
     Object.keys(params).forEach(function (name) {
-      const match = ROW.exec(name);
-      if (match && !pending.has(match[1])) delete params[name];
+      const prefix = rowPrefix(name);
+      if (prefix && !pending.has(prefix)) delete params[name];
     });
   });
 

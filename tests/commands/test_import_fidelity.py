@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 
-from proposals import domain
-from proposals.assess import domain_to_models, proposal_to_domain, with_children
+from proposals import domain, services
+from proposals.assess import proposal_to_domain, with_children
 from proposals.models import Proposal
 
 EXAMPLE = Path(settings.BASE_DIR) / "fixtures" / "examples" / "lumi-fast-lane.json"
@@ -42,16 +42,16 @@ def document(**changes):
 def test_values_the_database_cannot_hold_are_refused_with_their_path(
     user, change, path
 ):
-    proposal = domain.parse(document(**change))
     with pytest.raises(domain.FormatError) as excinfo:
-        domain_to_models(proposal, owner=user)
+        proposal = domain.parse(document(**change))
+        services.proposal_import(owner=user, document=proposal)
     assert any(where.startswith(path) for where, _ in excinfo.value.problems)
     assert not Proposal.objects.exists()
 
 
 def test_zero_stands_for_a_blank_cell_and_survives_the_round_trip(user):
     source = domain.parse(document(**{"scalability/jobs/0/gpus": 0}))
-    stored = domain_to_models(source, owner=user)
+    stored = services.proposal_import(owner=user, document=source)
     assert stored.jobs.order_by("position").first().gpus is None
     again = proposal_to_domain(with_children(Proposal.objects.all()).get())
     assert domain.dumps(again) == domain.dumps(source)

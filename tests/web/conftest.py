@@ -16,10 +16,13 @@ def applicant_proposal(user):
 
 
 @pytest.fixture
-def submitted(applicant_proposal, user, staff_user, django_capture_on_commit_callbacks):
-    """The proposal after its first "send for review" (revision 1)."""
+def submitted(
+    applicant_proposal, user, staff_user, django_capture_on_commit_callbacks, run_tasks
+):
+    """The proposal after its first "send for review" (revision 1), its mail sent."""
     with django_capture_on_commit_callbacks(execute=True):
         services.review_submit(proposal=applicant_proposal, user=user)
+    run_tasks()
     mail.outbox.clear()
     applicant_proposal.refresh_from_db()
     return applicant_proposal

@@ -10,7 +10,7 @@ from django.test import TestCase
 from django.urls import reverse
 
 from proposals import services
-from proposals.models import AccountProfile, Proposal
+from proposals.models import AccountProfile, OutgoingMail, Proposal
 from proposals.views.accounts import (
     PASSWORD_RESET_PER_ADDRESS_RATE,
     PASSWORD_RESET_RATE,
@@ -124,7 +124,9 @@ def test_the_database_keeps_one_account_per_address(client, catalogue, monkeypat
         username="first", email="Race@Example.eu", password="a-long-passphrase-1"
     )
     services.account_verify(user=User.objects.get(username="first"))
-    monkeypatch.setattr(services, "_address_in_use", lambda address: False)
+    monkeypatch.setattr(
+        "proposals.services.accounts._address_in_use", lambda address: False
+    )
     second = services.account_signup(
         username="second", email="race@example.EU", password="a-long-passphrase-2"
     )
@@ -189,46 +191,47 @@ def unverified(catalogue):
     return UserFactory(verified=False)
 
 
-def status_change(staff_user, proposal, capture):
-    with capture(execute=True):
-        services.review_set_status(
-            proposal=proposal,
-            user=staff_user,
-            to_status=Proposal.Status.CHANGES_REQUESTED,
-            note="Please add a job plan.",
-        )
-    proposal.refresh_from_db()
+@pytest.fixture
+def send(django_capture_on_commit_callbacks, run_tasks):
+    """Run ``action`` and deliver the mails it queued; the addresses they went to."""
+
+    def run(action, **kwargs):
+        mail.outbox.clear()
+        with django_capture_on_commit_callbacks(execute=True):
+            action(**kwargs)
+        run_tasks()
+        return [m.to for m in mail.outbox]
+
+    return run
 
 
-def test_nothing_is_sent_to_an_unconfirmed_address(
-    unverified, staff_user, django_capture_on_commit_callbacks
-):
+def changes_requested(send, staff_user, proposal):
+    return send(
+        services.review_set_status,
+        proposal=proposal,
+        user=staff_user,
+        to_status=Proposal.Status.CHANGES_REQUESTED,
+        note="Please add a job plan.",
+    )
+
+
+def test_nothing_is_sent_to_an_unconfirmed_address(unverified, staff_user, send):
     proposal = ProposalFactory(owner=unverified)
-    with django_capture_on_commit_callbacks(execute=True):
-        services.review_submit(proposal=proposal, user=unverified)
-    assert [m.to for m in mail.outbox] == [[staff_user.email]]  # staff are confirmed
-    mail.outbox.clear()
-    status_change(staff_user, proposal, django_capture_on_commit_callbacks)
-    assert mail.outbox == []
+    submit = send(services.review_submit, proposal=proposal, user=unverified)
+    assert submit == [[staff_user.email]]  # staff are confirmed
+    assert changes_requested(send, staff_user, proposal) == []
+    assert not OutgoingMail.objects.filter(to=unverified.email).exists()
     # Once confirmed, the applicant is told.
     services.account_verify(user=unverified)
-    with django_capture_on_commit_callbacks(execute=True):
-        services.review_submit(proposal=proposal, user=unverified)
-    mail.outbox.clear()
-    status_change(staff_user, proposal, django_capture_on_commit_callbacks)
-    assert [m.to for m in mail.outbox] == [[unverified.email]]
+    send(services.review_submit, proposal=proposal, user=unverified)
+    assert changes_requested(send, staff_user, proposal) == [[unverified.email]]
 
 
-def test_a_changed_address_is_unconfirmed_again(
-    user, staff_user, django_capture_on_commit_callbacks
-):
+def test_a_changed_address_is_unconfirmed_again(user, staff_user, send):
     proposal = ProposalFactory(owner=user)
-    with django_capture_on_commit_callbacks(execute=True):
-        services.review_submit(proposal=proposal, user=user)
+    send(services.review_submit, proposal=proposal, user=user)
     User.objects.filter(pk=user.pk).update(email="new-address@example.eu")
-    mail.outbox.clear()
-    status_change(staff_user, proposal, django_capture_on_commit_callbacks)
-    assert mail.outbox == []
+    assert changes_requested(send, staff_user, proposal) == []
 
 
 def test_banner_and_throttled_resend(client, unverified):

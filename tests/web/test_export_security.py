@@ -120,7 +120,7 @@ def test_line_breaks_in_single_line_fields_make_no_structure(user, user_client):
     for line in lines:
         assert not line.startswith(("# Heading", "## v", "- item", "> quote")), line
         assert not re.match(r"(1\. first|~~~|---$)", line), line
-    assert "- **Organisation:** Foo # Heading - item 1. first" in text
+    assert ":** Foo # Heading - item 1. first" in text  # the organisation's line
     # The job plan row keeps its columns.
     job_row = next(line for line in lines if line.startswith("| Foo"))
     assert _unescaped_pipes(job_row) == 7

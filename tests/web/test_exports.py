@@ -17,8 +17,7 @@ from django.urls import reverse
 from django.utils import timezone
 from pypdf import PdfReader
 
-from proposals import domain, exports
-from proposals.assess import domain_to_models
+from proposals import domain, exports, services
 from proposals.exports.portal import portal_text
 from tests.factories import CodeEntryFactory, ProposalFactory
 
@@ -32,7 +31,7 @@ CHART = re.compile(r"data:image/png;base64,[A-Za-z0-9+/=]+")
 
 def load_demo(name: str, owner):
     document = domain.loads((EXAMPLES / f"{name}.json").read_text(encoding="utf-8"))
-    return domain_to_models(document, owner=owner)
+    return services.proposal_import(owner=owner, document=document)
 
 
 def check_golden(name: str, text: str):
@@ -105,7 +104,9 @@ def test_error_findings_are_shown_above_the_blocks(user, user_client):
     html = response.content.decode()
     assert "Fix these before you submit" in html
     assert "SEL-1" in html
-    assert html.index("Fix these before you submit") < html.index("Target system")
+    assert html.index("Fix these before you submit") < html.index(
+        "AI Factory (target system)"
+    )
     assert "Nothing to paste yet" in html
 
 

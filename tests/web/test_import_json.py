@@ -118,9 +118,11 @@ def test_revision_upload_asks_for_confirmation_then_replaces(user, user_client):
     proposal.refresh_from_db()
     assert proposal.title == "Porting a speech model to LUMI-G"  # not yet replaced
     assert proposal.revision == 1
-    document = response.context["document"]
+    token = response.context["token"]
+    assert f'name="token" value="{token}"' in html
+    assert text not in html  # the file stays on the server
     response = user_client.post(
-        url, {"document": document, "revision": "1", "confirm": "yes"}
+        url, {"token": token, "revision": "1", "confirm": "yes"}
     )
     assert response.status_code == 302
     proposal.refresh_from_db()
@@ -133,16 +135,23 @@ def test_revision_upload_asks_for_confirmation_then_replaces(user, user_client):
 def test_revision_upload_refuses_a_stale_confirmation(user, user_client):
     proposal = load_demo("playground", user)
     url = reverse("proposals:import_json_revision", args=[proposal.pk])
+    response = user_client.post(url, {"file": upload(example("lumi-fast-lane"))})
+    token = response.context["token"]
     Proposal.objects.filter(pk=proposal.pk).update(revision=5)  # edited meanwhile
     response = user_client.post(
-        url,
-        {"document": example("lumi-fast-lane"), "revision": "1", "confirm": "yes"},
+        url, {"token": token, "revision": "1", "confirm": "yes"}
     )
     html = response.content.decode()
     assert "changed while you were checking" in html
     assert 'name="revision" value="5"' in html
     proposal.refresh_from_db()
     assert proposal.title == "Porting a speech model to LUMI-G"
+    response = user_client.post(
+        url, {"token": token, "revision": "5", "confirm": "yes"}
+    )
+    assert response.status_code == 302  # the checked file was kept
+    proposal.refresh_from_db()
+    assert proposal.title == "Defect detection models for paper mills"
 
 
 def test_invalid_revision_upload_changes_nothing(user, user_client):
@@ -151,10 +160,10 @@ def test_invalid_revision_upload_changes_nothing(user, user_client):
     data = json.loads(before)
     data["scalability"]["jobs"][0]["count"] = 0.5
     url = reverse("proposals:import_json_revision", args=[proposal.pk])
-    response = user_client.post(
-        url, {"document": json.dumps(data), "revision": "1", "confirm": "yes"}
-    )
-    assert "scalability.jobs[0].count" in response.content.decode()
+    response = user_client.post(url, {"file": upload(json.dumps(data))})
+    html = response.content.decode()
+    assert "scalability.jobs[0].count" in html
+    assert "Replace the content" not in html
     proposal.refresh_from_db()
     assert proposal.revision == 1
     assert export(user_client, proposal) == before
@@ -163,10 +172,7 @@ def test_invalid_revision_upload_changes_nothing(user, user_client):
 def test_someone_elses_proposal_cannot_be_replaced(proposal, client, other_user):
     client.force_login(other_user)
     url = reverse("proposals:import_json_revision", args=[proposal.pk])
-    response = client.post(
-        url,
-        {"document": example("lumi-fast-lane"), "revision": "1", "confirm": "yes"},
-    )
+    response = client.post(url, {"file": upload(example("lumi-fast-lane"))})
     assert response.status_code == 404
     proposal.refresh_from_db()
     assert proposal.title != "Defect detection models for paper mills"

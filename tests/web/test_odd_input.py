@@ -9,7 +9,7 @@ from django.core.exceptions import BadRequest
 from django.urls import reverse
 
 from proposals.http import MAX_DIGITS, parse_int
-from tests.web.test_import_json import example
+from tests.web.test_import_json import example, upload
 from tests.web.test_review_diff import two_revisions  # noqa: F401 (fixture)
 
 pytestmark = pytest.mark.django_db
@@ -36,9 +36,10 @@ def test_parse_int_blank_is_the_default():
 @pytest.mark.parametrize("value", ODD)
 def test_import_confirmation_with_odd_revision_is_400(value, proposal, user_client):
     url = reverse("proposals:import_json_revision", args=[proposal.pk])
+    checked = user_client.post(url, {"file": upload(example("lumi-fast-lane"))})
+    token = checked.context["token"]
     response = user_client.post(
-        url,
-        {"document": example("lumi-fast-lane"), "revision": value, "confirm": "yes"},
+        url, {"token": token, "revision": value, "confirm": "yes"}
     )
     assert response.status_code == 400
     proposal.refresh_from_db()

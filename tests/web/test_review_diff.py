@@ -7,8 +7,13 @@ import pytest
 from django.urls import reverse
 
 from proposals import services
+from proposals.domain.documents import (
+    diff_documents,
+    diff_findings,
+    label_for,
+    word_diff,
+)
 from proposals.models import CodeEntry, Proposal
-from proposals.review import diff_documents, diff_findings, label_for, word_diff
 
 pytestmark = pytest.mark.django_db
 
@@ -52,7 +57,7 @@ def test_diff_documents_groups_by_section_and_kind():
         "codes[1].name": "added",
         "codes[1].version": "added",
     }
-    assert label_for("codes[1].version") == "Code entry 2 · Version"
+    assert label_for("codes[1].version") == "Code details 2 › Version or release"
     assert diff_documents(old, old) == []
 
 
@@ -97,7 +102,10 @@ def test_diff_page_between_two_known_revisions(client, staff_user, two_revisions
     assert marked("del", "4000") and marked("ins", "20000")
     assert marked("del", "fine-tuning") and marked("ins", "training")
     assert marked("del", "FSDP") and marked("ins", "DeepSpeed ZeRO-3")
-    assert "Total GPU-hours" in page and "Code entry 1 · Description" in page
+    assert "Total GPU-hours" in page
+    assert re.search(r"Code details 1 \([^)]+\) › Description of the code", page)
+    # People read labels, never the JSON paths.
+    assert "codes[0]" not in page and "selection.total_gpu_hours" not in page
     # The tier change and the findings it brings.
     assert "<del>Playground</del> → <ins>Fast Lane</ins>" in compact
     added = compact.split('data-testid="findings-added"')[1].split("</div>")[0]

@@ -2,10 +2,13 @@
 
 Exit status: 0 without error findings, 1 with error findings, 2 when the file cannot
 be read or is not valid ``aifactory-proposal/1`` (each problem named with its path).
+A file is checked exactly as ``import_proposal`` and the upload page check it, so
+the three accept and refuse the same files.
 """
 
 import json
 import sys
+from collections.abc import Mapping
 
 from django.conf import settings
 from django.core.management.base import BaseCommand
@@ -13,20 +16,25 @@ from django.db import DatabaseError
 
 from proposals import domain
 from proposals.assess import catalogue_from_db
+from proposals.exports import jsonio
 
 SHIPPED_CATALOGUE = settings.BASE_DIR / "fixtures" / "catalogue.json"
 
 
-def read_proposal(command: BaseCommand, path: str) -> domain.Proposal:
-    """Read and parse FILE (``-`` for stdin); on failure print why and exit 2."""
+def read_proposal(
+    command: BaseCommand, path: str, *, systems: Mapping[str, int | None]
+) -> domain.Proposal:
+    """Read FILE (``-`` for stdin) and check it as the upload page does
+    (``jsonio.check_file``, against the known ``systems``); on failure print why
+    and exit 2."""
     try:
         if path == "-":
-            text = sys.stdin.read()
+            data = getattr(sys.stdin, "buffer", sys.stdin).read()
         else:
-            with open(path, encoding="utf-8") as handle:
-                text = handle.read()
-        return domain.loads(text)
-    except (OSError, UnicodeDecodeError) as exc:
+            with open(path, "rb") as handle:
+                data = handle.read()
+        return jsonio.check_file(data, systems=systems)
+    except OSError as exc:
         command.stderr.write(f"Cannot read {path}: {exc}")
     except domain.FormatError as exc:
         command.stderr.write(f"{path} is not a valid {domain.FORMAT_TAG} document:")
@@ -54,8 +62,10 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, file, output_format, **options):
-        proposal = read_proposal(self, file)
-        assessment = domain.assess(proposal, self.catalogue())
+        catalogue = self.catalogue()
+        systems = {slug: None for slug in catalogue}
+        proposal = read_proposal(self, file, systems=systems)
+        assessment = domain.assess(proposal, catalogue)
         if output_format == "json":
             self.stdout.write(
                 json.dumps(assessment.to_dict(), indent=2, ensure_ascii=False)

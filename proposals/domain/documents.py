@@ -1,9 +1,10 @@
-"""Read-only layouts and revision diffs, computed from ``aifactory-proposal/1`` documents.
+"""Read-only layouts and revision diffs of ``aifactory-proposal/1`` documents.
 
-Pure Python (no Django): the staff review page and the diff page both work on the JSON
-document of a proposal, so a live draft and a stored snapshot are shown the same way.
-A document is flattened into ``(field path, text)`` pairs using the format's own paths
-(``codes[1].version``, the same paths the findings point at), grouped by portal section.
+Pure Python: the staff review page and the diff page both work on the JSON document
+of a proposal, so a live draft and a stored snapshot are shown the same way. A
+document is flattened into ``(field path, value)`` pairs using the format's own paths
+(``codes[1].version``, the paths the findings point at), grouped by section; each
+row carries the label a person reads (:func:`.fields.describe_path`), never the path.
 """
 
 from __future__ import annotations
@@ -12,63 +13,9 @@ import difflib
 import re
 from dataclasses import dataclass, field
 
-SECTIONS = (
-    ("organisation", "Organisation and eligibility"),
-    ("selection", "AI Factory selection"),
-    ("codes", "Code details"),
-    ("scalability", "Scalability and performance"),
-    ("optimisation", "Optimisation"),
-)
-SECTION_TITLES = dict(SECTIONS)
+from .fields import RowNames, describe_path, row_names
+from .sections import SECTIONS, section_of_path
 
-# Top-level keys of the document -> the portal section (wizard step) they belong to.
-SECTION_OF_KEY = {
-    "title": "organisation",
-    "call_family": "organisation",
-    "organisation": "organisation",
-    "experience": "organisation",
-    "selection": "selection",
-    "codes": "codes",
-    "scalability": "scalability",
-    "optimisation": "optimisation",
-}
-
-LABELS = {
-    "title": "Proposal title",
-    "call_family": "Call family",
-    "vat_number": "VAT number",
-    "ongoing_eurohpc_project": "Another ongoing EuroHPC JU project",
-    "hpc_experience": "HPC experience",
-    "stack_demonstrated_on_target": "Software stack demonstrated on the target",
-    "total_gpu_hours": "Total GPU-hours",
-    "max_gpus_per_job": "Maximum GPUs per job",
-    "storage_tb": "Storage (TB)",
-    "transfer_in_tb": "Data transfer in (TB)",
-    "transfer_out_tb": "Data transfer out (TB)",
-    "extra_cpu_hours": "CPU-hours beyond the default",
-    "duration_months": "Duration (months)",
-    "gpus": "GPUs",
-    "gpu_hours": "GPU-hours",
-    "mfu_pct": "MFU (%)",
-    "comm_overhead_pct": "Communication overhead (%)",
-    "runtime_stability_pct": "Runtime stability (± %)",
-    "code": "Code entry",
-}
-ITEM_LABELS = {
-    "codes": "Code entry",
-    "measurements": "Measurement",
-    "jobs": "Job type",
-    "schedule": "Usage period",
-}
-# Group keys of the JSON format that are not shown in a label.
-SECTION_KEYS = (
-    "selection",
-    "scalability",
-    "optimisation",
-    "organisation",
-    "experience",
-)
-_INDEX = re.compile(r"^(\w+)\[(\d+)\]$")
 _TOKENS = re.compile(r"\s+|\w+|[^\w\s]")
 
 
@@ -82,8 +29,8 @@ class Row:
 
 
 @dataclass
-class Section:
-    """A portal section with its rows (fields or changes)."""
+class DocumentSection:
+    """A section of a document with its rows (fields or changes)."""
 
     key: str
     title: str
@@ -91,7 +38,7 @@ class Section:
 
 
 @dataclass(frozen=True)
-class Change:
+class FieldChange:
     """One changed field: ``kind`` is added, removed or changed; ``segments`` are
     ``(op, text)`` pairs with op in equal / del / ins, word by word."""
 
@@ -135,36 +82,23 @@ def flatten(document: dict) -> list[tuple[str, object]]:
     return leaves
 
 
-def label_for(path: str) -> str:
-    """A readable label for a field path: ``codes[1].version`` -> "Code entry 2 ·
-    Version"."""
-    parts = []
-    for part in path.split("."):
-        match = _INDEX.match(part)
-        if match:
-            name, index = match.group(1), int(match.group(2))
-            parts.append(f"{ITEM_LABELS.get(name, name)} {index + 1}")
-        elif part in SECTION_KEYS:
-            continue
-        elif part == "title" and parts:
-            parts.append("Title")  # of a job type, not of the proposal
-        else:
-            parts.append(LABELS.get(part, part.replace("_", " ").capitalize()))
-    return " · ".join(parts) or path
+def label_for(path: str, names: RowNames | None = None) -> str:
+    """A readable label for a field path: ``codes[1].version`` -> "Code details 2
+    (nordlicht-train) › Version" (the name when ``names`` are given)."""
+    return describe_path(path, names)
 
 
-def section_of(path: str) -> str:
-    """The portal section a field path belongs to."""
-    head = re.split(r"[.\[]", path, maxsplit=1)[0]
-    return SECTION_OF_KEY.get(head, "organisation")
+def _empty_sections() -> dict[str, DocumentSection]:
+    return {s.slug: DocumentSection(s.slug, s.title) for s in SECTIONS}
 
 
-def layout(document: dict) -> list[Section]:
+def layout(document: dict) -> list[DocumentSection]:
     """The document as read-only sections of rows, in the portal's order."""
-    sections = {key: Section(key, title) for key, title in SECTIONS}
+    sections = _empty_sections()
+    names = row_names(document)
     for path, value in flatten(document):
-        sections[section_of(path)].rows.append(
-            Row(path, label_for(path), text_of(value))
+        sections[section_of_path(path)].rows.append(
+            Row(path, label_for(path, names), text_of(value))
         )
     return list(sections.values())
 
@@ -185,14 +119,16 @@ def word_diff(old: str, new: str) -> tuple[tuple[str, str], ...]:
     return tuple(segments)
 
 
-def diff_documents(old: dict, new: dict) -> list[Section]:
+def diff_documents(old: dict, new: dict) -> list[DocumentSection]:
     """Field-by-field changes between two documents, grouped by section; sections
     without changes are left out."""
     old_leaves = {path: text_of(value) for path, value in flatten(old)}
     new_leaves = {path: text_of(value) for path, value in flatten(new)}
     order = list(old_leaves)
     order += [path for path in new_leaves if path not in old_leaves]
-    sections = {key: Section(key, title) for key, title in SECTIONS}
+    sections = _empty_sections()
+    names = row_names(new)
+    old_names = row_names(old)
     for path in order:
         before, after = old_leaves.get(path), new_leaves.get(path)
         if before == after:
@@ -203,10 +139,10 @@ def diff_documents(old: dict, new: dict) -> list[Section]:
             kind = "removed"
         else:
             kind = "changed"
-        sections[section_of(path)].rows.append(
-            Change(
+        sections[section_of_path(path)].rows.append(
+            FieldChange(
                 path=path,
-                label=label_for(path),
+                label=label_for(path, names if path in new_leaves else old_names),
                 kind=kind,
                 old=before or "",
                 new=after or "",
@@ -220,12 +156,19 @@ def finding_key(finding: dict) -> tuple[str, str]:
     return (finding.get("code", ""), finding.get("field", ""))
 
 
-def diff_findings(old: list[dict], new: list[dict]) -> dict[str, list[dict]]:
+def diff_findings(
+    old: list[dict], new: list[dict], names: RowNames | None = None
+) -> dict[str, list[dict]]:
     """Findings that appeared (``added``) and went away (``resolved``) between two
-    revisions, matched on rule code and field."""
+    revisions, matched on rule code and field; each carries ``where``, the place it
+    points at as people read it."""
     old_keys = {finding_key(f) for f in old}
     new_keys = {finding_key(f) for f in new}
+
+    def readable(f: dict) -> dict:
+        return {**f, "where": describe_path(f.get("field", ""), names)}
+
     return {
-        "added": [f for f in new if finding_key(f) not in old_keys],
-        "resolved": [f for f in old if finding_key(f) not in new_keys],
+        "added": [readable(f) for f in new if finding_key(f) not in old_keys],
+        "resolved": [readable(f) for f in old if finding_key(f) not in new_keys],
     }

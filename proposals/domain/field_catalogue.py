@@ -1,0 +1,459 @@
+"""Every field of the proposal, in page order, with its words: labels, short labels
+for table headers, help fitted to the call tier, units and examples.
+
+Read it through :mod:`.fields`. The facts in the help come from the BSC and LUMI
+technical guides; the wording is ours.
+"""
+
+from __future__ import annotations
+
+from .fieldspec import FieldSpec, row, scalar
+
+FIELDS: tuple[FieldSpec, ...] = (
+    # --- Organisation and eligibility -----------------------------------------------
+    scalar(
+        "title",
+        "title",
+        "organisation",
+        "Working title",
+        help="Only for you and the support staff; the portal asks for its own title.",
+        example="Fine-tuning a 7B code model for industrial PLC programs",
+    ),
+    scalar(
+        "call_family",
+        "call_family",
+        "organisation",
+        "Call family",
+        help=(
+            "Companies apply to AI for Industrial Innovation. Universities, research "
+            "centres and public bodies use the AI for Science and Collaborative EU "
+            "Projects family, which has its own peer review."
+        ),
+    ),
+    scalar(
+        "organisation_name",
+        "organisation.name",
+        "organisation",
+        "Organisation name",
+        help="The legal name, as registered for VAT.",
+    ),
+    scalar(
+        "organisation_kind",
+        "organisation.kind",
+        "organisation",
+        "Type of organisation",
+        help=(
+            "The industrial calls are open to startups, SMEs and other companies "
+            "only; academic and public-sector organisations are not eligible for them."
+        ),
+    ),
+    scalar(
+        "organisation_country",
+        "organisation.country",
+        "organisation",
+        "Country of incorporation",
+        help=(
+            "Where the organisation is incorporated. It must be an EU member state or "
+            "a country associated to Horizon 2020."
+        ),
+    ),
+    scalar(
+        "vat_number",
+        "organisation.vat_number",
+        "organisation",
+        "VAT number",
+        help=(
+            "With or without the country prefix; we check its format and check digits "
+            "offline (not whether it is registered)."
+        ),
+        example="FI20774740",
+    ),
+    scalar(
+        "ongoing_eurohpc_project",
+        "organisation.ongoing_eurohpc_project",
+        "organisation",
+        "Another ongoing EuroHPC JU project",
+        help=(
+            "Tick if your organisation has another EuroHPC JU project still running: "
+            "such applications are turned down."
+        ),
+    ),
+    scalar(
+        "hpc_experience",
+        "experience.hpc_experience",
+        "organisation",
+        "HPC experience of the team",
+        help=(
+            "Be candid: the recommended call depends on it, and a first project on a "
+            "supercomputer belongs in Playground."
+        ),
+    ),
+    scalar(
+        "stack_demonstrated_on_target",
+        "experience.stack_demonstrated_on_target",
+        "organisation",
+        "Software stack already run on the target system",
+        help=(
+            "Has your software already run on this system's GPUs (for LUMI-G: AMD "
+            "MI250X with ROCm)? If not, start with Playground to port and test it."
+        ),
+    ),
+    # --- AI Factory selection -------------------------------------------------------
+    scalar(
+        "system",
+        "selection.system",
+        "selection",
+        "AI Factory (target system)",
+        help=(
+            "The supercomputer whose GPUs you apply for. Node size, partition limits "
+            "and the energy estimate follow from it."
+        ),
+    ),
+    scalar(
+        "libraries",
+        "selection.libraries",
+        "selection",
+        "Software libraries and codes",
+        help="A short list; each significant component gets its own code entry later.",
+        example="PyTorch 2.5, DeepSpeed 0.15, Hugging Face Transformers, vLLM",
+    ),
+    scalar(
+        "total_gpu_hours",
+        "selection.total_gpu_hours",
+        "selection",
+        "Total GPU-hours",
+        unit="GPU-hours",
+        help=(
+            "One GPU-hour is one physical GPU for one hour (on LUMI-G one MI250X, i.e. "
+            "two GCDs). The amount decides the call: up to 5,000 Playground, up to "
+            "50,000 Fast Lane, above that Large Scale."
+        ),
+        playground=(
+            "Up to 5,000 GPU-hours is Playground: no scaling data and no job plan "
+            "needed, just describe what you tested or will test."
+        ),
+        fast_lane=(
+            "5,001 to 50,000 GPU-hours is Fast Lane: the job plan below must add up to "
+            "this figure."
+        ),
+        large_scale=(
+            "Above 50,000 GPU-hours is Large Scale: the job plan and the monthly usage "
+            "schedule must both add up to this figure."
+        ),
+        example="18176",
+    ),
+    scalar(
+        "max_gpus_per_job",
+        "selection.max_gpus_per_job",
+        "selection",
+        "Maximum number of GPUs per job",
+        gpu_count=True,
+        help="The largest single job, in physical GPUs. We show it as nodes too.",
+        playground=(
+            "Playground jobs usually stay within 1 to 8 GPUs; going beyond one node "
+            "needs scaling data that first projects rarely have."
+        ),
+        fast_lane=(
+            "Fast Lane jobs typically use up to 64 GPUs; your scaling data must "
+            "support this size."
+        ),
+        large_scale=(
+            "Large Scale jobs may use hundreds of GPUs, but you must have measured at "
+            "this size: no extrapolation."
+        ),
+        example="32",
+    ),
+    scalar(
+        "storage_tb",
+        "selection.storage_tb",
+        "selection",
+        "Storage requirement (TB)",
+        unit="TB",
+        help="Project storage you need during the allocation, in TB.",
+        example="5",
+    ),
+    scalar(
+        "storage_justification",
+        "selection.storage_justification",
+        "selection",
+        "Storage justification",
+        help="What takes the space: datasets, checkpoints, outputs, with rough sizes.",
+        example="Dataset 2 TB, 20 checkpoints of 60 GB, evaluation outputs 0.5 TB.",
+    ),
+    scalar(
+        "transfer_in_tb",
+        "selection.transfer_in_tb",
+        "selection",
+        "Data transfer in (TB)",
+        unit="TB",
+        help="Data you copy to the system, in TB.",
+        example="2",
+    ),
+    scalar(
+        "transfer_out_tb",
+        "selection.transfer_out_tb",
+        "selection",
+        "Data transfer out (TB)",
+        unit="TB",
+        help="Data you copy back (models, results), in TB.",
+        example="0.2",
+    ),
+    scalar(
+        "transfer_justification",
+        "selection.transfer_justification",
+        "selection",
+        "Data transfer justification",
+        help="What moves in and out, and roughly when.",
+        example="Training corpus in once at the start; final weights out at the end.",
+    ),
+    scalar(
+        "extra_cpu_hours",
+        "selection.extra_cpu_hours",
+        "selection",
+        "CPU-hours beyond the default allocation",
+        unit="CPU-hours",
+        help=(
+            "Leave empty if the default CPU allocation is enough (on LUMI, AI Factory "
+            "projects get 1,000 CPU-hours on LUMI-C). If you need more, explain why in "
+            "the description of the code that needs them. Do not run CPU-only jobs on "
+            "GPU nodes."
+        ),
+    ),
+    scalar(
+        "auxiliary_services",
+        "selection.auxiliary_services",
+        "selection",
+        "Auxiliary services",
+        help=(
+            "Small services such as an MLflow or Weights & Biases server. On LUMI they "
+            "run on the LUMI-K Kubernetes platform, which has no GPUs."
+        ),
+        example="MLflow tracking server on LUMI-K",
+    ),
+    scalar(
+        "duration_months",
+        "selection.duration_months",
+        "selection",
+        "Allocation duration (months)",
+        unit="months",
+        help=(
+            "Typical terms: Playground and Fast Lane 1 to 3 months; Large Scale 3, 6 "
+            "or 12 months (guidance, not rules)."
+        ),
+        example="3",
+    ),
+    # --- Code details (one row per code entry) --------------------------------------
+    row(
+        "codes",
+        "role",
+        "Role in the project",
+        help=(
+            "One entry for the main training or inference loop, plus one for each "
+            "compute-heavy pre-processing step, separate evaluation or inference code, "
+            "or simulation that generates data."
+        ),
+    ),
+    row(
+        "codes",
+        "name",
+        "Name of the code",
+        help="The code's name.",
+        example="Megatron-LM",
+    ),
+    row(
+        "codes",
+        "version",
+        "Version or release",
+        help="A release, tag or commit that pins what you will run.",
+        example="core_r0.9.0",
+    ),
+    row(
+        "codes",
+        "references",
+        "Web page and other references",
+        help=(
+            "One per line: repository, documentation, papers. Links with technical "
+            "facts (build steps, hardware needs, dependencies, scaling or performance "
+            "results) help reviewers most."
+        ),
+        example="https://github.com/NVIDIA/Megatron-LM",
+    ),
+    row(
+        "codes",
+        "description",
+        "Description of the code",
+        help=(
+            "What this component does in the project, in technical terms. For ML "
+            "code: framework and minimum version (PyTorch, TensorFlow, JAX), key "
+            "libraries, the distributed training library (DDP, FSDP, DeepSpeed, "
+            "Horovod, Megatron) and optimisations (FlashAttention, activation "
+            "checkpointing, mixed precision). Say whether everything is in the site's "
+            "AI software environment or how you will install what is missing. For "
+            "other code: language, dependencies, build steps."
+        ),
+        example=(
+            "Training loop in PyTorch >= 2.4 with FSDP and bf16 mixed precision; "
+            "FlashAttention 2. All packages are in the LUMI AI Factory container; "
+            "we add our own wheel with pip in a virtual environment."
+        ),
+    ),
+    # --- Scalability and performance ------------------------------------------------
+    scalar(
+        "scalability_narrative",
+        "scalability.narrative",
+        "scalability",
+        "Scalability and performance of the application",
+        help="Technical evidence, not motivation: what you measured, where, how.",
+        playground=(
+            "No scaling data needed. Describe the tests you have run (any hardware is "
+            "fine) or the tests this allocation will let you run."
+        ),
+        fast_lane=(
+            "Give throughput at small scale (for example 2 to 4 GPUs) and the "
+            "efficiency you expect at your largest job; the tables below are added "
+            "to your text in the export."
+        ),
+        large_scale=(
+            "Show measurements at the scale you request (no extrapolation): "
+            "throughput, speedup, efficiency, and MFU or communication overhead for "
+            "large single jobs; for many independent jobs, how the total is composed "
+            "and how stable a job's runtime is."
+        ),
+        example=(
+            "We tested on 4, 8 and 16 GPUs with PyTorch FSDP on a fixed 1M-image set: "
+            "throughput rose from 1,200 to 4,225 samples/s (88% efficiency at 16)."
+        ),
+    ),
+    scalar(
+        "workload",
+        "scalability.workload",
+        "scalability",
+        "Shape of the workload",
+        help=(
+            "A single large job needs strong-scaling data. Many independent jobs (each "
+            "at most 2 nodes) need a representative-job test and its runtime stability "
+            "instead."
+        ),
+    ),
+    scalar(
+        "runtime_stability_pct",
+        "scalability.runtime_stability_pct",
+        "scalability",
+        "Runtime stability of a representative job (± %)",
+        short="Runtime stability (± %)",
+        unit="± %",
+        help="How much a representative job's runtime varies between runs, in ± percent.",
+        example="5",
+    ),
+    row(
+        "measurements",
+        "code",
+        "Code",
+        width="code",
+        help="The code entry that was measured.",
+    ),
+    row(
+        "measurements",
+        "gpus",
+        "GPUs",
+        width="num",
+        short="{gpus}",
+        gpu_count=True,
+        help="Physical GPUs used in the measurement.",
+    ),
+    row(
+        "measurements",
+        "throughput",
+        "Throughput",
+        width="num",
+        help="Samples, tokens or images per second, at that size.",
+    ),
+    row("measurements", "unit", "Unit", width="unit", example="samples/s"),
+    row(
+        "measurements",
+        "mfu_pct",
+        "MFU (%)",
+        width="pct",
+        short="MFU %",
+        unit="%",
+        help="Model FLOPs utilisation: the share of the GPUs' peak the model achieves.",
+    ),
+    row(
+        "measurements",
+        "comm_overhead_pct",
+        "Communication overhead (%)",
+        width="pct",
+        short="Comm. %",
+        unit="%",
+        help="Share of a training step spent waiting for communication between GPUs.",
+    ),
+    row("measurements", "hardware", "Hardware tested on", example="LUMI-G, 4 nodes"),
+    row("jobs", "title", "Job type", example="Pre-training run"),
+    row(
+        "jobs",
+        "gpus",
+        "GPUs per job",
+        width="num",
+        short="{gpus} per job",
+        gpu_count=True,
+        help="Physical GPUs of one job.",
+    ),
+    row(
+        "jobs",
+        "hours",
+        "Hours per job",
+        width="num",
+        unit="h",
+        help="Wall-clock hours of one job.",
+    ),
+    row(
+        "jobs",
+        "count",
+        "Number of jobs",
+        width="num",
+        help="How many jobs of this kind you run.",
+    ),
+    row(
+        "schedule",
+        "from_month",
+        "From month",
+        width="month",
+        help="First month of the period (1 = first month).",
+    ),
+    row(
+        "schedule",
+        "to_month",
+        "To month",
+        width="month",
+        help="Last month of the period, inclusive.",
+    ),
+    row(
+        "schedule",
+        "gpu_hours",
+        "GPU-hours",
+        width="num",
+        unit="GPU-hours",
+        help="GPU-hours used in the period.",
+    ),
+    row("schedule", "activity", "Activity", example="Pre-training"),
+    # --- Optimisation ----------------------------------------------------------------
+    scalar(
+        "optimisation_narrative",
+        "optimisation.narrative",
+        "optimisation",
+        "Optimisation of the work proposed",
+        help=(
+            "Concrete actions, not impact: which component, which technique (FSDP, "
+            "FlashAttention, checkpointing, data loading, ...) and the benefit for "
+            "future work, quantified where you can."
+        ),
+        playground=(
+            "For a first project, say what you will learn or port and measure, for "
+            "example multi-GPU training with DDP and the effect of batch size."
+        ),
+        example=(
+            "Data loading takes 30% of step time; we will pre-shard the dataset and "
+            "raise loader workers from 4 to 16 per GPU to bring it under 10%."
+        ),
+    ),
+)

@@ -1,0 +1,153 @@
+"""Every field of the proposal, defined once: model name, JSON path, label, short
+label for table headers, help (fitted to the call tier), unit and example.
+
+The wizard's forms take their labels and help from here, and so do the staff pages,
+the document diff, the exports and the e-mails, so an applicant and a reviewer read
+the same words. People never read a JSON path: :func:`describe_path` turns
+``codes[1].version`` into "Code details 2 (nordlicht-train) › Version". JSON paths
+remain the interface of the ``assess`` report and of the import error list.
+
+The facts in the help come from the BSC and LUMI technical guides; the wording is ours.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+
+from .field_catalogue import FIELDS
+from .fieldspec import FieldSpec
+from .sections import (
+    ROW_PATH,
+    SECTION_BY_SLUG,
+    SECTION_OF_KEY,
+    TABLE_BY_KIND,
+    TABLE_BY_PATH,
+)
+
+__all__ = ["FIELDS", "FieldSpec"]
+
+SEPARATOR = " › "
+
+FIELD_BY_KEY: dict[str, FieldSpec] = {spec.key: spec for spec in FIELDS}
+# The proposal's own fields by model name and by JSON path.
+PROPOSAL_FIELDS: dict[str, FieldSpec] = {
+    spec.name: spec for spec in FIELDS if spec.table is None
+}
+FIELD_BY_PATH: dict[str, FieldSpec] = {
+    spec.path: spec for spec in FIELDS if spec.table is None
+}
+# A group key alone (``optimisation``) points at the group's only field, if it has one.
+for _key in SECTION_OF_KEY:
+    _members = [s for s in PROPOSAL_FIELDS.values() if s.path.startswith(_key + ".")]
+    if len(_members) == 1:
+        FIELD_BY_PATH.setdefault(_key, _members[0])
+
+
+def field(name: str, table: str | None = None) -> FieldSpec:
+    """The field ``name`` of the proposal, or of a ``table`` row."""
+    return FIELD_BY_KEY[f"{table}.{name}" if table else name]
+
+
+def label(name: str, table: str | None = None) -> str:
+    """The label of a field, as every page, export and e-mail shows it."""
+    return field(name, table).label
+
+
+def columns(table: str) -> tuple[FieldSpec, ...]:
+    """The fields of one table's rows, in column order."""
+    return tuple(spec for spec in FIELDS if spec.table == table)
+
+
+def section_fields(section: str) -> tuple[FieldSpec, ...]:
+    """The proposal's own fields shown on a section's step."""
+    return tuple(s for s in FIELDS if s.table is None and s.section == section)
+
+
+# --- Paths as people read them ---------------------------------------------------
+
+RowNames = Mapping[str, Sequence[str]]
+
+
+def row_names(document: Mapping) -> dict[str, list[str]]:
+    """``{"codes": ["nordlicht-train", ...], "jobs": [...]}`` from a JSON document
+    (``aifactory-proposal/1`` as a dict): the names rows are known by."""
+    names: dict[str, list[str]] = {}
+    for table in TABLE_BY_KIND.values():
+        rows: object = document
+        for key in table.path.split("."):
+            rows = rows.get(key, []) if isinstance(rows, Mapping) else []
+        names[table.kind] = (
+            [
+                str(row.get(table.name_field, "") or "") if table.name_field else ""
+                for row in rows
+                if isinstance(row, Mapping)
+            ]
+            if isinstance(rows, list)
+            else []
+        )
+    return names
+
+
+def row_label(kind: str, index: int, names: RowNames | None = None) -> str:
+    """ "Code details 2 (nordlicht-train)" for the second code entry."""
+    table = TABLE_BY_KIND[kind]
+    text = f"{table.item} {index + 1}"
+    kind_names = (names or {}).get(kind) or ()
+    name = kind_names[index].strip() if index < len(kind_names) else ""
+    if name:
+        text += f" ({' '.join(name.split())[:60]})"
+    return text
+
+
+def describe_path(path: str, names: RowNames | None = None) -> str:
+    """How a person reads the place a JSON path points at.
+
+    ``selection.total_gpu_hours`` -> "Total GPU-hours";
+    ``codes[1].version`` -> "Code details 2 (nordlicht-train) › Version";
+    ``scalability.jobs`` -> "Job plan"; ``""`` -> "Whole proposal".
+    """
+    path = path or ""
+    if not path or path == "$":
+        return "Whole proposal"
+    spec = FIELD_BY_PATH.get(path)
+    if spec is not None:
+        return spec.label
+    match = ROW_PATH.match(path)
+    if match:
+        table = TABLE_BY_PATH[match.group(1)]
+        index, name = match.group(2), match.group(3)
+        if index is None:
+            return table.title
+        parts = [row_label(table.kind, int(index), names)]
+        if name:
+            column = FIELD_BY_KEY.get(f"{table.kind}.{name}")
+            parts.append(column.label if column else name.replace("_", " "))
+        return SEPARATOR.join(parts)
+    head = path.split(".", 1)[0].split("[", 1)[0]
+    if head in SECTION_OF_KEY and "." not in path and "[" not in path:
+        return SECTION_BY_SLUG[SECTION_OF_KEY[head]].title
+    # Not a path of the format (should not happen): readable words, no brackets.
+    words = re.sub(r"[\[\]._]+", " ", path).strip()
+    return words[:1].upper() + words[1:]
+
+
+def anchor_name(path: str) -> tuple[str, str, int | None, str]:
+    """Where a JSON path points in the wizard: ``(section, table kind or "",
+    row index or None, model field name or "")``."""
+    path = path or ""
+    spec = FIELD_BY_PATH.get(path)
+    if spec is not None:
+        return spec.section, "", None, spec.name
+    match = ROW_PATH.match(path)
+    if match:
+        table = TABLE_BY_PATH[match.group(1)]
+        index = match.group(2)
+        return (
+            table.section,
+            table.kind,
+            int(index) if index is not None else None,
+            match.group(3) or "",
+        )
+    head = path.split(".", 1)[0].split("[", 1)[0]
+    return SECTION_OF_KEY.get(head, "review"), "", None, ""

@@ -1,0 +1,62 @@
+"""The shape of one field of the proposal (see :mod:`.fields`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .sections import TABLE_BY_KIND
+
+
+@dataclass(frozen=True)
+class FieldSpec:
+    """One field. ``table`` is the table kind of a row field (``None`` for the
+    proposal's own fields); ``path`` is the JSON path (relative to the row for a row
+    field). ``short`` is the table-header form of the label; ``{gpus}`` in it stands
+    for the GPU unit the applicant types in ("GPUs" or "GCDs")."""
+
+    name: str
+    path: str
+    section: str
+    label: str
+    short: str = ""
+    help: str = ""
+    example: str = ""
+    unit: str = ""
+    table: str | None = None
+    gpu_count: bool = False
+    # Column width class in tables: num, pct, month, unit, code (or "" to fill).
+    width: str = ""
+    playground: str = ""
+    fast_lane: str = ""
+    large_scale: str = ""
+
+    @property
+    def key(self) -> str:
+        """``total_gpu_hours`` or ``jobs.gpus``: unique among all fields."""
+        return f"{self.table}.{self.name}" if self.table else self.name
+
+    @property
+    def header(self) -> str:
+        """The label for a table header (the short form, unit word "GPUs")."""
+        return (self.short or self.label).replace("{gpus}", "GPUs")
+
+    def help_for(self, tier: str | None) -> str:
+        """The advice for ``tier`` when there is tier-specific advice, else general."""
+        return (getattr(self, tier, "") if tier else "") or self.help
+
+
+def scalar(name, path, section, label, **kwargs) -> FieldSpec:
+    """A field of the proposal itself."""
+    return FieldSpec(name=name, path=path, section=section, label=label, **kwargs)
+
+
+def row(table, name, label, **kwargs) -> FieldSpec:
+    """A column of one of the repeatable tables."""
+    return FieldSpec(
+        name=name,
+        path=name,
+        section=TABLE_BY_KIND[table].section,
+        label=label,
+        table=table,
+        **kwargs,
+    )

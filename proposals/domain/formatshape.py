@@ -1,0 +1,216 @@
+"""The declarative description of ``aifactory-proposal/1`` (``FORMAT``): every object,
+its keys, their JSON kinds, limits and descriptions. The parser and writer
+(:mod:`.jsonformat`) and the JSON Schema (:mod:`.formatschema`) are driven by it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from . import limits
+from .types import (
+    CALL_FAMILIES,
+    CODE_ROLES,
+    EXPERIENCE_LEVELS,
+    ORGANISATION_KINDS,
+    WORKLOADS,
+    CodeEntry,
+    Experience,
+    Job,
+    Measurement,
+    Organisation,
+    Proposal,
+    Scalability,
+    Selection,
+    UsagePeriod,
+)
+
+FORMAT_TAG = "aifactory-proposal/1"
+
+
+@dataclass(frozen=True)
+class Field:
+    """One key of an object: its JSON kind and the dataclass attribute behind it."""
+
+    name: str
+    kind: str  # string, boolean, integer, number, enum, country, strings, object, array
+    nullable: bool = False
+    choices: tuple[str, ...] = ()
+    shape: Shape | None = None
+    description: str = ""
+    max_length: int | None = None  # characters (strings: all items, one per line)
+    max_items: int | None = None  # rows of an array
+
+
+@dataclass(frozen=True)
+class Shape:
+    """A JSON object and the callable that builds the domain value from it."""
+
+    title: str
+    build: Callable
+    fields: tuple[Field, ...]
+
+
+def _blank_or(choices: tuple[str, ...]) -> tuple[str, ...]:
+    return ("", *choices)
+
+
+ORGANISATION = Shape(
+    "Organisation",
+    Organisation,
+    (
+        Field("name", "string", max_length=limits.LINE_CHARS),
+        Field(
+            "kind",
+            "enum",
+            choices=_blank_or(ORGANISATION_KINDS),
+            description="Empty string when not answered yet.",
+        ),
+        Field(
+            "country",
+            "country",
+            description="ISO 3166-1 alpha-2 code of the country of incorporation, "
+            "one the wizard offers, or an empty string.",
+        ),
+        Field("vat_number", "string", max_length=limits.VAT_NUMBER_CHARS),
+        Field("ongoing_eurohpc_project", "boolean"),
+    ),
+)
+EXPERIENCE = Shape(
+    "Experience",
+    Experience,
+    (
+        Field("hpc_experience", "enum", choices=_blank_or(EXPERIENCE_LEVELS)),
+        Field("stack_demonstrated_on_target", "boolean", nullable=True),
+    ),
+)
+SELECTION = Shape(
+    "Selection",
+    Selection,
+    (
+        Field("system", "string", description="Catalogue slug, e.g. lumi-g."),
+        Field("libraries", "string", max_length=limits.LIBRARIES_CHARS),
+        Field(
+            "total_gpu_hours",
+            "number",
+            nullable=True,
+            description="Physical GPU-hours (on LUMI-G one MI250X, not one GCD).",
+        ),
+        Field("max_gpus_per_job", "integer", nullable=True),
+        Field("storage_tb", "number", nullable=True),
+        Field("storage_justification", "string", max_length=limits.JUSTIFICATION_CHARS),
+        Field("transfer_in_tb", "number", nullable=True),
+        Field("transfer_out_tb", "number", nullable=True),
+        Field(
+            "transfer_justification", "string", max_length=limits.JUSTIFICATION_CHARS
+        ),
+        Field("extra_cpu_hours", "number", nullable=True),
+        Field("auxiliary_services", "string", max_length=limits.JUSTIFICATION_CHARS),
+        Field("duration_months", "integer", nullable=True),
+    ),
+)
+CODE = Shape(
+    "CodeEntry",
+    CodeEntry,
+    (
+        Field("role", "enum", choices=CODE_ROLES),
+        Field("name", "string", max_length=limits.LINE_CHARS),
+        Field("version", "string", max_length=limits.VERSION_CHARS),
+        Field(
+            "references",
+            "strings",
+            max_length=limits.REFERENCES_CHARS,
+            description="Links or citations, each one non-empty line; at most "
+            f"{limits.REFERENCES_CHARS} characters in all, counting a line break "
+            "between two.",
+        ),
+        Field("description", "string", max_length=limits.NARRATIVE_CHARS),
+    ),
+)
+MEASUREMENT = Shape(
+    "Measurement",
+    Measurement,
+    (
+        Field(
+            "code",
+            "integer",
+            nullable=True,
+            description="Index into codes, or null when not tied to an entry.",
+        ),
+        Field("gpus", "integer", description="Physical GPUs."),
+        Field("throughput", "number"),
+        Field(
+            "unit",
+            "string",
+            max_length=limits.UNIT_CHARS,
+            description="For example samples/s or tokens/s.",
+        ),
+        Field("mfu_pct", "number", nullable=True),
+        Field("comm_overhead_pct", "number", nullable=True),
+        Field("hardware", "string", max_length=limits.LINE_CHARS),
+    ),
+)
+JOB = Shape(
+    "Job",
+    Job,
+    (
+        Field("title", "string", max_length=limits.LINE_CHARS),
+        Field("gpus", "integer", description="GPUs per job."),
+        Field("hours", "number", description="Walltime per job in hours."),
+        Field("count", "integer", description="Number of such jobs."),
+    ),
+)
+PERIOD = Shape(
+    "UsagePeriod",
+    UsagePeriod,
+    (
+        Field("from_month", "integer"),
+        Field("to_month", "integer"),
+        Field("gpu_hours", "number"),
+        Field("activity", "string", max_length=limits.ACTIVITY_CHARS),
+    ),
+)
+SCALABILITY = Shape(
+    "Scalability",
+    Scalability,
+    (
+        Field("narrative", "string", max_length=limits.NARRATIVE_CHARS),
+        Field("workload", "enum", choices=_blank_or(WORKLOADS)),
+        Field(
+            "runtime_stability_pct",
+            "number",
+            nullable=True,
+            description="Per-job runtime spread, e.g. 5 for +/-5%.",
+        ),
+        Field(
+            "measurements",
+            "array",
+            shape=MEASUREMENT,
+            max_items=limits.MAX_ROWS["measurements"],
+        ),
+        Field("jobs", "array", shape=JOB, max_items=limits.MAX_ROWS["jobs"]),
+        Field("schedule", "array", shape=PERIOD, max_items=limits.MAX_ROWS["schedule"]),
+    ),
+)
+OPTIMISATION = Shape(
+    "Optimisation",
+    lambda narrative: narrative,
+    (Field("narrative", "string", max_length=limits.NARRATIVE_CHARS),),
+)
+PROPOSAL = Shape(
+    "Proposal",
+    Proposal,
+    (
+        Field("format", "enum", choices=(FORMAT_TAG,)),
+        Field("title", "string", max_length=limits.LINE_CHARS),
+        Field("call_family", "enum", choices=CALL_FAMILIES),
+        Field("organisation", "object", shape=ORGANISATION),
+        Field("experience", "object", shape=EXPERIENCE),
+        Field("selection", "object", shape=SELECTION),
+        Field("codes", "array", shape=CODE, max_items=limits.MAX_ROWS["codes"]),
+        Field("scalability", "object", shape=SCALABILITY),
+        Field("optimisation", "object", shape=OPTIMISATION),
+    ),
+)
+FORMAT = PROPOSAL

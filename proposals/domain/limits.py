@@ -1,0 +1,36 @@
+"""How much one proposal may hold: the one place for these limits.
+
+The models take their text lengths from here (so the wizard's forms refuse what
+they refuse), and the JSON format declares the same limits, so an imported file can
+never hold what the wizard would refuse. Row limits are far above any real proposal
+and keep one import, one wizard step and one export cheap.
+"""
+
+from __future__ import annotations
+
+# Characters per text field (the models' ``max_length``).
+NARRATIVE_CHARS = 20_000  # the two narratives and a code entry's description
+JUSTIFICATION_CHARS = 4_000  # storage, transfer, auxiliary services
+REFERENCES_CHARS = 4_000  # a code entry's references, one per line, in all
+LIBRARIES_CHARS = 1_000
+ACTIVITY_CHARS = 300  # a usage period's activity
+LINE_CHARS = 200  # titles, names, hardware
+VERSION_CHARS = 100
+UNIT_CHARS = 40
+VAT_NUMBER_CHARS = 32
+
+# Rows per repeatable table. The portal asks for the "significant" software
+# components (a handful); a scaling table has one row per GPU count and
+# configuration; a job plan a row per kind of job; a schedule at most two activities
+# per month of the longest (60-month) allocation.
+MAX_ROWS = {
+    "codes": 50,
+    "measurements": 200,
+    "jobs": 200,
+    "schedule": 120,
+}
+
+# A whole document: the upload limit, and how deeply JSON values may nest (the
+# format itself needs four levels: document > scalability > jobs > a job).
+MAX_DOCUMENT_BYTES = 2 * 1024 * 1024
+MAX_DEPTH = 4

@@ -1,0 +1,282 @@
+"""CODE rules: the code entries (role, version, references, framework, wording).
+
+Each rule's docstring is its documentation (``docs/rules.md`` is generated from it),
+so it states when the rule fires. Field paths use the JSON format's names.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from ..findings import ERROR, WARNING, Context, Hit, rule
+from .common import DIGIT, words
+
+FRAMEWORK = words(r"pytorch", r"torch\b", r"tensorflow", r"jax\b", r"keras", r"flax")
+VERSION = re.compile(r"\d+\.\d+")
+DISTRIBUTED = words(
+    r"ddp\b",
+    r"fsdp",
+    r"deepspeed",
+    r"horovod",
+    r"megatron",
+    r"torchrun",
+    r"torch\.distributed",
+    r"accelerate\b",
+    r"nccl",
+    r"rccl",
+    r"mpi\b",
+    r"ray\b",
+    r"pjit",
+    r"(?:tensor|pipeline|data|model)[- ]parallel",
+    r"zero-?[123]\b",
+    r"nemo\b",
+    r"colossal",
+)
+ENVIRONMENT = words(
+    r"container",
+    r"singularity",
+    r"apptainer",
+    r"docker",
+    r"pip\b",
+    r"conda",
+    r"mamba",
+    r"venv",
+    r"virtualenv",
+    r"install",
+    r"modules?\b",
+    r"easybuild",
+    r"spack",
+    r"software environment",
+    r"software stack",
+    r"uenv",
+    r"compil(?:e|es|ed|ing|ation)\b",
+    r"build (?:steps?|from source|recipe|script)",
+    r"built from source",
+    r"cmake",
+    r"wheels?\b",
+    r"requirements\.txt",
+    r"environment\.ya?ml",
+    r"ai software",
+    r"(?:is|are) (?:all )?(?:already )?(?:available|provided|included) (?:in|on|via|through)",
+)
+ML_HINT = words(
+    r"train",
+    r"model",
+    r"inference",
+    r"neural",
+    r"llm",
+    r"transformer",
+    r"fine-?tun",
+    r"deep learning",
+    r"machine learning",
+    r"diffusion",
+)
+TECHNICAL = words(
+    r"gpu",
+    r"cuda",
+    r"rocm",
+    r"hip\b",
+    r"python",
+    r"c\+\+",
+    r"fortran",
+    r"batch",
+    r"precision",
+    r"memory",
+    r"throughput",
+    r"librar",
+    r"kernel",
+    r"api\b",
+    r"checkpoint",
+    r"flash-?attention",
+    r"hugging ?face",
+    r"vllm",
+    r"numpy",
+    r"dataset",
+    r"data ?load",
+    r"bf16",
+    r"fp16",
+    r"fp8",
+)
+MOTIVATION = words(
+    r"impact",
+    r"societ",
+    r"breakthrough",
+    r"revolution",
+    r"novel",
+    r"innovat",
+    r"transform",
+    r"mission",
+    r"vision",
+    r"citizen",
+    r"market",
+    r"customer",
+    r"sustainab",
+    r"unprecedented",
+    r"pioneer",
+    r"world-class",
+    r"cutting-edge",
+    r"competitive",
+    r"business",
+    r"benefit",
+    r"europe",
+)
+
+
+def main_code_field(ctx: Context, attribute: str) -> str:
+    """Path of ``attribute`` on the main code entry (or on ``codes``)."""
+    for index, code in enumerate(ctx.proposal.codes):
+        if code.role == "main":
+            return f"codes[{index}].{attribute}"
+    return "codes"
+
+
+def all_code_text(ctx: Context) -> str:
+    """Names, descriptions and the library list, for keyword checks."""
+    parts = [ctx.proposal.selection.libraries]
+    for code in ctx.proposal.codes:
+        parts += [code.name, code.description]
+    return "\n".join(parts)
+
+
+def is_ml(role: str, text: str) -> bool:
+    """Whether a code entry is machine-learning code."""
+    if FRAMEWORK.search(text):
+        return True
+    return role in ("main", "evaluation") or bool(ML_HINT.search(text))
+
+
+@rule("CODE-1", severity=ERROR, title="No main code entry", step="codes")
+def code_main_missing(ctx: Context) -> Iterator[Hit]:
+    """No code entry has the role of the main training or inference loop."""
+    if not any(code.role == "main" for code in ctx.proposal.codes):
+        yield Hit(
+            "codes",
+            "Add a code entry for the main training or inference loop (role “main”).",
+        )
+
+
+@rule("CODE-2", severity=WARNING, title="Code entry without version", step="codes")
+def code_version(ctx: Context) -> Iterator[Hit]:
+    """A code entry has no version or release identifier."""
+    for index, code in enumerate(ctx.proposal.codes):
+        if not code.version.strip():
+            yield Hit(
+                f"codes[{index}].version",
+                "Give the version or release (a tag or commit for in-house code).",
+            )
+
+
+@rule("CODE-3", severity=WARNING, title="Code entry without references", step="codes")
+def code_references(ctx: Context) -> Iterator[Hit]:
+    """A code entry lists no web page, repository, documentation or publication."""
+    for index, code in enumerate(ctx.proposal.codes):
+        if not any(ref.strip() for ref in code.references):
+            yield Hit(
+                f"codes[{index}].references",
+                "Link the repository, documentation or papers; references with "
+                "build steps, hardware needs or scaling tests help reviewers most.",
+            )
+
+
+@rule(
+    "CODE-4",
+    severity=WARNING,
+    title="ML code without framework and version",
+    step="codes",
+)
+def code_framework(ctx: Context) -> Iterator[Hit]:
+    """Machine-learning code whose description names no framework (PyTorch,
+    TensorFlow, JAX) or gives no minimum version number."""
+    for index, code in enumerate(ctx.proposal.codes):
+        text = f"{code.name}\n{code.description}"
+        if not code.description.strip() or not is_ml(code.role, text):
+            continue
+        if not FRAMEWORK.search(code.description):
+            yield Hit(
+                f"codes[{index}].description",
+                "Name the ML framework (PyTorch, TensorFlow or JAX) and the minimum "
+                "version you need.",
+            )
+        elif not VERSION.search(code.description):
+            yield Hit(
+                f"codes[{index}].description",
+                "Add the minimum versions of the framework and key libraries "
+                "(for example 2.3).",
+            )
+
+
+@rule(
+    "CODE-5",
+    severity=WARNING,
+    title="Multi-node without distributed library",
+    step="codes",
+)
+def code_distributed(ctx: Context) -> Iterator[Hit]:
+    """Jobs span more than one node but no code entry or library list names a
+    distributed training library (DDP, FSDP, DeepSpeed, Horovod, Megatron, ...)."""
+    if ctx.multi_node and not DISTRIBUTED.search(all_code_text(ctx)):
+        yield Hit(
+            main_code_field(ctx, "description"),
+            "Jobs span several nodes: name the distributed training library (for "
+            "example DDP, FSDP, DeepSpeed, Horovod or Megatron) and how it is used.",
+        )
+
+
+@rule("CODE-6", severity=WARNING, title="No word on software environment", step="codes")
+def code_environment(ctx: Context) -> Iterator[Hit]:
+    """No code description says whether the software is available in the site's AI
+    software environment or how missing dependencies will be installed."""
+    codes = ctx.proposal.codes
+    if codes and not any(ENVIRONMENT.search(c.description) for c in codes):
+        yield Hit(
+            main_code_field(ctx, "description"),
+            "Say whether everything you need is in the system's AI software "
+            "environment (containers, modules), or how you will install what is "
+            "missing.",
+        )
+
+
+@rule(
+    "CODE-7",
+    severity=WARNING,
+    title="Motivation instead of technical facts",
+    step="codes",
+)
+def code_motivation(ctx: Context) -> Iterator[Hit]:
+    """A code description contains no technical terms and no numbers, or more
+    motivation and impact wording than technical content."""
+    for index, code in enumerate(ctx.proposal.codes):
+        text = code.description
+        if not text.strip():
+            continue
+        technical = sum(
+            len(p.findall(text))
+            for p in (FRAMEWORK, DISTRIBUTED, ENVIRONMENT, TECHNICAL, DIGIT)
+        )
+        motivation = len(MOTIVATION.findall(text))
+        if technical == 0 or (motivation >= 3 and motivation > technical):
+            yield Hit(
+                f"codes[{index}].description",
+                "This reads as motivation; reviewers assess the implementation. "
+                "Describe framework, libraries, language, versions and figures.",
+            )
+
+
+@rule(
+    "CODE-8",
+    severity=(ERROR, WARNING),
+    title="Code entry without name or description",
+    step="codes",
+)
+def code_blank(ctx: Context) -> Iterator[Hit]:
+    """A code entry has no name (error) or no description (warning)."""
+    for index, code in enumerate(ctx.proposal.codes):
+        if not code.name.strip():
+            yield Hit(f"codes[{index}].name", "Give the name of the code.")
+        if not code.description.strip():
+            yield Hit(
+                f"codes[{index}].description",
+                "Describe the component's role, its framework and libraries.",
+                WARNING,
+            )

@@ -1,0 +1,20 @@
+"""What more than one rule family uses: message numbers and keyword patterns."""
+
+from __future__ import annotations
+
+import re
+
+
+def num(value: float) -> str:
+    """Format a number for messages: thousands separators, no needless decimals."""
+    if float(value).is_integer():
+        return f"{int(value):,}"
+    return f"{value:,.2f}".rstrip("0").rstrip(".")
+
+
+def words(*patterns: str) -> re.Pattern:
+    """A case-insensitive pattern matching any of ``patterns`` at a word start."""
+    return re.compile(r"(?<![\w])(?:" + "|".join(patterns) + ")", re.IGNORECASE)
+
+
+DIGIT = re.compile(r"\d")

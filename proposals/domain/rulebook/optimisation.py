@@ -1,0 +1,83 @@
+"""OPT rules: the optimisation plan.
+
+Each rule's docstring is its documentation (``docs/rules.md`` is generated from it),
+so it states when the rule fires. Field paths use the JSON format's names.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from ..findings import ERROR, WARNING, Context, Hit, rule
+from .common import DIGIT, words
+
+TECHNIQUE = words(
+    r"fsdp",
+    r"ddp\b",
+    r"flash-?attention",
+    r"checkpoint",
+    r"data ?load",
+    r"mixed precision",
+    r"bf16",
+    r"fp16",
+    r"fp8",
+    r"quantiz",
+    r"quantis",
+    r"deepspeed",
+    r"zero\b",
+    r"compile",
+    r"kernel",
+    r"batch size",
+    r"gradient",
+    r"nccl",
+    r"rccl",
+    r"shard",
+    r"prefetch",
+    r"pipelin",
+    r"parallel",
+    r"profil",
+    r"port",
+    r"hip\b",
+    r"rocm",
+    r"cuda",
+    r"fus",
+    r"offload",
+    r"cach",
+    r"i/o",
+    r"workers",
+    r"distributed",
+    r"precision",
+    r"memory",
+)
+
+
+@rule(
+    "OPT-1",
+    severity=(ERROR, WARNING),
+    title="Optimisation plan missing or vague",
+    step="optimisation",
+)
+def opt_plan(ctx: Context) -> Iterator[Hit]:
+    """The optimisation text is empty (error), or names no concrete technique or
+    gives no quantified benefit (warning)."""
+    text = ctx.proposal.optimisation_narrative
+    if not text.strip():
+        yield Hit(
+            "optimisation.narrative",
+            "Describe the concrete optimisations you plan: which component, which "
+            "technique, and the expected gain.",
+        )
+        return
+    missing = []
+    if not TECHNIQUE.search(text):
+        missing.append(
+            "the technique (FSDP, FlashAttention, checkpointing, data loading, ...)"
+        )
+    if not DIGIT.search(text):
+        missing.append("the expected gain in numbers")
+    if missing:
+        yield Hit(
+            "optimisation.narrative",
+            "Make the optimisation plan concrete: add " + " and ".join(missing) + ".",
+            WARNING,
+        )

@@ -1,0 +1,71 @@
+"""The models, one module per room: the cluster catalogue, the proposal (the two
+portal sections, "AI Factory selection" and "Code details and feasibility", with their
+repeatable entries), the staff review, outgoing mail, checked files waiting for
+confirmation, and account profiles. Import them from here.
+
+Drafts may be incomplete, so everything the portal needs only at the end is blank-able;
+values that can never be right (negative hours, zero GPUs in a job row, percentages
+above 100) are refused by validators and by database constraints alike.
+"""
+
+from .accounts import (
+    AccountProfile,
+)
+from .catalogue import (
+    Cluster,
+)
+from .constraints import (
+    MAX_GPU_HOURS,
+    MAX_GPUS,
+    MAX_HOURS_PER_JOB,
+    MAX_JOBS,
+    MAX_MONTHS,
+    MAX_TB,
+)
+from .imports import (
+    PendingImport,
+)
+from .mail import (
+    OutgoingMail,
+)
+from .proposal import (
+    CodeEntry,
+    JobType,
+    Proposal,
+    ProposalChild,
+    ScalingMeasurement,
+    UsageMonth,
+)
+from .review import (
+    AppendOnlyModel,
+    ImmutableRecordError,
+    ProposalRevision,
+    ReviewComment,
+    ReviewState,
+    StatusChange,
+)
+
+__all__ = [
+    "MAX_GPU_HOURS",
+    "MAX_GPUS",
+    "MAX_HOURS_PER_JOB",
+    "MAX_JOBS",
+    "MAX_TB",
+    "MAX_MONTHS",
+    "Cluster",
+    "Proposal",
+    "ProposalChild",
+    "CodeEntry",
+    "ScalingMeasurement",
+    "JobType",
+    "UsageMonth",
+    "ImmutableRecordError",
+    "AppendOnlyModel",
+    "ProposalRevision",
+    "StatusChange",
+    "ReviewState",
+    "ReviewComment",
+    "OutgoingMail",
+    "PendingImport",
+    "AccountProfile",
+]

@@ -1,0 +1,56 @@
+"""The cluster catalogue: the systems an applicant can choose, as data."""
+
+from django.db import models
+from django.db.models import Q
+
+from .constraints import check, nonneg, positive
+
+
+class Cluster(models.Model):
+    """A GPU system that AI Factory calls give access to (editable in the admin)."""
+
+    slug = models.SlugField(max_length=50, unique=True)
+    name = models.CharField(max_length=100)
+    site = models.CharField(max_length=200, blank=True)
+    country = models.CharField(max_length=2, help_text="ISO 3166-1 alpha-2 code")
+    gpus_per_node = models.PositiveSmallIntegerField(validators=positive(64))
+    gpu_model = models.CharField(max_length=100)
+    gpu_memory_gb = models.PositiveSmallIntegerField(validators=positive(4096))
+    gpu_power_w = models.PositiveIntegerField(
+        "GPU board power (W)", validators=positive(5000)
+    )
+    gcds_per_gpu = models.PositiveSmallIntegerField(
+        "compute dies per GPU",
+        default=1,
+        validators=positive(8),
+        help_text="2 on LUMI-G: Slurm shows each MI250X as two GCDs.",
+    )
+    partitions = models.JSONField(
+        default=list,
+        blank=True,
+        help_text='List of {"name", "max_nodes", "max_walltime_hours"} objects.',
+    )
+    default_partition = models.CharField(max_length=50, blank=True)
+    carbon_intensity_g_per_kwh = models.PositiveIntegerField(
+        "grid carbon intensity (gCO2e/kWh)", validators=nonneg(2000)
+    )
+    carbon_source = models.CharField(max_length=300, blank=True)
+    site_carbon_intensity_g_per_kwh = models.PositiveIntegerField(
+        "site carbon intensity override (gCO2e/kWh)",
+        null=True,
+        blank=True,
+        validators=nonneg(2000),
+    )
+    site_carbon_note = models.CharField(max_length=300, blank=True)
+    billing_note = models.CharField(max_length=500, blank=True)
+    source_url = models.URLField(max_length=500, blank=True)
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [
+            check("cluster_gpus_per_node_positive", Q(gpus_per_node__gte=1)),
+            check("cluster_gcds_positive", Q(gcds_per_gpu__gte=1)),
+        ]
+
+    def __str__(self):
+        return self.name

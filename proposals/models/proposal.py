@@ -1,0 +1,469 @@
+"""The two portal sections ("AI Factory selection" and "Code details and feasibility")
+as models, their repeatable entries, and the cluster catalogue.
+
+Drafts may be incomplete, so everything the portal needs only at the end is blank-able;
+values that can never be right (negative hours, zero GPUs in a job row, percentages
+above 100) are refused by validators and by database constraints alike.
+"""
+
+from decimal import Decimal
+
+from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+from django.db.models import Q
+from django.urls import reverse
+
+from proposals.domain import limits
+from proposals.domain.fields import label
+
+from .catalogue import Cluster
+from .constraints import (
+    MAX_GPU_HOURS,
+    MAX_GPUS,
+    MAX_HOURS_PER_JOB,
+    MAX_JOBS,
+    MAX_MONTHS,
+    MAX_TB,
+    check,
+    nonneg,
+    positive,
+    within,
+)
+
+
+class Proposal(models.Model):
+    """One application: the AI Factory selection and the code-details section."""
+
+    class CallFamily(models.TextChoices):
+        INDUSTRIAL_INNOVATION = "industrial_innovation", "AI for Industrial Innovation"
+        AI_FOR_SCIENCE = (
+            "ai_for_science",
+            "AI for Science and Collaborative EU Projects",
+        )
+
+    class Status(models.TextChoices):
+        DRAFT = "draft", "Draft"
+        SUBMITTED = "submitted", "Submitted for review"
+        CHANGES_REQUESTED = "changes_requested", "Changes requested"
+        READY = "ready", "Ready to submit"
+
+    class OrganisationKind(models.TextChoices):
+        STARTUP = "startup", "Startup"
+        SME = "sme", "SME"
+        INDUSTRY = "industry", "Other industrial organisation"
+        ACADEMIC = "academic", "Academic or research organisation"
+        PUBLIC = "public", "Public sector organisation"
+
+    class Experience(models.TextChoices):
+        NONE = "none", "None: this is our first HPC project"
+        SOME = (
+            "some",
+            "Some: small multi-GPU tests (2 to 4 GPUs) with throughput figures",
+        )
+        PROVEN = "proven", "Proven: detailed scaling data from earlier HPC runs"
+
+    class Workload(models.TextChoices):
+        SINGLE_LARGE_JOB = "single_large_job", "A single large job (or a few)"
+        MANY_SMALL_JOBS = "many_small_jobs", "Many independent jobs"
+
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="proposals"
+    )
+    title = models.CharField(label("title"), max_length=limits.LINE_CHARS)
+    call_family = models.CharField(
+        label("call_family"),
+        max_length=32,
+        choices=CallFamily.choices,
+        default=CallFamily.INDUSTRIAL_INNOVATION,
+    )
+    status = models.CharField(
+        max_length=32, choices=Status.choices, default=Status.DRAFT, db_index=True
+    )
+
+    # Organisation and eligibility
+    organisation_name = models.CharField(
+        label("organisation_name"), max_length=limits.LINE_CHARS, blank=True
+    )
+    organisation_kind = models.CharField(
+        label("organisation_kind"),
+        max_length=16,
+        choices=OrganisationKind.choices,
+        blank=True,
+    )
+    organisation_country = models.CharField(
+        label("organisation_country"), max_length=2, blank=True
+    )
+    vat_number = models.CharField(
+        label("vat_number"), max_length=limits.VAT_NUMBER_CHARS, blank=True
+    )
+    ongoing_eurohpc_project = models.BooleanField(
+        label("ongoing_eurohpc_project"), default=False
+    )
+
+    # Quick-selection questions
+    hpc_experience = models.CharField(
+        label("hpc_experience"), max_length=8, choices=Experience.choices, blank=True
+    )
+    stack_demonstrated_on_target = models.BooleanField(
+        label("stack_demonstrated_on_target"),
+        null=True,
+        blank=True,
+    )
+
+    # AI Factory selection
+    system = models.ForeignKey(
+        Cluster,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="proposals",
+        verbose_name=label("system"),
+    )
+    libraries = models.CharField(
+        label("libraries"), max_length=limits.LIBRARIES_CHARS, blank=True
+    )
+    total_gpu_hours = models.DecimalField(
+        label("total_gpu_hours"),
+        max_digits=12,
+        decimal_places=2,
+        null=True,
+        blank=True,
+        validators=nonneg(MAX_GPU_HOURS),
+    )
+    max_gpus_per_job = models.PositiveIntegerField(
+        label("max_gpus_per_job"),
+        null=True,
+        blank=True,
+        validators=positive(MAX_GPUS),
+    )
+    storage_tb = models.DecimalField(
+        label("storage_tb"),
+        max_digits=10,
+        decimal_places=2,
+        null=True,
+        blank=True,
+        validators=nonneg(MAX_TB),
+    )
+    storage_justification = models.TextField(
+        label("storage_justification"),
+        max_length=limits.JUSTIFICATION_CHARS,
+        blank=True,
+    )
+    transfer_in_tb = models.DecimalField(
+        label("transfer_in_tb"),
+        max_digits=10,
+        decimal_places=2,
+        null=True,
+        blank=True,
+        validators=nonneg(MAX_TB),
+    )
+    transfer_out_tb = models.DecimalField(
+        label("transfer_out_tb"),
+        max_digits=10,
+        decimal_places=2,
+        null=True,
+        blank=True,
+        validators=nonneg(MAX_TB),
+    )
+    transfer_justification = models.TextField(
+        label("transfer_justification"),
+        max_length=limits.JUSTIFICATION_CHARS,
+        blank=True,
+    )
+    extra_cpu_hours = models.DecimalField(
+        label("extra_cpu_hours"),
+        max_digits=12,
+        decimal_places=2,
+        null=True,
+        blank=True,
+        validators=nonneg(MAX_GPU_HOURS),
+    )
+    auxiliary_services = models.TextField(
+        label("auxiliary_services"), max_length=limits.JUSTIFICATION_CHARS, blank=True
+    )
+    duration_months = models.PositiveSmallIntegerField(
+        label("duration_months"),
+        null=True,
+        blank=True,
+        validators=positive(MAX_MONTHS),
+    )
+
+    # (d) Scalability and performance, (e) optimisation
+    scalability_narrative = models.TextField(
+        label("scalability_narrative"), max_length=limits.NARRATIVE_CHARS, blank=True
+    )
+    workload = models.CharField(
+        label("workload"), max_length=20, choices=Workload.choices, blank=True
+    )
+    runtime_stability_pct = models.DecimalField(
+        label("runtime_stability_pct"),
+        max_digits=5,
+        decimal_places=2,
+        null=True,
+        blank=True,
+        validators=nonneg(100),
+    )
+    optimisation_narrative = models.TextField(
+        label("optimisation_narrative"), max_length=limits.NARRATIVE_CHARS, blank=True
+    )
+
+    revision = models.PositiveIntegerField(default=1, editable=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-updated_at", "-id"]
+        indexes = [models.Index(fields=["owner", "-updated_at"])]
+        constraints = [
+            check(
+                "proposal_total_gpu_hours_range",
+                within("total_gpu_hours", 0, MAX_GPU_HOURS),
+            ),
+            check("proposal_max_gpus_range", within("max_gpus_per_job", 1, MAX_GPUS)),
+            check("proposal_storage_range", within("storage_tb", 0, MAX_TB)),
+            check("proposal_transfer_in_range", within("transfer_in_tb", 0, MAX_TB)),
+            check("proposal_transfer_out_range", within("transfer_out_tb", 0, MAX_TB)),
+            check(
+                "proposal_extra_cpu_range",
+                within("extra_cpu_hours", 0, MAX_GPU_HOURS),
+            ),
+            check("proposal_duration_range", within("duration_months", 1, MAX_MONTHS)),
+            check("proposal_stability_range", within("runtime_stability_pct", 0, 100)),
+            check("proposal_revision_positive", Q(revision__gte=1)),
+        ]
+
+    def __str__(self):
+        return self.title
+
+    def get_absolute_url(self):
+        return reverse("proposals:detail", args=[self.pk])
+
+
+class ProposalChild(models.Model):
+    """Common shape of the repeatable entries: they belong to one proposal, in order.
+
+    A row is created blank when the applicant presses "+ Add" and filled in as they type,
+    so its numbers may be empty (an incomplete row); the engine only counts complete rows.
+    """
+
+    position = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        abstract = True
+        ordering = ["position", "id"]
+
+
+class CodeEntry(ProposalChild):
+    """One "+ Code details" entry: a significant software component."""
+
+    class Role(models.TextChoices):
+        MAIN = "main", "Main training or inference loop"
+        PREPROCESSING = "preprocessing", "Compute-intensive pre-processing"
+        EVALUATION = "evaluation", "Separate evaluation or inference phase"
+        SIMULATION = "simulation", "Simulation that generates data"
+        OTHER = "other", "Other component"
+
+    proposal = models.ForeignKey(
+        Proposal, on_delete=models.CASCADE, related_name="codes"
+    )
+    role = models.CharField(
+        label("role", "codes"), max_length=16, choices=Role.choices, default=Role.MAIN
+    )
+    name = models.CharField(
+        label("name", "codes"), max_length=limits.LINE_CHARS, blank=True
+    )
+    version = models.CharField(
+        label("version", "codes"), max_length=limits.VERSION_CHARS, blank=True
+    )
+    references = models.TextField(
+        label("references", "codes"),
+        max_length=limits.REFERENCES_CHARS,
+        blank=True,
+        help_text="One link or reference per line.",
+    )
+    description = models.TextField(
+        label("description", "codes"), max_length=limits.NARRATIVE_CHARS, blank=True
+    )
+
+    class Meta(ProposalChild.Meta):
+        verbose_name = "code entry"
+        verbose_name_plural = "code entries"
+
+    def __str__(self):
+        return " ".join(part for part in (self.name, self.version) if part) or "(code)"
+
+    @property
+    def reference_list(self) -> list[str]:
+        return [line.strip() for line in self.references.splitlines() if line.strip()]
+
+
+class ScalingMeasurement(ProposalChild):
+    """One row of a scaling test: throughput measured at a GPU count."""
+
+    proposal = models.ForeignKey(
+        Proposal, on_delete=models.CASCADE, related_name="measurements"
+    )
+    code = models.ForeignKey(
+        CodeEntry,
+        verbose_name=label("code", "measurements"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="measurements",
+    )
+    gpus = models.PositiveIntegerField(
+        label("gpus", "measurements"),
+        null=True,
+        blank=True,
+        validators=positive(MAX_GPUS),
+    )
+    throughput = models.DecimalField(
+        label("throughput", "measurements"),
+        max_digits=16,
+        decimal_places=4,
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(0), MaxValueValidator(Decimal("1e11"))],
+    )
+    unit = models.CharField(
+        label("unit", "measurements"),
+        max_length=limits.UNIT_CHARS,
+        default="samples/s",
+        blank=True,
+    )
+    mfu_pct = models.DecimalField(
+        label("mfu_pct", "measurements"),
+        max_digits=5,
+        decimal_places=2,
+        null=True,
+        blank=True,
+        validators=nonneg(100),
+    )
+    comm_overhead_pct = models.DecimalField(
+        label("comm_overhead_pct", "measurements"),
+        max_digits=5,
+        decimal_places=2,
+        null=True,
+        blank=True,
+        validators=nonneg(100),
+    )
+    hardware = models.CharField(
+        label("hardware", "measurements"), max_length=limits.LINE_CHARS, blank=True
+    )
+
+    class Meta(ProposalChild.Meta):
+        constraints = [
+            check("measurement_gpus_range", within("gpus", 1, MAX_GPUS)),
+            check(
+                "measurement_throughput_nonneg",
+                Q(throughput__gte=0) | Q(throughput__isnull=True),
+            ),
+            check("measurement_mfu_range", within("mfu_pct", 0, 100)),
+            check("measurement_comm_range", within("comm_overhead_pct", 0, 100)),
+        ]
+
+    def __str__(self):
+        return f"{self.gpus} GPUs: {self.throughput} {self.unit}"
+
+
+class JobType(ProposalChild):
+    """One row of the job plan: how many jobs of which size and length."""
+
+    proposal = models.ForeignKey(
+        Proposal, on_delete=models.CASCADE, related_name="jobs"
+    )
+    title = models.CharField(
+        label("title", "jobs"), max_length=limits.LINE_CHARS, blank=True
+    )
+    gpus = models.PositiveIntegerField(
+        label("gpus", "jobs"), null=True, blank=True, validators=positive(MAX_GPUS)
+    )
+    hours = models.DecimalField(
+        label("hours", "jobs"),
+        max_digits=8,
+        decimal_places=2,
+        null=True,
+        blank=True,
+        validators=[
+            MinValueValidator(Decimal("0.01")),
+            MaxValueValidator(MAX_HOURS_PER_JOB),
+        ],
+    )
+    count = models.PositiveIntegerField(
+        label("count", "jobs"), null=True, blank=True, validators=positive(MAX_JOBS)
+    )
+
+    class Meta(ProposalChild.Meta):
+        verbose_name = "job type"
+        constraints = [
+            check("job_gpus_range", within("gpus", 1, MAX_GPUS)),
+            check(
+                "job_hours_range", within("hours", Decimal("0.01"), MAX_HOURS_PER_JOB)
+            ),
+            check("job_count_range", within("count", 1, MAX_JOBS)),
+        ]
+
+    def __str__(self):
+        return self.title or f"{self.count} x {self.gpus} GPUs x {self.hours} h"
+
+
+class UsageMonth(ProposalChild):
+    """One line of the Large Scale usage schedule: GPU-hours over a month range."""
+
+    proposal = models.ForeignKey(
+        Proposal, on_delete=models.CASCADE, related_name="schedule"
+    )
+    from_month = models.PositiveSmallIntegerField(
+        label("from_month", "schedule"),
+        null=True,
+        blank=True,
+        validators=positive(MAX_MONTHS),
+    )
+    to_month = models.PositiveSmallIntegerField(
+        label("to_month", "schedule"),
+        null=True,
+        blank=True,
+        validators=positive(MAX_MONTHS),
+    )
+    gpu_hours = models.DecimalField(
+        label("gpu_hours", "schedule"),
+        max_digits=12,
+        decimal_places=2,
+        null=True,
+        blank=True,
+        validators=nonneg(MAX_GPU_HOURS),
+    )
+    activity = models.CharField(
+        label("activity", "schedule"), max_length=limits.ACTIVITY_CHARS, blank=True
+    )
+
+    class Meta(ProposalChild.Meta):
+        verbose_name = "usage period"
+        constraints = [
+            check("usage_from_range", within("from_month", 1, MAX_MONTHS)),
+            check("usage_to_range", within("to_month", 1, MAX_MONTHS)),
+            check(
+                "usage_months_ordered",
+                Q(to_month__gte=models.F("from_month"))
+                | Q(to_month__isnull=True)
+                | Q(from_month__isnull=True),
+            ),
+            check("usage_hours_range", within("gpu_hours", 0, MAX_GPU_HOURS)),
+        ]
+
+    def __str__(self):
+        months = (
+            f"Month {self.from_month}"
+            if self.from_month == self.to_month
+            else f"Months {self.from_month}-{self.to_month}"
+        )
+        return f"{months}: {self.gpu_hours} GPU-hours"
+
+    def clean(self):
+        from django.core.exceptions import ValidationError
+
+        if self.from_month and self.to_month and self.to_month < self.from_month:
+            raise ValidationError(
+                {"to_month": "The last month cannot come before the first month."}
+            )

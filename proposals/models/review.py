@@ -1,0 +1,204 @@
+"""Staff review: immutable snapshots, the status trail, review state and comments."""
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+from proposals.domain.fields import describe_path
+from proposals.domain.sections import SECTIONS
+
+from .catalogue import Cluster
+from .constraints import check
+from .proposal import Proposal
+
+
+class ImmutableRecordError(Exception):
+    """Raised when code tries to change or delete an append-only review record."""
+
+
+class AppendOnlyModel(models.Model):
+    """A record that is written once: ``save()`` on an existing row and ``delete()``
+    are refused. A database trigger (migration 0003) also refuses UPDATE statements,
+    so ``QuerySet.update()`` cannot rewrite history either. Rows still go away with
+    their proposal (the cascade deletes them without calling ``delete()``)."""
+
+    class Meta:
+        abstract = True
+
+    def save(self, *args, **kwargs):
+        if not self._state.adding:
+            raise ImmutableRecordError(f"{type(self).__name__} rows cannot be changed.")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise ImmutableRecordError(f"{type(self).__name__} rows cannot be deleted.")
+
+
+class ProposalRevision(AppendOnlyModel):
+    """What the applicant sent for review: the whole proposal in the
+    ``aifactory-proposal/1`` JSON format, plus the assessment summary at that moment
+    (so the review queue needs no assessment per row)."""
+
+    proposal = models.ForeignKey(
+        Proposal, on_delete=models.CASCADE, related_name="revisions"
+    )
+    number = models.PositiveIntegerField()
+
+    class Tier(models.TextChoices):
+        PLAYGROUND = "playground", "Playground"
+        FAST_LANE = "fast_lane", "Fast Lane"
+        LARGE_SCALE = "large_scale", "Large Scale"
+
+    snapshot = models.JSONField()
+    tier = models.CharField(max_length=32, choices=Tier.choices, blank=True)
+    recommended_tier = models.CharField(max_length=32, choices=Tier.choices, blank=True)
+    system = models.ForeignKey(
+        Cluster,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    total_gpu_hours = models.DecimalField(
+        max_digits=12, decimal_places=2, null=True, blank=True
+    )
+    error_count = models.PositiveIntegerField(default=0)
+    warning_count = models.PositiveIntegerField(default=0)
+    info_count = models.PositiveIntegerField(default=0)
+    findings = models.JSONField(default=list, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["proposal", "number"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["proposal", "number"], name="revision_number_unique"
+            ),
+            check("revision_number_positive", Q(number__gte=1)),
+        ]
+
+    def __str__(self):
+        return f"{self.proposal_id} r{self.number}"
+
+
+class StatusChange(AppendOnlyModel):
+    """One step of the audit trail: who moved the proposal from which status to
+    which, when, and why."""
+
+    proposal = models.ForeignKey(
+        Proposal, on_delete=models.CASCADE, related_name="status_changes"
+    )
+    from_status = models.CharField(max_length=32, choices=Proposal.Status.choices)
+    to_status = models.CharField(max_length=32, choices=Proposal.Status.choices)
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    at = models.DateTimeField(auto_now_add=True)
+    note = models.TextField(max_length=4000, blank=True)
+    revision = models.ForeignKey(
+        ProposalRevision,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+
+    class Meta:
+        ordering = ["at", "id"]
+
+    def __str__(self):
+        return f"{self.proposal_id}: {self.from_status} -> {self.to_status}"
+
+
+class ReviewState(models.Model):
+    """The review bookkeeping of one proposal, created at its first submission: the
+    latest revision and since when it waits. The review queue reads this table."""
+
+    proposal = models.OneToOneField(
+        Proposal,
+        on_delete=models.CASCADE,
+        primary_key=True,
+        related_name="review_state",
+    )
+    latest_revision = models.ForeignKey(
+        ProposalRevision, on_delete=models.CASCADE, related_name="+"
+    )
+    submitted_at = models.DateTimeField(db_index=True)
+    status_changed_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["submitted_at"]
+
+    def __str__(self):
+        return f"review of {self.proposal_id}"
+
+
+class ReviewComment(models.Model):
+    """A comment on one section (wizard step) of a proposal, optionally on one field.
+
+    ``staff_only`` notes are internal to the support staff: selectors for applicants
+    never return them and no e-mail carries them."""
+
+    # "General", then one per section of the proposal (titles from the vocabulary).
+    Section = models.TextChoices(
+        "Section",
+        [("GENERAL", ("general", "General"))]
+        + [(s.slug.upper(), (s.slug, s.title)) for s in SECTIONS],
+    )
+
+    proposal = models.ForeignKey(
+        Proposal, on_delete=models.CASCADE, related_name="review_comments"
+    )
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        related_name="+",
+    )
+    section = models.CharField(max_length=16, choices=Section.choices)
+    field = models.CharField(
+        max_length=200,
+        blank=True,
+        help_text="Field path in the JSON format, e.g. selection.total_gpu_hours.",
+    )
+    body = models.TextField(max_length=5000)
+    parent = models.ForeignKey(
+        "self",
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="replies",
+    )
+    staff_only = models.BooleanField("internal note (staff only)", default=False)
+    by_staff = models.BooleanField(default=False, editable=False)
+    revision = models.ForeignKey(
+        ProposalRevision,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+        indexes = [models.Index(fields=["proposal", "section"])]
+
+    def __str__(self):
+        return f"{self.get_section_display()}: {self.body[:40]}"
+
+    @property
+    def field_label(self) -> str:
+        """The field commented on, as people read it ("Total GPU-hours")."""
+        return describe_path(self.field) if self.field else ""

@@ -1,0 +1,122 @@
+"""Writes of a JSON import: a new proposal, or a new revision of one, in bulk."""
+
+import secrets
+
+from django.db import transaction
+from django.utils import timezone
+
+from proposals import assess, domain
+from proposals.domain import jsonformat
+from proposals.models import (
+    CodeEntry,
+    JobType,
+    PendingImport,
+    Proposal,
+    ScalingMeasurement,
+    UsageMonth,
+)
+
+from .proposals import _bump_revision
+
+# --------------------------------------------------------------------------------------
+# Import of a file in the JSON format: a new proposal, or a new revision of one.
+# --------------------------------------------------------------------------------------
+
+
+def _write_children(*, proposal: Proposal, rows: assess.ImportRows) -> None:
+    """Insert every row with one ``bulk_create`` per table (codes first, so that the
+    measurements can point at them)."""
+    for model, items in rows.children():
+        for item in items:
+            item.proposal = proposal
+        if model is ScalingMeasurement:
+            for item, index in zip(items, rows.measurement_codes, strict=True):
+                item.code = None if index is None else rows.codes[index]
+        model.objects.bulk_create(items)
+
+
+@transaction.atomic
+def proposal_import(*, owner, document: domain.Proposal) -> Proposal:
+    """Create a proposal for ``owner`` from a parsed document, all or nothing.
+
+    Everything is validated in memory first (``domain.FormatError`` with every
+    problem's JSON path, and nothing written); then a fixed number of queries
+    writes it, however many rows it has."""
+    rows = assess.document_rows(document, systems=assess.system_ids())
+    proposal = Proposal.objects.create(owner=owner, **rows.values)
+    _write_children(proposal=proposal, rows=rows)
+    return proposal
+
+
+@transaction.atomic
+def proposal_import_revision(
+    *, proposal: Proposal, document: domain.Proposal, expected_revision: int
+) -> Proposal:
+    """Replace ``proposal``'s content and rows with ``document`` as its next revision.
+
+    Raises ``RevisionConflict`` when the proposal is no longer at
+    ``expected_revision`` (edited after the file was checked), so a confirmation
+    never overwrites changes the applicant has not seen; ``domain.FormatError`` when
+    the document does not fit. Either way nothing is written."""
+    rows = assess.document_rows(document, systems=assess.system_ids())
+    _bump_revision(proposal=proposal, expected_revision=expected_revision)
+    Proposal.objects.filter(pk=proposal.pk).update(**rows.values)
+    # Measurements first: then deleting the codes has nothing to detach.
+    for model in (ScalingMeasurement, CodeEntry, JobType, UsageMonth):
+        model.objects.filter(proposal=proposal).delete()
+    _write_children(proposal=proposal, rows=rows)
+    proposal.refresh_from_db()
+    return proposal
+
+
+class PendingImportError(Exception):
+    """A checked upload that cannot be confirmed (the message says why)."""
+
+
+def pending_import_create(
+    *, owner, proposal: Proposal, document: domain.Proposal
+) -> str:
+    """Keep a checked file on the server until ``owner`` confirms it; return the
+    random token that names it. Expired ones are deleted on the way."""
+    PendingImport.objects.filter(
+        created_at__lt=timezone.now() - PendingImport.LIFETIME
+    ).delete()
+    token = secrets.token_urlsafe(32)
+    PendingImport.objects.create(
+        token=token, owner=owner, proposal=proposal, document=jsonformat.dump(document)
+    )
+    return token
+
+
+@transaction.atomic
+def pending_import_confirm(
+    *, owner, proposal: Proposal, token: str, expected_revision: int
+) -> Proposal:
+    """Import the file kept under ``token`` as the next revision of ``proposal``.
+
+    Only its owner can confirm it, only into the proposal it was checked for, and
+    only before it expires (``PendingImportError``). On ``RevisionConflict`` the file
+    is kept, so the applicant can look again and confirm."""
+    pending = (
+        PendingImport.objects.select_for_update()
+        .filter(token=token, owner=owner, proposal=proposal)
+        .first()
+    )
+    if pending is None:
+        raise PendingImportError(
+            "This checked file is not available (it was used or belongs to another "
+            "upload). Upload the file again."
+        )
+    if pending.expired:
+        minutes = int(PendingImport.LIFETIME.total_seconds() // 60)
+        raise PendingImportError(
+            f"This checked file has expired: a file waits {minutes} minutes for "
+            "confirmation. Upload it again."
+        )
+    updated = proposal_import_revision(
+        proposal=proposal,
+        document=jsonformat.parse(pending.document),
+        expected_revision=expected_revision,
+    )
+    pending.delete()
+    return updated

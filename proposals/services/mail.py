@@ -1,0 +1,118 @@
+"""Outgoing mail: stored with the action, sent by the task worker, retried."""
+
+import logging
+from datetime import timedelta
+
+from django.conf import settings
+from django.core.mail import EmailMessage
+from django.db import transaction
+from django.utils import timezone
+from django_tasks import task
+
+from proposals.models import (
+    OutgoingMail,
+)
+
+logger = logging.getLogger(__name__)
+
+
+# --------------------------------------------------------------------------------------
+# Outgoing mail: stored with the action, sent by the task worker, retried with backoff.
+# --------------------------------------------------------------------------------------
+
+RETRY_BASE_DELAY = timedelta(minutes=1)  # then 2, 4, 8 minutes between attempts
+
+
+@task()
+def deliver_mail(mail_id: int) -> str:
+    """The worker's task (``manage.py db_worker``): send one stored e-mail."""
+    return mail_deliver(mail_id=mail_id)
+
+
+def _enqueue_delivery(mail_ids, *, delay: timedelta | None = None) -> None:
+    task = deliver_mail
+    if delay is not None:
+        task = deliver_mail.using(run_after=timezone.now() + delay)
+    for mail_id in mail_ids:
+        task.enqueue(mail_id)
+
+
+def _enqueue_after_commit(mail_ids) -> None:
+    """Hand the mails to the worker once the action is committed. ``robust``: if even
+    that fails, the action stands and the mails wait, queued, for a retry in the
+    admin."""
+    if mail_ids:
+        transaction.on_commit(lambda: _enqueue_delivery(mail_ids), robust=True)
+
+
+def mail_queue(*, mails, proposal=None) -> list[OutgoingMail]:
+    """Store ``mails`` (``notifications.Mail``) in the caller's transaction and send
+    them from the worker after the commit; the caller's action never waits for, or
+    fails with, the mail server."""
+    stored = OutgoingMail.objects.bulk_create(
+        OutgoingMail(
+            to=mail.to, subject=mail.subject, body=mail.body, proposal=proposal
+        )
+        for mail in mails
+    )
+    _enqueue_after_commit([mail.pk for mail in stored])
+    return stored
+
+
+def mail_deliver(*, mail_id: int) -> str:
+    """Send one stored mail (the worker's task). A failure is recorded on the mail and
+    retried later with a doubling delay, up to ``OutgoingMail.MAX_ATTEMPTS`` attempts
+    in all; then the mail is marked failed for staff to see and retry. The exception is
+    raised again, so the task's own record shows the failure too."""
+    error = None
+    with transaction.atomic():
+        mail = OutgoingMail.objects.select_for_update().filter(pk=mail_id).first()
+        if mail is None or mail.status == OutgoingMail.Status.SENT:
+            return "nothing to send"
+        mail.attempts += 1
+        mail.last_attempt_at = timezone.now()
+        message = EmailMessage(
+            mail.subject, mail.body, settings.DEFAULT_FROM_EMAIL, [mail.to]
+        )
+        try:
+            message.send()
+        except Exception as exc:  # any backend error: SMTP, socket, TLS, DNS
+            error = exc
+            mail.last_error = f"{type(exc).__name__}: {exc}"[:2000]
+            if mail.attempts < OutgoingMail.MAX_ATTEMPTS:
+                mail.status = OutgoingMail.Status.RETRYING
+                delay = RETRY_BASE_DELAY * 2 ** (mail.attempts - 1)
+                _enqueue_delivery([mail.pk], delay=delay)
+            else:
+                mail.status = OutgoingMail.Status.FAILED
+        else:
+            mail.status = OutgoingMail.Status.SENT
+            mail.sent_at = mail.last_attempt_at
+        mail.save(
+            update_fields=[
+                "attempts",
+                "last_attempt_at",
+                "last_error",
+                "status",
+                "sent_at",
+            ]
+        )
+    if error is not None:
+        logger.warning("Mail %s to %s not sent: %s", mail.pk, mail.to, mail.last_error)
+        raise error
+    return mail.status
+
+
+@transaction.atomic
+def mail_retry(*, mails) -> int:
+    """Staff's "retry": give every unsent mail in ``mails`` a fresh round of
+    attempts, starting now. Returns how many were queued again."""
+    ids = [
+        mail.pk
+        for mail in mails.select_for_update().exclude(status=OutgoingMail.Status.SENT)
+    ]
+    OutgoingMail.objects.filter(pk__in=ids).update(
+        status=OutgoingMail.Status.QUEUED, attempts=0
+    )
+    _enqueue_after_commit(ids)
+    return len(ids)

@@ -1,0 +1,234 @@
+"""Writes of the review workflow: send for review, status changes, comments."""
+
+from django.contrib.auth.models import Group, Permission
+from django.db import transaction
+from django.utils import timezone
+
+from proposals import assess, notifications, selectors
+from proposals.domain import jsonformat, workflow
+from proposals.models import (
+    Proposal,
+    ProposalRevision,
+    ReviewComment,
+    ReviewState,
+    StatusChange,
+)
+
+from .mail import mail_queue
+
+# --------------------------------------------------------------------------------------
+# Staff review: submission, status changes and comments.
+# --------------------------------------------------------------------------------------
+
+
+class ReviewError(Exception):
+    """A review action that is not allowed (the message says why)."""
+
+
+def _link_base(link_base: str) -> str:
+    return link_base.rstrip("/")
+
+
+def _set_status(*, proposal, to_status: str, by, note: str, revision=None):
+    """Record the change and move the proposal (the caller checked the workflow)."""
+
+    now = timezone.now()
+    change = StatusChange.objects.create(
+        proposal=proposal,
+        from_status=proposal.status,
+        to_status=to_status,
+        by=by,
+        note=note,
+        revision=revision,
+    )
+    # A status change is not an edit of the applicant's text: leave ``revision`` and
+    # ``updated_at`` alone.
+    Proposal.objects.filter(pk=proposal.pk).update(status=to_status)
+    proposal.status = to_status
+    ReviewState.objects.filter(proposal=proposal).update(status_changed_at=now)
+    return change
+
+
+def _locked(proposal: Proposal) -> Proposal:
+    """Re-read the proposal's status under a row lock (no lost updates)."""
+    proposal.status = (
+        Proposal.objects.select_for_update()
+        .values_list("status", flat=True)
+        .get(pk=proposal.pk)
+    )
+    return proposal
+
+
+# Admin rights of the support staff: they see the mail delivery and retry failed mails.
+# Everything else they do in the review pages; the applicant's content is read-only in
+# the admin for everyone.
+STAFF_ADMIN_PERMISSIONS = ["view_outgoingmail", "change_outgoingmail"]
+
+
+def staff_group_grant_rights(*, using: str = "default") -> None:
+    """Create the support staff group if needed and give it its admin rights."""
+    group, _ = Group.objects.using(using).get_or_create(name=selectors.STAFF_GROUP)
+    permissions = Permission.objects.using(using).filter(
+        content_type__app_label="proposals", codename__in=STAFF_ADMIN_PERMISSIONS
+    )
+    group.permissions.add(*permissions)
+
+
+@transaction.atomic
+def review_submit(*, proposal: Proposal, user, note: str = "", link_base: str = ""):
+    """Send the proposal for review: store an immutable snapshot (JSON format plus
+    the assessment summary), record the status change and tell the staff.
+
+    Findings, even errors, do not block the submission; the confirmation page lists
+    them. Only the owner may submit, from draft or after changes were requested."""
+
+    if proposal.owner_id != user.pk:
+        raise ReviewError("Only the applicant can send this proposal for review.")
+    _locked(proposal)
+    try:
+        workflow.check_transition(
+            proposal.status, workflow.SUBMITTED, workflow.APPLICANT
+        )
+    except workflow.IllegalTransition as exc:
+        raise ReviewError(str(exc)) from exc
+
+    loaded = assess.with_children(Proposal.objects.filter(pk=proposal.pk)).get()
+    catalogue = assess.catalogue_from_db()
+    document = jsonformat.dump(assess.proposal_to_domain(loaded))
+    assessment = assess.assess_proposal(loaded, catalogue)
+    counts = assessment.counts
+    last = (
+        ProposalRevision.objects.filter(proposal=proposal)
+        .order_by("-number")
+        .values_list("number", flat=True)
+        .first()
+    )
+    revision = ProposalRevision.objects.create(
+        proposal=proposal,
+        number=(last or 0) + 1,
+        snapshot=document,
+        tier=assessment.tier or "",
+        recommended_tier=assessment.recommended_tier or "",
+        system=loaded.system,
+        total_gpu_hours=loaded.total_gpu_hours,
+        error_count=counts["error"],
+        warning_count=counts["warning"],
+        info_count=counts["info"],
+        findings=[finding.to_dict() for finding in assessment.findings],
+        created_by=user,
+    )
+    now = timezone.now()
+    ReviewState.objects.update_or_create(
+        proposal=proposal,
+        defaults={
+            "latest_revision": revision,
+            "submitted_at": now,
+            "status_changed_at": now,
+        },
+    )
+    _set_status(
+        proposal=proposal,
+        to_status=workflow.SUBMITTED,
+        by=user,
+        note=note,
+        revision=revision,
+    )
+    mail_queue(
+        mails=notifications.submission_to_staff(
+            revision=revision, link_base=_link_base(link_base)
+        ),
+        proposal=proposal,
+    )
+    return revision
+
+
+@transaction.atomic
+def review_set_status(
+    *, proposal: Proposal, user, to_status: str, note: str = "", link_base: str = ""
+):
+    """Staff move a submitted proposal on (ready, or changes requested), with a
+    note for the applicant. Anything the workflow does not allow is refused and
+    leaves no record."""
+
+    if not selectors.user_is_support_staff(user=user):
+        raise ReviewError("Only support staff can change the review status.")
+    _locked(proposal)
+    try:
+        workflow.check_transition(proposal.status, to_status, workflow.STAFF)
+    except workflow.IllegalTransition as exc:
+        raise ReviewError(str(exc)) from exc
+    state = ReviewState.objects.filter(proposal=proposal).first()
+    change = _set_status(
+        proposal=proposal,
+        to_status=to_status,
+        by=user,
+        note=note.strip(),
+        revision=state.latest_revision if state else None,
+    )
+    mail_queue(
+        mails=notifications.status_to_applicant(
+            change=change, link_base=_link_base(link_base)
+        ),
+        proposal=proposal,
+    )
+    return change
+
+
+@transaction.atomic
+def comment_add(
+    *,
+    proposal: Proposal,
+    author,
+    section: str,
+    body: str,
+    field: str = "",
+    parent=None,
+    staff_only: bool = False,
+    link_base: str = "",
+):
+    """Add a comment (or a reply) on one section of a proposal.
+
+    Staff may comment on any proposal sent for review and may keep a note internal
+    (``staff_only``); a reply to an internal note stays internal. The applicant may
+    comment on their own proposal and reply to what they can see; their comments are
+    never internal. The other side is told by e-mail."""
+
+    is_staff = selectors.user_is_support_staff(user=author)
+    is_owner = proposal.owner_id == author.pk
+    if not (is_staff or is_owner):
+        raise ReviewError("You cannot comment on this proposal.")
+    body = body.strip()
+    if not body:
+        raise ReviewError("Write something first.")
+    if section not in ReviewComment.Section.values:
+        raise ReviewError("Unknown section.")
+    if parent is not None:
+        if parent.proposal_id != proposal.pk:
+            raise ReviewError("That comment belongs to another proposal.")
+        if parent.parent_id:
+            parent = parent.parent  # one level of replies: answer the thread
+        if parent.staff_only and not is_staff:
+            raise ReviewError("You cannot reply to that comment.")
+        section, field = parent.section, parent.field
+    staff_only = is_staff and (staff_only or (parent is not None and parent.staff_only))
+    state = ReviewState.objects.filter(proposal=proposal).first()
+    comment = ReviewComment.objects.create(
+        proposal=proposal,
+        author=author,
+        section=section,
+        field=field.strip(),
+        body=body,
+        parent=parent,
+        staff_only=staff_only,
+        by_staff=is_staff,
+        revision=state.latest_revision if state else None,
+    )
+    base = _link_base(link_base)
+    if is_staff and not staff_only:
+        mails = notifications.comment_to_applicant(comment=comment, link_base=base)
+    elif not is_staff:
+        mails = notifications.reply_to_staff(comment=comment, link_base=base)
+    else:
+        mails = []
+    mail_queue(mails=mails, proposal=proposal)
+    return comment
