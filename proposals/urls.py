@@ -1,5 +1,6 @@
 from django.urls import path, re_path
 
+from proposals.http import MAX_DIGITS
 from proposals.views import exports, proposals, reference, review, wizard
 
 app_name = "proposals"
@@ -12,7 +13,9 @@ urlpatterns = [
     path("proposals/<int:pk>/edit/", proposals.proposal_edit, name="edit"),
     # Only the step names, so that other pages under a proposal keep their own URLs.
     re_path(
-        r"^proposals/(?P<pk>[0-9]+)/(?P<step>{})/$".format("|".join(wizard.STEP_SLUGS)),
+        r"^proposals/(?P<pk>[0-9]{{1,{}}})/(?P<step>{})/$".format(
+            MAX_DIGITS, "|".join(wizard.STEP_SLUGS)
+        ),
         wizard.wizard,
         name="step",
     ),

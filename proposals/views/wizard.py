@@ -17,6 +17,7 @@ from django.views.decorators.http import require_http_methods
 from proposals import services
 from proposals.domain.fields import FIELD_BY_KEY, columns
 from proposals.domain.sections import TABLE_BY_KIND, TABLE_KINDS
+from proposals.http import parse_int
 from proposals.live import live_context
 from proposals.services import RevisionConflict
 from proposals.views import owned_proposal
@@ -124,10 +125,7 @@ def wizard_post(request, pk, step):
     step = _step_or_404(step)
     proposal = owned_proposal(request, pk)
     action, args = _parse_action(request.POST.get("action", "save"))
-    try:
-        expected = int(request.POST.get("revision", ""))
-    except ValueError:
-        expected = -1
+    expected = parse_int(request.POST.get("revision"), name="revision", default=-1)
     unit = _gpu_unit(request, proposal)
     autosave = bool(request.htmx) and action == "autosave"
     step_forms = build_step_forms(
