@@ -4,8 +4,8 @@ One declarative description of the format (``FORMAT``) drives all three, so pars
 writer and schema cannot disagree. Every key of the first release is required
 (optional values are ``null``); keys added since carry a default and may be left
 out, so older files still import. Unknown keys are refused, and :func:`parse`
-reports every problem with its JSON path (``scalability.jobs[2].gpus``; ``$`` is the whole document) in one
-:class:`FormatError`. :func:`dumps` is deterministic: fixed key order, two-space
+reports every problem with its JSON path (``scalability.jobs[2].gpus``; ``$`` is the
+whole document) in one :class:`FormatError`. :func:`dumps` is deterministic: fixed key order, two-space
 indent, UTF-8 characters kept, whole numbers written as integers and a trailing
 newline, so export -> import -> export is byte-identical.
 
