@@ -2,12 +2,12 @@
 
 One declarative description of the format (``FORMAT``) drives all three, so parser,
 writer and schema cannot disagree. Every key of the first release is required
-(optional values are ``null``); keys added since carry a default and may be left
-out, so older files still import. Unknown keys are refused, and :func:`parse`
-reports every problem with its JSON path (``scalability.jobs[2].gpus``; ``$`` is the
-whole document) in one :class:`FormatError`. :func:`dumps` is deterministic: fixed key order, two-space
-indent, UTF-8 characters kept, whole numbers written as integers and a trailing
-newline, so export -> import -> export is byte-identical.
+(optional values are ``null``); keys added since carry a default and may be left out,
+so older files still import. Unknown keys are refused, and :func:`parse` reports
+every problem with its JSON path (``scalability.jobs[2].gpus``; ``$`` is the whole
+document) in one :class:`FormatError`. :func:`dumps` is deterministic: fixed key
+order, two-space indent, UTF-8 characters kept, whole numbers written as integers
+and a trailing newline, so export -> import -> export is byte-identical.
 
 The format declares how much a document may hold (``limits``): rows per table,
 characters per text field (the wizard's own limits), nesting depth and size. Text
