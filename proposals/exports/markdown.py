@@ -13,6 +13,8 @@ from __future__ import annotations
 import base64
 import re
 
+from proposals.domain.sections import TABLE_BY_KIND, section_title
+
 from .summary import SEVERITY_LABELS, FindingLine, Summary
 from .tables import Table
 
@@ -119,11 +121,11 @@ def render(summary: Summary, *, chart_png: bytes | None = None) -> str:
         out += [f"- {escape_inline(a)}" for a in s.energy_assumptions]
     out += ["", f"## Findings ({s.counts})", ""]
     out.append(_finding_rows(s.findings) if s.findings else "No findings.")
-    out += ["", "## AI Factory selection", ""]
+    out += ["", f"## {section_title('selection')}", ""]
     for block in s.selection:
         value = paragraphs(block.text) if block.text else "_Not filled in._"
         out += [f"**{block.label}**", "", value, ""]
-    out += ["## Code details", ""]
+    out += [f"## {section_title('codes')}", ""]
     if not s.codes:
         out += ["_No code entry yet._", ""]
     for code in s.codes:
@@ -135,11 +137,11 @@ def render(summary: Summary, *, chart_png: bytes | None = None) -> str:
             out.append("_None given._")
         out += ["", "**Description**", "", paragraphs(code.description), ""]
     figs = s.figures
-    out += ["## Scalability and performance", "", paragraphs(s.narrative), ""]
+    out += [f"## {section_title('scalability')}", "", paragraphs(s.narrative), ""]
     if figs.workload:
         out += [escape_line(figs.workload), ""]
     if figs.job_table:
-        out += ["### Job plan", "", table(figs.job_table), ""]
+        out += [f"### {TABLE_BY_KIND['jobs'].title}", "", table(figs.job_table), ""]
         out += [escape_line(figs.job_note), ""]
     if figs.scaling:
         out += ["### Scaling", ""]
@@ -154,8 +156,9 @@ def render(summary: Summary, *, chart_png: bytes | None = None) -> str:
         data = base64.b64encode(chart_png).decode("ascii")
         out += [f"![Scaling efficiency chart](data:image/png;base64,{data})", ""]
     if figs.schedule_table:
-        out += ["### Usage schedule", "", table(figs.schedule_table), ""]
+        title = TABLE_BY_KIND["schedule"].title
+        out += [f"### {title}", "", table(figs.schedule_table), ""]
         if figs.schedule_note:
             out += [escape_line(figs.schedule_note), ""]
-    out += ["## Optimisation", "", paragraphs(s.optimisation), ""]
+    out += [f"## {section_title('optimisation')}", "", paragraphs(s.optimisation), ""]
     return "\n".join(out)
