@@ -88,6 +88,7 @@ def test_a_header_explains_its_word_on_keyboard_focus(
     link = page.locator("th a.term[href$='#mfu']")
     tip = page.locator(f"#{link.get_attribute('aria-describedby')}")
     expect(tip).to_be_hidden()
+    link.scroll_into_view_if_needed()
     link.focus()
     expect(tip).to_be_visible()
     expect(tip).to_contain_text("Model FLOPs utilisation")
@@ -139,6 +140,7 @@ def test_duplicate_archive_and_delete_from_the_list(
     page.get_by_role("link", name="Delete “Paper mills, second call”").click()
     expect(page.get_by_role("heading", name=re.compile("^Delete"))).to_be_visible()
     expect(page.locator("main")).to_contain_text("This cannot be undone.")
+    expect(page.get_by_role("button", name="Archive instead")).to_have_count(0)
     page.screenshot(path=artifacts / "proposal-confirm-delete.png", full_page=True)
     assert serious_violations(page) == []
     page.get_by_role("link", name="Cancel").click()

@@ -34,6 +34,7 @@ def test_delete_asks_first_and_removes_a_never_sent_proposal(user_client, user):
     page = user_client.get(url)
     assert "Delete “Short-lived”?" in page.text
     assert "This cannot be undone." in page.text
+    assert "Archive instead" in page.text  # not yet archived
     assert Proposal.objects.filter(pk=proposal.pk).exists()  # GET deletes nothing
     response = user_client.post(url)
     assert response.headers["Location"] == LIST
