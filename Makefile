@@ -3,21 +3,24 @@ SHELL := /bin/bash
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
+# make run PORT=8080 where 8000 is taken.
+PORT ?= 8000
 
-.PHONY: run worker setup venv assets migrate demo test test-fast e2e lint format bench check-deploy clean
+.PHONY: run worker setup venv assets migrate demo test test-fast e2e lint format bench check-deploy clean system-packages
 
-## make run: set everything up, load the demo data and serve at http://127.0.0.1:8000,
-## with the task worker (it sends the e-mails) running beside the server until Ctrl-C.
+## make run: set everything up, load the demo data and serve at http://127.0.0.1:$(PORT)
+## (8000 unless PORT= says otherwise), with the task worker (it sends the e-mails)
+## running beside the server until Ctrl-C.
 run: setup demo
 	@echo ""
-	@echo "  Serving at http://127.0.0.1:8000"
+	@echo "  Serving at http://127.0.0.1:$(PORT)"
 	@echo "  Demo applicant:     demo / aifactory-demo"
 	@echo "  Demo support staff: staff / aifactory-staff"
 	@echo "  Administrator:      admin / aifactory-admin (Django admin, superuser)"
 	@echo ""
 	DJANGO_DEBUG=1 $(PY) manage.py db_worker --no-reload & worker=$$!; \
 	  trap 'kill $$worker 2>/dev/null; wait $$worker 2>/dev/null' EXIT INT TERM; \
-	  DJANGO_DEBUG=1 $(PY) manage.py runserver 127.0.0.1:8000
+	  DJANGO_DEBUG=1 $(PY) manage.py runserver 127.0.0.1:$(PORT)
 
 ## make worker: only the task worker (sends the queued e-mails), for a separate terminal.
 worker: migrate
@@ -49,9 +52,13 @@ demo: migrate
 	DJANGO_DEBUG=1 $(PY) manage.py load_demo
 
 ## make test: the whole suite (domain, web, commands, browser) on SQLite, or on
-## PostgreSQL when DATABASE_URL points at it.
-test: venv assets
+## PostgreSQL when DATABASE_URL points at it. Installs Chromium (and what the PDF
+## export needs) with apt-get when it can, or says what to install.
+test: venv assets system-packages
 	$(PY) -m pytest
+
+system-packages:
+	@bash scripts/system_packages.sh
 
 test-fast: venv assets
 	$(PY) -m pytest -m "not e2e"

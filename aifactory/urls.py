@@ -1,13 +1,12 @@
 from django.contrib import admin
 from django.urls import include, path
-from django.views.generic import RedirectView
 
-from proposals.views import accounts
+from proposals.views import accounts, public
 
 handler500 = "aifactory.errors.server_error"
 
 urlpatterns = [
-    path("", RedirectView.as_view(pattern_name="proposals:list"), name="home"),
+    path("", public.home, name="home"),
     path("accounts/signup/", accounts.signup, name="signup"),
     path("accounts/signup/sent/", accounts.signup_done, name="signup_done"),
     path(

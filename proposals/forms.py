@@ -311,3 +311,14 @@ class OptimisationForm(WizardStepForm):
         model = Proposal
         fields = field_names("optimisation")
         widgets = {"optimisation_narrative": forms.Textarea(attrs={"rows": 10})}
+
+
+class ProposalDuplicateForm(forms.ModelForm):
+    """The title of a copy (the applicant sets it; it starts as "Copy of …")."""
+
+    class Meta:
+        model = Proposal
+        fields = ["title"]
+        help_texts = {
+            "title": "The copy is a new draft with every value and row of the original."
+        }

@@ -17,9 +17,12 @@ from proposals.models import (
 )
 
 
-def proposal_list_for_owner(*, user) -> QuerySet[Proposal]:
-    """The user's own proposals, newest change first, with the target system joined."""
-    return Proposal.objects.filter(owner=user).select_related("system")
+def proposal_list_for_owner(*, user, archived: bool = False) -> QuerySet[Proposal]:
+    """The user's own proposals, newest change first, with the target system joined:
+    the current ones, or with ``archived`` the archived ones (never deleted ones)."""
+    return Proposal.objects.filter(
+        owner=user, deleted_at__isnull=True, archived_at__isnull=not archived
+    ).select_related("system")
 
 
 def proposal_with_children(queryset: QuerySet[Proposal]) -> QuerySet[Proposal]:
@@ -28,9 +31,9 @@ def proposal_with_children(queryset: QuerySet[Proposal]) -> QuerySet[Proposal]:
 
 
 def proposal_get_for_owner(*, user, pk: int, children: bool = True) -> Proposal | None:
-    """The proposal if ``user`` owns it, else ``None`` (views answer 404 for
-    anybody else, never 403)."""
-    queryset = Proposal.objects.filter(owner=user)
+    """The proposal if ``user`` owns it (and has not deleted it), else ``None``
+    (views answer 404 for anybody else, never 403)."""
+    queryset = Proposal.objects.filter(owner=user, deleted_at__isnull=True)
     if children:
         queryset = proposal_with_children(queryset)
     return queryset.filter(pk=pk).first()

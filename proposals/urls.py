@@ -1,16 +1,23 @@
 from django.urls import path, re_path
 
 from proposals.http import MAX_DIGITS
-from proposals.views import exports, proposals, reference, review, wizard
+from proposals.views import exports, proposals, public, reference, review, wizard
 
 app_name = "proposals"
 
 urlpatterns = [
     path("rules/", reference.rule_reference, name="rules"),
+    path("glossary/", public.glossary, name="glossary"),
+    path("start/", public.guide, name="guide"),
     path("proposals/", proposals.proposal_list, name="list"),
     path("proposals/new/", proposals.proposal_create, name="create"),
     path("proposals/<int:pk>/", proposals.proposal_detail, name="detail"),
     path("proposals/<int:pk>/edit/", proposals.proposal_edit, name="edit"),
+    path("proposals/<int:pk>/delete/", proposals.proposal_delete, name="delete"),
+    path("proposals/<int:pk>/archive/", proposals.proposal_archive, name="archive"),
+    path(
+        "proposals/<int:pk>/duplicate/", proposals.proposal_duplicate, name="duplicate"
+    ),
     # Only the step names, so that other pages under a proposal keep their own URLs.
     re_path(
         r"^proposals/(?P<pk>[0-9]{{1,{}}})/(?P<step>{})/$".format(

@@ -123,6 +123,7 @@ FIELDS: tuple[FieldSpec, ...] = (
         "selection",
         "Total GPU-hours",
         unit="GPU-hours",
+        term="gpu-hour",
         help=(
             "One GPU-hour is one physical GPU for one hour (on LUMI-G one MI250X, i.e. "
             "two GCDs). The amount decides the call: up to 5,000 Playground, up to "
@@ -360,6 +361,7 @@ FIELDS: tuple[FieldSpec, ...] = (
         short="{gpus}",
         gpu_count=True,
         help="Physical GPUs used in the measurement.",
+        term="gpu",
     ),
     row(
         "measurements",
@@ -367,6 +369,7 @@ FIELDS: tuple[FieldSpec, ...] = (
         "Throughput",
         width="num",
         help="Samples, tokens or images per second, at that size.",
+        term="throughput",
     ),
     row("measurements", "unit", "Unit", width="unit", example="samples/s"),
     row(
@@ -377,6 +380,7 @@ FIELDS: tuple[FieldSpec, ...] = (
         short="MFU %",
         unit="%",
         help="Model FLOPs utilisation: the share of the GPUs' peak the model achieves.",
+        term="mfu",
     ),
     row(
         "measurements",
@@ -386,6 +390,7 @@ FIELDS: tuple[FieldSpec, ...] = (
         short="Comm. %",
         unit="%",
         help="Share of a training step spent waiting for communication between GPUs.",
+        term="communication-overhead",
     ),
     row("measurements", "hardware", "Hardware tested on", example="LUMI-G, 4 nodes"),
     row("jobs", "title", "Job type", example="Pre-training run"),
@@ -397,6 +402,7 @@ FIELDS: tuple[FieldSpec, ...] = (
         short="{gpus} per job",
         gpu_count=True,
         help="Physical GPUs of one job.",
+        term="gpu",
     ),
     row(
         "jobs",
@@ -405,6 +411,7 @@ FIELDS: tuple[FieldSpec, ...] = (
         width="num",
         unit="h",
         help="Wall-clock hours of one job.",
+        term="walltime",
     ),
     row(
         "jobs",
@@ -434,6 +441,7 @@ FIELDS: tuple[FieldSpec, ...] = (
         width="num",
         unit="GPU-hours",
         help="GPU-hours used in the period.",
+        term="gpu-hour",
     ),
     row("schedule", "activity", "Activity", example="Pre-training"),
     # --- Optimisation ----------------------------------------------------------------

@@ -12,7 +12,8 @@ class FieldSpec:
     """One field. ``table`` is the table kind of a row field (``None`` for the
     proposal's own fields); ``path`` is the JSON path (relative to the row for a row
     field). ``short`` is the table-header form of the label; ``{gpus}`` in it stands
-    for the GPU unit the applicant types in ("GPUs" or "GCDs")."""
+    for the GPU unit the applicant types in ("GPUs" or "GCDs"). ``term`` names the
+    glossary entry that headers and help link to."""
 
     name: str
     path: str
@@ -29,6 +30,8 @@ class FieldSpec:
     playground: str = ""
     fast_lane: str = ""
     large_scale: str = ""
+    # The glossary entry (``glossary.TERMS`` slug) that explains the field's word.
+    term: str = ""
 
     @property
     def key(self) -> str:

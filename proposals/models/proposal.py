@@ -211,6 +211,10 @@ class Proposal(models.Model):
     revision = models.PositiveIntegerField(default=1, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
+    # The applicant's own filing: archived proposals leave the default list; a
+    # deleted one that was sent for review is kept (hidden from its owner) for staff.
+    archived_at = models.DateTimeField(null=True, blank=True, editable=False)
+    deleted_at = models.DateTimeField(null=True, blank=True, editable=False)
 
     class Meta:
         ordering = ["-updated_at", "-id"]

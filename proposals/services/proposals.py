@@ -183,3 +183,75 @@ def proposal_save_step(
             direction=-1 if row_action.action == "up" else 1,
         )
     return outcome, None
+
+
+# --------------------------------------------------------------------------------------
+# The applicant's filing: delete, archive, duplicate.
+# --------------------------------------------------------------------------------------
+
+
+def proposal_was_sent_for_review(*, proposal: Proposal) -> bool:
+    """Whether ``proposal`` was ever sent for review (staff then keep it)."""
+    return Proposal.objects.filter(pk=proposal.pk, review_state__isnull=False).exists()
+
+
+@transaction.atomic
+def proposal_delete(*, proposal: Proposal) -> bool:
+    """Delete ``proposal`` for its owner. One that was ever sent for review is only
+    marked deleted (its owner no longer sees it; staff keep its revisions and
+    comments); any other is removed with its rows. Returns whether it was kept."""
+    if proposal_was_sent_for_review(proposal=proposal):
+        proposal.deleted_at = timezone.now()
+        Proposal.objects.filter(pk=proposal.pk).update(deleted_at=proposal.deleted_at)
+        return True
+    proposal.delete()
+    return False
+
+
+@transaction.atomic
+def proposal_set_archived(*, proposal: Proposal, archived: bool) -> None:
+    """Move ``proposal`` out of (or back into) its owner's default list. Filing is
+    not an edit: the revision and "last change" stay as they were."""
+    proposal.archived_at = timezone.now() if archived else None
+    Proposal.objects.filter(pk=proposal.pk).update(archived_at=proposal.archived_at)
+
+
+# Fields of a proposal that belong to this copy, not to the content.
+_NOT_COPIED = {"id", "owner", "title", "status", "revision", "created_at", "updated_at"}
+_NOT_COPIED |= {"archived_at", "deleted_at"}
+
+
+def _content_values(instance, *, skip: set[str]) -> dict:
+    """``instance``'s concrete field values (foreign keys as ids), except ``skip``."""
+    return {
+        field.attname: getattr(instance, field.attname)
+        for field in type(instance)._meta.concrete_fields
+        if field.name not in skip and field.attname not in skip
+    }
+
+
+@transaction.atomic
+def proposal_duplicate(*, proposal: Proposal, owner, title: str) -> Proposal:
+    """A new draft for ``owner`` called ``title`` with every value and every row of
+    ``proposal`` (measurements keep pointing at the copies of their code entries);
+    it starts at revision 1, with no review history."""
+    copy = Proposal.objects.create(
+        owner=owner,
+        title=title,
+        **_content_values(proposal, skip=_NOT_COPIED),
+    )
+    code_copies = {}
+    for code in CodeEntry.objects.filter(proposal=proposal).order_by("position", "id"):
+        new = CodeEntry.objects.create(
+            proposal=copy, **_content_values(code, skip={"id", "proposal"})
+        )
+        code_copies[code.pk] = new.pk
+    for model in (ScalingMeasurement, JobType, UsageMonth):
+        rows = []
+        for row in model.objects.filter(proposal=proposal).order_by("position", "id"):
+            values = _content_values(row, skip={"id", "proposal"})
+            if "code_id" in values:
+                values["code_id"] = code_copies.get(values["code_id"])
+            rows.append(model(proposal=copy, **values))
+        model.objects.bulk_create(rows)
+    return copy

@@ -4,6 +4,7 @@ from django import forms, template
 from django.utils.html import format_html
 
 from proposals.domain.numbers import MISSING, grouped
+from proposals.templatetags.glossary_tags import term_link
 
 register = template.Library()
 
@@ -75,13 +76,17 @@ def is_radio(field):
 @register.simple_tag(takes_context=True)
 def column_header(context, spec):
     """A table column's header: the field's short label, with the GPU unit the
-    applicant types in (switched live by the GPU/GCD toggle)."""
+    applicant types in (switched live by the GPU/GCD toggle), linked to the
+    glossary when the field names a term."""
     text = spec.short or spec.label
-    if "{gpus}" not in text:
-        return text
-    before, after = text.split("{gpus}", 1)
-    unit = context.get("gpu_unit_label") or "GPUs"
-    return format_html("{}<span data-gpu-unit-label>{}</span>{}", before, unit, after)
+    if "{gpus}" in text:
+        before, after = text.split("{gpus}", 1)
+        unit = context.get("gpu_unit_label") or "GPUs"
+        text = format_html(
+            "{}<span data-gpu-unit-label>{}</span>{}", before, unit, after
+        )
+    # A header whose word has a glossary entry links to it, with hover/focus help.
+    return term_link(context, spec.term, text) if spec.term else text
 
 
 @register.filter

@@ -90,7 +90,8 @@ def _user_for_link(uidb64: str, token: str):
 @require_http_methods(["GET", "POST"])
 def verify_email(request, uidb64, token):
     """The link from the e-mail: a page with a button (so that a mail scanner that
-    opens links confirms nothing), which confirms the address and logs in."""
+    opens links confirms nothing), which confirms the address, logs in and opens
+    the "first five minutes" guide."""
     target = _user_for_link(uidb64, token)
     if request.method == "POST" and target is not None:
         try:
@@ -100,7 +101,7 @@ def verify_email(request, uidb64, token):
             return redirect("login")
         login(request, target, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(request, f"Your e-mail address {target.email} is confirmed.")
-        return redirect("proposals:list")
+        return redirect("proposals:guide")
     status = 200 if target is not None else 400
     return TemplateResponse(
         request, "registration/verify_email.html", {"target": target}, status=status

@@ -1,22 +1,28 @@
 """Proposal list, creation and the plain edit page. Thin: reads via selectors, writes
 via services."""
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
-from django.views.decorators.http import require_GET, require_http_methods
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from proposals import selectors, services
-from proposals.forms import ProposalCreateForm
+from proposals.forms import ProposalCreateForm, ProposalDuplicateForm
 from proposals.views import owned_proposal
 
 
 @login_required
 @require_GET
 def proposal_list(request):
-    proposals = selectors.proposal_list_for_owner(user=request.user)
+    """The current proposals, or the archived ones with ``?show=archived``."""
+    archived = request.GET.get("show") == "archived"
+    proposals = selectors.proposal_list_for_owner(user=request.user, archived=archived)
     return TemplateResponse(
-        request, "proposals/proposal_list.html", {"proposals": proposals}
+        request,
+        "proposals/proposal_list.html",
+        {"proposals": proposals, "archived": archived},
     )
 
 
@@ -42,3 +48,62 @@ def proposal_detail(request, pk):
 def proposal_edit(request, pk):
     """The wizard's first step (kept as a stable "edit" link)."""
     return proposal_detail(request, pk)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def proposal_delete(request, pk):
+    """Ask, then delete. A proposal that was ever sent for review stays for staff."""
+    proposal = owned_proposal(request, pk, children=False)
+    if request.method == "POST":
+        kept = services.proposal_delete(proposal=proposal)
+        note = " The support staff keep the copy you sent them." if kept else ""
+        messages.success(request, f"“{proposal.title}” was deleted.{note}")
+        return redirect("proposals:list")
+    return TemplateResponse(
+        request,
+        "proposals/proposal_confirm_delete.html",
+        {
+            "proposal": proposal,
+            "kept_for_staff": services.proposal_was_sent_for_review(proposal=proposal),
+        },
+    )
+
+
+@login_required
+@require_POST
+def proposal_archive(request, pk):
+    """Archive (``archived=1``) or bring back (``archived=0``) a proposal."""
+    proposal = owned_proposal(request, pk, children=False)
+    archived = request.POST.get("archived", "1") != "0"
+    services.proposal_set_archived(proposal=proposal, archived=archived)
+    if archived:
+        messages.success(
+            request, f"“{proposal.title}” was archived: find it under “Archived”."
+        )
+        return redirect("proposals:list")
+    messages.success(request, f"“{proposal.title}” is back in your proposals.")
+    return redirect(f"{reverse('proposals:list')}?show=archived")
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def proposal_duplicate(request, pk):
+    """A copy as a new draft, under a title the applicant sets."""
+    proposal = owned_proposal(request, pk, children=False)
+    form = ProposalDuplicateForm(
+        request.POST or None, initial={"title": f"Copy of {proposal.title}"}
+    )
+    if request.method == "POST" and form.is_valid():
+        copy = services.proposal_duplicate(
+            proposal=proposal, owner=request.user, title=form.cleaned_data["title"]
+        )
+        messages.success(
+            request, f"“{copy.title}” is a new draft copied from “{proposal.title}”."
+        )
+        return redirect(copy)
+    return TemplateResponse(
+        request,
+        "proposals/proposal_duplicate.html",
+        {"proposal": proposal, "form": form},
+    )

@@ -40,7 +40,7 @@ def sign_up(page: Page, base: str, username: str):
     link = re.search(r"https?://\S+", mail.outbox[-1].body).group(0)
     page.goto(link)
     page.get_by_role("button", name="Confirm").click()
-    expect(page.get_by_role("heading", name="My proposals")).to_be_visible()
+    expect(page.get_by_role("heading", name="Your first five minutes")).to_be_visible()
 
 
 def add_row(page: Page, kind: str) -> str:

@@ -37,7 +37,7 @@ def test_signup_creates_account_after_the_emailed_link(
     page = client.get(link)
     assert "Confirm <strong>Newcomer@example.eu</strong>" in page.text
     response = client.post(link)
-    assert response.headers["Location"] == reverse("proposals:list")
+    assert response.headers["Location"] == reverse("proposals:guide")
     assert client.get(reverse("proposals:list")).status_code == 200
     user = User.objects.get(username="newcomer")
     assert user.is_active and user.account.verified_at is not None

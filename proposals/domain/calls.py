@@ -1,0 +1,111 @@
+"""The three calls at a glance, for people who have not applied before.
+
+The GPU-hour ranges and job-size guidance are read from :mod:`.tiers` (the same
+bounds that decide a proposal's tier); only the sentences are written here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .numbers import grouped
+from .sections import SECTIONS
+from .tiers import (
+    FAST_LANE,
+    FAST_LANE_MAX_HOURS,
+    LARGE_SCALE,
+    MAX_GPUS_GUIDANCE,
+    PLAYGROUND,
+    PLAYGROUND_MAX_HOURS,
+    TIER_LABELS,
+    TIERS,
+)
+
+# Upper bound (inclusive) of each tier's total GPU-hours; ``None``: no upper bound.
+_UPPER = {PLAYGROUND: PLAYGROUND_MAX_HOURS, FAST_LANE: FAST_LANE_MAX_HOURS}
+_LOWER = {FAST_LANE: PLAYGROUND_MAX_HOURS, LARGE_SCALE: FAST_LANE_MAX_HOURS}
+
+_FOR_WHOM = {
+    PLAYGROUND: "A first project on a supercomputer, or a first try of your code on "
+    "the system: porting, small tests, measuring.",
+    FAST_LANE: "Teams with some HPC experience and throughput measured at a few GPU "
+    "counts, for training or fine-tuning up to a few dozen GPUs.",
+    LARGE_SCALE: "Proven experience and scaling data at the size you ask for, or a "
+    "large volume of independent jobs such as sweeps.",
+}
+_EVIDENCE = {
+    PLAYGROUND: "A description of the tests you did (on any hardware) or plan to do.",
+    FAST_LANE: "A job plan, and throughput measured at two or more GPU counts with "
+    "the efficiency projected to your target.",
+    LARGE_SCALE: "As Fast Lane, with measurements at the target size (no "
+    "extrapolation) and a month-by-month usage schedule.",
+}
+_MINUTES = {PLAYGROUND: 15, FAST_LANE: 45, LARGE_SCALE: 90}
+
+
+@dataclass(frozen=True)
+class Call:
+    """One call tier as the landing page and the guide show it."""
+
+    tier: str
+    label: str
+    hours: str  # "up to 5,000 GPU-hours"
+    gpus: str  # "up to 8 GPUs per job (guidance)"
+    for_whom: str
+    evidence: str
+    minutes: int  # about how long the wizard takes with the material at hand
+
+
+def hours_range(tier: str) -> str:
+    """The tier's total GPU-hours in words, from the tier bounds (inclusive)."""
+    lower, upper = _LOWER.get(tier), _UPPER.get(tier)
+    if lower is None:
+        return f"up to {grouped(upper)} GPU-hours"
+    if upper is None:
+        return f"more than {grouped(lower)} GPU-hours"
+    return f"more than {grouped(lower)}, up to {grouped(upper)} GPU-hours"
+
+
+def gpus_guidance(tier: str) -> str:
+    """The largest job the tier is meant for, in words."""
+    limit = MAX_GPUS_GUIDANCE.get(tier)
+    if limit is None:
+        return "jobs of any size the system allows"
+    return f"typically up to {grouped(limit)} GPUs per job"
+
+
+def calls() -> tuple[Call, ...]:
+    """The three tiers, smallest first."""
+    return tuple(
+        Call(
+            tier=tier,
+            label=TIER_LABELS[tier],
+            hours=hours_range(tier),
+            gpus=gpus_guidance(tier),
+            for_whom=_FOR_WHOM[tier],
+            evidence=_EVIDENCE[tier],
+            minutes=_MINUTES[tier],
+        )
+        for tier in TIERS
+    )
+
+
+# What to have at hand for each section (the titles come from the vocabulary).
+_TO_HAVE = {
+    "organisation": "Your organisation's legal name, country and VAT number, and "
+    "how much experience the team has with supercomputers.",
+    "selection": "The system you want, the main libraries, an estimate of the total "
+    "GPU-hours, and the storage and data transfer you need.",
+    "codes": "For each significant piece of software: its name, version and a link "
+    "or reference.",
+    "scalability": "What you have tested: on how many GPUs, for how long, at what "
+    "throughput. Fast Lane and Large Scale also need the throughput at two or more "
+    "GPU counts and a plan of the jobs you will run.",
+    "optimisation": "What you plan to test or improve in the code during the "
+    "allocation, if anything.",
+}
+
+
+def preparation() -> tuple[tuple[str, str], ...]:
+    """``(section title, what to have at hand)`` for every section, in wizard order."""
+    return tuple((section.title, _TO_HAVE[section.slug]) for section in SECTIONS)

@@ -1,0 +1,37 @@
+"""Links from a word to its glossary entry, with its one-sentence definition shown
+on hover and on keyboard focus (CSS only: no script, so the strict CSP holds)."""
+
+from django import template
+from django.urls import reverse
+from django.utils.html import format_html
+
+from proposals.domain.glossary import term as glossary_term
+
+register = template.Library()
+
+
+def term_link(context, slug: str, text) -> str:
+    """``text`` as a link to the glossary entry ``slug``, described by a tooltip;
+    tooltip ids are numbered per rendering, so a term may appear several times."""
+    entry = glossary_term(slug)
+    count = context.render_context.get("glossary_tips", 0) + 1
+    context.render_context["glossary_tips"] = count
+    tip_id = f"term-tip-{slug}-{count}"
+    return format_html(
+        '<span class="term-help"><a class="term" href="{}#{}" aria-describedby="{}">'
+        '{}</a><span class="term-tip" role="tooltip" id="{}">{}: {}</span></span>',
+        reverse("proposals:glossary"),
+        entry.slug,
+        tip_id,
+        text,
+        tip_id,
+        entry.name,
+        entry.short,
+    )
+
+
+@register.simple_tag(takes_context=True)
+def term(context, slug, text=""):
+    """``{% term "mfu" %}`` or ``{% term "mfu" "MFU %" %}``: the word (by default the
+    term's own name) linked to its glossary entry, with hover/focus help."""
+    return term_link(context, slug, text or glossary_term(slug).name)

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# The Debian packages that `make test` needs beyond Python and npm: Chromium for the
+# browser tests (driven through Playwright, never downloaded), Pango and a font for
+# the PDF export. Installs what is missing with apt-get when it can (as root, or
+# through password-less sudo), and otherwise says what to install and exits 1.
+# Usage: scripts/system_packages.sh [more Debian packages to require]
+set -euo pipefail
+
+need=()
+have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "ok installed"; }
+command -v chromium >/dev/null || command -v chromium-browser >/dev/null || need+=(chromium)
+have_pkg libpangoft2-1.0-0 || need+=(libpangoft2-1.0-0)
+[ -e /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || need+=(fonts-dejavu-core)
+for pkg in "$@"; do have_pkg "$pkg" || need+=("$pkg"); done
+[ ${#need[@]} -eq 0 ] && exit 0
+
+if ! command -v apt-get >/dev/null; then
+  as_root=()
+  why="this is not a Debian or Ubuntu system (no apt-get)"
+elif [ "$(id -u)" -eq 0 ]; then
+  as_root=(env)
+elif command -v sudo >/dev/null && sudo -n true 2>/dev/null; then
+  as_root=(sudo)
+else
+  as_root=()
+  why="installing needs root, and sudo is not available without a password"
+fi
+
+if [ ${#as_root[@]} -gt 0 ]; then
+  echo "Installing the system packages the tests need: ${need[*]}"
+  if "${as_root[@]}" apt-get update -qq \
+    && "${as_root[@]}" DEBIAN_FRONTEND=noninteractive \
+      apt-get install -y -qq "${need[@]}" >/dev/null; then
+    exit 0
+  fi
+  why="apt-get could not install them (see above)"
+fi
+
+cat >&2 <<MSG
+
+make test needs these Debian packages, which are missing: ${need[*]}
+They were not installed because ${why}. Install them, then run make test again:
+
+    sudo apt-get install ${need[*]}
+
+(Chromium drives the browser tests; Pango and the DejaVu font render the PDF export.
+Everything but the browser tests: make test-fast.)
+MSG
+exit 1
