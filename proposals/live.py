@@ -8,19 +8,20 @@ from collections import defaultdict
 
 from proposals.assess import assess_proposal
 from proposals.charts import chart_data, inline_svg
-from proposals.domain.fields import FIELDS, describe_path
+from proposals.domain.fields import FIELD_BY_KEY, FIELDS, SEPARATOR, describe_path
 from proposals.domain.jobplan import nodes_for
-from proposals.domain.sections import TABLE_KINDS, TABLES
+from proposals.domain.sections import ROW_PREFIX, TABLE_BY_KIND, TABLE_KINDS, TABLES
 from proposals.domain.tiers import tier_label
 from proposals.wizard import STEPS, finding_location
 
 SEVERITY_CLASS = {"error": "danger", "warning": "warning", "info": "info"}
 
 
-def live_context(proposal) -> dict:
+def live_context(proposal, *, step: str = "") -> dict:
     """Template context for the sidebar and the computed cells of ``proposal``."""
     assessment = assess_proposal(proposal)
     rows = _engine_rows(proposal)
+    refused = _refused(proposal, rows, step)
     names = {
         table.kind: [getattr(row, table.name_field) for row in rows[table.kind]]
         for table in TABLES
@@ -78,6 +79,46 @@ def live_context(proposal) -> dict:
         "cluster": proposal.system,
         # duck-typed: the model has the same gpus_per_node as the domain's Cluster
         "max_gpus_nodes": nodes_for(proposal.max_gpus_per_job or 0, proposal.system),
+        **refused,
+    }
+
+
+def _refused(proposal, rows, step: str) -> dict:
+    """What was typed and not saved (``Proposal.refused_inputs``): how many inputs
+    per step, the fields whose last saved value the figures still use, the rows
+    whose figures are from their last complete values."""
+    by_step: dict[str, int] = defaultdict(int)
+    labels, row_prefixes = [], set()
+    positions = {
+        f"{kind}-{row.pk}": index
+        for kind, kind_rows in rows.items()
+        for index, row in enumerate(kind_rows)
+    }
+    for key, entry in (proposal.refused_inputs or {}).items():
+        match = ROW_PREFIX.match(key)
+        if match:
+            prefix = match.group(1)
+            kind, name = prefix.split("-")[0], key[len(prefix) + 1 :]
+            spec = FIELD_BY_KEY.get(f"{kind}.{name}")
+            table = TABLE_BY_KIND[kind]
+            where = f"{table.item} {positions.get(prefix, 0) + 1}"
+            row_prefixes.add(prefix)
+            section = table.section
+        else:
+            spec = FIELD_BY_KEY.get(key)
+            where = ""
+            section = spec.section if spec else ""
+        if entry.get("held"):
+            continue
+        by_step[section] += 1
+        name = spec.label if spec else key
+        labels.append(f"{where}{SEPARATOR}{name}" if where else name)
+    return {
+        "refused_by_step": dict(by_step),
+        "refused_here": by_step.get(step, 0),
+        "refused_total": sum(by_step.values()),
+        "refused_labels": labels,
+        "refused_rows": row_prefixes,
     }
 
 

@@ -18,6 +18,15 @@ urlpatterns = [
         wizard.wizard,
         name="step",
     ),
+    # Row operations of a step's tables: small endpoints the row buttons post to.
+    re_path(
+        r"^proposals/(?P<pk>[0-9]+)/(?P<step>{})/rows/(?P<kind>[a-z]+)/"
+        r"(?:(?P<row>[0-9]+)/)?(?P<operation>add|delete|up|down)/$".format(
+            "|".join(wizard.STEP_SLUGS)
+        ),
+        wizard.row_operation,
+        name="row",
+    ),
 ]
 urlpatterns += review_urlpatterns
 urlpatterns += exports_urlpatterns

@@ -25,6 +25,9 @@ from .imports import (
 from .mail import (
     OutgoingMail,
 )
+from .preferences import (
+    Preferences,
+)
 from .proposal import (
     CodeEntry,
     JobType,
@@ -64,4 +67,5 @@ __all__ = [
     "ReviewComment",
     "OutgoingMail",
     "PendingImport",
+    "Preferences",
 ]

@@ -17,11 +17,15 @@ from .mail import (
     mail_queue,
     mail_retry,
 )
+from .preferences import preferences_set
 from .proposals import (
     ROW_MODELS,
+    ROW_OPERATIONS,
+    FieldConflict,
     RevisionConflict,
     RowAction,
     SaveOutcome,
+    canonical,
     proposal_add_row,
     proposal_create,
     proposal_delete_row,
@@ -39,6 +43,7 @@ from .review import (
 )
 
 __all__ = [
+    "preferences_set",
     "proposal_create",
     "RevisionConflict",
     "SaveOutcome",
@@ -49,6 +54,9 @@ __all__ = [
     "RowAction",
     "proposal_save_step",
     "ROW_MODELS",
+    "ROW_OPERATIONS",
+    "FieldConflict",
+    "canonical",
     "proposal_import",
     "proposal_import_revision",
     "PendingImportError",
