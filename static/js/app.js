@@ -225,3 +225,20 @@
     sent = null;
   });
 })();
+
+// Autosave answers replace each field's feedback block, never the input someone is
+// typing in: highlight (or clear) the input from its block, so a refused value is
+// marked where it was typed.
+(function () {
+  function highlight() {
+    document.querySelectorAll(".field-feedback[id^='fb-']").forEach(function (box) {
+      const input = document.getElementById(box.id.slice(3));
+      if (!input || !input.classList.contains("form-control")) return;
+      const refused = box.querySelector(".invalid-feedback") !== null;
+      input.classList.toggle("is-invalid", refused);
+      if (refused) input.setAttribute("aria-invalid", "true");
+      else input.removeAttribute("aria-invalid");
+    });
+  }
+  document.body.addEventListener("htmx:afterSettle", highlight);
+})();
