@@ -225,6 +225,10 @@ class Proposal(models.Model):
     # again with its message until a valid value is saved; never used in computations.
     refused_inputs = models.JSONField(default=dict, blank=True, editable=False)
 
+    # The wizard steps the applicant has opened: before that, a step's open items are
+    # shown as a neutral "to do", not as errors (staff and exports see every finding).
+    visited_steps = models.JSONField(default=list, blank=True, editable=False)
+
     revision = models.PositiveIntegerField(default=1, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)

@@ -171,6 +171,15 @@ def proposal_save_changes(
     return outcome
 
 
+def proposal_mark_visited(*, proposal: Proposal, step: str) -> None:
+    """Remember that the applicant opened ``step`` (once; not a change of content,
+    so the revision stays)."""
+    if step in (proposal.visited_steps or []):
+        return
+    proposal.visited_steps = [*(proposal.visited_steps or []), step]
+    Proposal.objects.filter(pk=proposal.pk).update(visited_steps=proposal.visited_steps)
+
+
 ROW_MODELS = {
     "codes": CodeEntry,
     "measurements": ScalingMeasurement,

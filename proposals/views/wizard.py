@@ -121,7 +121,13 @@ def wizard(request, pk, step):
     step = _step_or_404(step)
     proposal = owned_proposal(request, pk)
     if request.method == "POST":
+        # Edited: the step's open items are shown as what they are from now on.
+        services.proposal_mark_visited(proposal=proposal, step=step.slug)
         return _step_post(request, proposal, step)
+    left = request.GET.get("from")
+    if left in STEP_BY_SLUG and left != step.slug:
+        # The step tabs say which step was left (so it was seen).
+        services.proposal_mark_visited(proposal=proposal, step=left)
     step_forms = build_step_forms(
         step,
         proposal,

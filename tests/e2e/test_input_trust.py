@@ -237,3 +237,20 @@ def test_rows_added_in_two_tabs_are_both_kept(applicant):
     assert sorted(titles) == ["tab one", "tab two"]
     page.reload()
     expect(page.locator("tr[id^='jobs-']")).to_have_count(2)
+
+
+def test_a_new_proposal_is_a_to_do_list_not_a_wall_of_red(applicant):
+    page, _, base = applicant
+    page.get_by_role("link", name="New proposal").first.click()
+    page.fill("#id_title", "Fresh start")
+    page.get_by_role("button", name="Create proposal").click()
+    nav = page.get_by_role("navigation", name="Wizard steps")
+    expect(nav.get_by_test_id("step-todo").first).to_be_visible()
+    expect(nav.locator(".badge.text-bg-danger")).to_have_count(0)
+    expect(page.get_by_test_id("todo-count")).to_be_visible()
+    page.get_by_role("link", name=re.compile("Scalability")).click()
+    page.get_by_test_id("add-jobs").click()
+    row = page.locator("tr[id^='jobs-']").first
+    expect(row).to_be_visible()
+    expect(row.locator(".finding-inline.text-danger-emphasis")).to_have_count(0)
+    expect(row.locator("input.is-invalid")).to_have_count(0)

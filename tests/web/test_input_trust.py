@@ -208,3 +208,55 @@ def test_settings_page_shows_and_changes_the_number_format(client, catalogue):
     assert Preferences.objects.get(user=user).number_format == "de"
     page = client.get(url, headers={"Accept-Language": "fi-FI"}).content.decode()
     assert re.findall(r'<input[^>]*value="(\w+)"[^>]*checked', page) == ["de"]
+
+
+def _badges(page: str, step: str) -> str:
+    return page.split(f'id="badges-{step}"')[1].split("</a>")[0]
+
+
+def test_unvisited_steps_show_to_do_not_errors(user_client, user):
+    proposal = services.proposal_create(owner=user, title="Fresh")
+    page = user_client.get(step_url(proposal, "organisation")).content.decode()
+    selection = _badges(page, "selection")
+    assert "to do" in selection and "text-bg-danger" not in selection
+    assert 'data-testid="todo-count"' in page
+    assert "to do" in _badges(page, "organisation")  # not edited, not left yet
+    # Once left (the tabs say which step was left) or edited, a step's open items
+    # are shown as what they are.
+    page = user_client.get(step_url(proposal, "selection") + "?from=organisation")
+    assert "text-bg-danger" in _badges(page.content.decode(), "organisation")
+    user_client.post(step_url(proposal, "selection"), {"autosave": "1"}, headers=HX)
+    page = user_client.get(step_url(proposal, "selection")).content.decode()
+    assert "text-bg-danger" in _badges(page, "selection")
+    proposal.refresh_from_db()
+    assert proposal.visited_steps == ["organisation", "selection"]
+
+
+def test_a_new_row_is_to_do_until_typed_in(user_client, proposal):
+    proposal.visited_steps = ["scalability"]
+    proposal.save()
+    job = JobTypeFactory(proposal=proposal, title="", gpus=None, hours=None, count=None)
+    page = user_client.get(step_url(proposal, "scalability")).content.decode()
+    row_items = re.findall(
+        rf'data-anchor="id_jobs-{job.pk}-\w+" data-css="(\w+)"', page
+    )
+    assert row_items and set(row_items) == {"secondary"}
+    # Typed into: its open items are errors again.
+    content = user_client.post(
+        step_url(proposal, "scalability"),
+        scalability_data(**{f"jobs-{job.pk}-gpus": "8", f"jobs-{job.pk}-title": ""}),
+        headers=HX,
+    ).content.decode()
+    row_items = re.findall(
+        rf'data-anchor="id_jobs-{job.pk}-\w+" data-css="(\w+)"', content
+    )
+    assert "danger" in row_items
+
+
+def test_staff_still_see_every_finding_as_it_is(user_client, user):
+    from proposals.live import live_context
+
+    proposal = services.proposal_create(owner=user, title="Fresh")
+    staff = live_context(proposal)
+    assert staff["finding_counts"]["todo"] == 0
+    assert staff["finding_counts"]["error"] == staff["assessment"].counts["error"] > 0
