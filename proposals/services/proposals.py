@@ -88,13 +88,19 @@ class SaveOutcome:
     gone: list = field(default_factory=list)  # changes to rows removed elsewhere
 
 
-def _bump(proposal: Proposal, **values) -> int:
+def _bump(proposal: Proposal, *, locked_revision: int | None = None, **values) -> int:
+    """Advance the revision (and store ``values``). With ``locked_revision`` (read
+    under ``select_for_update`` in this transaction) the new number is known without
+    reading it back."""
     Proposal.objects.filter(pk=proposal.pk).update(
         revision=F("revision") + 1, updated_at=timezone.now(), **values
     )
-    proposal.revision = Proposal.objects.values_list("revision", flat=True).get(
-        pk=proposal.pk
-    )
+    if locked_revision is not None:
+        proposal.revision = locked_revision + 1
+    else:
+        proposal.revision = Proposal.objects.values_list("revision", flat=True).get(
+            pk=proposal.pk
+        )
     return proposal.revision
 
 
@@ -120,9 +126,9 @@ def proposal_save_changes(
     entries of the inputs in ``cleared`` in ``Proposal.refused_inputs``.
     """
     # One writer per proposal at a time: the comparison and the write are atomic.
-    stored_refused = (
+    stored_refused, locked_revision = (
         Proposal.objects.select_for_update()
-        .values_list("refused_inputs", flat=True)
+        .values_list("refused_inputs", "revision")
         .get(pk=proposal.pk)
     )
     outcome = SaveOutcome(revision=proposal.revision)
@@ -167,7 +173,7 @@ def proposal_save_changes(
         extra["refused_inputs"] = remembered
     proposal.refused_inputs = remembered
     if outcome.saved or extra:
-        outcome.revision = _bump(proposal, **extra)
+        outcome.revision = _bump(proposal, locked_revision=locked_revision, **extra)
     return outcome
 
 
