@@ -5,6 +5,7 @@ are for local development; with ``DJANGO_DEBUG`` off the defaults become product
 and a real ``DJANGO_SECRET_KEY`` is required.
 """
 
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -29,6 +30,8 @@ ALLOWED_HOSTS = env_list(
     default=["127.0.0.1", "localhost", "[::1]"] if DEBUG else [],
 )
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", default=[])
+# Behind a reverse proxy the client's address is the last X-Forwarded-For entry.
+BEHIND_PROXY = env_bool("DJANGO_BEHIND_PROXY", default=False)
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -43,6 +46,7 @@ INSTALLED_APPS = [
     "crispy_forms",
     "crispy_bootstrap5",
     "django_htmx",
+    "axes",
     "django_tasks",
     "django_tasks_db",
     "proposals",
@@ -51,6 +55,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "aifactory.middleware.ContentSecurityPolicyMiddleware",
+    "aifactory.errors.DatabaseUnavailableMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -59,6 +64,10 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Turns django-ratelimit's refusal into our 429 page.
+    "django_ratelimit.middleware.RatelimitMiddleware",
+    # Last, as django-axes asks: it answers a locked-out login with a 429.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "aifactory.urls"
@@ -100,7 +109,33 @@ AUTH_PASSWORD_VALIDATORS = [
         "NumericPasswordValidator",
     )
 ]
+# django-axes first: it refuses a locked-out login before the password is checked.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
 LOGIN_URL = "login"
+
+# Login throttling (django-axes): after 5 failed logins for one username from one
+# address, that pair is refused for 15 minutes (every failure during the lock restarts
+# it); a success clears the count. Failures are counted for any username, existing or
+# not, so the lock reveals nothing about accounts.
+AXES_FAILURE_LIMIT = 5
+AXES_COOLOFF_TIME = timedelta(minutes=15)
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "proposals.views.accounts.login_locked_out"
+AXES_CLIENT_IP_CALLABLE = "proposals.http.client_ip"
+# Sign-up, password reset and "send the link again" are rate-limited with
+# django-ratelimit (rates beside the views in proposals/views/accounts.py), counted in
+# the default cache: per process with locmem, shared with DJANGO_CACHE_BACKEND=db.
+RATELIMIT_IP_META_KEY = "proposals.http.client_ip"
+RATELIMIT_VIEW = "proposals.views.accounts.too_many_attempts"
+# django-ratelimit prefers memcached or Redis: the database cache increments with a
+# read and a write, so two simultaneous requests may count as one. For throttling
+# sign-ups that is close enough, and it needs no extra server. (Its system checks say
+# so only when "django_ratelimit" is in INSTALLED_APPS, which the decorator does not
+# need.)
 LOGIN_REDIRECT_URL = "proposals:list"
 LOGOUT_REDIRECT_URL = "login"
 
@@ -166,7 +201,7 @@ if not DEBUG:
     SECURE_HSTS_SECONDS = int(env_str("DJANGO_HSTS_SECONDS", default="31536000"))
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True
-    if env_bool("DJANGO_BEHIND_PROXY", default=False):
+    if BEHIND_PROXY:
         SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
 LOGGING = {
@@ -174,6 +209,11 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env_str("DJANGO_LOG_LEVEL", "INFO")},
-    # WeasyPrint reports every layout step at INFO: noise in a server's log.
-    "loggers": {"weasyprint": {"level": "WARNING"}, "fontTools": {"level": "WARNING"}},
+    # WeasyPrint reports every layout step at INFO, django-axes every login and its
+    # own start: noise in a server's log (lockouts are warnings and stay).
+    "loggers": {
+        "weasyprint": {"level": "WARNING"},
+        "fontTools": {"level": "WARNING"},
+        "axes": {"level": "WARNING"},
+    },
 }

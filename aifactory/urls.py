@@ -4,10 +4,23 @@ from django.views.generic import RedirectView
 
 from proposals.views import accounts
 
+handler500 = "aifactory.errors.server_error"
+
 urlpatterns = [
     path("", RedirectView.as_view(pattern_name="proposals:list"), name="home"),
     path("accounts/signup/", accounts.signup, name="signup"),
     path("accounts/settings/", accounts.account_settings, name="account_settings"),
+    path("accounts/signup/sent/", accounts.signup_done, name="signup_done"),
+    path(
+        "accounts/verify/<uidb64>/<token>/", accounts.verify_email, name="verify_email"
+    ),
+    path(
+        "accounts/verify/again/",
+        accounts.verify_email_resend,
+        name="verify_email_resend",
+    ),
+    # Before Django's auth URLs, so that this throttled view wins.
+    path("accounts/password_reset/", accounts.password_reset, name="password_reset"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("admin/", admin.site.urls),
     path("", include("proposals.urls")),

@@ -19,6 +19,8 @@ from django.core.exceptions import ValidationError
 from django.db.models import F, Q
 
 from . import domain
+from .domain.fields import FIELDS
+from .domain.sections import TABLE_KINDS
 from .models import (
     Cluster,
     CodeEntry,
@@ -30,7 +32,15 @@ from .models import (
 
 # The catalogue row keys are the domain Cluster fields (as in fixtures/catalogue.json).
 CLUSTER_FIELDS = [f.name for f in fields(domain.Cluster)]
-CHILDREN = ("codes", "measurements", "jobs", "schedule")
+CHILDREN = TABLE_KINDS
+# Proposal model field -> its JSON path, from the vocabulary.
+FIELD_PATHS = {spec.name: spec.path for spec in FIELDS if spec.table is None}
+# The paths the domain reads as the proposal's own fields (``optimisation.narrative``
+# is the domain's ``optimisation_narrative``, the system a catalogue slug).
+DOMAIN_PATHS = set(FIELD_PATHS.values()) - {
+    "optimisation.narrative",
+    "selection.system",
+}
 
 
 def _float(value) -> float | None:
@@ -64,32 +74,11 @@ def proposal_to_domain(proposal: Proposal) -> domain.Proposal:
     code_index = {code.pk: i for i, code in enumerate(codes)}
     p = proposal
     return domain.Proposal(
-        title=p.title,
-        call_family=p.call_family,
-        organisation=domain.Organisation(
-            name=p.organisation_name,
-            kind=p.organisation_kind,
-            country=p.organisation_country,
-            vat_number=p.vat_number,
-            ongoing_eurohpc_project=p.ongoing_eurohpc_project,
-        ),
-        experience=domain.Experience(
-            hpc_experience=p.hpc_experience,
-            stack_demonstrated_on_target=p.stack_demonstrated_on_target,
-        ),
+        **_group(p, ""),
+        organisation=domain.Organisation(**_group(p, "organisation")),
+        experience=domain.Experience(**_group(p, "experience")),
         selection=domain.Selection(
-            system=p.system.slug if p.system_id else "",
-            libraries=p.libraries,
-            total_gpu_hours=_float(p.total_gpu_hours),
-            max_gpus_per_job=p.max_gpus_per_job,
-            storage_tb=_float(p.storage_tb),
-            storage_justification=p.storage_justification,
-            transfer_in_tb=_float(p.transfer_in_tb),
-            transfer_out_tb=_float(p.transfer_out_tb),
-            transfer_justification=p.transfer_justification,
-            extra_cpu_hours=_float(p.extra_cpu_hours),
-            auxiliary_services=p.auxiliary_services,
-            duration_months=p.duration_months,
+            system=p.system.slug if p.system_id else "", **_group(p, "selection")
         ),
         codes=tuple(
             domain.CodeEntry(
@@ -102,9 +91,7 @@ def proposal_to_domain(proposal: Proposal) -> domain.Proposal:
             for c in codes
         ),
         scalability=domain.Scalability(
-            narrative=p.scalability_narrative,
-            workload=p.workload,
-            runtime_stability_pct=_float(p.runtime_stability_pct),
+            **_group(p, "scalability"),
             measurements=tuple(
                 domain.Measurement(
                     code=code_index.get(m.code_id),
@@ -140,6 +127,19 @@ def proposal_to_domain(proposal: Proposal) -> domain.Proposal:
     )
 
 
+def _group(proposal: Proposal, group: str) -> dict:
+    """The proposal's own fields under one group of the JSON format (``selection``;
+    ``""`` for the top level), keyed as in the format, numbers as floats. The
+    vocabulary says which model field sits at which path."""
+    found = {}
+    for name, path in FIELD_PATHS.items():
+        head, _, key = path.rpartition(".")
+        if head == group and key != "system" and path in DOMAIN_PATHS:
+            value = getattr(proposal, name)
+            found[key] = _float(value) if isinstance(value, Decimal) else value
+    return found
+
+
 def assess_proposal(
     proposal: Proposal, catalogue: domain.Catalogue | None = None
 ) -> domain.Assessment:
@@ -147,25 +147,6 @@ def assess_proposal(
     if catalogue is None:
         catalogue = catalogue_from_db()
     return domain.assess(proposal_to_domain(proposal), catalogue)
-
-
-# Proposal model fields whose JSON path differs from the field name.
-FIELD_PATHS = {
-    "organisation_name": "organisation.name",
-    "organisation_kind": "organisation.kind",
-    "organisation_country": "organisation.country",
-    "vat_number": "organisation.vat_number",
-    "ongoing_eurohpc_project": "organisation.ongoing_eurohpc_project",
-    "hpc_experience": "experience.hpc_experience",
-    "stack_demonstrated_on_target": "experience.stack_demonstrated_on_target",
-    "scalability_narrative": "scalability.narrative",
-    "workload": "scalability.workload",
-    "runtime_stability_pct": "scalability.runtime_stability_pct",
-    "optimisation_narrative": "optimisation.narrative",
-}
-# Selection fields stored under the same name on the Proposal model.
-SELECTION_FIELDS = [f.name for f in fields(domain.Selection) if f.name != "system"]
-FIELD_PATHS.update({name: f"selection.{name}" for name in SELECTION_FIELDS})
 
 
 def _compare(op: str, actual, expected):
@@ -250,6 +231,13 @@ class ImportRows:
         )
 
 
+def _path_value(source: domain.Proposal, path: str):
+    value = source
+    for key in path.split("."):
+        value = getattr(value, key)
+    return value
+
+
 def system_ids() -> dict[str, int]:
     """Catalogue slug -> cluster id (one query)."""
     return dict(Cluster.objects.values_list("slug", "id"))
@@ -265,36 +253,18 @@ def document_rows(
     unknown system) raises ``domain.FormatError`` with every problem and its JSON
     path; this is the one check that every way in (upload, command line) runs."""
     problems: list[tuple[str, str]] = []
-    org, exp, sel, scal = (
-        source.organisation,
-        source.experience,
-        source.selection,
-        source.scalability,
-    )
+    sel, scal = source.selection, source.scalability
     system_id = None
     if sel.system:
         system_id = systems.get(sel.system)
         if sel.system not in systems:
             problems.append(("selection.system", f"no system “{sel.system}”"))
-    values = {
-        "title": source.title,
-        "call_family": source.call_family,
-        "organisation_name": org.name,
-        "organisation_kind": org.kind,
-        "organisation_country": org.country,
-        "vat_number": org.vat_number,
-        "ongoing_eurohpc_project": org.ongoing_eurohpc_project,
-        "hpc_experience": exp.hpc_experience,
-        "stack_demonstrated_on_target": exp.stack_demonstrated_on_target,
-        "system_id": system_id,
-        "scalability_narrative": scal.narrative,
-        "workload": scal.workload,
-        "runtime_stability_pct": _decimal(scal.runtime_stability_pct),
-        "optimisation_narrative": source.optimisation_narrative,
-    }
-    for name in SELECTION_FIELDS:
-        value = getattr(sel, name)
-        values[name] = _decimal(value) if isinstance(value, float) else value
+    values = {"system_id": system_id}
+    for name, path in FIELD_PATHS.items():
+        if path in DOMAIN_PATHS:
+            value = _path_value(source, path)
+            values[name] = _decimal(value) if isinstance(value, float) else value
+    values["optimisation_narrative"] = source.optimisation_narrative
     _check(
         Proposal(**values),
         lambda name: FIELD_PATHS.get(name, name),

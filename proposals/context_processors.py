@@ -6,11 +6,17 @@ from proposals import selectors
 
 
 def roles(request) -> dict:
-    """``is_support_staff``: evaluated (one query, then cached on the user) only when
-    a template asks, so fragments that never look at it cost nothing."""
+    """``is_support_staff`` and ``email_unverified``: each evaluated (one query) only
+    when a template asks, so fragments that never look at them cost nothing."""
     user = getattr(request, "user", None)
     return {
         "is_support_staff": SimpleLazyObject(
             lambda: selectors.user_is_support_staff(user=user)
-        )
+        ),
+        "email_unverified": SimpleLazyObject(
+            lambda: (
+                bool(user and user.is_authenticated)
+                and not selectors.account_is_verified(user=user)
+            )
+        ),
     }

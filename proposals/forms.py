@@ -5,7 +5,7 @@ from decimal import Decimal
 from crispy_forms.helper import FormHelper
 from crispy_forms.layout import Submit
 from django import forms
-from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.forms import BaseUserCreationForm
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxLengthValidator
@@ -32,12 +32,18 @@ from proposals.models import (
 ENGLISH = NUMBER_FORMAT_BY_NAME["en"]
 
 
-class SignUpForm(UserCreationForm):
+class SignUpForm(BaseUserCreationForm):
+    """Checks only what the person typed. Whether the username or address is taken
+    is decided by ``services.account_signup`` and told only to the address, so that
+    the form reveals nothing about other accounts."""
+
     email = forms.EmailField(
-        required=True, help_text="Used for password resets and review notifications."
+        required=True,
+        help_text="We send a link to this address to finish creating the account; "
+        "it is then used for password resets and review notifications.",
     )
 
-    class Meta(UserCreationForm.Meta):
+    class Meta(BaseUserCreationForm.Meta):
         model = User
         fields = ["username", "email"]
 
@@ -45,6 +51,9 @@ class SignUpForm(UserCreationForm):
         super().__init__(*args, **kwargs)
         self.helper = FormHelper()
         self.helper.add_input(Submit("submit", "Create account"))
+
+    def validate_unique(self):
+        """No "a user with that username already exists" (see the class)."""
 
 
 class PreferencesForm(forms.ModelForm):

@@ -13,7 +13,7 @@ from django.contrib.auth import get_user_model
 from django.template.loader import render_to_string
 from django.urls import reverse
 
-from proposals.selectors import STAFF_GROUP
+from proposals.selectors import STAFF_GROUP, verified_addresses
 
 
 @dataclass(frozen=True)
@@ -24,10 +24,13 @@ class Mail:
 
 
 def _messages(template: str, context: dict, recipients) -> list[Mail]:
+    """One mail per recipient whose address is verified: nothing is sent to an
+    address its owner has not confirmed."""
+    recipients = verified_addresses(addresses=recipients)
     subject = render_to_string(f"emails/{template}_subject.txt", context)
     body = render_to_string(f"emails/{template}.txt", context)
     subject = " ".join(subject.split())
-    return [Mail(address, subject, body) for address in recipients if address]
+    return [Mail(address, subject, body) for address in sorted(recipients)]
 
 
 def staff_addresses(*, exclude=None) -> list[str]:

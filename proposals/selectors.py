@@ -8,6 +8,7 @@ from proposals import domain
 from proposals.assess import with_children
 from proposals.domain.numbers import NumberFormat, format_for_languages
 from proposals.models import (
+    AccountProfile,
     PendingImport,
     Preferences,
     Proposal,
@@ -193,3 +194,32 @@ def review_comment_for(*, proposal: Proposal, pk, include_staff_only: bool):
     if not include_staff_only:
         comments = comments.filter(staff_only=False)
     return comments.filter(pk=pk).first()
+
+
+# --------------------------------------------------------------------------------------
+# Accounts
+# --------------------------------------------------------------------------------------
+
+
+def account_is_verified(*, user) -> bool:
+    """Whether the owner of ``user.email`` confirmed it (and it has not changed
+    since)."""
+    if not getattr(user, "is_authenticated", False) or not user.email:
+        return False
+    return AccountProfile.objects.filter(
+        user=user, email=user.email.lower(), verified_at__isnull=False
+    ).exists()
+
+
+def verified_addresses(*, addresses) -> set[str]:
+    """Those of ``addresses`` that belong to an active account whose owner confirmed
+    them (compared in lower case)."""
+    wanted = {address.lower() for address in addresses if address}
+    if not wanted:
+        return set()
+    rows = AccountProfile.objects.filter(
+        email__in=wanted, verified_at__isnull=False, user__is_active=True
+    ).values_list("email", "user__email")
+    # Verified only while the account still has the address that was confirmed.
+    found = {email for email, current in rows if current.lower() == email}
+    return {address for address in addresses if address and address.lower() in found}

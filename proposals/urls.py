@@ -1,8 +1,7 @@
 from django.urls import path, re_path
 
-from proposals.exports.urls import urlpatterns as exports_urlpatterns
-from proposals.review_urls import review_urlpatterns
-from proposals.views import proposals, reference, wizard
+from proposals.http import MAX_DIGITS
+from proposals.views import exports, proposals, reference, review, wizard
 
 app_name = "proposals"
 
@@ -14,19 +13,74 @@ urlpatterns = [
     path("proposals/<int:pk>/edit/", proposals.proposal_edit, name="edit"),
     # Only the step names, so that other pages under a proposal keep their own URLs.
     re_path(
-        r"^proposals/(?P<pk>[0-9]+)/(?P<step>{})/$".format("|".join(wizard.STEP_SLUGS)),
+        r"^proposals/(?P<pk>[0-9]{{1,{}}})/(?P<step>{})/$".format(
+            MAX_DIGITS, "|".join(wizard.STEP_SLUGS)
+        ),
         wizard.wizard,
         name="step",
     ),
     # Row operations of a step's tables: small endpoints the row buttons post to.
     re_path(
-        r"^proposals/(?P<pk>[0-9]+)/(?P<step>{})/rows/(?P<kind>[a-z]+)/"
-        r"(?:(?P<row>[0-9]+)/)?(?P<operation>add|delete|up|down)/$".format(
-            "|".join(wizard.STEP_SLUGS)
+        r"^proposals/(?P<pk>[0-9]{{1,{digits}}})/(?P<step>{steps})/rows/"
+        r"(?P<kind>[a-z]+)/(?:(?P<row>[0-9]{{1,{digits}}})/)?"
+        r"(?P<operation>add|delete|up|down)/$".format(
+            digits=MAX_DIGITS, steps="|".join(wizard.STEP_SLUGS)
         ),
         wizard.row_operation,
         name="row",
     ),
 ]
-urlpatterns += review_urlpatterns
-urlpatterns += exports_urlpatterns
+
+# The review workflow. Applicant pages live under proposals/<pk>/submission/
+# (proposals/<pk>/review/ is the wizard's last step); staff pages under staff/.
+urlpatterns += [
+    path(
+        "proposals/<int:pk>/submission/",
+        review.review_status,
+        name="review_status",
+    ),
+    path(
+        "proposals/<int:pk>/submission/send/",
+        review.review_send,
+        name="review_send",
+    ),
+    path(
+        "proposals/<int:pk>/submission/comments/",
+        review.review_comment,
+        name="review_comment",
+    ),
+    path(
+        "proposals/<int:pk>/submission/comments/<slug:section>/",
+        review.review_step_comments,
+        name="review_step_comments",
+    ),
+    path("staff/review/", review.staff_queue, name="review_queue"),
+    path("staff/review/<int:pk>/", review.staff_review, name="staff_review"),
+    path(
+        "staff/review/<int:pk>/comments/",
+        review.staff_comment,
+        name="staff_comment",
+    ),
+    path(
+        "staff/review/<int:pk>/status/",
+        review.staff_set_status,
+        name="staff_set_status",
+    ),
+    path("staff/review/<int:pk>/diff/", review.staff_diff, name="staff_diff"),
+]
+
+# Exports and the JSON import.
+urlpatterns += [
+    path("proposals/import/", exports.import_json, name="import_json"),
+    path("proposals/<int:pk>/export/", exports.export_portal, name="export_portal"),
+    path(
+        "proposals/<int:pk>/export.md", exports.export_markdown, name="export_markdown"
+    ),
+    path("proposals/<int:pk>/export.pdf", exports.export_pdf, name="export_pdf"),
+    path("proposals/<int:pk>/export.json", exports.export_json, name="export_json"),
+    path(
+        "proposals/<int:pk>/import/",
+        exports.import_json_revision,
+        name="import_json_revision",
+    ),
+]

@@ -41,6 +41,15 @@ def user_client(client, user):
     return client
 
 
+@pytest.fixture(autouse=True)
+def _empty_cache():
+    """Rate-limit counters (and cached charts) live in the cache: start each test
+    with none."""
+    from django.core.cache import cache
+
+    cache.clear()
+
+
 @pytest.fixture
 def run_tasks(db):
     """Run the queued background tasks that are due, as ``manage.py db_worker`` would,

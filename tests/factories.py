@@ -4,8 +4,10 @@ from decimal import Decimal
 
 import factory
 from django.contrib.auth.models import Group, User
+from django.utils import timezone
 
 from proposals.models import (
+    AccountProfile,
     Cluster,
     CodeEntry,
     JobType,
@@ -31,6 +33,15 @@ class UserFactory(factory.django.DjangoModelFactory):
     def save_password(obj, create, extracted, **kwargs):
         if create:
             obj.save()
+
+    @factory.post_generation
+    def verified(obj, create, extracted, **kwargs):
+        """Confirmed address unless ``verified=False``."""
+        if create and extracted is not False:
+            AccountProfile.objects.get_or_create(
+                user=obj,
+                defaults={"email": obj.email.lower(), "verified_at": timezone.now()},
+            )
 
 
 class StaffUserFactory(UserFactory):

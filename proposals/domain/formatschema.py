@@ -40,6 +40,8 @@ def _schema_for(field: Field) -> dict:
             )
     if field.description:
         node["description"] = field.description
+    if not field.required:
+        node["default"] = field.default
     return node
 
 
@@ -47,7 +49,7 @@ def _shape_schema(shape: Shape) -> dict:
     return {
         "type": "object",
         "additionalProperties": False,
-        "required": [f.name for f in shape.fields],
+        "required": [f.name for f in shape.fields if f.required],
         "properties": {f.name: _schema_for(f) for f in shape.fields},
     }
 

@@ -29,6 +29,9 @@ from .types import (
 FORMAT_TAG = "aifactory-proposal/1"
 
 
+REQUIRED = object()  # marks a key every file must have
+
+
 @dataclass(frozen=True)
 class Field:
     """One key of an object: its JSON kind and the dataclass attribute behind it."""
@@ -41,6 +44,13 @@ class Field:
     description: str = ""
     max_length: int | None = None  # characters (strings: all items, one per line)
     max_items: int | None = None  # rows of an array
+    # Keys added to version 1 after its release carry a default: a file without the
+    # key still imports (with the default); exports always write it.
+    default: object = REQUIRED
+
+    @property
+    def required(self) -> bool:
+        return self.default is REQUIRED
 
 
 @dataclass(frozen=True)

@@ -1,12 +1,13 @@
 """The JSON format ``aifactory-proposal/1``: parse, dump and its JSON Schema.
 
 One declarative description of the format (``FORMAT``) drives all three, so parser,
-writer and schema cannot disagree. Every key is required (optional values are
-``null``), unknown keys are refused, and :func:`parse` reports every problem with its
-JSON path (``scalability.jobs[2].gpus``; ``$`` is the whole document) in one
-:class:`FormatError`. :func:`dumps` is deterministic: fixed key order, two-space
-indent, UTF-8 characters kept, whole numbers written as integers and a trailing
-newline, so export -> import -> export is byte-identical.
+writer and schema cannot disagree. Every key of the first release is required
+(optional values are ``null``); keys added since carry a default and may be left out,
+so older files still import. Unknown keys are refused, and :func:`parse` reports
+every problem with its JSON path (``scalability.jobs[2].gpus``; ``$`` is the whole
+document) in one :class:`FormatError`. :func:`dumps` is deterministic: fixed key
+order, two-space indent, UTF-8 characters kept, whole numbers written as integers
+and a trailing newline, so export -> import -> export is byte-identical.
 
 The format declares how much a document may hold (``limits``): rows per table,
 characters per text field (the wizard's own limits), nesting depth and size. Text
@@ -204,7 +205,9 @@ class _Parser:
         for field in shape.fields:
             child = _join(path, field.name)
             raw = data.get(field.name, _MISSING)
-            if raw is _MISSING:
+            if raw is _MISSING and not field.required:
+                values[field.name] = field.default
+            elif raw is _MISSING:
                 values[field.name] = self.fail(child, "is required")
             else:
                 values[field.name] = self.value(raw, field, child)

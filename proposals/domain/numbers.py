@@ -3,6 +3,7 @@ numbers as people type them (parsing and printing in an explicit number format).
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
@@ -23,6 +24,32 @@ def json_number(
     if rounded.is_integer():
         return int(rounded)
     return rounded
+
+
+# How every page, export and message shows a number that is not there.
+MISSING = "—"
+
+
+def grouped(
+    value: float | int | None, decimals: int = 2, missing: str = MISSING
+) -> str:
+    """A number as people read it: ``18176`` -> ``18,176``, ``0.1`` -> ``0.1``, at
+    most ``decimals`` places and no trailing zeros; ``missing`` for none (or for a
+    value that is not a finite number)."""
+    if value is None or isinstance(value, bool):
+        return missing
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        return missing
+    if not math.isfinite(number):
+        return missing
+    if number.is_integer():
+        return f"{int(number):,}"
+    text = f"{number:,.{decimals}f}"
+    if "." in text:
+        text = text.rstrip("0").rstrip(".")
+    return text if text not in ("-0", "") else "0"
 
 
 # --- Numbers as people write them --------------------------------------------------

@@ -18,7 +18,7 @@ from proposals.assess import catalogue_from_db, proposal_to_domain
 from proposals.charts import scaling_chart_png
 
 from . import markdown, pdf
-from .portal import Section, portal_sections
+from .portal import PortalSection, portal_sections
 from .summary import Summary, build_summary
 from .tables import code_label
 
@@ -49,7 +49,7 @@ def source_for(model) -> Source:
     )
 
 
-def portal_for(source: Source) -> list[Section]:
+def portal_for(source: Source) -> list[PortalSection]:
     return portal_sections(source.proposal, source.assessment, source.catalogue)
 
 

@@ -1,9 +1,11 @@
 """The Markdown summary of a whole proposal (GitHub-flavoured Markdown).
 
 Applicant text is escaped so that it stays text wherever the file is rendered: HTML
-tags, links and images (``[x](javascript:...)``), emphasis and table pipes lose their
-meaning, while line breaks and paragraphs are kept. Only references that are plain
-http(s) URLs become links. Pure Python: no Django.
+tags, links and images (``[x](javascript:...)``), emphasis, code fences and table pipes
+lose their meaning. Narrative fields keep their line breaks and paragraphs; single-line
+fields (title, organisation, code names, table cells) have every line break folded into
+a space, so that a line break in a title never starts a heading or a list. Only
+references that are plain http(s) URLs become links. Pure Python: no Django.
 """
 
 from __future__ import annotations
@@ -11,23 +13,38 @@ from __future__ import annotations
 import base64
 import re
 
+from proposals.domain.sections import TABLE_BY_KIND, section_title
+
 from .summary import SEVERITY_LABELS, FindingLine, Summary
 from .tables import Table
 
 # Characters with inline meaning in CommonMark/GFM; a backslash makes them literal.
 # Without "[" no link or image can start, without "<" no HTML tag or autolink.
-_INLINE = re.compile(r"([\\`*\[\]<>|])")
+_INLINE = re.compile(r"([\\`*~\[\]<>|])")
 # "_" only opens emphasis at a word boundary ("core_r0.9" needs no escape).
 _UNDERSCORE = re.compile(r"(?<![0-9A-Za-z])_|_(?![0-9A-Za-z])")
 # Line starts that would make a heading, list, rule or setext underline.
 _LINE_START = re.compile(r"^([#+=-]|\d+(?=[.)]))")
+# Everything ``str.splitlines`` breaks at (CommonMark itself ends lines at \r and \n).
+_LINE_BREAK = re.compile(r"\r\n|[\n\r\v\f\x1c-\x1e\x85\u2028\u2029]")
 _URL = re.compile(r"https?://[^\s<>\\`]+\Z")
 
 
-def escape_inline(text: str) -> str:
-    """Make ``text`` literal inside a Markdown paragraph or table cell."""
+def _literal(text: str) -> str:
     text = _INLINE.sub(r"\\\1", text)
     return _UNDERSCORE.sub(r"\\_", text)
+
+
+def escape_inline(text: str) -> str:
+    """Make a single-line field literal inside a heading, list item, paragraph or
+    table cell: line breaks become spaces, Markdown syntax is escaped."""
+    return _literal(" ".join(_LINE_BREAK.sub(" ", text).split()))
+
+
+def escape_line(text: str) -> str:
+    """A single-line field that starts a line of its own: as :func:`escape_inline`,
+    and a leading heading, list or rule marker is escaped too."""
+    return _LINE_START.sub(_escape_start, escape_inline(text))
 
 
 def _escape_start(match: re.Match) -> str:
@@ -41,8 +58,8 @@ def escape_text(text: str) -> str:
     Lines are stripped (leading blanks would make a code block) and joined with a
     backslash hard break."""
     lines = [
-        _LINE_START.sub(_escape_start, escape_inline(line.strip()))
-        for line in text.split("\n")
+        _LINE_START.sub(_escape_start, _literal(line.strip()))
+        for line in _LINE_BREAK.split(text)
     ]
     return "\\\n".join(line for line in lines if line)
 
@@ -104,11 +121,11 @@ def render(summary: Summary, *, chart_png: bytes | None = None) -> str:
         out += [f"- {escape_inline(a)}" for a in s.energy_assumptions]
     out += ["", f"## Findings ({s.counts})", ""]
     out.append(_finding_rows(s.findings) if s.findings else "No findings.")
-    out += ["", "## AI Factory selection", ""]
+    out += ["", f"## {section_title('selection')}", ""]
     for block in s.selection:
         value = paragraphs(block.text) if block.text else "_Not filled in._"
         out += [f"**{block.label}**", "", value, ""]
-    out += ["## Code details", ""]
+    out += [f"## {section_title('codes')}", ""]
     if not s.codes:
         out += ["_No code entry yet._", ""]
     for code in s.codes:
@@ -120,12 +137,12 @@ def render(summary: Summary, *, chart_png: bytes | None = None) -> str:
             out.append("_None given._")
         out += ["", "**Description**", "", paragraphs(code.description), ""]
     figs = s.figures
-    out += ["## Scalability and performance", "", paragraphs(s.narrative), ""]
+    out += [f"## {section_title('scalability')}", "", paragraphs(s.narrative), ""]
     if figs.workload:
-        out += [escape_inline(figs.workload), ""]
+        out += [escape_line(figs.workload), ""]
     if figs.job_table:
-        out += ["### Job plan", "", table(figs.job_table), ""]
-        out += [escape_inline(figs.job_note), ""]
+        out += [f"### {TABLE_BY_KIND['jobs'].title}", "", table(figs.job_table), ""]
+        out += [escape_line(figs.job_note), ""]
     if figs.scaling:
         out += ["### Scaling", ""]
     for scaling in figs.scaling:
@@ -134,13 +151,14 @@ def render(summary: Summary, *, chart_png: bytes | None = None) -> str:
             caption += f" (measured on {escape_inline(scaling.hardware)})"
         out += [caption, "", table(scaling.table), ""]
     if figs.projection:
-        out += [escape_inline(figs.projection), ""]
+        out += [escape_line(figs.projection), ""]
     if chart_png:
         data = base64.b64encode(chart_png).decode("ascii")
         out += [f"![Scaling efficiency chart](data:image/png;base64,{data})", ""]
     if figs.schedule_table:
-        out += ["### Usage schedule", "", table(figs.schedule_table), ""]
+        title = TABLE_BY_KIND["schedule"].title
+        out += [f"### {title}", "", table(figs.schedule_table), ""]
         if figs.schedule_note:
-            out += [escape_inline(figs.schedule_note), ""]
-    out += ["## Optimisation", "", paragraphs(s.optimisation), ""]
+            out += [escape_line(figs.schedule_note), ""]
+    out += [f"## {section_title('optimisation')}", "", paragraphs(s.optimisation), ""]
     return "\n".join(out)

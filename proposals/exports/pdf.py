@@ -22,6 +22,8 @@ from django.template.loader import render_to_string
 from weasyprint import HTML
 from weasyprint.urls import URLFetcher, URLFetcherResponse
 
+from proposals.domain.sections import SECTION_BY_SLUG, TABLE_BY_KIND
+
 from .summary import Summary
 
 TEMPLATE = "proposals/export_pdf.html"
@@ -85,7 +87,14 @@ def chart_data_url(png: bytes | None) -> str:
 def render_html(summary: Summary, *, chart_png: bytes | None = None) -> str:
     """The HTML that becomes the PDF (the template only lays out ``summary``)."""
     return render_to_string(
-        TEMPLATE, {"summary": summary, "chart": chart_data_url(chart_png)}
+        TEMPLATE,
+        {
+            "summary": summary,
+            "chart": chart_data_url(chart_png),
+            # Section and table titles from the vocabulary.
+            "sections": SECTION_BY_SLUG,
+            "tables": TABLE_BY_KIND,
+        },
     )
 
 

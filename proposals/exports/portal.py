@@ -61,7 +61,7 @@ class Block:
 
 
 @dataclass(frozen=True)
-class Section:
+class PortalSection:
     title: str
     blocks: tuple[Block, ...]
 
@@ -133,7 +133,7 @@ def selection_blocks(proposal: Proposal, catalogue: Catalogue) -> list[Block]:
     ]
 
 
-def code_sections(proposal: Proposal) -> list[Section]:
+def code_sections(proposal: Proposal) -> list[PortalSection]:
     sections = []
     total = len(proposal.codes)
     for i, code in enumerate(proposal.codes):
@@ -143,7 +143,7 @@ def code_sections(proposal: Proposal) -> list[Section]:
         references = "\n".join(ref.strip() for ref in code.references if ref.strip())
         role = ROLE_LABELS.get(code.role, code.role)
         sections.append(
-            Section(
+            PortalSection(
                 f"{TABLE_BY_KIND['codes'].item} {i + 1} of {total}: "
                 f"{code_label(proposal, i)} ({role})",
                 (
@@ -186,15 +186,15 @@ def scalability_text(proposal: Proposal, figs: Figures) -> str:
 
 def portal_sections(
     proposal: Proposal, assessment: Assessment, catalogue: Catalogue
-) -> list[Section]:
+) -> list[PortalSection]:
     """Every portal field of ``proposal`` as a block, grouped by portal section."""
     figs = figures(proposal, assessment, catalogue)
     return [
-        Section(
+        PortalSection(
             section_title("selection"), tuple(selection_blocks(proposal, catalogue))
         ),
         *code_sections(proposal),
-        Section(
+        PortalSection(
             section_title("scalability"),
             (
                 Block(
@@ -204,7 +204,7 @@ def portal_sections(
                 ),
             ),
         ),
-        Section(
+        PortalSection(
             section_title("optimisation"),
             (
                 Block(
@@ -217,7 +217,7 @@ def portal_sections(
     ]
 
 
-def portal_text(sections: list[Section]) -> str:
+def portal_text(sections: list[PortalSection]) -> str:
     """All blocks as one plain-text document (the golden files compare this)."""
     out = []
     for section in sections:

@@ -14,6 +14,7 @@ from proposals.domain import Assessment, Catalogue, Finding, Proposal, tier_labe
 from proposals.domain.countries import country
 from proposals.domain.fields import describe_path, label, row_names
 from proposals.domain.jsonformat import dump
+from proposals.domain.numbers import MISSING
 
 from .portal import ROLE_LABELS, Block, selection_blocks
 from .tables import Figures, code_label, figures, normalise, num, plural
@@ -109,7 +110,7 @@ def _assessment_rows(
         ("Recommended tier", tier_label(a.recommended_tier)),
         (
             "GPU-hours requested",
-            num(a.requested_gpu_hours) if a.requested_gpu_hours is not None else "-",
+            num(a.requested_gpu_hours),
         ),
     ]
     if a.plan.rows:
@@ -134,7 +135,7 @@ def _assessment_rows(
 def country_label(code: str) -> str:
     """``Finland (FI)`` for an eligible country, the code as given otherwise."""
     known = country(code)
-    return f"{known.name} ({known.code})" if known else (code or "-")
+    return f"{known.name} ({known.code})" if known else (code or MISSING)
 
 
 def build_summary(
@@ -153,10 +154,10 @@ def build_summary(
             label("call_family"),
             FAMILY_LABELS.get(proposal.call_family, proposal.call_family),
         ),
-        (label("organisation_name"), org.name or "-"),
-        (label("organisation_kind"), KIND_LABELS.get(org.kind, org.kind or "-")),
+        (label("organisation_name"), org.name or MISSING),
+        (label("organisation_kind"), KIND_LABELS.get(org.kind, org.kind or MISSING)),
         (label("organisation_country"), country_label(org.country)),
-        (label("vat_number"), org.vat_number or "-"),
+        (label("vat_number"), org.vat_number or MISSING),
     ]
     codes = tuple(
         CodeSummary(

@@ -8,24 +8,18 @@ as thousands separator everywhere ("18,176"). Pure Python: no Django.
 
 from __future__ import annotations
 
-import math
 import textwrap
 from dataclasses import dataclass, field
 
 from proposals.domain import Assessment, Catalogue, Cluster, Proposal
+from proposals.domain.numbers import MISSING, grouped
 
-MISSING = "-"
 TITLE_WIDTH = 36  # job titles and activities wrap at this width in plain text
 
 
 def num(value: float | int | None, decimals: int = 2) -> str:
     """``18176`` -> ``18,176``; ``0.1`` -> ``0.1``; at most ``decimals`` places."""
-    if value is None or (isinstance(value, float) and not math.isfinite(value)):
-        return MISSING
-    if isinstance(value, int) or float(value).is_integer():
-        return f"{round(value):,}"
-    text = f"{value:,.{decimals}f}".rstrip("0").rstrip(".")
-    return text
+    return grouped(value, decimals)
 
 
 def count(value: float | int | None) -> str:

@@ -1,13 +1,16 @@
 """The models, one module per room: the cluster catalogue, the proposal (the two
 portal sections, "AI Factory selection" and "Code details and feasibility", with their
-repeatable entries), the staff review, outgoing mail and checked files waiting for
-confirmation. Import them from here.
+repeatable entries), the staff review, outgoing mail, checked files waiting for
+confirmation, and account profiles. Import them from here.
 
 Drafts may be incomplete, so everything the portal needs only at the end is blank-able;
 values that can never be right (negative hours, zero GPUs in a job row, percentages
 above 100) are refused by validators and by database constraints alike.
 """
 
+from .accounts import (
+    AccountProfile,
+)
 from .catalogue import (
     Cluster,
 )
@@ -68,4 +71,5 @@ __all__ = [
     "OutgoingMail",
     "PendingImport",
     "Preferences",
+    "AccountProfile",
 ]

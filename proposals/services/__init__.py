@@ -1,8 +1,17 @@
 """Every write goes through here: keyword-only arguments, one transaction each, taking
 and returning plain data and model instances (never forms). One module per room:
-the wizard's saves and rows, imports, the review workflow, outgoing mail.
+the wizard's saves and rows, imports, the review workflow, outgoing mail, accounts.
 """
 
+from .accounts import (
+    SIGNUP_ADDRESS_IN_USE,
+    SIGNUP_CREATED,
+    SIGNUP_USERNAME_TAKEN,
+    AccountError,
+    account_send_verification,
+    account_signup,
+    account_verify,
+)
 from .imports import (
     PendingImportError,
     pending_import_confirm,
@@ -75,4 +84,11 @@ __all__ = [
     "mail_deliver",
     "mail_retry",
     "RETRY_BASE_DELAY",
+    "AccountError",
+    "account_signup",
+    "account_verify",
+    "account_send_verification",
+    "SIGNUP_CREATED",
+    "SIGNUP_ADDRESS_IN_USE",
+    "SIGNUP_USERNAME_TAKEN",
 ]

@@ -3,6 +3,8 @@
 from django import forms, template
 from django.utils.html import format_html
 
+from proposals.domain.numbers import MISSING, grouped
+
 register = template.Library()
 
 
@@ -15,26 +17,19 @@ def get_item(mapping, key):
 
 
 @register.filter
-def num(value, decimals=0):
-    """A number with thousands separators (``18,176``); ``—`` for nothing."""
-    if value is None or value == "":
-        return "—"
-    try:
-        value = float(value)
-    except (TypeError, ValueError):
-        return value
-    decimals = int(decimals)
-    text = f"{value:,.{decimals}f}"
-    if decimals and "." in text:
-        text = text.rstrip("0").rstrip(".")
-    return text
+def num(value, decimals=2):
+    """A number with thousands separators (``18,176``); ``—`` for nothing. The
+    same formatting as the exports (``proposals.domain.numbers.grouped``)."""
+    if value == "":
+        return MISSING
+    return grouped(value, int(decimals))
 
 
 @register.filter
 def pct(fraction, decimals=0):
     """A fraction as a percentage (``0.95`` → ``95%``)."""
     if fraction is None:
-        return "—"
+        return MISSING
     return f"{float(fraction) * 100:.{int(decimals)}f}%"
 
 

@@ -1,17 +1,38 @@
-"""Sign-up and the account settings; the other account pages are Django's own auth
-views."""
+"""Sign-up, e-mail verification, the account settings and the throttles on account
+pages; log in, log out and password pages are Django's own auth views.
 
+Throttles: django-axes locks a username after failed logins from one address
+(settings ``AXES_*``); django-ratelimit limits the pages below that send e-mail.
+"""
+
+from datetime import timedelta
+
+from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth import login
+from django.contrib.auth import get_user_model, login
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import PasswordResetView
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.encoding import force_str
+from django.utils.http import url_has_allowed_host_and_scheme, urlsafe_base64_decode
+from django.utils.timesince import timeuntil
 from django.utils.translation.trans_real import parse_accept_lang_header
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_http_methods, require_POST
+from django_ratelimit.decorators import ratelimit
 
 from proposals import selectors, services
+from proposals.accounts import verification_tokens
 from proposals.domain.numbers import format_for_languages
 from proposals.forms import PreferencesForm, SignUpForm
+
+# Requests per address (or account, or e-mail) and hour that may send e-mail.
+SIGNUP_RATE = "10/h"
+PASSWORD_RESET_RATE = "5/h"
+PASSWORD_RESET_PER_ADDRESS_RATE = "3/h"
+RESEND_RATE = "3/h"
 
 
 def browser_languages(request) -> list[str]:
@@ -27,22 +48,106 @@ def number_format(request):
     )
 
 
+def _link_base(request) -> str:
+    return request.build_absolute_uri("/")
+
+
+def _too_many(request, *, wait: str):
+    response = TemplateResponse(request, "429.html", {"wait": wait}, status=429)
+    return response.render()  # rendered here: middleware returns it
+
+
+def too_many_attempts(request, exception):
+    """``RATELIMIT_VIEW``: a rate-limited page answers 429 (every rate is hourly)."""
+    return _too_many(request, wait="up to an hour")
+
+
+def login_locked_out(request, response, credentials):
+    """``AXES_LOCKOUT_CALLABLE``: a locked login answers 429 for the cool-off time,
+    the same whether or not the username exists."""
+    now = timezone.now()
+    return _too_many(request, wait=timeuntil(now + settings.AXES_COOLOFF_TIME, now))
+
+
+@ratelimit(key="ip", rate=SIGNUP_RATE, method="POST")
 @require_http_methods(["GET", "POST"])
 def signup(request):
+    """The answer is the same page whatever the sign-up did: whether the username
+    or the address was taken is told only to the address."""
     if request.user.is_authenticated:
         return redirect("proposals:list")
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        user = form.save()
-        # The number format starts as the browser's convention (shown, and changeable,
-        # on the settings page).
-        services.preferences_set(
-            user=user,
+        services.account_signup(
+            username=form.cleaned_data["username"],
+            email=form.cleaned_data["email"],
+            password=form.cleaned_data["password1"],
+            link_base=_link_base(request),
+            # How the person writes numbers starts as their browser's convention
+            # (shown, and changeable, on the settings page).
             number_format=format_for_languages(browser_languages(request)).name,
         )
-        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        return redirect("proposals:list")
+        return redirect("signup_done")
     return TemplateResponse(request, "registration/signup.html", {"form": form})
+
+
+def signup_done(request):
+    days = settings.PASSWORD_RESET_TIMEOUT // int(timedelta(days=1).total_seconds())
+    return TemplateResponse(request, "registration/signup_done.html", {"days": days})
+
+
+def _user_for_link(uidb64: str, token: str):
+    try:
+        pk = force_str(urlsafe_base64_decode(uidb64))
+        user = get_user_model().objects.select_related("account").get(pk=pk)
+    except (ValueError, OverflowError, get_user_model().DoesNotExist):
+        return None
+    return user if verification_tokens.check_token(user, token) else None
+
+
+@require_http_methods(["GET", "POST"])
+def verify_email(request, uidb64, token):
+    """The link from the e-mail: a page with a button (so that a mail scanner that
+    opens links confirms nothing), which confirms the address and logs in."""
+    target = _user_for_link(uidb64, token)
+    if request.method == "POST" and target is not None:
+        try:
+            services.account_verify(user=target)
+        except services.AccountError as exc:
+            messages.error(request, str(exc))
+            return redirect("login")
+        login(request, target, backend="django.contrib.auth.backends.ModelBackend")
+        messages.success(request, f"Your e-mail address {target.email} is confirmed.")
+        return redirect("proposals:list")
+    status = 200 if target is not None else 400
+    return TemplateResponse(
+        request, "registration/verify_email.html", {"target": target}, status=status
+    )
+
+
+@login_required
+@ratelimit(key="user", rate=RESEND_RATE, method="POST")
+@require_POST
+def verify_email_resend(request):
+    if services.account_send_verification(
+        user=request.user, link_base=_link_base(request)
+    ):
+        messages.success(request, f"We sent a new link to {request.user.email}.")
+    next_url = request.POST.get("next", "")
+    if not url_has_allowed_host_and_scheme(
+        next_url, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        next_url = reverse("proposals:list")
+    return redirect(next_url)
+
+
+# Django's view, throttled per client and per address typed; the page after it is the
+# same whether or not an account uses the address.
+password_reset = ratelimit(key="ip", rate=PASSWORD_RESET_RATE, method="POST")(
+    ratelimit(key="post:email", rate=PASSWORD_RESET_PER_ADDRESS_RATE, method="POST")(
+        PasswordResetView.as_view()
+    )
+)
 
 
 @login_required

@@ -11,6 +11,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 from proposals import exports, selectors, services
 from proposals.exports import jsonio
 from proposals.exports.summary import finding_lines
+from proposals.http import parse_int
 from proposals.views import owned_proposal
 
 
@@ -116,13 +117,6 @@ def import_json(request):
     return TemplateResponse(request, "proposals/import_json.html", context)
 
 
-def _revision_number(text: str) -> int | None:
-    """The revision a confirmation was made against, or ``None`` if it is not one."""
-    if text.isascii() and text.isdigit() and len(text) <= 9:
-        return int(text)
-    return None
-
-
 @login_required
 @require_http_methods(["GET", "POST"])
 def import_json_revision(request, pk):
@@ -149,7 +143,7 @@ def import_json_revision(request, pk):
         )
         context.update(token=token, incoming=document, confirming=True)
         return TemplateResponse(request, template, context)
-    revision = _revision_number(request.POST.get("revision", ""))
+    revision = parse_int(request.POST.get("revision"), name="revision")
     try:
         services.pending_import_confirm(
             owner=request.user,

@@ -23,6 +23,7 @@ from proposals.domain.documents import diff_documents, diff_findings, layout
 from proposals.domain.fields import row_names
 from proposals.domain.sections import SECTION_SLUGS
 from proposals.domain.tiers import tier_label
+from proposals.http import parse_int
 from proposals.live import live_context
 from proposals.models import ReviewComment
 from proposals.review_forms import (
@@ -342,7 +343,7 @@ def staff_diff(request, pk):
         value = request.GET.get(name, "")
         if value == "current":
             return "current"
-        return int(value) if value.isdigit() else default
+        return parse_int(value, name=name, default=default)
 
     a = number("a", latest - 1 if latest > first else first)
     b = number("b", latest)

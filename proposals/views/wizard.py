@@ -20,6 +20,7 @@ fragments only (save status, errors and notes under fields, computed regions).
 import json
 
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import BadRequest
 from django.http import Http404
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
@@ -227,12 +228,18 @@ class _Saved:
         }
 
 
-def _posted_bases(request) -> dict:
+def _posted_bases(request) -> dict[str, str]:
+    """What each input showed when the page was loaded (``bases``: a JSON object of
+    input name -> stored value as text); anything else is a bad request (400)."""
     try:
         bases = json.loads(request.POST.get("bases") or "{}")
     except ValueError:
-        return {}
-    return bases if isinstance(bases, dict) else {}
+        raise BadRequest("bases must be a JSON object.") from None
+    if not isinstance(bases, dict) or not all(
+        isinstance(value, str) for value in bases.values()
+    ):
+        raise BadRequest("bases must map input names to text.")
+    return bases
 
 
 def _save(request, proposal, step, *, posted_rows_only=False, row_action=None):

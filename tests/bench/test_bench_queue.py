@@ -16,7 +16,7 @@ from tests.review_data import queue_rows
 pytestmark = [pytest.mark.django_db, pytest.mark.urls("tests.bench.urls")]
 
 ROWS = 10_000
-QUERIES = 6  # session, user, staff group, system choices, count, page
+QUERIES = 7  # session, user, staff group, e-mail verified, system choices, count, page
 TARGET_MS = 150
 PAGES = {
     "first page": {},

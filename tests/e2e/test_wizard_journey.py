@@ -4,6 +4,7 @@ import re
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
+from django.core import mail
 from playwright.sync_api import Page, expect
 
 from proposals.models import Proposal
@@ -35,6 +36,10 @@ def sign_up(page: Page, base: str, username: str):
     page.fill("#id_password1", "a-long-unusual-passphrase")
     page.fill("#id_password2", "a-long-unusual-passphrase")
     page.click("button[type=submit]")
+    expect(page.get_by_role("heading", name="Check your e-mail")).to_be_visible()
+    link = re.search(r"https?://\S+", mail.outbox[-1].body).group(0)
+    page.goto(link)
+    page.get_by_role("button", name="Confirm").click()
     expect(page.get_by_role("heading", name="My proposals")).to_be_visible()
 
 

@@ -13,20 +13,36 @@ from tests.factories import PASSWORD, ProposalFactory
 pytestmark = pytest.mark.django_db
 
 
-def test_signup_creates_account_and_logs_in(client, catalogue):
-    response = client.post(
-        reverse("signup"),
-        {
-            "username": "newcomer",
-            "email": "newcomer@example.eu",
-            "password1": "a-long-unusual-passphrase",
-            "password2": "a-long-unusual-passphrase",
-        },
-    )
+def test_signup_creates_account_after_the_emailed_link(
+    client, catalogue, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(
+            reverse("signup"),
+            {
+                "username": "newcomer",
+                "email": "Newcomer@Example.eu",
+                "password1": "a-long-unusual-passphrase",
+                "password2": "a-long-unusual-passphrase",
+            },
+        )
     assert response.status_code == 302
+    assert response.headers["Location"] == reverse("signup_done")
+    # Not usable before the address is confirmed.
+    assert not User.objects.get(username="newcomer").is_active
+    assert client.get(reverse("proposals:list")).status_code == 302
+    (message,) = mail.outbox
+    assert message.to == ["Newcomer@example.eu"]
+    link = re.search(r"https?://[^/]+(/\S+)", message.body).group(1)
+    page = client.get(link)
+    assert "Confirm <strong>Newcomer@example.eu</strong>" in page.text
+    response = client.post(link)
     assert response.headers["Location"] == reverse("proposals:list")
     assert client.get(reverse("proposals:list")).status_code == 200
-    assert User.objects.filter(username="newcomer").exists()
+    user = User.objects.get(username="newcomer")
+    assert user.is_active and user.account.verified_at is not None
+    # The link is spent.
+    assert client.get(link).status_code == 400
 
 
 def test_signup_errors_are_shown_next_to_the_field(client, catalogue):

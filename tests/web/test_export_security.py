@@ -97,6 +97,37 @@ def test_markdown_escapes_applicant_text(hostile, user_client):
     assert _unescaped_pipes(schedule_row) == 4
 
 
+BREAKER = "Foo\n# Heading\n- item\r\n1. first\r> quote\u2028~~~\n---"
+
+
+def test_line_breaks_in_single_line_fields_make_no_structure(user, user_client):
+    proposal = ProposalFactory(
+        owner=user,
+        title=BREAKER,
+        organisation_name=BREAKER,
+        scalability_narrative="First line\nsecond line\n\nNext paragraph",
+    )
+    code = CodeEntryFactory(proposal=proposal, name=BREAKER, version="1\n## v")
+    JobTypeFactory(proposal=proposal, title=BREAKER, gpus=8, hours=Decimal("4"))
+    ScalingMeasurementFactory(proposal=proposal, code=code, gpus=4, hardware=BREAKER)
+    text = user_client.get(
+        reverse("proposals:export_markdown", args=[proposal.pk])
+    ).content.decode()
+    lines = text.split("\n")
+    # The title is one heading line, its line breaks folded into spaces.
+    assert lines[0] == r"# Foo # Heading - item 1. first \> quote \~\~\~ ---"
+    # Nothing the applicant typed became a heading, list item, quote, fence or rule.
+    for line in lines:
+        assert not line.startswith(("# Heading", "## v", "- item", "> quote")), line
+        assert not re.match(r"(1\. first|~~~|---$)", line), line
+    assert ":** Foo # Heading - item 1. first" in text  # the organisation's line
+    # The job plan row keeps its columns.
+    job_row = next(line for line in lines if line.startswith("| Foo"))
+    assert _unescaped_pipes(job_row) == 7
+    # Narrative fields stay paragraphs with their line breaks.
+    assert "First line\\\nsecond line\n\nNext paragraph" in text
+
+
 @pytest.mark.parametrize(
     ("raw", "escaped"),
     [

@@ -10,6 +10,7 @@ from django.contrib.auth.models import User
 from django.core import mail
 from django.core.mail.backends.base import BaseEmailBackend
 from django.core.management import call_command
+from django.test import RequestFactory
 from django.urls import reverse
 from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
@@ -142,7 +143,12 @@ def test_staff_see_a_failed_mail_in_the_admin_and_retry_it(
     OutgoingMail.objects.filter(pk=stored.pk).update(
         status=OutgoingMail.Status.FAILED, attempts=5, last_error="SMTPConnectError"
     )
-    assert client.login(username="staff", password="aifactory-staff")
+    # django-axes checks every login against the request it came with.
+    assert client.login(
+        request=RequestFactory().post("/admin/login/"),
+        username="staff",
+        password="aifactory-staff",
+    )
     page = client.get(reverse("admin:proposals_outgoingmail_changelist"))
     assert page.status_code == 200
     assert "Mail delivery" in page.text

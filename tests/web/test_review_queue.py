@@ -33,8 +33,8 @@ def queue_queries(client, django_assert_num_queries, params, count):
 def test_query_count_does_not_grow_with_rows(
     staff_client, catalogue, django_assert_num_queries, params
 ):
-    # session, user, staff group, system choices, count, page
-    expected = 6
+    # session, user, staff group, e-mail verified (banner), system choices, count, page
+    expected = 7
     queue_rows(5)
     small, _ = queue_queries(staff_client, django_assert_num_queries, params, expected)
     queue_rows(25, start=5)

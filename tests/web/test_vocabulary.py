@@ -9,6 +9,7 @@ import io
 import json
 import re
 from html.parser import HTMLParser
+from pathlib import Path
 
 import pytest
 from django.core import mail
@@ -19,7 +20,7 @@ from proposals import exports, services
 from proposals.domain import jsonformat
 from proposals.domain.documents import diff_documents, layout
 from proposals.domain.fields import FIELD_BY_PATH, FIELDS, SEPARATOR, describe_path
-from proposals.domain.sections import SECTIONS, TABLE_BY_KIND, TABLES
+from proposals.domain.sections import SECTIONS, STEPS, TABLE_BY_KIND, TABLES
 from proposals.models import (
     CodeEntry,
     JobType,
@@ -251,3 +252,17 @@ def test_the_visible_text_helper_sees_paths_when_they_are_shown():
     assert JSON_PATH.search(shown)
     hidden = _visible_text('<input value="selection.storage_tb"><b>Storage</b>')
     assert not JSON_PATH.search(hidden)
+
+
+def test_every_table_kind_has_a_row_form_and_no_copy_in_the_javascript():
+    assert set(TABLE_FORMS) == {table.kind for table in TABLES}
+    assert set(SECTION_FORMS) == {step.slug for step in STEPS}
+    script = (Path(__file__).resolve().parents[2] / "static/js/app.js").read_text()
+    for table in TABLES:
+        assert f'"{table.kind}"' not in script and f"{table.kind}|" not in script
+
+
+def test_the_page_hands_the_table_kinds_to_the_javascript(demo, user_client):
+    page = user_client.get(reverse("proposals:step", args=[demo.pk, "scalability"]))
+    kinds = " ".join(table.kind for table in TABLES)
+    assert f'data-row-kinds="{kinds}"' in page.content.decode()

@@ -46,7 +46,6 @@ def selection_data(proposal, **overrides):
         "extra_cpu_hours": "",
         "auxiliary_services": "",
         "duration_months": "",
-        "revision": proposal.revision,
         "autosave": "1",
     }
     data.update(overrides)
@@ -58,7 +57,7 @@ def test_every_step_renders_with_live_regions(user_client, proposal):
         content = user_client.get(step_url(proposal, step)).content.decode()
         for region in ("live-tier", "live-totals", "live-findings", "live-energy"):
             assert f'id="{region}"' in content, (step, region)
-        assert 'name="revision"' in content
+        assert 'name="bases"' in content
 
 
 def test_autosave_saves_and_answers_with_fragments_only(user_client, proposal):
@@ -72,7 +71,7 @@ def test_autosave_saves_and_answers_with_fragments_only(user_client, proposal):
     proposal.refresh_from_db()
     assert proposal.total_gpu_hours == Decimal("18176")
     assert proposal.revision == 2
-    assert 'id="revision-field" value="2" hx-swap-oob="true"' in content
+    assert 'id="bases-field" value="' in content
     assert "Fast Lane" in content
     assert (
         'id="live-tier" class="card mb-3" aria-labelledby="live-tier-h" hx-swap-oob'
@@ -193,7 +192,6 @@ def test_job_rows_add_fill_total_and_remove(user_client, proposal):
         "workload": "",
         "runtime_stability_pct": "",
         "autosave": "1",
-        "revision": 2,
     }
     row = {
         f"jobs-{job.pk}-title": "Ablation training",
@@ -265,7 +263,6 @@ def test_contradicting_row_values_are_not_stored(user_client, proposal):
         "workload": "",
         "runtime_stability_pct": "",
         "autosave": "1",
-        "revision": 1,
         f"schedule-{usage.pk}-from_month": "4",
         f"schedule-{usage.pk}-to_month": "3",
         f"schedule-{usage.pk}-gpu_hours": "1000",
@@ -317,7 +314,6 @@ def _autosave_queries(client, proposal, rows):
         "workload": "",
         "runtime_stability_pct": "",
         "autosave": "1",
-        "revision": proposal.revision,
     }
     with CaptureQueriesContext(connection) as queries:
         response = client.post(step_url(proposal, "scalability"), data, headers=HX)
@@ -362,7 +358,7 @@ def test_chart_is_resent_only_when_its_data_changed(user_client, proposal):
     data = selection_data(proposal, libraries="same chart", chart_key=key)
     content = user_client.post(step_url(proposal, "selection"), data, headers=HX)
     assert 'id="live-chart"' not in content.content.decode()
-    data = selection_data(proposal, max_gpus_per_job="16", chart_key=key, revision=2)
+    data = selection_data(proposal, max_gpus_per_job="16", chart_key=key)
     content = user_client.post(step_url(proposal, "selection"), data, headers=HX)
     assert 'id="live-chart"' in content.content.decode()  # new target: new projection
 
@@ -437,7 +433,6 @@ def test_recompute_queries_do_not_grow_with_posted_rows(user_client, user):
             "workload": "",
             "runtime_stability_pct": "",
             "autosave": "1",
-            "revision": proposal.revision,
         }
         for job in jobs[:3]:
             data.update(

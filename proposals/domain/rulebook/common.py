@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import re
 
+from ..numbers import grouped
+
 
 def num(value: float) -> str:
     """Format a number for messages: thousands separators, no needless decimals."""
-    if float(value).is_integer():
-        return f"{int(value):,}"
-    return f"{value:,.2f}".rstrip("0").rstrip(".")
+    return grouped(value)
 
 
 def words(*patterns: str) -> re.Pattern:

@@ -7,7 +7,7 @@ from django.contrib.auth.models import Group, User
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
-from proposals import services
+from proposals import selectors, services
 from proposals.domain import jsonformat
 from proposals.selectors import STAFF_GROUP
 
@@ -44,6 +44,8 @@ class Command(BaseCommand):
             user.save()
             if role == SUPPORT:
                 user.groups.add(staff_group)
+            if not selectors.account_is_verified(user=user):
+                services.account_verify(user=user)  # demo addresses count as confirmed
         applicant = User.objects.get(username="demo")
         for name in DEMO_PROPOSALS:
             data = jsonformat.loads((EXAMPLES / name).read_text(encoding="utf-8"))

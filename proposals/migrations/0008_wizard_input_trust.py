@@ -17,7 +17,7 @@ def visited_everywhere(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("proposals", "0006_pending_import"),
+        ("proposals", "0007_account_profile"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

@@ -1,0 +1,59 @@
+"""Error answers: a 503 with ``Retry-After`` when the database is unreachable.
+
+Our error pages (``templates/4xx.html``, ``500.html``, ``503.html``) extend
+``errors/page.html``, which reads no user, session or context processor, so they render
+while the database is down.
+"""
+
+import logging
+import sys
+
+from django.db import InterfaceError, OperationalError
+from django.http import HttpResponse
+from django.template import loader
+from django.views import defaults
+from django.views.decorators.csrf import requires_csrf_token
+
+logger = logging.getLogger(__name__)
+
+# Errors that mean "the database cannot be reached", not "this query is wrong".
+DATABASE_UNAVAILABLE = (OperationalError, InterfaceError)
+RETRY_AFTER_SECONDS = 30
+
+
+def database_unavailable(request) -> HttpResponse:
+    """The 503 page, rendered without a request context (no session, no user)."""
+    content = loader.render_to_string("503.html", {"retry_after": RETRY_AFTER_SECONDS})
+    response = HttpResponse(content, status=503)
+    response.headers["Retry-After"] = str(RETRY_AFTER_SECONDS)
+    return response
+
+
+class DatabaseUnavailableMiddleware:
+    """Answer 503 instead of 500 when a view (or the template it returns) fails because
+    the database is unreachable, in debug mode too."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        return self.get_response(request)
+
+    def process_exception(self, request, exception):
+        if isinstance(exception, DATABASE_UNAVAILABLE):
+            logger.error(
+                "Database unavailable while handling %s",
+                request.path,
+                exc_info=exception,
+            )
+            return database_unavailable(request)
+        return None
+
+
+@requires_csrf_token
+def server_error(request, template_name=defaults.ERROR_500_TEMPLATE_NAME):
+    """``handler500``: a database outage met outside a view (for example while a
+    middleware saves the session) is a 503 too; anything else is our 500 page."""
+    if isinstance(sys.exc_info()[1], DATABASE_UNAVAILABLE):
+        return database_unavailable(request)
+    return defaults.server_error(request, template_name)
