@@ -42,10 +42,13 @@ def browser_languages(request) -> list[str]:
 
 
 def number_format(request):
-    """How the request's user writes numbers (see ``selectors.number_format_for``)."""
-    return selectors.number_format_for(
-        user=request.user, languages=browser_languages(request)
-    )
+    """How the request's user writes numbers (see ``selectors.number_format_for``),
+    read once per request."""
+    if not hasattr(request, "_number_format"):
+        request._number_format = selectors.number_format_for(
+            user=request.user, languages=browser_languages(request)
+        )
+    return request._number_format
 
 
 def _link_base(request) -> str:

@@ -194,17 +194,14 @@ def _after_rows(request, proposal, step, saved):
         gpu_unit=_gpu_unit(proposal),
         number_format=number_format(request),
     )
-    extra = saved.context() if saved else {}
-    new_row = saved.new_row if saved else None
-    context = _page(request, proposal, step, fresh, **extra)
-    context["focus"] = f"{saved.row_action.kind}-{new_row.pk}" if new_row else ""
+    context = _page(request, proposal, step, fresh, **saved.context())
+    kind = saved.row_action.kind if saved.row_action else ""
+    context["focus"] = f"{kind}-{saved.new_row.pk}" if saved.new_row else ""
     if request.htmx:
         return _answer(request, "rows", context)
-    if extra.get("conflicts"):
+    if context["conflicts"]:
         return _answer(request, "page", context)
-    anchor = context["focus"] or (
-        f"section-{saved.row_action.kind}" if saved and saved.row_action else ""
-    )
+    anchor = context["focus"] or (f"section-{kind}" if kind else "")
     url = reverse("proposals:step", args=[proposal.pk, step.slug])
     return redirect(url + (f"#{anchor}" if anchor else ""))
 
