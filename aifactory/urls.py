@@ -8,6 +8,7 @@ handler500 = "aifactory.errors.server_error"
 urlpatterns = [
     path("", public.home, name="home"),
     path("accounts/signup/", accounts.signup, name="signup"),
+    path("accounts/settings/", accounts.account_settings, name="account_settings"),
     path("accounts/signup/sent/", accounts.signup_done, name="signup_done"),
     path(
         "accounts/verify/<uidb64>/<token>/", accounts.verify_email, name="verify_email"

@@ -8,15 +8,28 @@ from django import forms
 from django.contrib.auth.forms import BaseUserCreationForm
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
+from django.core.validators import MaxLengthValidator
+from django.forms.utils import ErrorDict
 
-from proposals.domain.fields import columns, label, section_fields
+from proposals.domain.bounds import BOUNDS, Bound
+from proposals.domain.fields import FIELD_BY_KEY, columns, label, section_fields
+from proposals.domain.numbers import (
+    NUMBER_FORMAT_BY_NAME,
+    NumberError,
+    NumberFormat,
+    format_number,
+    parse_number,
+)
 from proposals.models import (
     CodeEntry,
     JobType,
+    Preferences,
     Proposal,
     ScalingMeasurement,
     UsageMonth,
 )
+
+ENGLISH = NUMBER_FORMAT_BY_NAME["en"]
 
 
 class SignUpForm(BaseUserCreationForm):
@@ -41,6 +54,13 @@ class SignUpForm(BaseUserCreationForm):
 
     def validate_unique(self):
         """No "a user with that username already exists" (see the class)."""
+
+
+class PreferencesForm(forms.ModelForm):
+    class Meta:
+        model = Preferences
+        fields = ["number_format"]
+        widgets = {"number_format": forms.RadioSelect}
 
 
 class ProposalCreateForm(forms.ModelForm):
@@ -85,10 +105,67 @@ def country_choices():
     return [("", "Choose a country"), *groups.items(), ("Other countries", others)]
 
 
-def plain_decimal(value: Decimal) -> str:
-    """``Decimal("1200.0000")`` as ``"1200"``, never in exponent notation."""
-    text = format(value, "f")
-    return text.rstrip("0").rstrip(".") if "." in text else text
+class NumberField(forms.Field):
+    """A number typed as people write it, read in the person's number format
+    (``domain.numbers``) and checked against the field's bounds (``domain.bounds``),
+    with our messages. A text input: ``type=number`` lets browsers drop what they
+    cannot read (``0,2`` became ``02``)."""
+
+    def __init__(self, *, bound: Bound, number_format: NumberFormat, unit="", **kwargs):
+        mode = "numeric" if bound.places == 0 else "decimal"
+        kwargs.setdefault(
+            "widget", forms.TextInput(attrs={"inputmode": mode, "autocomplete": "off"})
+        )
+        super().__init__(**kwargs)
+        self.bound = bound
+        self.number_format = number_format
+        self.unit = unit
+        self.scale = 1  # GCDs per GPU while GPU counts are typed in GCDs
+        self.reading = None
+
+    def prepare_value(self, value):
+        if isinstance(value, Decimal | int) and not isinstance(value, bool):
+            return format_number(value, self.number_format, grouping=False)
+        return value
+
+    def to_python(self, value):
+        self.reading = None
+        if value is None or (isinstance(value, str) and not value.strip()):
+            return None
+        if isinstance(value, Decimal | int):
+            return value
+        try:
+            self.reading = parse_number(
+                str(value), self.number_format, places=self.bound.places
+            )
+        except NumberError as error:
+            raise ValidationError(str(error), code="invalid") from None
+        number = self.reading.value
+        return int(number) if self.bound.places == 0 else number
+
+    def validate(self, value):
+        super().validate(value)
+        if value is None:
+            return
+        low, high = self.bound.low * self.scale, self.bound.high * self.scale
+        if value < low:
+            raise ValidationError(
+                f"Enter {self.show(low)} or more: {self.bound.why_low}.", code="low"
+            )
+        if value > high:
+            raise ValidationError(
+                f"Enter at most {self.show(high)}: {self.bound.why_high}.", code="high"
+            )
+
+    def show(self, value) -> str:
+        return format_number(value, self.number_format)
+
+    @property
+    def reading_note(self) -> str:
+        """ "Read as 5,001 GPU-hours" when the typed text could mean another value."""
+        if self.reading is None or not self.reading.ambiguous:
+            return ""
+        return f"Read as {self.show(self.reading.value)} {self.unit}".strip()
 
 
 def field_names(section_or_table: str, *, table: bool = False) -> list[str]:
@@ -97,13 +174,36 @@ def field_names(section_or_table: str, *, table: bool = False) -> list[str]:
     return [spec.name for spec in specs]
 
 
-class WizardStepForm(forms.ModelForm):
-    """Common behaviour: portal labels, widgets that the live view can hook into.
+def _our_messages(field: forms.Field) -> None:
+    """Replace Django's generic messages with ours (what to do, in our words)."""
+    field.error_messages["invalid_choice"] = "Choose one of the listed options."
+    if getattr(field, "max_length", None):
+        limit = field.max_length
+        field.validators = [
+            v for v in field.validators if not isinstance(v, MaxLengthValidator)
+        ] + [
+            MaxLengthValidator(
+                limit,
+                message=f"Shorten this to at most {limit:,} characters "
+                "(it has %(show_value)d).",
+            )
+        ]
 
-    The model fields' validators and ``Model.clean()`` run as usual; the check
-    constraints are left to the database (a violating save is refused and reported),
-    since validating them here costs one query per constraint on every keystroke.
+
+class WizardStepForm(forms.ModelForm):
+    """Common behaviour: portal labels, widgets that the live view can hook into,
+    numbers read in the person's format, and only our own messages.
+
+    The model fields' validators and ``Model.clean()`` run as usual (they hold the
+    same bounds, so their messages never show); the check constraints are left to
+    the database (a violating save is refused and reported), since validating them
+    here costs one query per constraint on every keystroke.
     """
+
+    table: str | None = None  # the table kind of a row form
+
+    def field_key(self, name: str) -> str:
+        return f"{self.table}.{name}" if self.table else name
 
     def _post_clean(self):
         exclude = self._get_validation_exclusions()
@@ -120,9 +220,23 @@ class WizardStepForm(forms.ModelForm):
         except ValidationError as error:
             self._update_errors(error)
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args, number_format: NumberFormat = ENGLISH, **kwargs):
         super().__init__(*args, **kwargs)
-        for field in self.fields.values():
+        self.held_notes: dict[str, str] = {}
+        for name, field in list(self.fields.items()):
+            bound = BOUNDS.get(self.field_key(name))
+            if bound is not None:
+                spec = FIELD_BY_KEY[self.field_key(name)]
+                self.fields[name] = NumberField(
+                    bound=bound,
+                    number_format=number_format,
+                    unit=spec.unit,
+                    label=field.label,
+                    help_text=field.help_text,
+                    required=False,
+                )
+                continue
+            _our_messages(field)
             widget = field.widget
             if isinstance(widget, forms.RadioSelect):
                 widget.attrs["class"] = "form-check-input"
@@ -131,14 +245,32 @@ class WizardStepForm(forms.ModelForm):
                 continue
             if isinstance(widget, forms.Textarea):
                 widget.attrs.setdefault("rows", 4)
-            if isinstance(field, forms.DecimalField | forms.IntegerField):
-                widget.attrs.setdefault("inputmode", "decimal")
-        if not self.is_bound:
-            # Show 1200, not the column's 1200.0000.
-            for name, field in self.fields.items():
-                value = self.initial.get(name)
-                if isinstance(field, forms.DecimalField) and isinstance(value, Decimal):
-                    self.initial[name] = plain_decimal(value)
+
+    @property
+    def notes(self) -> dict[str, str]:
+        """Per field: how an ambiguous number was read, or why a value is held."""
+        notes = dict(self.held_notes)
+        for name, field in self.fields.items():
+            if isinstance(field, NumberField) and field.reading_note:
+                notes[name] = field.reading_note
+        return notes
+
+    def show_refused(self, refused: dict) -> None:
+        """Show what was typed and refused earlier (``Proposal.refused_inputs``) in
+        place of the stored value, with its message (unbound forms only)."""
+        if self.is_bound:
+            return
+        for name in self.fields:
+            entry = refused.get(self.add_prefix(name))
+            if entry is None:
+                continue
+            self.initial[name] = entry["text"]
+            if entry.get("held"):
+                self.held_notes[name] = entry["message"]
+            else:
+                if self._errors is None:
+                    self._errors = ErrorDict()
+                self._errors[name] = self.error_class([entry["message"]])
 
 
 class OrganisationForm(WizardStepForm):
@@ -188,6 +320,9 @@ class GpuUnitMixin:
         for name in self.gpu_count_fields:
             field = self.fields[name]
             field.widget.attrs["data-gpu-count"] = "1"
+            field.unit = "GCDs" if self.gpu_unit == "gcds" else "GPUs"
+            if self.gpu_unit == "gcds":
+                field.scale = self.gcds_per_gpu
             if self.gpu_unit == "gcds" and not self.is_bound:
                 value = getattr(self.instance, name)
                 if value is not None:
@@ -232,6 +367,8 @@ class SelectionForm(GpuUnitMixin, WizardStepForm):
 
 
 class CodeEntryForm(WizardStepForm):
+    table = "codes"
+
     class Meta:
         model = CodeEntry
         fields = field_names("codes", table=True)
@@ -258,6 +395,7 @@ class ScalabilityForm(WizardStepForm):
 
 
 class MeasurementForm(GpuUnitMixin, WizardStepForm):
+    table = "measurements"
     gpu_count_fields = ("gpus",)
 
     class Meta:
@@ -286,6 +424,7 @@ class MeasurementForm(GpuUnitMixin, WizardStepForm):
 
 
 class JobTypeForm(GpuUnitMixin, WizardStepForm):
+    table = "jobs"
     gpu_count_fields = ("gpus",)
 
     class Meta:
@@ -301,6 +440,8 @@ class JobTypeForm(GpuUnitMixin, WizardStepForm):
 
 
 class UsageMonthForm(WizardStepForm):
+    table = "schedule"
+
     class Meta:
         model = UsageMonth
         fields = field_names("schedule", table=True)

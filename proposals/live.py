@@ -8,19 +8,27 @@ from collections import defaultdict
 
 from proposals.assess import assess_proposal
 from proposals.charts import chart_data, inline_svg
-from proposals.domain.fields import FIELDS, describe_path
+from proposals.domain.bounds import BOUNDS
+from proposals.domain.fields import (
+    FIELD_BY_KEY,
+    FIELDS,
+    SEPARATOR,
+    columns,
+    describe_path,
+)
 from proposals.domain.jobplan import nodes_for
-from proposals.domain.sections import TABLE_KINDS, TABLES
+from proposals.domain.sections import ROW_PREFIX, TABLE_BY_KIND, TABLE_KINDS, TABLES
 from proposals.domain.tiers import tier_label
 from proposals.wizard import STEPS, finding_location
 
 SEVERITY_CLASS = {"error": "danger", "warning": "warning", "info": "info"}
 
 
-def live_context(proposal) -> dict:
+def live_context(proposal, *, step: str = "") -> dict:
     """Template context for the sidebar and the computed cells of ``proposal``."""
     assessment = assess_proposal(proposal)
     rows = _engine_rows(proposal)
+    refused = _refused(proposal, rows, step)
     names = {
         table.kind: [getattr(row, table.name_field) for row in rows[table.kind]]
         for table in TABLES
@@ -29,14 +37,27 @@ def live_context(proposal) -> dict:
     findings = []
     by_step = defaultdict(list)
     by_anchor = defaultdict(list)
+    # In the wizard (``step`` given), what the applicant has not reached yet is "to
+    # do", not an error: the open items of steps not yet edited or left, and those of
+    # a new, still blank row of the step being edited. Staff pages and exports see
+    # every finding as it is.
+    visited = set(proposal.visited_steps or ())
+    fresh = _blank_rows(rows) if step else set()
     for finding in assessment.findings:
         location = finding_location(finding.field, rows)
+        todo = bool(step) and (
+            location.step not in visited
+            or (location.step == step and _row_of(location.anchor) in fresh)
+        )
         item = {
             "finding": finding,
             "where": describe_path(finding.field, names),
             "step": location.step,
             "anchor": location.anchor,
-            "css": SEVERITY_CLASS.get(finding.severity, "secondary"),
+            "todo": todo,
+            "css": "secondary"
+            if todo
+            else SEVERITY_CLASS.get(finding.severity, "secondary"),
         }
         findings.append(item)
         by_step[location.step].append(item)
@@ -68,6 +89,7 @@ def live_context(proposal) -> dict:
         "findings_by_step": dict(by_step),
         "findings_by_anchor": dict(by_anchor),
         "counts_by_step": counts_by_step,
+        "finding_counts": _severity_counts(findings),
         "job_figures": job_figures,
         "point_figures": point_figures,
         # Tier-fitted help and examples by field key (``total_gpu_hours``, ``jobs.gpus``).
@@ -78,14 +100,81 @@ def live_context(proposal) -> dict:
         "cluster": proposal.system,
         # duck-typed: the model has the same gpus_per_node as the domain's Cluster
         "max_gpus_nodes": nodes_for(proposal.max_gpus_per_job or 0, proposal.system),
+        **refused,
+    }
+
+
+def _refused(proposal, rows, step: str) -> dict:
+    """What was typed and not saved (``Proposal.refused_inputs``): how many inputs
+    per step, the fields whose last saved value the figures still use, the rows
+    whose figures are from their last complete values."""
+    by_step: dict[str, int] = defaultdict(int)
+    labels, row_prefixes = [], set()
+    positions = {
+        f"{kind}-{row.pk}": index
+        for kind, kind_rows in rows.items()
+        for index, row in enumerate(kind_rows)
+    }
+    for key, entry in (proposal.refused_inputs or {}).items():
+        match = ROW_PREFIX.match(key)
+        if match:
+            prefix = match.group(1)
+            kind, name = prefix.split("-")[0], key[len(prefix) + 1 :]
+            spec = FIELD_BY_KEY.get(f"{kind}.{name}")
+            table = TABLE_BY_KIND[kind]
+            where = f"{table.item} {positions.get(prefix, 0) + 1}"
+            row_prefixes.add(prefix)
+            section = table.section
+        else:
+            spec = FIELD_BY_KEY.get(key)
+            where = ""
+            section = spec.section if spec else ""
+        if entry.get("held"):
+            continue
+        by_step[section] += 1
+        name = spec.label if spec else key
+        labels.append(f"{where}{SEPARATOR}{name}" if where else name)
+    return {
+        "refused_by_step": dict(by_step),
+        "refused_here": by_step.get(step, 0),
+        "refused_total": sum(by_step.values()),
+        "refused_labels": labels,
+        "refused_rows": row_prefixes,
     }
 
 
 def _severity_counts(items) -> dict[str, int]:
-    counts = {"error": 0, "warning": 0, "info": 0}
+    """Findings by severity; those still "to do" counted apart (errors and warnings
+    only: notes are advice)."""
+    counts = {"error": 0, "warning": 0, "info": 0, "todo": 0}
     for item in items:
-        counts[item["finding"].severity] += 1
+        severity = item["finding"].severity
+        counts["todo" if item["todo"] and severity != "info" else severity] += 1
     return counts
+
+
+def _row_of(anchor: str) -> str:
+    """``jobs-17`` for ``id_jobs-17-gpus`` or ``jobs-17``; ``""`` otherwise."""
+    match = ROW_PREFIX.match(anchor.removeprefix("id_") + "-")
+    return match.group(1) if match else ""
+
+
+def _blank_rows(rows: dict[str, list]) -> set[str]:
+    """The rows nobody has typed into yet: no number and no name. (What a new row
+    inherits from the one above, a unit, a hardware, the next month, does not count.)
+    """
+    blank = set()
+    for kind, kind_rows in rows.items():
+        typed = [
+            spec.name
+            for spec in columns(kind)
+            if (spec.key in BOUNDS and spec.width != "month")
+            or spec.name == TABLE_BY_KIND[kind].name_field
+        ]
+        for row in kind_rows:
+            if all(getattr(row, name) in (None, "") for name in typed):
+                blank.add(f"{kind}-{row.pk}")
+    return blank
 
 
 def _engine_rows(proposal) -> dict[str, list]:

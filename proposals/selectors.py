@@ -6,9 +6,11 @@ from django.shortcuts import get_object_or_404
 
 from proposals import domain
 from proposals.assess import with_children
+from proposals.domain.numbers import NumberFormat, format_for_languages
 from proposals.models import (
     AccountProfile,
     PendingImport,
+    Preferences,
     Proposal,
     ProposalRevision,
     ReviewComment,
@@ -37,6 +39,15 @@ def proposal_get_for_owner(*, user, pk: int, children: bool = True) -> Proposal 
     if children:
         queryset = proposal_with_children(queryset)
     return queryset.filter(pk=pk).first()
+
+
+def number_format_for(*, user, languages=()) -> NumberFormat:
+    """How ``user`` writes numbers: their setting, or (before they chose one) the
+    convention of their browser's ``languages``."""
+    preferences = Preferences.objects.filter(user=user).first()
+    if preferences is not None:
+        return preferences.number_format_spec
+    return format_for_languages(languages)
 
 
 def pending_import_document(

@@ -26,6 +26,16 @@ urlpatterns = [
         wizard.wizard,
         name="step",
     ),
+    # Row operations of a step's tables: small endpoints the row buttons post to.
+    re_path(
+        r"^proposals/(?P<pk>[0-9]{{1,{digits}}})/(?P<step>{steps})/rows/"
+        r"(?P<kind>[a-z]+)/(?:(?P<row>[0-9]{{1,{digits}}})/)?"
+        r"(?P<operation>add|delete|up|down)/$".format(
+            digits=MAX_DIGITS, steps="|".join(wizard.STEP_SLUGS)
+        ),
+        wizard.row_operation,
+        name="row",
+    ),
 ]
 
 # The review workflow. Applicant pages live under proposals/<pk>/submission/

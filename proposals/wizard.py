@@ -14,6 +14,7 @@ from django import forms
 from django.core.exceptions import NON_FIELD_ERRORS
 
 from proposals.domain.fields import anchor_name
+from proposals.domain.numbers import NUMBER_FORMAT_BY_NAME, NumberFormat
 from proposals.domain.sections import ROW_PREFIX, Section, tables_of
 from proposals.domain.sections import STEPS as SECTION_STEPS
 from proposals.forms import (
@@ -26,6 +27,9 @@ from proposals.forms import (
     SelectionForm,
     UsageMonthForm,
 )
+from proposals.services import canonical
+
+ENGLISH = NUMBER_FORMAT_BY_NAME["en"]
 
 # The form of each section's own fields (``None``: the section has none of its own).
 SECTION_FORMS: dict[str, type[forms.ModelForm] | None] = {
@@ -119,32 +123,39 @@ def posted_row_prefixes(data) -> set[str]:
 
 
 def build_step_forms(
-    step: Step, proposal, data=None, *, gpu_unit="gpus", posted_rows_only=False
+    step: Step,
+    proposal,
+    data=None,
+    *,
+    gpu_unit="gpus",
+    number_format: NumberFormat = ENGLISH,
+    posted_rows_only=False,
 ) -> StepForms:
     """Forms for ``step``; rows come from the prefetched children of ``proposal``.
 
     Each form edits a copy of its instance, so validation (which writes cleaned values
     onto the instance) never touches the objects the rest of the request reads. With
     ``posted_rows_only`` (autosave, which sends only the rows typed in) no form is made
-    for the other rows.
+    for the other rows. Unbound forms show what was typed and refused earlier.
     """
     posted_rows = posted_row_prefixes(data)
     system = proposal.system
     gcds = system.gcds_per_gpu if system else 1
     originals: dict[int, object] = {}
+    common = {"number_format": number_format}
     main = None
     if step.form_class is not None:
         kwargs = {"gpu_unit": gpu_unit} if step.form_class is SelectionForm else {}
-        main = step.form_class(data, instance=copy.copy(proposal), **kwargs)
+        main = step.form_class(data, instance=copy.copy(proposal), **common, **kwargs)
         originals[id(main)] = proposal
     tables: dict[str, list[RowForm]] = {}
     codes = list(proposal.codes.all())
     for kind in step.tables:
         form_class = TABLE_FORMS[kind]
         rows = codes if kind == "codes" else list(getattr(proposal, kind).all())
-        kwargs = {}
+        kwargs = dict(common)
         if kind in ("measurements", "jobs"):
-            kwargs = {"gcds_per_gpu": gcds, "gpu_unit": gpu_unit}
+            kwargs.update(gcds_per_gpu=gcds, gpu_unit=gpu_unit)
         if kind == "measurements":
             kwargs["codes"] = codes
         row_forms = []
@@ -164,56 +175,112 @@ def build_step_forms(
             originals[id(form)] = row
             row_forms.append(RowForm(kind, row, form))
         tables[kind] = row_forms
-    return StepForms(main=main, tables=tables, originals=originals, gpu_unit=gpu_unit)
+    refused = proposal.refused_inputs or {}
+    step_forms = StepForms(
+        main=main, tables=tables, originals=originals, gpu_unit=gpu_unit
+    )
+    if refused:
+        for form in step_forms.all_forms():
+            form.show_refused(refused)
+    return step_forms
+
+
+def _model_fields(form, original) -> dict:
+    """The form's fields that are stored on ``original``, by name."""
+    concrete = {f.name: f for f in original._meta.concrete_fields}
+    return {name: concrete[name] for name in form.fields if name in concrete}
+
+
+def field_bases(step_forms: StepForms) -> dict[str, str]:
+    """What each input of the step shows, as stored (``canonical``), by input name:
+    the page sends it back so that a save can tell its own edits from other tabs'."""
+    bases = {}
+    for form in step_forms.all_forms():
+        original = step_forms.originals[id(form)]
+        for name, model_field in _model_fields(form, original).items():
+            bases[form.add_prefix(name)] = canonical(
+                getattr(original, model_field.attname)
+            )
+    return bases
 
 
 @dataclass
 class Change:
-    """Validated new values for one stored object."""
+    """Validated new values for one stored object, with the stored value each field
+    showed when the page was loaded (``bases``, by field name)."""
 
     instance: object
     values: dict
     form: forms.ModelForm
+    bases: dict = field(default_factory=dict)
 
 
-def _stored_value(instance, model_field):
-    return getattr(instance, model_field.attname)
+HELD = "Not saved yet: saved with the rest of this row once the highlighted value is fixed."
 
 
-def _comparable(model_field, value):
-    if model_field.is_relation:
-        return value.pk if value is not None else None
-    return value
+@dataclass
+class StepChanges:
+    """What a step's POST asks for: values to save, typed text that was refused
+    (input name -> ``{"text", "message"}``), and the inputs it answers for."""
+
+    changes: list[Change] = field(default_factory=list)
+    refused: dict[str, dict] = field(default_factory=dict)
+    cleared: set[str] = field(default_factory=set)
 
 
-def collect_changes(step_forms: StepForms, data) -> list[Change]:
+def collect_changes(step_forms: StepForms, data, bases=None) -> StepChanges:
     """Validate the forms whose inputs were posted and keep every valid, changed value.
 
-    A form's invalid fields keep their stored value and report their error on the form;
-    its other fields are still saved. Forms whose inputs are absent from ``data`` (a
-    row added in another tab, say) are left alone.
+    A field this page did not change (its value is still its base) is left alone,
+    whatever another tab stored meanwhile. The proposal's own fields are saved one by
+    one: an invalid field is refused and the others are saved. A row is saved whole
+    or not at all, so its figures always come from one consistent set of values: its
+    valid new values are held (kept as typed, like the refused ones) until the row
+    is valid. Forms whose inputs are absent from ``data`` are left alone.
     """
-    changes = []
+    bases = bases or {}
+    result = StepChanges()
     for form in step_forms.all_forms():
-        if not any(form.add_prefix(name) in data for name in form.fields):
+        inputs = {name: form.add_prefix(name) for name in form.fields}
+        if not any(key in data for key in inputs.values()):
             continue
+        result.cleared.update(inputs.values())
         if not form.has_changed():
             continue
         form.is_valid()
         original = step_forms.originals[id(form)]
         if form.errors.get(NON_FIELD_ERRORS):
             continue
-        model_fields = {f.name: f for f in original._meta.concrete_fields}
+        for name, errors in form.errors.items():
+            result.refused[inputs[name]] = {
+                "text": data.get(inputs[name], ""),
+                "message": " ".join(errors),
+            }
         values = {}
-        for name, value in form.cleaned_data.items():
-            model_field = model_fields.get(name)
-            if model_field is None or name in form.errors:
+        for name, model_field in _model_fields(form, original).items():
+            if name in form.errors or name not in form.cleaned_data:
                 continue
-            if _comparable(model_field, value) != _stored_value(original, model_field):
+            value = form.cleaned_data[name]
+            typed = canonical(value)
+            if bases.get(inputs[name]) == typed:
+                continue  # unchanged here; another tab may have changed it
+            if typed != canonical(getattr(original, model_field.attname)):
                 values[name] = value
+        if form.prefix and form.errors and values:
+            for name in values:
+                form.held_notes[name] = HELD
+                result.refused[inputs[name]] = {
+                    "text": data.get(inputs[name], ""),
+                    "message": HELD,
+                    "held": True,
+                }
+            continue
         if values:
-            changes.append(Change(original, values, form))
-    return changes
+            change_bases = {
+                name: bases[inputs[name]] for name in values if inputs[name] in bases
+            }
+            result.changes.append(Change(original, values, form, change_bases))
+    return result
 
 
 # --- Where a finding points -------------------------------------------------------

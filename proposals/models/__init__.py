@@ -28,6 +28,9 @@ from .imports import (
 from .mail import (
     OutgoingMail,
 )
+from .preferences import (
+    Preferences,
+)
 from .proposal import (
     CodeEntry,
     JobType,
@@ -67,5 +70,6 @@ __all__ = [
     "ReviewComment",
     "OutgoingMail",
     "PendingImport",
+    "Preferences",
     "AccountProfile",
 ]

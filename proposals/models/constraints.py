@@ -1,17 +1,17 @@
 """Bounds shared by the models' validators and their database check constraints."""
 
-from decimal import Decimal
-
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
 
-MAX_GPU_HOURS = Decimal("100000000")  # far above any call; catches typos of 1000x
-MAX_GPUS = 100_000
-MAX_HOURS_PER_JOB = Decimal("10000")
-MAX_JOBS = 10_000_000
-MAX_TB = Decimal("1000000")
-MAX_MONTHS = 60
+from proposals.domain.bounds import (  # noqa: F401  (the one place for the bounds)
+    MAX_GPU_HOURS,
+    MAX_GPUS,
+    MAX_HOURS_PER_JOB,
+    MAX_JOBS,
+    MAX_MONTHS,
+    MAX_TB,
+)
 
 
 def nonneg(limit):

@@ -208,6 +208,27 @@ class Proposal(models.Model):
         label("optimisation_narrative"), max_length=limits.NARRATIVE_CHARS, blank=True
     )
 
+    class GpuUnit(models.TextChoices):
+        GPUS = "gpus", "physical GPUs"
+        GCDS = "gcds", "GCDs, as Slurm counts them"
+
+    # How the applicant types GPU counts (on systems whose GPUs have several dies);
+    # the counts are always stored in physical GPUs. Changed only by the toggle.
+    gpu_unit = models.CharField(
+        "Enter GPU counts in",
+        max_length=8,
+        choices=GpuUnit.choices,
+        default=GpuUnit.GPUS,
+    )
+    # What the applicant typed and the wizard refused, by input name
+    # (``total_gpu_hours``, ``jobs-17-gpus``): ``{"text": ..., "message": ...}``. Shown
+    # again with its message until a valid value is saved; never used in computations.
+    refused_inputs = models.JSONField(default=dict, blank=True, editable=False)
+
+    # The wizard steps the applicant has opened: before that, a step's open items are
+    # shown as a neutral "to do", not as errors (staff and exports see every finding).
+    visited_steps = models.JSONField(default=list, blank=True, editable=False)
+
     revision = models.PositiveIntegerField(default=1, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)

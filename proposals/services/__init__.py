@@ -26,16 +26,21 @@ from .mail import (
     mail_queue,
     mail_retry,
 )
+from .preferences import preferences_set
 from .proposals import (
     ROW_MODELS,
+    ROW_OPERATIONS,
+    FieldConflict,
     RevisionConflict,
     RowAction,
     SaveOutcome,
+    canonical,
     proposal_add_row,
     proposal_create,
     proposal_delete,
     proposal_delete_row,
     proposal_duplicate,
+    proposal_mark_visited,
     proposal_move_row,
     proposal_save_changes,
     proposal_save_step,
@@ -52,12 +57,14 @@ from .review import (
 )
 
 __all__ = [
+    "preferences_set",
     "proposal_create",
     "RevisionConflict",
     "SaveOutcome",
     "proposal_save_changes",
     "proposal_add_row",
     "proposal_delete_row",
+    "proposal_mark_visited",
     "proposal_move_row",
     "RowAction",
     "proposal_save_step",
@@ -66,6 +73,9 @@ __all__ = [
     "proposal_duplicate",
     "proposal_was_sent_for_review",
     "ROW_MODELS",
+    "ROW_OPERATIONS",
+    "FieldConflict",
+    "canonical",
     "proposal_import",
     "proposal_import_revision",
     "PendingImportError",

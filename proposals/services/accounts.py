@@ -10,7 +10,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from proposals import accounts, selectors
-from proposals.models import AccountProfile
+from proposals.models import AccountProfile, Preferences
 
 # What a sign-up did. The page after a sign-up is the same for all three; only the
 # e-mail sent to the address differs.
@@ -34,7 +34,14 @@ def _address_in_use(address: str) -> bool:
     )
 
 
-def account_signup(*, username: str, email: str, password: str, link_base: str = ""):
+def account_signup(
+    *,
+    username: str,
+    email: str,
+    password: str,
+    link_base: str = "",
+    number_format: str = "",
+):
     """Create an inactive account and mail the link that activates it, or mail the
     address why no account was made. One account per address (case-insensitive),
     guaranteed by the unique ``AccountProfile.email``. A new sign-up with the address
@@ -62,6 +69,10 @@ def account_signup(*, username: str, email: str, password: str, link_base: str =
                         is_active=False,
                     )
                     AccountProfile.objects.create(user=user, email=address)
+                    if number_format:
+                        Preferences.objects.create(
+                            user=user, number_format=number_format
+                        )
             except IntegrityError:  # a sign-up racing for the same address or name
                 user = None
                 taken = AccountProfile.objects.filter(email=address).exists()

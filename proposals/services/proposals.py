@@ -1,10 +1,11 @@
-"""Writes of the applicant's wizard: create a proposal, save a step's changes and
-row operations, each against the revision the page was based on."""
+"""Writes of the applicant's wizard: create a proposal, save a step's changes field by
+field (each against the value the page showed), and row operations."""
 
 from dataclasses import dataclass, field
+from decimal import Decimal
 
 from django.db import IntegrityError, transaction
-from django.db.models import F
+from django.db.models import F, Model
 from django.utils import timezone
 
 from proposals.models import (
@@ -54,42 +55,135 @@ def _bump_revision(*, proposal: Proposal, expected_revision: int) -> int:
     return proposal.revision
 
 
+def canonical(value) -> str:
+    """A stored or typed value as the text two tabs compare: ``""`` for nothing,
+    ``18176`` for ``Decimal("18176.00")``, the primary key of a related object."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, Decimal):
+        return format(value.normalize(), "f")
+    if isinstance(value, Model):
+        return str(value.pk)
+    return str(value)
+
+
+@dataclass(frozen=True)
+class FieldConflict:
+    """The same field was changed elsewhere since this page saw it: nothing stored."""
+
+    instance: object
+    name: str
+    mine: object
+    theirs: object
+
+
 @dataclass
 class SaveOutcome:
     revision: int
     saved: list = field(default_factory=list)  # (instance, field names)
-    refused: list = field(default_factory=list)  # forms whose values contradict
+    refused: list = field(default_factory=list)  # changes whose values contradict
+    conflicts: list = field(default_factory=list)  # FieldConflict
+    gone: list = field(default_factory=list)  # changes to rows removed elsewhere
+
+
+def _bump(proposal: Proposal, *, locked_revision: int | None = None, **values) -> int:
+    """Advance the revision (and store ``values``). With ``locked_revision`` (read
+    under ``select_for_update`` in this transaction) the new number is known without
+    reading it back."""
+    Proposal.objects.filter(pk=proposal.pk).update(
+        revision=F("revision") + 1, updated_at=timezone.now(), **values
+    )
+    if locked_revision is not None:
+        proposal.revision = locked_revision + 1
+    else:
+        proposal.revision = Proposal.objects.values_list("revision", flat=True).get(
+            pk=proposal.pk
+        )
+    return proposal.revision
 
 
 @transaction.atomic
 def proposal_save_changes(
-    *, proposal: Proposal, expected_revision: int, changes: list
+    *,
+    proposal: Proposal,
+    changes: list,
+    refused: dict | None = None,
+    cleared: set | frozenset = frozenset(),
 ) -> SaveOutcome:
-    """Store validated changes (``wizard.Change``) if the revision still matches.
+    """Store validated changes (``wizard.Change``), field by field.
 
-    Nothing is written on a conflict. A row whose new values together break a database
-    constraint is skipped (and reported) while the others are saved. Saved values are
-    applied to the in-memory objects too, so the same request can assess the result.
+    Each change carries, per field, the value the page showed (``bases``): a field
+    stored differently since then was changed elsewhere, and is refused as a
+    ``FieldConflict`` unless both sides typed the same; every other field is saved,
+    so tabs editing different fields (or steps) both keep their work. A row whose new
+    values together break a database constraint is skipped (and reported). Saved
+    values are applied to the in-memory objects too, so the same request can assess
+    the result.
+
+    ``refused`` (input name -> what was typed and why it was refused) replaces the
+    entries of the inputs in ``cleared`` in ``Proposal.refused_inputs``.
     """
-    if not changes:
-        if expected_revision != proposal.revision:
-            raise RevisionConflict(proposal.revision)
-        return SaveOutcome(revision=proposal.revision)
-    outcome = SaveOutcome(
-        revision=_bump_revision(proposal=proposal, expected_revision=expected_revision)
+    # One writer per proposal at a time: the comparison and the write are atomic.
+    stored_refused, locked_revision = (
+        Proposal.objects.select_for_update()
+        .values_list("refused_inputs", "revision")
+        .get(pk=proposal.pk)
     )
+    outcome = SaveOutcome(revision=proposal.revision)
     for change in changes:
         model = type(change.instance)
+        names = {name: model._meta.get_field(name).attname for name in change.values}
+        current = (
+            model.objects.filter(pk=change.instance.pk).values(*names.values()).first()
+        )
+        if current is None:
+            outcome.gone.append(change)
+            continue
+        values = {}
+        for name, value in change.values.items():
+            theirs = current[names[name]]
+            base = change.bases.get(name)
+            if base is not None and canonical(theirs) not in (base, canonical(value)):
+                outcome.conflicts.append(
+                    FieldConflict(change.instance, name, value, theirs)
+                )
+                continue
+            values[name] = value
+        if not values:
+            continue
         try:
             with transaction.atomic():
-                model.objects.filter(pk=change.instance.pk).update(**change.values)
+                model.objects.filter(pk=change.instance.pk).update(**values)
         except IntegrityError:
-            outcome.refused.append(change.form)
+            outcome.refused.append(change)
             continue
-        for name, value in change.values.items():
+        for name, value in values.items():
             setattr(change.instance, name, value)
-        outcome.saved.append((change.instance, sorted(change.values)))
+        outcome.saved.append((change.instance, sorted(values)))
+    remembered = {
+        key: entry
+        for key, entry in (stored_refused or {}).items()
+        if key not in cleared
+    }
+    remembered.update(refused or {})
+    extra = {}
+    if remembered != (stored_refused or {}):
+        extra["refused_inputs"] = remembered
+    proposal.refused_inputs = remembered
+    if outcome.saved or extra:
+        outcome.revision = _bump(proposal, locked_revision=locked_revision, **extra)
     return outcome
+
+
+def proposal_mark_visited(*, proposal: Proposal, step: str) -> None:
+    """Remember that the applicant opened ``step`` (once; not a change of content,
+    so the revision stays)."""
+    if step in (proposal.visited_steps or []):
+        return
+    proposal.visited_steps = [*(proposal.visited_steps or []), step]
+    Proposal.objects.filter(pk=proposal.pk).update(visited_steps=proposal.visited_steps)
 
 
 ROW_MODELS = {
@@ -101,9 +195,10 @@ ROW_MODELS = {
 
 
 @transaction.atomic
-def proposal_add_row(*, proposal: Proposal, expected_revision: int, kind: str):
-    """Append a blank row of ``kind``; measurements inherit the previous unit and
-    hardware, so a scaling table is quick to fill in."""
+def proposal_add_row(*, proposal: Proposal, kind: str):
+    """Append a blank row of ``kind`` after every stored row (rows added in other tabs
+    included); measurements inherit the previous unit and hardware, so a scaling
+    table is quick to fill in."""
     model = ROW_MODELS[kind]
     rows = model.objects.filter(proposal=proposal)
     last = rows.order_by("-position", "-id").first()
@@ -114,32 +209,50 @@ def proposal_add_row(*, proposal: Proposal, expected_revision: int, kind: str):
         values.update(unit=last.unit, hardware=last.hardware, code_id=last.code_id)
     if kind == "schedule" and last is not None and last.to_month:
         values.update(from_month=last.to_month + 1, to_month=last.to_month + 1)
-    _bump_revision(proposal=proposal, expected_revision=expected_revision)
+    _bump(proposal)
     return model.objects.create(**values)
 
 
+def _forget_row(proposal: Proposal, kind: str, pk) -> dict:
+    """``refused_inputs`` without the entries of row ``kind-pk``."""
+    prefix = f"{kind}-{pk}-"
+    return {
+        key: entry
+        for key, entry in (proposal.refused_inputs or {}).items()
+        if not key.startswith(prefix)
+    }
+
+
 @transaction.atomic
-def proposal_delete_row(*, proposal: Proposal, expected_revision: int, row) -> None:
-    _bump_revision(proposal=proposal, expected_revision=expected_revision)
+def proposal_delete_row(*, proposal: Proposal, kind: str, row) -> None:
+    """Remove ``row`` (and what was typed into it and refused)."""
+    proposal.refused_inputs = _forget_row(proposal, kind, row.pk)
+    _bump(proposal, refused_inputs=proposal.refused_inputs)
     row.delete()
 
 
 @transaction.atomic
-def proposal_move_row(
-    *, proposal: Proposal, expected_revision: int, row, direction: int
-) -> None:
-    """Swap ``row`` with its neighbour above (-1) or below (+1); renumber positions."""
+def proposal_move_row(*, proposal: Proposal, row, direction: int) -> None:
+    """Swap ``row`` with its stored neighbour above (-1) or below (+1), rows added in
+    other tabs included; renumber positions."""
     model = type(row)
-    rows = list(model.objects.filter(proposal=proposal).order_by("position", "id"))
+    rows = list(
+        model.objects.select_for_update()
+        .filter(proposal=proposal)
+        .order_by("position", "id")
+    )
     index = next(i for i, other in enumerate(rows) if other.pk == row.pk)
     other = index + direction
     if not 0 <= other < len(rows):
         return
-    _bump_revision(proposal=proposal, expected_revision=expected_revision)
+    _bump(proposal)
     rows[index], rows[other] = rows[other], rows[index]
     for position, item in enumerate(rows):
         item.position = position
     model.objects.bulk_update(rows, ["position"])
+
+
+ROW_OPERATIONS = ("add", "delete", "up", "down")
 
 
 @dataclass(frozen=True)
@@ -153,35 +266,31 @@ class RowAction:
 
 @transaction.atomic
 def proposal_save_step(
-    *, proposal: Proposal, expected_revision: int, changes: list, row_action=None
+    *,
+    proposal: Proposal,
+    changes: list,
+    refused: dict | None = None,
+    cleared: set | frozenset = frozenset(),
+    row_action: RowAction | None = None,
 ):
-    """Store a step's changes and then its row operation, both or neither.
-
-    Returns ``(outcome, new_row)``; raises ``RevisionConflict`` with nothing written
-    when the proposal moved on since ``expected_revision``.
-    """
+    """Store a step's changes (see ``proposal_save_changes``) and then its row
+    operation. Returns ``(outcome, new_row)``."""
     outcome = proposal_save_changes(
-        proposal=proposal, expected_revision=expected_revision, changes=changes
+        proposal=proposal, changes=changes, refused=refused, cleared=cleared
     )
     if row_action is None:
         return outcome, None
-    revision = outcome.revision
     if row_action.action == "add":
-        row = proposal_add_row(
-            proposal=proposal, expected_revision=revision, kind=row_action.kind
-        )
-        return outcome, row
+        return outcome, proposal_add_row(proposal=proposal, kind=row_action.kind)
     if row_action.action == "delete":
-        proposal_delete_row(
-            proposal=proposal, expected_revision=revision, row=row_action.row
-        )
+        proposal_delete_row(proposal=proposal, kind=row_action.kind, row=row_action.row)
     else:
         proposal_move_row(
             proposal=proposal,
-            expected_revision=revision,
             row=row_action.row,
             direction=-1 if row_action.action == "up" else 1,
         )
+    outcome.revision = proposal.revision
     return outcome, None
 
 

@@ -93,3 +93,9 @@ def column_header(context, spec):
 def bound(form, name):
     """``form[name]``: the bound field called ``name`` (for loops over columns)."""
     return form[name]
+
+
+@register.filter
+def row_prefix(row, kind):
+    """``jobs-17``: the prefix of a row's inputs (and of its keys elsewhere)."""
+    return f"{kind}-{row.pk}"

@@ -1,5 +1,5 @@
-"""Sign-up, e-mail verification and the throttles on account pages; log in, log out
-and password pages are Django's own auth views.
+"""Sign-up, e-mail verification, the account settings and the throttles on account
+pages; log in, log out and password pages are Django's own auth views.
 
 Throttles: django-axes locks a username after failed logins from one address
 (settings ``AXES_*``); django-ratelimit limits the pages below that send e-mail.
@@ -19,18 +19,36 @@ from django.utils import timezone
 from django.utils.encoding import force_str
 from django.utils.http import url_has_allowed_host_and_scheme, urlsafe_base64_decode
 from django.utils.timesince import timeuntil
+from django.utils.translation.trans_real import parse_accept_lang_header
 from django.views.decorators.http import require_http_methods, require_POST
 from django_ratelimit.decorators import ratelimit
 
-from proposals import services
+from proposals import selectors, services
 from proposals.accounts import verification_tokens
-from proposals.forms import SignUpForm
+from proposals.domain.numbers import format_for_languages
+from proposals.forms import PreferencesForm, SignUpForm
 
 # Requests per address (or account, or e-mail) and hour that may send e-mail.
 SIGNUP_RATE = "10/h"
 PASSWORD_RESET_RATE = "5/h"
 PASSWORD_RESET_PER_ADDRESS_RATE = "3/h"
 RESEND_RATE = "3/h"
+
+
+def browser_languages(request) -> list[str]:
+    """The languages of the request's Accept-Language header, preferred first."""
+    header = request.headers.get("Accept-Language", "")
+    return [language for language, _ in parse_accept_lang_header(header)]
+
+
+def number_format(request):
+    """How the request's user writes numbers (see ``selectors.number_format_for``),
+    read once per request."""
+    if not hasattr(request, "_number_format"):
+        request._number_format = selectors.number_format_for(
+            user=request.user, languages=browser_languages(request)
+        )
+    return request._number_format
 
 
 def _link_base(request) -> str:
@@ -68,6 +86,9 @@ def signup(request):
             email=form.cleaned_data["email"],
             password=form.cleaned_data["password1"],
             link_base=_link_base(request),
+            # How the person writes numbers starts as their browser's convention
+            # (shown, and changeable, on the settings page).
+            number_format=format_for_languages(browser_languages(request)).name,
         )
         return redirect("signup_done")
     return TemplateResponse(request, "registration/signup.html", {"form": form})
@@ -131,3 +152,23 @@ password_reset = ratelimit(key="ip", rate=PASSWORD_RESET_RATE, method="POST")(
         PasswordResetView.as_view()
     )
 )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def account_settings(request):
+    current = number_format(request)
+    form = PreferencesForm(
+        request.POST or None, initial={"number_format": current.name}
+    )
+    if request.method == "POST" and form.is_valid():
+        services.preferences_set(
+            user=request.user, number_format=form.cleaned_data["number_format"]
+        )
+        messages.success(request, "Settings saved.")
+        return redirect("account_settings")
+    return TemplateResponse(
+        request,
+        "registration/account_settings.html",
+        {"form": form, "page_title": "Account settings"},
+    )

@@ -1,38 +1,56 @@
 """The wizard: one URL per step, a real form on each, live recompute through htmx.
 
-Every POST to a step carries the whole step form plus the revision it was based on.
-With htmx (``request.htmx``) an ``autosave`` answers with out-of-band fragments only:
-the save indicator, the revision, the field errors and the computed regions; the
-inputs themselves are never swapped. Without JavaScript the same POST saves, validates
-and redirects, so the wizard works as plain HTML forms.
+A step's POST carries the whole step form (autosave: the step's own fields and the
+rows typed in) plus, per input, the stored value the page showed (``bases``), so a
+save changes only what this page changed: two tabs editing different fields both
+keep their work, and the same field changed in both is a conflict the person
+settles. What a POST asks for is said by named buttons, one meaning each:
+
+- ``autosave`` (sent by htmx as the person types): save, answer with fragments;
+- ``save`` or ``goto=<step>`` (plain submit buttons): save, then show a step;
+- ``keep=<input>`` (in the conflict banner): save this page's value of that input;
+- row operations have their own small endpoint (:func:`row_operation`), so their
+  buttons use ``formaction`` and work without JavaScript too.
+
+:func:`_answer` is the one place that decides which template or fragment answers.
+Inputs are never swapped while someone types: autosave answers with out-of-band
+fragments only (save status, errors and notes under fields, computed regions).
 """
 
+import json
+
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import BadRequest
 from django.http import Http404
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import reverse
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_http_methods, require_POST
 
 from proposals import services
 from proposals.domain.fields import FIELD_BY_KEY, columns
 from proposals.domain.sections import TABLE_BY_KIND, TABLE_KINDS
-from proposals.http import parse_int
 from proposals.live import live_context
-from proposals.services import RevisionConflict
 from proposals.views import owned_proposal
+from proposals.views.accounts import number_format
 from proposals.wizard import (
     STEP_BY_SLUG,
     STEPS,
-    TABLE_FORMS,
+    Change,
     build_step_forms,
     collect_changes,
+    field_bases,
     neighbours,
 )
 
 TEMPLATE = "proposals/wizard.html"
 STEP_SLUGS = [step.slug for step in STEPS]
-ROW_ACTIONS = {"add", "delete", "up", "down"}
+ROW_OPERATIONS = services.ROW_OPERATIONS
+# The fragments of ``wizard.html`` that answer htmx requests, by kind of answer.
+FRAGMENTS = {
+    "autosave": "autosave_response",  # status, feedback, computed regions (oob)
+    "rows": "row_op_response",  # the whole form again, plus the sidebar (oob)
+}
 
 
 def _step_or_404(slug: str):
@@ -42,20 +60,14 @@ def _step_or_404(slug: str):
         raise Http404("No such step.") from None
 
 
-def _gpu_unit(request, proposal) -> str:
-    """The unit GPU counts are typed in: GCDs only on systems whose GPUs have several
-    dies. A POST is read in the unit its own form showed (the posted radio; no radio,
-    no GCDs); a page is shown in the unit last used for this proposal."""
-    key = f"gpu_unit:{proposal.pk}"
-    if request.method == "POST":
-        unit = request.POST.get("gpu_unit", "gpus")
-        if request.session.get(key, "gpus") != unit:
-            request.session[key] = unit
-    else:
-        unit = request.session.get(key, "gpus")
+def _gpu_unit(proposal, posted: str | None = None) -> str:
+    """The unit GPU counts are typed in: the proposal's (or, for a POST that carries
+    the toggle, the posted one: its numbers are in that unit); GCDs only on systems
+    whose GPUs have several dies."""
+    unit = posted if posted in ("gpus", "gcds") else proposal.gpu_unit
     if proposal.system is None or proposal.system.gcds_per_gpu < 2:
         return "gpus"
-    return unit if unit in ("gpus", "gcds") else "gpus"
+    return unit
 
 
 def _page(request, proposal, step, step_forms, **extra):
@@ -75,150 +87,247 @@ def _page(request, proposal, step, step_forms, **extra):
         if system
         else None,
         "post_url": reverse("proposals:step", args=[proposal.pk, step.slug]),
+        "bases_json": json.dumps(field_bases(step_forms)),
         # The vocabulary the step templates read: tables, their columns, units.
         "table_kinds": TABLE_KINDS,
         "tables": TABLE_BY_KIND,
         "columns": {kind: columns(kind) for kind in TABLE_KINDS},
         "units": {key: spec.unit for key, spec in FIELD_BY_KEY.items() if spec.unit},
         "chart_changed": True,
-        **live_context(proposal),
+        **live_context(proposal, step=step.slug),
         **extra,
     }
+
+
+def _answer(request, kind: str, context, *, status=200):
+    """The one place that decides what answers: ``page`` (the full step), or for
+    htmx ``autosave`` / ``rows`` fragments (``FRAGMENTS``)."""
+    if kind == "page" or not request.htmx:
+        return TemplateResponse(request, TEMPLATE, context, status=status)
+    response = TemplateResponse(
+        request, f"{TEMPLATE}#{FRAGMENTS[kind]}", context, status=status
+    )
+    if kind == "rows" and request.POST.get("autosave"):
+        # An autosave whose answer is the whole form (the system changed what the
+        # inputs mean): its own swap is "none", so point it at the form.
+        response.headers["HX-Retarget"] = "#wizard-form"
+        response.headers["HX-Reswap"] = "outerHTML"
+    return response
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
 def wizard(request, pk, step):
     """One step of the wizard: GET shows it, POST saves it."""
+    step = _step_or_404(step)
+    proposal = owned_proposal(request, pk)
     if request.method == "POST":
-        return wizard_post(request, pk, step)
-    return wizard_step(request, pk, step)
-
-
-def wizard_step(request, pk, step):
-    step = _step_or_404(step)
-    proposal = owned_proposal(request, pk)
-    unit = _gpu_unit(request, proposal)
-    step_forms = build_step_forms(step, proposal, gpu_unit=unit)
-    context = _page(request, proposal, step, step_forms)
-    return TemplateResponse(request, TEMPLATE, context)
-
-
-def _row(proposal, kind, pk):
-    """A row of this proposal; rows of other proposals are a 404."""
-    if kind not in TABLE_FORMS:
-        raise Http404("No such table.")
-    for row in getattr(proposal, kind).all():
-        if str(row.pk) == pk:
-            return row
-    raise Http404("No such row.")
-
-
-def _parse_action(value: str):
-    """``autosave``, ``save``, ``goto:<step>``, ``add:<kind>`` or
-    ``<delete|up|down>:<kind>:<pk>``."""
-    parts = (value or "save").split(":")
-    return parts[0], parts[1:]
-
-
-def wizard_post(request, pk, step):
-    step = _step_or_404(step)
-    proposal = owned_proposal(request, pk)
-    action, args = _parse_action(request.POST.get("action", "save"))
-    expected = parse_int(request.POST.get("revision"), name="revision", default=-1)
-    unit = _gpu_unit(request, proposal)
-    autosave = bool(request.htmx) and action == "autosave"
+        # Edited: the step's open items are shown as what they are from now on.
+        services.proposal_mark_visited(proposal=proposal, step=step.slug)
+        return _step_post(request, proposal, step)
+    left = request.GET.get("from")
+    if left in STEP_BY_SLUG and left != step.slug:
+        # The step tabs say which step was left (so it was seen).
+        services.proposal_mark_visited(proposal=proposal, step=left)
     step_forms = build_step_forms(
-        step, proposal, request.POST, gpu_unit=unit, posted_rows_only=autosave
+        step,
+        proposal,
+        gpu_unit=_gpu_unit(proposal),
+        number_format=number_format(request),
     )
-    changes = collect_changes(step_forms, request.POST)
-    row_action = None
-    if action in ROW_ACTIONS:
-        kind = args[0] if args else ""
-        if kind not in step.tables:
-            raise Http404("No such table on this step.")
-        target = None
-        if action != "add":
-            target = _row(proposal, kind, args[1] if len(args) > 1 else "")
-        row_action = services.RowAction(action, kind, target)
-    system_before = proposal.system_id
-    try:
-        outcome, new_row = services.proposal_save_step(
-            proposal=proposal,
-            expected_revision=expected,
-            changes=changes,
-            row_action=row_action,
+    return _answer(request, "page", _page(request, proposal, step, step_forms))
+
+
+@login_required
+@require_POST
+def row_operation(request, pk, step, kind, operation, row=None):
+    """Add a row to a table of the step, or remove or move one; the step's typed
+    values are saved first (the buttons submit the whole form)."""
+    step = _step_or_404(step)
+    proposal = owned_proposal(request, pk)
+    if kind not in step.tables or operation not in ROW_OPERATIONS:
+        raise Http404("No such table on this step.")
+    target = None
+    if operation != "add":
+        target = next(
+            (r for r in getattr(proposal, kind).all() if str(r.pk) == str(row)), None
         )
-    except RevisionConflict as conflict:
-        return _conflict(request, proposal, step, step_forms, conflict)
-
-    for form in outcome.refused:
-        form.add_error(None, "These values contradict each other; they were not saved.")
-    has_errors = any(form.errors for form in step_forms.all_forms())
-
-    # A new system changes what the inputs mean (GPUs per node, GCDs): show the step
-    # afresh, in the unit the new system allows, like after a row operation.
-    system_changed = proposal.system_id != system_before
-    if row_action is not None or system_changed:
-        # Read the rows again and show the step's forms afresh (keeping the errors of
-        # this request on the forms that had them).
-        proposal = owned_proposal(request, pk)
-        fresh = build_step_forms(step, proposal, gpu_unit=_gpu_unit(request, proposal))
-        _carry_errors(step_forms, fresh, request.POST)
-        if request.htmx:
-            context = _page(request, proposal, step, fresh, saved=True)
-            context["focus"] = f"{row_action.kind}-{new_row.pk}" if new_row else ""
-            response = TemplateResponse(request, f"{TEMPLATE}#row_op_response", context)
-            if row_action is None:  # an autosave: its own swap is "none"
-                response.headers["HX-Retarget"] = "#wizard-form"
-                response.headers["HX-Reswap"] = "outerHTML"
-            return response
-        if has_errors:
-            return TemplateResponse(
-                request, TEMPLATE, _page(request, proposal, step, fresh)
-            )
-        if row_action is not None:
-            anchor = (
-                f"#{row_action.kind}-{new_row.pk}"
-                if new_row
-                else f"#section-{row_action.kind}"
-            )
-            return redirect(reverse("proposals:step", args=[pk, step.slug]) + anchor)
-
-    if autosave:
-        context = _page(request, proposal, step, step_forms, saved=True)
-        # The chart (tens of kilobytes) is sent again only when what it shows changed.
-        context["chart_changed"] = request.POST.get("chart_key") != context["chart_key"]
-        return TemplateResponse(request, f"{TEMPLATE}#autosave_response", context)
-    if has_errors:
-        context = _page(request, proposal, step, step_forms, saved=True)
-        return TemplateResponse(request, TEMPLATE, context)
-    destination = step.slug
-    if action == "goto" and args and args[0] in STEP_BY_SLUG:
-        destination = args[0]
-    return redirect("proposals:step", pk=pk, step=destination)
-
-
-def _carry_errors(old, fresh, data):
-    """Keep the errors (and the typed, refused values) of rows that are still there."""
-    old_by_prefix = {form.prefix: form for form in old.all_forms()}
-    for form in fresh.all_forms():
-        previous = old_by_prefix.get(form.prefix)
-        if previous is not None and previous.errors:
-            form.data, form.is_bound = data, True
-            form._errors = previous.errors
-
-
-def _conflict(request, proposal, step, step_forms, conflict):
-    """Nothing was saved: the proposal changed elsewhere since this page was loaded."""
-    proposal.refresh_from_db(fields=["revision"])
-    context = _page(
+        if target is None:  # another proposal's row, or removed already
+            raise Http404("No such row.")
+    saved = _save(
         request,
         proposal,
         step,
-        step_forms,
-        conflict=True,
-        current_revision=conflict.current,
+        row_action=services.RowAction(operation, kind, target),
     )
-    template = f"{TEMPLATE}#conflict_response" if request.htmx else TEMPLATE
-    return TemplateResponse(request, template, context, status=409)
+    return _after_rows(request, owned_proposal(request, pk), step, saved)
+
+
+def _step_post(request, proposal, step):
+    autosave = bool(request.htmx) and bool(request.POST.get("autosave"))
+    system_before = proposal.system_id
+    saved = _save(request, proposal, step, posted_rows_only=autosave)
+    step_forms, outcome = saved.step_forms, saved.outcome
+    if proposal.system_id != system_before:
+        # A new system changes what the inputs mean (GPUs per node, GCDs): show the
+        # step afresh, in the unit the new system allows, like after a row operation.
+        return _after_rows(request, owned_proposal(request, proposal.pk), step, saved)
+    context = _page(request, proposal, step, step_forms, **saved.context())
+    if autosave:
+        # The chart (tens of kilobytes) is sent again only when what it shows changed.
+        context["chart_changed"] = request.POST.get("chart_key") != context["chart_key"]
+        return _answer(request, "autosave", context)
+    if outcome.conflicts or any(form.errors for form in step_forms.all_forms()):
+        return _answer(request, "page", context)
+    destination = request.POST.get("goto", step.slug)
+    if destination not in STEP_BY_SLUG:
+        destination = step.slug
+    return redirect("proposals:step", pk=proposal.pk, step=destination)
+
+
+def _after_rows(request, proposal, step, saved):
+    """After a row operation (or a change of system): the step's forms afresh, with
+    what was typed and refused, and the conflicts of this request."""
+    fresh = build_step_forms(
+        step,
+        proposal,
+        gpu_unit=_gpu_unit(proposal),
+        number_format=number_format(request),
+    )
+    context = _page(request, proposal, step, fresh, **saved.context())
+    kind = saved.row_action.kind if saved.row_action else ""
+    context["focus"] = f"{kind}-{saved.new_row.pk}" if saved.new_row else ""
+    if request.htmx:
+        return _answer(request, "rows", context)
+    if context["conflicts"]:
+        return _answer(request, "page", context)
+    anchor = context["focus"] or (f"section-{kind}" if kind else "")
+    url = reverse("proposals:step", args=[proposal.pk, step.slug])
+    return redirect(url + (f"#{anchor}" if anchor else ""))
+
+
+class _Saved:
+    """What one save did: the bound forms, the outcome, the new row, the conflicts."""
+
+    def __init__(self, step_forms, outcome, new_row, row_action, bases):
+        self.step_forms = step_forms
+        self.outcome = outcome
+        self.new_row = new_row
+        self.row_action = row_action
+        self.bases = bases
+
+    def context(self) -> dict:
+        return {
+            "saved": True,
+            "conflicts": _describe_conflicts(self.step_forms, self.outcome),
+            "gone": bool(self.outcome.gone),
+            "posted_bases_json": json.dumps(self.bases),
+        }
+
+
+def _posted_bases(request) -> dict[str, str]:
+    """What each input showed when the page was loaded (``bases``: a JSON object of
+    input name -> stored value as text); anything else is a bad request (400)."""
+    try:
+        bases = json.loads(request.POST.get("bases") or "{}")
+    except ValueError:
+        raise BadRequest("bases must be a JSON object.") from None
+    if not isinstance(bases, dict) or not all(
+        isinstance(value, str) for value in bases.values()
+    ):
+        raise BadRequest("bases must map input names to text.")
+    return bases
+
+
+def _save(request, proposal, step, *, posted_rows_only=False, row_action=None):
+    """Validate and store a step's POST (field by field) and its row operation."""
+    unit = _gpu_unit(proposal, request.POST.get("gpu_unit"))
+    step_forms = build_step_forms(
+        step,
+        proposal,
+        request.POST,
+        gpu_unit=unit,
+        number_format=number_format(request),
+        posted_rows_only=posted_rows_only,
+    )
+    bases = _posted_bases(request)
+    keep = request.POST.get("keep")
+    if keep:
+        # "Keep mine" in the conflict banner: this page's value wins over the other.
+        bases[keep] = field_bases(step_forms).get(keep)
+    collected = collect_changes(step_forms, request.POST, bases)
+    changes = collected.changes
+    if "gpu_unit" in request.POST and unit != proposal.gpu_unit:
+        # Only the toggle itself changes the unit (steps without it never post it).
+        changes.append(Change(proposal, {"gpu_unit": unit}, step_forms.main))
+    outcome, new_row = services.proposal_save_step(
+        proposal=proposal,
+        changes=changes,
+        refused=collected.refused,
+        cleared=collected.cleared,
+        row_action=row_action,
+    )
+    for change in outcome.refused:
+        change.form.add_error(
+            None, "These values contradict each other; they were not saved."
+        )
+    # What each input is now based on: its saved or confirmed value; a conflicting,
+    # refused or held input keeps the base it had.
+    unsettled = set(collected.refused) | {
+        _input_name(step_forms, conflict) for conflict in outcome.conflicts
+    }
+    for form in step_forms.all_forms():
+        cleaned = getattr(form, "cleaned_data", None)
+        if not form.is_bound or cleaned is None:
+            continue
+        for name in form.fields:
+            key = form.add_prefix(name)
+            if key in bases and key not in unsettled and name in cleaned:
+                bases[key] = services.canonical(cleaned[name])
+    return _Saved(step_forms, outcome, new_row, row_action, bases)
+
+
+def _input_name(step_forms, conflict) -> str:
+    for form in step_forms.all_forms():
+        if step_forms.originals.get(id(form)) is conflict.instance:
+            return form.add_prefix(conflict.name)
+    return conflict.name
+
+
+def _shown(field, value) -> str:
+    """A stored value as the field shows it (a choice's label, a number in the
+    person's format)."""
+    if value is None or value == "":
+        return "(empty)"
+    choices = getattr(field, "choices", None)
+    if choices is not None:
+        flat = {}
+        for key, label in choices:
+            if isinstance(label, list | tuple):
+                flat.update({str(k): v for k, v in label})
+            else:
+                flat[str(key)] = label
+        return str(flat.get(services.canonical(value), value))
+    return str(field.prepare_value(value))
+
+
+def _describe_conflicts(step_forms, outcome) -> list[dict]:
+    """The conflicts of a save as the banner shows them: the field, both values."""
+    described = []
+    for conflict in outcome.conflicts:
+        key = _input_name(step_forms, conflict)
+        form = next(
+            f
+            for f in step_forms.all_forms()
+            if step_forms.originals.get(id(f)) is conflict.instance
+        )
+        field = form.fields[conflict.name]
+        described.append(
+            {
+                "input": key,
+                "label": field.label,
+                "mine": form.data.get(key, ""),
+                "theirs": _shown(field, conflict.theirs),
+            }
+        )
+    return described

@@ -29,25 +29,27 @@
 
   // State of the page's autosave form; the form element itself may be swapped (row
   // operations replace it), so the state lives here and is keyed by nothing.
-  const state = { dirty: false, inFlight: false, retries: 0, conflict: false, pendingSubmit: null };
+  const state = { dirty: false, inFlight: false, retries: 0, pendingSubmit: null };
 
   document.addEventListener("input", function (event) {
     const form = autosaveForm();
-    if (!form || !form.contains(event.target) || state.conflict) return;
+    if (!form || !form.contains(event.target)) return;
     state.dirty = true;
     setStatus(form, "dirty", "Unsaved changes…");
   }, true);
 
   // Switching between physical GPUs and GCDs converts the numbers already typed, so
-  // the stored values never change meaning.
+  // the stored values never change meaning. GPU counts are whole numbers: whatever
+  // separates digit groups (1,000 / 1.000 / 1 000) is left out.
   document.addEventListener("change", function (event) {
     const radio = event.target;
     if (!(radio instanceof HTMLInputElement) || radio.name !== "gpu_unit") return;
     const factor = parseInt(radio.dataset.gcdsPerGpu || "1", 10);
     const toGcds = radio.value === "gcds";
     document.querySelectorAll("input[data-gpu-count]").forEach(function (input) {
-      if (input.value === "" || isNaN(Number(input.value))) return;
-      const value = Number(input.value);
+      if (!/^[0-9][0-9.,\s\u00a0\u202f\u2009]*$/.test(input.value.trim())) return;
+      const value = parseInt(input.value.replace(/[^0-9]/g, ""), 10);
+      if (!toGcds && value % factor) return;
       input.value = String(toGcds ? value * factor : value / factor);
     });
     document.querySelectorAll("[data-gpu-unit-label]").forEach(function (el) {
@@ -58,20 +60,10 @@
   document.body.addEventListener("htmx:beforeRequest", function (event) {
     const form = autosaveForm();
     if (!form || event.detail.elt !== form) return;
-    if (state.conflict) { event.preventDefault(); return; }
     state.inFlight = true;
     state.dirtyAtSend = state.dirty;
     state.dirty = false;
     setStatus(form, "saving", "Saving…");
-  });
-
-  document.body.addEventListener("htmx:beforeSwap", function (event) {
-    // A refused save (409) carries the conflict message: show it.
-    if (event.detail.xhr && event.detail.xhr.status === 409) {
-      event.detail.shouldSwap = true;
-      event.detail.isError = false;
-      state.conflict = true;
-    }
   });
 
   function retryLater(form) {
@@ -92,10 +84,6 @@
     if (elt !== form && !form.contains(elt)) return;
     state.inFlight = false;
     const xhr = event.detail.xhr;
-    if (xhr && xhr.status === 409) {
-      state.dirty = false;
-      return;
-    }
     if (event.detail.failed || !xhr || xhr.status === 0 || xhr.status >= 500) {
       retryLater(form);
       return;
@@ -125,7 +113,7 @@
   }, true);
 
   window.addEventListener("beforeunload", function (event) {
-    if ((state.dirty || state.inFlight) && !state.submitting && !state.conflict) {
+    if ((state.dirty || state.inFlight) && !state.submitting) {
       event.preventDefault();
       event.returnValue = "";
     }
@@ -218,7 +206,7 @@
   document.body.addEventListener("htmx:configRequest", function (event) {
     const elt = event.detail.elt;
     const params = event.detail.parameters;
-    if (!elt.matches || !elt.matches("form[data-autosave]") || params.action !== "autosave") return;
+    if (!elt.matches || !elt.matches("form[data-autosave]") || params.autosave !== "1") return;
     sent = new Map(pending);
     Object.keys(params).forEach(function (name) {
       const prefix = rowPrefix(name);
@@ -236,4 +224,21 @@
     }
     sent = null;
   });
+})();
+
+// Autosave answers replace each field's feedback block, never the input someone is
+// typing in: highlight (or clear) the input from its block, so a refused value is
+// marked where it was typed.
+(function () {
+  function highlight() {
+    document.querySelectorAll(".field-feedback[id^='fb-']").forEach(function (box) {
+      const input = document.getElementById(box.id.slice(3));
+      if (!input || !input.classList.contains("form-control")) return;
+      const refused = box.querySelector(".invalid-feedback") !== null;
+      input.classList.toggle("is-invalid", refused);
+      if (refused) input.setAttribute("aria-invalid", "true");
+      else input.removeAttribute("aria-invalid");
+    });
+  }
+  document.body.addEventListener("htmx:afterSettle", highlight);
 })();

@@ -59,7 +59,7 @@ def _autosave(client, proposal, texts):
                 "scalability_narrative": texts[counter["n"] % 2],
                 "workload": "single_large_job",
                 "runtime_stability_pct": "",
-                "action": "autosave",
+                "autosave": "1",
                 "revision": counter["revision"],
             },
             headers=HX,

@@ -76,7 +76,7 @@ def test_without_javascript_steps_save_validate_and_navigate(
     page.fill("#id_duration_months", "99")
     page.get_by_role("button", name="Code details").click()
     # The invalid field is explained next to it; the valid one was saved.
-    expect(page.locator("#fb-id_duration_months")).to_contain_text("less than or equal")
+    expect(page.locator("#fb-id_duration_months")).to_contain_text("Enter at most 60")
     expect(page.get_by_test_id("tier")).to_have_text("Fast Lane")
     page.fill("#id_duration_months", "3")
     page.get_by_role("button", name="Code details").click()

@@ -124,14 +124,19 @@ def test_new_applicant_builds_the_lumi_fast_lane_example(
     assert proposal.total_gpu_hours == 18176
     assert proposal.jobs.count() == 4
 
-    # Two tabs: the second saves, the first must refuse its stale save.
+    # Two tabs change the same field: the second save is a conflict showing both
+    # values, and nothing is overwritten until the person keeps one.
     page.goto(f"{base}/proposals/{proposal.pk}/selection/")
     other = page.context.new_page()
     other.goto(f"{base}/proposals/{proposal.pk}/selection/")
     type_into(other, "#id_libraries", "PyTorch 2.5, vLLM 0.6")
     page.fill("#id_libraries", "an older idea")
     expect(page.locator("#save-status")).to_have_attribute("data-state", "conflict")
-    expect(page.locator("#conflict-banner")).to_contain_text("changed somewhere else")
+    banner = page.locator("#conflict-banner")
+    expect(banner).to_contain_text("changed somewhere else")
+    expect(banner.get_by_test_id("conflict-theirs")).to_have_text(
+        "PyTorch 2.5, vLLM 0.6"
+    )
     proposal.refresh_from_db()
     assert proposal.libraries == "PyTorch 2.5, vLLM 0.6"
     other.close()

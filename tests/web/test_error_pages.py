@@ -97,7 +97,7 @@ def test_404_page_is_ours(quiet_client):
 
 def test_400_page_is_ours(quiet_client, proposal):
     url = reverse("proposals:step", args=[proposal.pk, "organisation"])
-    response = quiet_client.post(url, {"revision": "²"})
+    response = quiet_client.post(url, {"bases": "²"})
     assert response.status_code == 400
     assert "The request could not be understood" in response.text
 

@@ -70,10 +70,12 @@ def test_staff_diff_with_long_unknown_revision_is_404(
     assert client.get(url, {"a": "9" * MAX_DIGITS}).status_code == 404
 
 
-@pytest.mark.parametrize("value", ODD)
-def test_wizard_post_with_odd_revision_is_400(value, user_client, proposal):
+@pytest.mark.parametrize(
+    "value", ["{", "[]", '{"title": 1}', '{"title": null}', "²", '"x"']
+)
+def test_wizard_post_with_odd_bases_is_400(value, user_client, proposal):
     url = reverse("proposals:step", args=[proposal.pk, "organisation"])
-    response = user_client.post(url, {"revision": value, "action": "save"})
+    response = user_client.post(url, {"bases": value, "save": "1"})
     assert response.status_code == 400
 
 

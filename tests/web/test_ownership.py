@@ -32,7 +32,6 @@ STEPS = ["organisation", "selection", "codes", "scalability", "optimisation", "r
 def owner_requests(objects):
     """Every (method, URL, data) that shows or changes a proposal or one of its rows."""
     pk = objects["proposal"].pk
-    revision = objects["proposal"].revision
     requests = [
         ("get", reverse("proposals:detail", args=[pk]), {}),
         ("get", reverse("proposals:edit", args=[pk]), {}),
@@ -41,8 +40,8 @@ def owner_requests(objects):
         url = reverse("proposals:step", args=[pk, step])
         requests += [
             ("get", url, {}),
-            ("post", url, {"action": "autosave", "revision": revision, "title": "x"}),
-            ("post", url, {"action": "save", "revision": revision, "title": "x"}),
+            ("post", url, {"autosave": "1", "title": "x"}),
+            ("post", url, {"save": "1", "title": "x"}),
         ]
     rows = {
         "codes": objects["code"],
@@ -52,18 +51,11 @@ def owner_requests(objects):
     }
     for kind, row in rows.items():
         step = "codes" if kind == "codes" else "scalability"
-        url = reverse("proposals:step", args=[pk, step])
-        for action in ("add:{kind}", "delete:{kind}:{pk}", "up:{kind}:{pk}"):
-            requests.append(
-                (
-                    "post",
-                    url,
-                    {
-                        "action": action.format(kind=kind, pk=row.pk),
-                        "revision": revision,
-                    },
-                )
-            )
+        for operation in ("add", "delete", "up"):
+            kwargs = {"pk": pk, "step": step, "kind": kind, "operation": operation}
+            if operation != "add":
+                kwargs["row"] = row.pk
+            requests.append(("post", reverse("proposals:row", kwargs=kwargs), {}))
     return requests
 
 
@@ -82,16 +74,23 @@ def test_other_users_proposal_is_404(user_client, foreign, htmx):
 def test_rows_of_another_proposal_are_404_from_own_proposal(
     user_client, proposal, foreign
 ):
-    url = reverse("proposals:step", args=[proposal.pk, "scalability"])
-    for action in (
-        f"delete:jobs:{foreign['job'].pk}",
-        f"up:measurements:{foreign['measurement'].pk}",
-        f"delete:schedule:{foreign['usage'].pk}",
+    for kind, operation, row in (
+        ("jobs", "delete", foreign["job"]),
+        ("measurements", "up", foreign["measurement"]),
+        ("schedule", "delete", foreign["usage"]),
     ):
-        response = user_client.post(
-            url, {"action": action, "revision": proposal.revision}
+        url = reverse(
+            "proposals:row",
+            kwargs={
+                "pk": proposal.pk,
+                "step": "scalability",
+                "kind": kind,
+                "operation": operation,
+                "row": row.pk,
+            },
         )
-        assert response.status_code == 404, action
+        response = user_client.post(url, {})
+        assert response.status_code == 404, url
     assert foreign["proposal"].jobs.count() == 1
     foreign["proposal"].refresh_from_db()
     assert foreign["proposal"].title == "Not yours"

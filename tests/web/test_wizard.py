@@ -1,5 +1,6 @@
 """The wizard's server side: autosave, partial saves, conflicts, rows, units, no-JS."""
 
+import html
 from decimal import Decimal
 
 import pytest
@@ -24,6 +25,13 @@ def step_url(proposal, step):
     return reverse("proposals:step", args=[proposal.pk, step])
 
 
+def row_url(proposal, step, kind, operation, row=None):
+    kwargs = {"pk": proposal.pk, "step": step, "kind": kind, "operation": operation}
+    if row is not None:
+        kwargs["row"] = row.pk
+    return reverse("proposals:row", kwargs=kwargs)
+
+
 def selection_data(proposal, **overrides):
     data = {
         "system": proposal.system_id or "",
@@ -38,8 +46,7 @@ def selection_data(proposal, **overrides):
         "extra_cpu_hours": "",
         "auxiliary_services": "",
         "duration_months": "",
-        "revision": proposal.revision,
-        "action": "autosave",
+        "autosave": "1",
     }
     data.update(overrides)
     return data
@@ -50,7 +57,7 @@ def test_every_step_renders_with_live_regions(user_client, proposal):
         content = user_client.get(step_url(proposal, step)).content.decode()
         for region in ("live-tier", "live-totals", "live-findings", "live-energy"):
             assert f'id="{region}"' in content, (step, region)
-        assert 'name="revision"' in content
+        assert 'name="bases"' in content
 
 
 def test_autosave_saves_and_answers_with_fragments_only(user_client, proposal):
@@ -64,7 +71,7 @@ def test_autosave_saves_and_answers_with_fragments_only(user_client, proposal):
     proposal.refresh_from_db()
     assert proposal.total_gpu_hours == Decimal("18176")
     assert proposal.revision == 2
-    assert 'id="revision-field" value="2" hx-swap-oob="true"' in content
+    assert 'id="bases-field" value="' in content
     assert "Fast Lane" in content
     assert (
         'id="live-tier" class="card mb-3" aria-labelledby="live-tier-h" hx-swap-oob'
@@ -87,7 +94,8 @@ def test_invalid_value_is_refused_while_the_rest_is_saved(user_client, proposal)
     assert proposal.libraries == "PyTorch 2.5, DeepSpeed"
     assert proposal.total_gpu_hours == Decimal("4000")
     assert 'id="fb-id_total_gpu_hours"' in content
-    assert "greater than or equal to 0" in content
+    assert "Enter 0 or more: GPU-hours cannot be negative." in content
+    assert "Ensure" not in content  # never Django's own wording
 
 
 def test_not_a_number_is_explained_next_to_the_field(user_client, proposal):
@@ -98,28 +106,47 @@ def test_not_a_number_is_explained_next_to_the_field(user_client, proposal):
     )
     content = response.content.decode()
     start = content.index('id="fb-id_max_gpus_per_job"')
-    assert "Enter a whole number." in content[start : start + 400]
+    assert "“eight” is not a number" in content[start : start + 400]
 
 
-def test_stale_revision_is_refused_and_nothing_changes(user_client, proposal):
+def bases_of(client, proposal, step):
+    """The ``bases`` the page of ``step`` sends back (what each input showed)."""
+    page = client.get(step_url(proposal, step)).content.decode()
+    raw = page.split('name="bases" id="bases-field" value="')[1].split('"')[0]
+    return html.unescape(raw)
+
+
+def test_two_tabs_changing_different_fields_both_save(user_client, proposal):
     url = step_url(proposal, "selection")
-    user_client.post(url, selection_data(proposal, libraries="tab B"), headers=HX)
-    stale = selection_data(proposal, libraries="tab A")  # still revision 1
-    response = user_client.post(url, stale, headers=HX)
-    assert response.status_code == 409
-    assert "changed somewhere else" in response.content.decode()
+    bases = bases_of(user_client, proposal, "selection")  # both tabs load the page
+    tab_a = selection_data(proposal, libraries="tab A", bases=bases)
+    tab_b = selection_data(proposal, duration_months="6", bases=bases)
+    assert user_client.post(url, tab_a, headers=HX).status_code == 200
+    response = user_client.post(url, tab_b, headers=HX)
+    assert response.status_code == 200
+    assert 'data-testid="conflict"' not in response.content.decode()
+    proposal.refresh_from_db()
+    assert (proposal.libraries, proposal.duration_months) == ("tab A", 6)
+
+
+def test_same_field_changed_in_two_tabs_is_a_conflict_with_both_values(
+    user_client, proposal
+):
+    url = step_url(proposal, "selection")
+    bases = bases_of(user_client, proposal, "selection")
+    user_client.post(url, selection_data(proposal, libraries="tab A", bases=bases))
+    stale = selection_data(proposal, libraries="tab B", bases=bases)
+    content = user_client.post(url, stale, headers=HX).content.decode()
+    assert 'data-testid="conflict"' in content
+    assert "tab A" in content and "tab B" in content
+    proposal.refresh_from_db()
+    assert proposal.libraries == "tab A"
+    # "Keep mine": this tab's value wins.
+    keep = selection_data(proposal, libraries="tab B", bases=bases, keep="libraries")
+    content = user_client.post(url, keep, headers=HX).content.decode()
+    assert 'data-testid="conflict"' not in content
     proposal.refresh_from_db()
     assert proposal.libraries == "tab B"
-    assert proposal.revision == 2
-
-
-def test_stale_plain_post_is_refused_too(user_client, proposal):
-    url = step_url(proposal, "selection")
-    user_client.post(url, selection_data(proposal, libraries="newer"), headers=HX)
-    response = user_client.post(url, selection_data(proposal, action="save"))
-    assert response.status_code == 409
-    proposal.refresh_from_db()
-    assert proposal.libraries == "newer"
 
 
 def test_unchanged_autosave_does_not_bump_the_revision(user_client, proposal):
@@ -155,7 +182,8 @@ def test_gcd_choice_is_ignored_on_single_die_systems(user_client, user):
 
 def test_job_rows_add_fill_total_and_remove(user_client, proposal):
     url = step_url(proposal, "scalability")
-    response = user_client.post(url, {"action": "add:jobs", "revision": 1}, headers=HX)
+    add = row_url(proposal, "scalability", "jobs", "add")
+    response = user_client.post(add, {}, headers=HX)
     assert response.status_code == 200
     job = proposal.jobs.get()
     assert (job.gpus, job.hours, job.count) == (None, None, None)
@@ -163,8 +191,7 @@ def test_job_rows_add_fill_total_and_remove(user_client, proposal):
         "scalability_narrative": "",
         "workload": "",
         "runtime_stability_pct": "",
-        "action": "autosave",
-        "revision": 2,
+        "autosave": "1",
     }
     row = {
         f"jobs-{job.pk}-title": "Ablation training",
@@ -178,9 +205,8 @@ def test_job_rows_add_fill_total_and_remove(user_client, proposal):
     assert "12,288" in content
     job.refresh_from_db()
     assert (job.gpus, job.hours, job.count) == (32, Decimal("24"), 16)
-    response = user_client.post(
-        url, {"action": f"delete:jobs:{job.pk}", "revision": 3}, headers=HX
-    )
+    delete = row_url(proposal, "scalability", "jobs", "delete", job)
+    response = user_client.post(delete, {}, headers=HX)
     assert response.status_code == 200
     assert not proposal.jobs.exists()
 
@@ -188,11 +214,10 @@ def test_job_rows_add_fill_total_and_remove(user_client, proposal):
 def test_rows_move_up_and_down(user_client, proposal):
     first = JobTypeFactory(proposal=proposal, title="first", position=0)
     second = JobTypeFactory(proposal=proposal, title="second", position=1)
-    url = step_url(proposal, "scalability")
-    user_client.post(url, {"action": f"up:jobs:{second.pk}", "revision": 1})
+    user_client.post(row_url(proposal, "scalability", "jobs", "up", second))
     titles = list(proposal.jobs.order_by("position").values_list("title", flat=True))
     assert titles == ["second", "first"]
-    user_client.post(url, {"action": f"down:jobs:{second.pk}", "revision": 2})
+    user_client.post(row_url(proposal, "scalability", "jobs", "down", second))
     titles = list(proposal.jobs.order_by("position").values_list("title", flat=True))
     assert titles == ["first", "second"]
     assert first.pk != second.pk
@@ -200,16 +225,14 @@ def test_rows_move_up_and_down(user_client, proposal):
 
 def test_new_code_entry_is_not_a_second_main_loop(user_client, proposal):
     CodeEntryFactory(proposal=proposal)
-    user_client.post(
-        step_url(proposal, "codes"), {"action": "add:codes", "revision": 1}
-    )
+    user_client.post(row_url(proposal, "codes", "codes", "add"))
     assert list(proposal.codes.values_list("role", flat=True)) == ["main", "other"]
 
 
 def test_plain_post_saves_and_moves_to_the_next_step(user_client, proposal):
     response = user_client.post(
         step_url(proposal, "selection"),
-        selection_data(proposal, action="goto:codes", duration_months="3"),
+        selection_data(proposal, goto="codes", duration_months="3"),
     )
     assert response.status_code == 302
     assert response.headers["Location"] == step_url(proposal, "codes")
@@ -221,11 +244,11 @@ def test_plain_post_with_an_error_stays_and_keeps_the_rest(user_client, proposal
     response = user_client.post(
         step_url(proposal, "selection"),
         selection_data(
-            proposal, action="goto:codes", duration_months="99", libraries="JAX 0.4"
+            proposal, goto="codes", duration_months="99", libraries="JAX 0.4"
         ),
     )
     assert response.status_code == 200
-    assert "less than or equal to 60" in response.content.decode()
+    assert "Enter at most 60" in response.content.decode()
     proposal.refresh_from_db()
     assert proposal.libraries == "JAX 0.4"
     assert proposal.duration_months is None
@@ -239,8 +262,7 @@ def test_contradicting_row_values_are_not_stored(user_client, proposal):
         "scalability_narrative": "",
         "workload": "",
         "runtime_stability_pct": "",
-        "action": "autosave",
-        "revision": 1,
+        "autosave": "1",
         f"schedule-{usage.pk}-from_month": "4",
         f"schedule-{usage.pk}-to_month": "3",
         f"schedule-{usage.pk}-gpu_hours": "1000",
@@ -291,8 +313,7 @@ def _autosave_queries(client, proposal, rows):
         "scalability_narrative": f"narrative {rows}",
         "workload": "",
         "runtime_stability_pct": "",
-        "action": "autosave",
-        "revision": proposal.revision,
+        "autosave": "1",
     }
     with CaptureQueriesContext(connection) as queries:
         response = client.post(step_url(proposal, "scalability"), data, headers=HX)
@@ -321,9 +342,7 @@ def test_rule_reference_lists_every_registered_rule(client, catalogue):
 
 def test_row_of_wrong_table_for_step_is_404(user_client, proposal):
     job = JobTypeFactory(proposal=proposal)
-    response = user_client.post(
-        step_url(proposal, "codes"), {"action": f"delete:jobs:{job.pk}", "revision": 1}
-    )
+    response = user_client.post(row_url(proposal, "codes", "jobs", "delete", job))
     assert response.status_code == 404
     assert JobType.objects.filter(pk=job.pk).exists()
     assert Proposal.objects.get(pk=proposal.pk).revision == 1
@@ -339,7 +358,7 @@ def test_chart_is_resent_only_when_its_data_changed(user_client, proposal):
     data = selection_data(proposal, libraries="same chart", chart_key=key)
     content = user_client.post(step_url(proposal, "selection"), data, headers=HX)
     assert 'id="live-chart"' not in content.content.decode()
-    data = selection_data(proposal, max_gpus_per_job="16", chart_key=key, revision=2)
+    data = selection_data(proposal, max_gpus_per_job="16", chart_key=key)
     content = user_client.post(step_url(proposal, "selection"), data, headers=HX)
     assert 'id="live-chart"' in content.content.decode()  # new target: new projection
 
@@ -413,8 +432,7 @@ def test_recompute_queries_do_not_grow_with_posted_rows(user_client, user):
             "scalability_narrative": "",
             "workload": "",
             "runtime_stability_pct": "",
-            "action": "autosave",
-            "revision": proposal.revision,
+            "autosave": "1",
         }
         for job in jobs[:3]:
             data.update(
