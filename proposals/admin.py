@@ -2,6 +2,8 @@ from django.contrib import admin, messages
 
 from proposals import services
 from proposals.models import (
+    CallFamily,
+    CallMode,
     Cluster,
     CodeEntry,
     JobType,
@@ -29,6 +31,53 @@ class ClusterAdmin(admin.ModelAdmin):
     ]
     search_fields = ["name", "slug", "gpu_model"]
     prepopulated_fields = {"slug": ["name"]}
+
+
+class CallModeInline(admin.StackedInline):
+    """A family's modes (tiers) with their bounds, durations, evidence and sources."""
+
+    model = CallMode
+    extra = 0
+    fieldsets = [
+        (None, {"fields": [("slug", "position"), ("min_hours", "max_hours")]}),
+        (
+            "Terms",
+            {
+                "fields": [
+                    ("request_unit", "max_gpus_per_job"),
+                    "durations_months",
+                    ("access_working_days", "review"),
+                ]
+            },
+        ),
+        (
+            "Evidence",
+            {
+                "fields": [
+                    (
+                        "tests_description_required",
+                        "job_plan_required",
+                        "scaling_data_required",
+                        "schedule_required",
+                    ),
+                    (
+                        "extrapolation_allowed",
+                        "max_extrapolation_factor",
+                        "max_projection_band",
+                    ),
+                ]
+            },
+        ),
+        ("Sources", {"fields": ["sources"]}),
+    ]
+
+
+@admin.register(CallFamily)
+class CallFamilyAdmin(admin.ModelAdmin):
+    """Call terms: changes apply to every assessment from the next page load."""
+
+    list_display = ["label", "slug", "tiered", "vat_required"]
+    inlines = [CallModeInline]
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):

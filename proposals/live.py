@@ -6,11 +6,12 @@ Used by the wizard (full pages and htmx fragments) and by the read-only review p
 
 from collections import defaultdict
 
-from proposals.assess import assess_proposal
+from proposals.assess import assess_proposal, terms_from_db
 from proposals.charts import chart_data, inline_svg
 from proposals.domain.fields import FIELDS, describe_path
 from proposals.domain.jobplan import nodes_for
 from proposals.domain.sections import TABLE_KINDS, TABLES
+from proposals.domain.terms import figures
 from proposals.domain.tiers import tier_label
 from proposals.wizard import STEPS, finding_location
 
@@ -19,7 +20,8 @@ SEVERITY_CLASS = {"error": "danger", "warning": "warning", "info": "info"}
 
 def live_context(proposal) -> dict:
     """Template context for the sidebar and the computed cells of ``proposal``."""
-    assessment = assess_proposal(proposal)
+    terms = terms_from_db()
+    assessment = assess_proposal(proposal, terms=terms)
     rows = _engine_rows(proposal)
     names = {
         table.kind: [getattr(row, table.name_field) for row in rows[table.kind]]
@@ -59,10 +61,11 @@ def live_context(proposal) -> dict:
         step.slug: _severity_counts(by_step.get(step.slug, [])) for step in STEPS
     }
     tier = assessment.tier
+    help_figures = figures(terms)
     chart_svg, chart_key = inline_svg(chart_data(assessment, code_names))
     return {
         "assessment": assessment,
-        "tier_label": tier_label(tier),
+        "tier_label": assessment.mode_label,
         "recommended_label": tier_label(assessment.recommended_tier),
         "findings": findings,
         "findings_by_step": dict(by_step),
@@ -70,8 +73,9 @@ def live_context(proposal) -> dict:
         "counts_by_step": counts_by_step,
         "job_figures": job_figures,
         "point_figures": point_figures,
-        # Tier-fitted help and examples by field key (``total_gpu_hours``, ``jobs.gpus``).
-        "help": {spec.key: spec.help_for(tier) for spec in FIELDS},
+        # Tier-fitted help and examples by field key (``total_gpu_hours``, ``jobs.gpus``),
+        # with the figures of the call terms in force.
+        "help": {spec.key: spec.help_for(tier, help_figures) for spec in FIELDS},
         "help_examples": {spec.key: spec.example for spec in FIELDS},
         "chart_svg": chart_svg,
         "chart_key": chart_key,

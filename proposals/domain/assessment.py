@@ -22,7 +22,8 @@ from .scaling import (
     projection_series,
 )
 from .schedule import ScheduleSummary, summarise
-from .tiers import SMALL_JOB_MAX_GPUS, recommend_tier, tier_for_hours, tier_label
+from .terms import CallTerms, family_terms
+from .tiers import recommend_tier, tier_label
 from .types import Catalogue, Proposal
 
 
@@ -31,6 +32,8 @@ class Assessment:
     """Everything computed for one proposal; ``to_dict()`` is the command's JSON."""
 
     tier: str | None
+    mode: str | None
+    mode_label: str
     recommended_tier: str | None
     reasons: tuple[str, ...]
     requested_gpu_hours: float | None
@@ -62,6 +65,7 @@ class Assessment:
         several = len(self.analysis.series) > 1
         return {
             "tier": self.tier,
+            "call_mode": self.mode,
             "recommended_tier": self.recommended_tier,
             "reasons": list(self.reasons),
             "totals": {
@@ -107,7 +111,7 @@ class Assessment:
     def to_text(self) -> str:
         """A short plain-text report for people (``assess --format text``)."""
         lines = [
-            f"Tier: {tier_label(self.tier)}",
+            f"Tier: {self.mode_label}",
             f"Recommended tier: {tier_label(self.recommended_tier)}",
         ]
         lines += [f"  - {reason}" for reason in self.reasons]
@@ -201,6 +205,11 @@ def _energy(e: EnergyEstimate | None) -> dict | None:
     }
 
 
+def mode_label(family, tier: str | None) -> str:
+    """What the sidebar calls the request: the tier, or the family without tiers."""
+    return tier_label(tier) if family.tiered else family.label
+
+
 def _target_gpus(proposal: Proposal, plan: JobPlan) -> int | None:
     """Maximum GPUs per job when given, else the largest job row."""
     declared = proposal.selection.max_gpus_per_job
@@ -210,25 +219,31 @@ def _target_gpus(proposal: Proposal, plan: JobPlan) -> int | None:
     return largest if largest and largest > 0 else None
 
 
-def assess(proposal: Proposal, catalogue: Catalogue) -> Assessment:
-    """Assess ``proposal`` against the cluster ``catalogue`` (a slug -> Cluster map)."""
+def assess(
+    proposal: Proposal, catalogue: Catalogue, terms: CallTerms | None = None
+) -> Assessment:
+    """Assess ``proposal`` against the cluster ``catalogue`` (a slug -> Cluster map)
+    and the call ``terms`` (a family slug -> FamilyTerms map; default: the guides'
+    terms of ``fixtures/call_terms.json``)."""
     selection = proposal.selection
     scal = proposal.scalability
     cluster = catalogue.get(selection.system) if selection.system else None
     hours = selection.total_gpu_hours
-    tier = tier_for_hours(hours)
+    family = family_terms(terms, proposal.call_family)
+    mode = family.mode_for_hours(hours)
+    tier = mode.slug if mode and family.tiered else None
     plan = job_plan(scal.jobs, cluster)
     target = _target_gpus(proposal, plan)
     analysis = analyse(scal.measurements)
     main_codes = tuple(i for i, c in enumerate(proposal.codes) if c.role == "main")
-    projection = project(projection_series(analysis, main_codes), target, tier)
+    projection = project(projection_series(analysis, main_codes), target, mode)
     sizes = [selection.max_gpus_per_job or 0] + [row.gpus for row in plan.rows]
     multi_node = cluster is not None and max(sizes) > cluster.gpus_per_node
     has_data = any(len(s.distinct_gpus) >= 2 for s in analysis.series)
     high_throughput = (
         scal.workload == "many_small_jobs"
         and scal.runtime_stability_pct is not None
-        and (target or 0) <= SMALL_JOB_MAX_GPUS
+        and (target or 0) <= (family.small_job_max_gpus or 0)
     )
     largest_measured = max((p.gpus for p in analysis.points), default=0)
     recommendation = recommend_tier(
@@ -239,6 +254,7 @@ def assess(proposal: Proposal, catalogue: Catalogue) -> Assessment:
         has_scaling_data=has_data,
         high_throughput_evidence=high_throughput,
         covers_target=bool(target) and largest_measured >= target,
+        family=family,
     )
     schedule = summarise(scal.schedule, hours, selection.duration_months)
     energy_hours = hours if hours is not None else plan.total_gpu_hours or None
@@ -246,6 +262,8 @@ def assess(proposal: Proposal, catalogue: Catalogue) -> Assessment:
         proposal=proposal,
         catalogue=catalogue,
         cluster=cluster,
+        family=family,
+        mode=mode,
         tier=tier,
         recommendation=recommendation,
         plan=plan,
@@ -259,6 +277,8 @@ def assess(proposal: Proposal, catalogue: Catalogue) -> Assessment:
     )
     return Assessment(
         tier=tier,
+        mode=mode.slug if mode else None,
+        mode_label=mode_label(family, tier),
         recommended_tier=recommendation.tier,
         reasons=recommendation.reasons,
         requested_gpu_hours=hours,

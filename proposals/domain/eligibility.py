@@ -15,9 +15,6 @@ from stdnum.exceptions import ValidationError
 
 from .countries import EU_MEMBER, country
 
-INDUSTRIAL_KINDS = ("startup", "sme", "industry")
-NOT_ELIGIBLE_KINDS = ("academic", "public")
-
 # The EU VAT prefix differs from the ISO code for Greece only.
 EU_VAT_PREFIX = {"GR": "EL"}
 

@@ -18,6 +18,7 @@ from .jobplan import JobPlan
 from .scaling import Projection, ScalingAnalysis
 from .schedule import ScheduleSummary
 from .sections import SECTION_SLUGS
+from .terms import FamilyTerms, ModeTerms
 from .tiers import Recommendation
 from .types import Catalogue, Cluster, Proposal
 
@@ -57,11 +58,14 @@ class Hit:
 
 @dataclass(frozen=True)
 class Context:
-    """Everything a rule may look at: the input and the computed figures."""
+    """Everything a rule may look at: the input, the call terms of its family (and
+    the mode its request falls into) and the computed figures."""
 
     proposal: Proposal
     catalogue: Catalogue
     cluster: Cluster | None
+    family: FamilyTerms
+    mode: ModeTerms | None
     tier: str | None
     recommendation: Recommendation
     plan: JobPlan

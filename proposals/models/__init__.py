@@ -8,6 +8,10 @@ values that can never be right (negative hours, zero GPUs in a job row, percenta
 above 100) are refused by validators and by database constraints alike.
 """
 
+from .calls import (
+    CallFamily,
+    CallMode,
+)
 from .catalogue import (
     Cluster,
 )
@@ -49,6 +53,8 @@ __all__ = [
     "MAX_JOBS",
     "MAX_TB",
     "MAX_MONTHS",
+    "CallFamily",
+    "CallMode",
     "Cluster",
     "Proposal",
     "ProposalChild",

@@ -1,0 +1,73 @@
+"""Call terms as data in the database: editing a bound moves the tier and changes
+the figures the wizard, the exports and the admin show."""
+
+import pytest
+from django.contrib.auth.models import User
+from django.core.exceptions import ValidationError
+from django.urls import reverse
+
+from proposals.assess import assess_proposal, terms_from_db
+from proposals.models import CallFamily, CallMode
+from tests.factories import ProposalFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def playground():
+    return CallMode.objects.get(family__slug="industrial_innovation", slug="playground")
+
+
+def test_database_terms_are_the_shipped_ones():
+    terms = terms_from_db()
+    modes = terms["industrial_innovation"].modes
+    assert [(m.slug, m.max_hours) for m in modes] == [
+        ("playground", 5000),
+        ("fast_lane", 50000),
+        ("large_scale", None),
+    ]
+    assert modes[0].source("max_hours").checked == "2026-12-02"
+    assert terms["ai_for_science"].modes[0].durations_months == (6,)
+
+
+def test_editing_a_bound_moves_the_tier_and_the_help(user_client, user):
+    proposal = ProposalFactory(owner=user, total_gpu_hours=7000)
+    assert assess_proposal(proposal).tier == "fast_lane"
+    step = reverse("proposals:step", args=[proposal.pk, "selection"])
+    page = user_client.get(step).content.decode()
+    assert "5,001 to 50,000 GPU-hours is Fast Lane" in page
+    mode = playground()
+    mode.max_hours = 8000
+    mode.save()
+    assert assess_proposal(proposal).tier == "playground"
+    page = user_client.get(step).content.decode()
+    assert "Up to 8,000 GPU-hours is Playground" in page
+    assert "7,000 GPU-hours is a Playground request" in page
+    assert "5,000" not in page
+
+
+def test_editing_a_duration_changes_the_exports(user_client, user):
+    proposal = ProposalFactory(owner=user, duration_months=3)
+    url = reverse("proposals:export_markdown", args=[proposal.pk])
+    assert "TIER-5" not in user_client.get(url).content.decode()
+    mode = playground()
+    mode.durations_months = [6]
+    mode.save()
+    assert "TIER-5" in user_client.get(url).content.decode()
+
+
+def test_a_fact_without_check_date_is_refused():
+    mode = playground()
+    mode.sources = {"max_hours": {"source": "BSC guide", "checked": "last week"}}
+    with pytest.raises(ValidationError) as error:
+        mode.full_clean()
+    assert "needs a check date" in str(error.value)
+
+
+def test_admin_edits_the_terms(client):
+    client.force_login(User.objects.create_superuser("root", "root@example.eu", "x"))
+    family = CallFamily.objects.get(slug="industrial_innovation")
+    response = client.get(
+        reverse("admin:proposals_callfamily_change", args=[family.pk])
+    )
+    assert response.status_code == 200
+    assert "max_extrapolation_factor" in response.content.decode()
