@@ -18,19 +18,23 @@ H2020_ASSOCIATED = "h2020_associated"
 
 @dataclass(frozen=True)
 class Country:
-    """An eligible country and the python-stdnum module that checks its VAT ids."""
+    """An eligible country and the python-stdnum modules that check its VAT ids
+    (tried in order; empty when no offline check exists)."""
 
     code: str
     name: str
     status: str
-    vat_validator: str | None
+    vat_validators: tuple[str, ...] = ()
 
 
 @cache
 def eligible_countries() -> dict[str, Country]:
     """Return the eligible countries keyed by ISO 3166-1 alpha-2 code."""
     data = json.loads(DATA_FILE.read_text(encoding="utf-8"))
-    return {row["code"]: Country(**row) for row in data["countries"]}
+    return {
+        row["code"]: Country(**{**row, "vat_validators": tuple(row["vat_validators"])})
+        for row in data["countries"]
+    }
 
 
 # Offered in the wizard too: organisations from here may apply to the other call

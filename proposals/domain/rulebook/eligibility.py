@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ..countries import country
-from ..eligibility import VatCheck, check_vat
+from ..eligibility import VatCheck, check_vat, foreign_prefix
 from ..findings import ERROR, INFO, WARNING, Context, Hit, rule
 from ..terms import months
 from ..types import ORGANISATION_KINDS
@@ -91,20 +91,38 @@ def elig_kind(ctx: Context) -> Iterator[Hit]:
 def elig_vat(ctx: Context) -> Iterator[Hit]:
     """Families whose terms require a VAT number (industrial): the VAT number is
     missing or fails the offline format and check-digit test for the country
-    (error); for countries without an offline validator an info note says it could
-    not be checked."""
+    (error: the message speaks of check digits only when the form is right and the
+    digits are not); for countries without an offline validator an info note says it
+    could not be checked."""
     org = ctx.proposal.organisation
     if not ctx.family.vat_required:
         return
     result = check_vat(org.country, org.vat_number)
     if result is VatCheck.MISSING:
         yield Hit("organisation.vat_number", "Enter the organisation's VAT number.")
-    elif result is VatCheck.INVALID:
+    elif result is VatCheck.CHECKSUM:
         yield Hit(
             "organisation.vat_number",
-            f"“{org.vat_number.strip()}” is not a valid VAT number for "
-            f"{org.country.upper()}: check the digits and the country prefix.",
+            f"“{org.vat_number.strip()}” has the form of a VAT number from "
+            f"{country(org.country).name}, but its check digit does not match: a "
+            "digit is probably mistyped.",
         )
+    elif result is VatCheck.INVALID:
+        other = foreign_prefix(org.country, org.vat_number)
+        where = country(org.country).name
+        if other:
+            message = (
+                f"“{org.vat_number.strip()}” starts with {other}, but the organisation "
+                f"is incorporated in {where}: check the country, or give the number "
+                f"registered in {where}."
+            )
+        else:
+            message = (
+                f"“{org.vat_number.strip()}” is not in the form of a VAT number from "
+                f"{where} (with or without the country prefix); check its length and "
+                "characters."
+            )
+        yield Hit("organisation.vat_number", message)
     elif result is VatCheck.UNCHECKED and country(org.country):
         yield Hit(
             "organisation.vat_number",
