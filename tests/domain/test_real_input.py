@@ -112,3 +112,109 @@ def test_country_without_validator_gets_a_note_only():
         "ELIG-2",
     )
     assert hit.severity == "info"
+
+
+# --- SCAL-10: the target named in the usual ways ------------------------------------
+LARGE = "bsc-large-scale"  # target MareNostrum 5 ACC (H100); measured on A100
+
+
+@pytest.mark.parametrize(
+    ("name", "hardware"),
+    [
+        (LUMI, "LUMI-G"),
+        (LUMI, "lumi g, 2 nodes"),
+        (LUMI, "AMD Instinct MI 250X"),
+        (LUMI, "4x mi250x"),
+        (LUMI, "MI250X GCDs"),
+        (LARGE, "MN5"),
+        (LARGE, "MareNostrum 5"),
+        (LARGE, "8xH100 SXM"),
+        (LARGE, "h100-64GB"),
+    ],
+)
+def test_scal10_quiet_when_the_target_is_named(name, hardware):
+    proposal = example(name)
+    measurements = tuple(
+        edit(m, hardware=hardware) for m in proposal.scalability.measurements
+    )
+    assert not findings(
+        edit(proposal, scalability__measurements=measurements), "SCAL-10"
+    )
+
+
+@pytest.mark.parametrize(
+    ("name", "hardware"),
+    [
+        (LUMI, "NVIDIA A100"),
+        (LUMI, "MI100"),
+        (LARGE, "MareNostrum 4"),
+        (LARGE, "NVIDIA H1000"),
+        (LARGE, "our lab cluster"),
+    ],
+)
+def test_scal10_fires_on_other_hardware(name, hardware):
+    proposal = example(name)
+    measurements = tuple(
+        edit(m, hardware=hardware) for m in proposal.scalability.measurements
+    )
+    assert findings(edit(proposal, scalability__measurements=measurements), "SCAL-10")
+
+
+# --- SEL-3: GCDs counted as GPUs, in the usual phrasings ----------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "We use 8 GPUs per node.",
+        "Each run uses eight GPUs on each node.",
+        "Training runs on 8-GPU nodes.",
+        "LUMI-G nodes with 8 GPUs each.",
+        "The full run needs 32 GPUs (4 nodes).",
+        "We train on two full nodes (16 GPUs).",
+    ],
+)
+def test_sel3_fires_on_dies_counted_as_gpus(text):
+    assert findings(edit(example(LUMI), scalability__narrative=text), "SEL-3")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "We use 4 GPUs per node.",
+        "A node has 8 GCDs per node, 4 GPUs.",
+        "The full run needs 32 GPUs (8 nodes).",
+        "88% efficiency at 16 GPUs (4 nodes).",
+        "We run 8 jobs per node.",
+    ],
+)
+def test_sel3_quiet_on_physical_gpu_counts(text):
+    assert not findings(edit(example(LUMI), scalability__narrative=text), "SEL-3")
+
+
+def test_sel3_reads_code_descriptions_too():
+    proposal = edit(
+        example(LUMI),
+        **{"codes[0]__description": "PyTorch 2.4 FSDP across 8 GPUs per node."},
+    )
+    (hit,) = findings(proposal, "SEL-3")
+    assert hit.field == "codes[0].description"
+
+
+@pytest.mark.parametrize(
+    ("title", "gpus"),
+    [("Training on two nodes", 16), ("Full run, nodes: 4", 32), ("2 full nodes", 16)],
+)
+def test_sel3_job_title_node_counts(title, gpus):
+    proposal = edit(
+        example(LUMI),
+        **{"scalability__jobs[1]__title": title, "scalability__jobs[1]__gpus": gpus},
+    )
+    assert [f.field for f in findings(proposal, "SEL-3")] == ["scalability.jobs[1].gpus"]
+
+
+def test_sel3_not_on_single_die_systems():
+    proposal = edit(
+        example("bsc-fast-lane"), scalability__narrative="We use 8 GPUs per node."
+    )
+    assert not findings(proposal, "SEL-3")

@@ -112,6 +112,16 @@ CASES = [
     ("SEL-1", LUMI, {"selection__storage_tb": None}, "selection.storage_tb"),
     ("SEL-1", LUMI, {"selection__system": ""}, "selection.system"),
     ("SEL-1", LUMI, {}, None),
+    ("SEL-1", LUMI, {"selection__total_gpu_hours": 0}, "selection.total_gpu_hours"),
+    ("SEL-1", LUMI, {"selection__total_gpu_hours": -5}, "selection.total_gpu_hours"),
+    ("SEL-1", LUMI, {"selection__max_gpus_per_job": 0}, "selection.max_gpus_per_job"),
+    (
+        "SEL-1",
+        LUMI,
+        {"selection__max_gpus_per_job": -4},
+        "selection.max_gpus_per_job",
+    ),
+    ("SEL-1", LUMI, {"selection__total_gpu_hours": 0.5}, None),
     ("SEL-2", LUMI, {"scalability__jobs[0]__gpus": 10}, "scalability.jobs[0].gpus"),
     ("SEL-2", LUMI, {}, None),
     (
@@ -151,6 +161,57 @@ CASES = [
         "codes[0].description",
     ),
     ("CODE-4", LUMI, {}, None),
+    (
+        "CODE-4",
+        LUMI,
+        {
+            "codes[0]__role": "simulation",
+            "codes[0]__description": "Climate model in Fortran 2008 with MPI and "
+            "NetCDF, built with CMake.",
+        },
+        None,
+    ),
+    (
+        "CODE-4",
+        LUMI,
+        {
+            "codes[0]__role": "preprocessing",
+            "codes[0]__description": "Pre-processing of satellite tiles in Python with "
+            "GDAL and numpy, installed with pip.",
+        },
+        None,
+    ),
+    (
+        "CODE-4",
+        LUMI,
+        {
+            "codes[0]__role": "preprocessing",
+            "codes[0]__description": "Fine-tuning data filter using a small neural "
+            "classifier.",
+        },
+        "codes[0].description",
+    ),
+    (
+        "CODE-9",
+        LUMI,
+        {
+            "codes[0]__role": "simulation",
+            "codes[0]__description": "Computational fluid dynamics solver generating "
+            "training data.",
+        },
+        "codes[0].description",
+    ),
+    (
+        "CODE-9",
+        LUMI,
+        {
+            "codes[0]__role": "simulation",
+            "codes[0]__description": "CFD solver in C++ 17 using MPI and PETSc, built "
+            "with CMake from source.",
+        },
+        None,
+    ),
+    ("CODE-9", LUMI, {}, None),
     (
         "CODE-5",
         LUMI,

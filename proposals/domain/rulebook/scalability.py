@@ -19,6 +19,49 @@ from .common import num
 GPU_TOKEN = re.compile(r"[A-Za-z]+\d+[A-Za-z]*")
 
 
+def _squash(text: str) -> str:
+    """Lower case, letters and digits only: "MI 250X", "mi-250x" -> "mi250x"."""
+    return re.sub(r"[^a-z0-9]", "", text.lower())
+
+
+def _initials(name: str) -> str:
+    """"MareNostrum 5 ACC" -> "mn5": capitals of the first word, then its number."""
+    words = re.split(r"[\s-]+", name)
+    caps = "".join(ch for ch in words[0] if ch.isupper())
+    digits = words[1] if len(words) > 1 and words[1].isdigit() else ""
+    return (caps + digits).lower() if len(caps) >= 2 and digits else ""
+
+
+def hardware_names(cluster) -> set[str]:
+    """Squashed ways people name the target hardware: the system's name, short name
+    and initials ("lumig", "lumi", "marenostrum5", "mn5"), its slug, and the GPU model's
+    type tokens ("mi250x", "h100", "gh200")."""
+    names = {_squash(cluster.name), _squash(cluster.slug)}
+    words = re.split(r"[\s-]+", cluster.name)
+    if len(words[0]) >= 4:
+        names.add(_squash(words[0]))
+    if len(words) > 1 and words[1].isdigit():
+        names.add(_squash(words[0] + words[1]))
+    names.add(_initials(cluster.name))
+    names |= {t.lower() for t in GPU_TOKEN.findall(cluster.gpu_model)}
+    return {n for n in names if len(n) >= 3}
+
+
+def names_target(text: str, names: set[str]) -> bool:
+    """Whether ``text`` names the target: a name as a whole token ("LUMI-G",
+    "8x H100", "MI250X GCDs"), compared without case, spaces or hyphens."""
+    spaced = re.sub(r"(?<=[A-Za-z])[\s-]+(?=\d)", "", text)  # "MI 250X" -> "MI250X"
+    spaced = re.sub(r"(?<=\d)[x×](?=[A-Za-z])", " ", spaced)  # "8xH100" -> "8 H100"
+    tokens = [_squash(t) for t in re.split(r"[\s,;()/+-]+", spaced) if t]
+    joined = ["".join(tokens[i : i + 3]) for i in range(len(tokens))]
+    return any(
+        token == name or token.startswith(name) and not token[len(name)].isdigit()
+        for name in names
+        for token in tokens + joined
+        if token
+    )
+
+
 def requires(ctx: Context, evidence: str) -> bool:
     """Whether the terms of the request's mode ask for ``evidence`` (a ModeTerms
     flag such as ``job_plan_required``)."""
@@ -251,17 +294,17 @@ def scal_mfu(ctx: Context) -> Iterator[Hit]:
     step="scalability",
 )
 def scal_hardware(ctx: Context) -> Iterator[Hit]:
-    """Measurements whose hardware does not name the target system's GPU model, one
-    finding per distinct hardware (info in Playground, where other hardware is fine;
-    warning above)."""
+    """Measurements whose hardware names neither the target system (name, short
+    name, initials such as MN5) nor its GPU model (MI250X, H100, ...; spacing, case
+    and hyphens do not matter), one finding per distinct hardware (info in
+    Playground, where other hardware is fine; warning above)."""
     if ctx.cluster is None:
         return
-    tokens = {t.upper() for t in GPU_TOKEN.findall(ctx.cluster.gpu_model)}
+    names = hardware_names(ctx.cluster)
     severity = WARNING if requires(ctx, "scaling_data_required") else INFO
     other: dict[str, list[int]] = {}
     for index, m in enumerate(ctx.proposal.scalability.measurements):
-        found = {t.upper() for t in GPU_TOKEN.findall(m.hardware)}
-        if tokens and not tokens & found:
+        if names and not names_target(m.hardware, names):
             other.setdefault(m.hardware.strip(), []).append(index)
     for hardware, indices in other.items():
         what = f"“{hardware}”" if hardware else "not stated"
