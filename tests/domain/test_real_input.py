@@ -210,7 +210,9 @@ def test_sel3_job_title_node_counts(title, gpus):
         example(LUMI),
         **{"scalability__jobs[1]__title": title, "scalability__jobs[1]__gpus": gpus},
     )
-    assert [f.field for f in findings(proposal, "SEL-3")] == ["scalability.jobs[1].gpus"]
+    assert [f.field for f in findings(proposal, "SEL-3")] == [
+        "scalability.jobs[1].gpus"
+    ]
 
 
 def test_sel3_not_on_single_die_systems():

@@ -25,7 +25,7 @@ def _squash(text: str) -> str:
 
 
 def _initials(name: str) -> str:
-    """"MareNostrum 5 ACC" -> "mn5": capitals of the first word, then its number."""
+    """ "MareNostrum 5 ACC" -> "mn5": capitals of the first word, then its number."""
     words = re.split(r"[\s-]+", name)
     caps = "".join(ch for ch in words[0] if ch.isupper())
     digits = words[1] if len(words) > 1 and words[1].isdigit() else ""

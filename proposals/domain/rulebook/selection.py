@@ -89,6 +89,7 @@ def claims_dies_as_gpus(text: str, per_node: int, dies: int) -> bool:
             return True
     return False
 
+
 REQUIRED_SELECTION = (
     ("system", "the target system"),
     ("total_gpu_hours", "the total GPU-hours"),
