@@ -28,6 +28,8 @@ class ClusterAdmin(admin.ModelAdmin):
         "gpu_model",
         "gpu_power_w",
         "carbon_intensity_g_per_kwh",
+        "billing_unit",
+        "billing_unit_gpu_hours",
     ]
     search_fields = ["name", "slug", "gpu_model"]
     prepopulated_fields = {"slug": ["name"]}

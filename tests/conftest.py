@@ -9,10 +9,19 @@ _migration = __import__(
 )
 
 
+_billing = __import__(
+    "proposals.migrations.0008_cluster_billing_units", fromlist=["load_billing_units"]
+)
+_terms = __import__("proposals.migrations.0007_call_terms", fromlist=["load_terms"])
+
+
 @pytest.fixture
 def catalogue(db):
-    """The cluster catalogue and the staff group, as the data migration creates them."""
+    """The cluster catalogue (with billing units), the call terms and the staff group,
+    as the data migrations create them."""
     _migration.forwards(apps, None)
+    _billing.load_billing_units(apps, None)
+    _terms.load_terms(apps, None)
 
 
 @pytest.fixture

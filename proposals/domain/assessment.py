@@ -22,9 +22,56 @@ from .scaling import (
     projection_series,
 )
 from .schedule import ScheduleSummary, summarise
-from .terms import CallTerms, family_terms
+from .terms import UNITS, CallTerms, family_terms
 from .tiers import recommend_tier, tier_label
 from .types import Catalogue, Proposal
+
+
+@dataclass(frozen=True)
+class Billing:
+    """The request in the target system's own billing unit (node-hours on Leonardo
+    Booster), beside the GPU-hours the calls count in."""
+
+    unit: str
+    label: str
+    gpu_hours_per_unit: float
+    requested: float | None
+    job_plan: float
+    jobs: tuple[float, ...]
+    source: str
+    checked: str
+
+    @property
+    def differs(self) -> bool:
+        """Whether the system bills in something other than GPU-hours."""
+        return self.unit != "gpu_hours" or self.gpu_hours_per_unit != 1
+
+    def to_dict(self) -> dict:
+        return {
+            "unit": self.unit,
+            "gpu_hours_per_unit": n(self.gpu_hours_per_unit),
+            "requested": n(self.requested),
+            "job_plan": n(self.job_plan),
+            "jobs": [n(v) for v in self.jobs],
+            "source": self.source,
+            "checked": self.checked,
+        }
+
+
+def billing(cluster, hours: float | None, plan: JobPlan) -> Billing | None:
+    """The request and the job plan in ``cluster``'s billing unit."""
+    if cluster is None:
+        return None
+    return Billing(
+        unit=cluster.billing_unit,
+        label=UNITS.get(cluster.billing_unit, cluster.billing_unit),
+        gpu_hours_per_unit=cluster.billing_unit_gpu_hours,
+        requested=cluster.in_billing_units(hours),
+        job_plan=cluster.in_billing_units(plan.total_gpu_hours) or 0.0,
+        jobs=tuple(cluster.in_billing_units(r.gpu_hours) or 0.0 for r in plan.rows),
+        source=cluster.billing_unit_source,
+        checked=cluster.billing_unit_checked,
+    )
 
 
 @dataclass(frozen=True)
@@ -44,6 +91,7 @@ class Assessment:
     schedule: ScheduleSummary
     energy: EnergyEstimate | None
     findings: tuple[Finding, ...]
+    billing: Billing | None = None
 
     @property
     def scaling_points(self) -> tuple[ScalingPoint, ...]:
@@ -74,6 +122,7 @@ class Assessment:
                 "largest_job_gpus": self.plan.largest_job_gpus,
                 "largest_job_nodes": self.plan.largest_job_nodes,
             },
+            "billing": self.billing.to_dict() if self.billing else None,
             "jobs": [
                 {
                     "title": row.title,
@@ -115,6 +164,12 @@ class Assessment:
             f"Recommended tier: {tier_label(self.recommended_tier)}",
         ]
         lines += [f"  - {reason}" for reason in self.reasons]
+        b = self.billing
+        if b and b.differs and b.requested is not None:
+            lines.append(
+                f"In the system's unit: {b.requested:,.0f} {b.label} "
+                f"(1 {b.label[:-1]} = {b.gpu_hours_per_unit:g} GPU-hours)"
+            )
         if self.plan.rows:
             lines.append(
                 f"Job plan: {self.plan.total_gpu_hours:,.0f} GPU-hours in "
@@ -289,4 +344,5 @@ def assess(
         schedule=schedule,
         energy=estimate(energy_hours, cluster),
         findings=tuple(run_rules(context)),
+        billing=billing(cluster, hours, plan),
     )

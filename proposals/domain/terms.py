@@ -18,7 +18,13 @@ from functools import cache
 from pathlib import Path
 
 DEFAULT_FILE = Path(__file__).resolve().parents[2] / "fixtures" / "call_terms.json"
-REQUEST_UNITS = {"gpu_hours": "GPU-hours", "node_hours": "node-hours"}
+# Units of a request or a bill; one vocabulary for the call terms and the catalogue.
+UNITS = {
+    "gpu_hours": "GPU-hours",
+    "node_hours": "node-hours",
+    "core_hours": "core-hours",
+}
+REQUEST_UNITS = {k: UNITS[k] for k in ("gpu_hours", "node_hours")}
 
 
 @dataclass(frozen=True)

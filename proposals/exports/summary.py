@@ -105,13 +105,22 @@ def _assessment_rows(
 ) -> list[tuple[str, str]]:
     a = assessment
     rows = [
-        ("Call tier (from the GPU-hours)", tier_label(a.tier)),
+        ("Call tier (from the GPU-hours)", a.mode_label),
         ("Recommended tier", tier_label(a.recommended_tier)),
         (
             "GPU-hours requested",
             num(a.requested_gpu_hours) if a.requested_gpu_hours is not None else "-",
         ),
     ]
+    b = a.billing
+    if b and b.differs and b.requested is not None:
+        rows.append(
+            (
+                f"Requested in {b.label} (the system's unit)",
+                f"{num(b.requested)} (1 = {num(b.gpu_hours_per_unit)} GPU-hours; "
+                f"source: {b.source})",
+            )
+        )
     if a.plan.rows:
         rows.append(("GPU-hours in the job plan", num(a.plan.total_gpu_hours)))
     if a.plan.largest_job_gpus:

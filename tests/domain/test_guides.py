@@ -99,6 +99,7 @@ def test_assessment_dict_has_the_documented_shape():
         "recommended_tier",
         "reasons",
         "totals",
+        "billing",
         "jobs",
         "scaling",
         "projection",

@@ -130,3 +130,33 @@ def test_reference_shows_the_terms_figures():
     changed = with_mode(max_hours=7500)
     text = markdown(changed)
     assert "7,500" in text and "| Playground | 1 | 5,000 |" not in text
+
+
+# --- Units per system ---------------------------------------------------------------
+
+
+def test_leonardo_counts_node_hours():
+    """Leonardo Booster: one GPU-hour is a quarter node-hour, so a 5,000 GPU-hour
+    Playground is 1,250 node-hours."""
+    proposal = edit(
+        example("playground"),
+        selection__system="leonardo-booster",
+        selection__total_gpu_hours=5000,
+    )
+    b = assess(proposal, catalogue()).billing
+    assert (b.unit, b.requested, b.differs) == ("node_hours", 1250, True)
+    assert "quarter node-hour" in b.source and b.checked == "2026-12-02"
+
+
+def test_karolina_job_plan_in_node_hours():
+    proposal = edit(example("lumi-fast-lane"), selection__system="karolina-gpu")
+    a = assess(proposal, catalogue())
+    assert a.billing.jobs[0] == 3840 / 8
+    assert a.billing.job_plan == 18176 / 8
+    assert a.to_dict()["billing"]["job_plan"] == 2272
+    assert "In the system's unit: 2,272 node-hours" in a.to_text()
+
+
+def test_lumi_bills_gpu_hours():
+    b = assess(example("lumi-fast-lane"), catalogue()).billing
+    assert (b.unit, b.requested, b.differs) == ("gpu_hours", 18176, False)

@@ -7,10 +7,10 @@ from django.core.exceptions import ValidationError
 from django.urls import reverse
 
 from proposals.assess import assess_proposal, terms_from_db
-from proposals.models import CallFamily, CallMode
-from tests.factories import ProposalFactory
+from proposals.models import CallFamily, CallMode, Cluster
+from tests.factories import JobTypeFactory, ProposalFactory
 
-pytestmark = pytest.mark.django_db
+pytestmark = pytest.mark.usefixtures("catalogue")
 
 
 def playground():
@@ -71,3 +71,43 @@ def test_admin_edits_the_terms(client):
     )
     assert response.status_code == 200
     assert "max_extrapolation_factor" in response.content.decode()
+
+
+def test_sidebar_and_exports_show_node_hours(user_client, user):
+    proposal = ProposalFactory(
+        owner=user, system=Cluster.objects.get(slug="leonardo-booster")
+    )
+    JobTypeFactory(proposal=proposal, gpus=8, hours=10, count=50)  # 4,000 GPU-hours
+    step = reverse("proposals:step", args=[proposal.pk, "selection"])
+    page = user_client.get(step).content.decode()
+    assert 'data-testid="requested-billing">1,000<' in page
+    assert 'data-testid="plan-billing">1,000<' in page
+    markdown = user_client.get(
+        reverse("proposals:export_markdown", args=[proposal.pk])
+    ).content.decode()
+    assert "Requested in node-hours" in markdown and "Node-hours" in markdown
+    portal = user_client.get(
+        reverse("proposals:export_portal", args=[proposal.pk])
+    ).content.decode()
+    assert "1,000 node-hours on Leonardo Booster" in portal
+
+
+def test_lumi_shows_no_second_unit(user_client, user):
+    proposal = ProposalFactory(owner=user)
+    step = reverse("proposals:step", args=[proposal.pk, "selection"])
+    assert "requested-billing" not in user_client.get(step).content.decode()
+
+
+def test_changing_the_billing_unit_in_the_admin_data_changes_the_figure(
+    user_client, user
+):
+    cluster = Cluster.objects.get(slug="lumi-g")
+    cluster.billing_unit = "node_hours"
+    cluster.billing_unit_gpu_hours = 4
+    cluster.save()
+    proposal = ProposalFactory(owner=user, system=cluster)  # 4,000 GPU-hours
+    step = reverse("proposals:step", args=[proposal.pk, "selection"])
+    assert (
+        'data-testid="requested-billing">1,000<'
+        in user_client.get(step).content.decode()
+    )
