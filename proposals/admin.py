@@ -6,6 +6,7 @@ from proposals.models import (
     CallMode,
     Cluster,
     CodeEntry,
+    CountryEligibility,
     JobType,
     OutgoingMail,
     Proposal,
@@ -80,6 +81,19 @@ class CallFamilyAdmin(admin.ModelAdmin):
 
     list_display = ["label", "slug", "tiered", "vat_required"]
     inlines = [CallModeInline]
+
+
+@admin.register(CountryEligibility)
+class CountryEligibilityAdmin(admin.ModelAdmin):
+    """Which countries may apply, and why: status, programme, source, check date."""
+
+    list_display = ["code", "country", "status", "programme", "checked"]
+    list_filter = ["status"]
+    search_fields = ["code", "programme"]
+
+    @admin.display(description="country")
+    def country(self, obj):
+        return str(obj).rsplit(" (", 1)[0]
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):

@@ -23,6 +23,7 @@ from .models import (
     CallMode,
     Cluster,
     CodeEntry,
+    CountryEligibility,
     JobType,
     Proposal,
     ScalingMeasurement,
@@ -77,6 +78,16 @@ def terms_from_db() -> dict[str, domain.FamilyTerms]:
             row
         )
     return domain.load_terms(families.values())
+
+
+COUNTRY_FIELDS = ["code", "status", "programme", "vat_validators", "source", "checked"]
+
+
+def countries_from_db() -> dict[str, domain.Country] | None:
+    """The eligibility of countries as the engine needs it (one query); ``None``
+    (the engine's shipped data) when the table is empty."""
+    rows = list(CountryEligibility.objects.values(*COUNTRY_FIELDS))
+    return domain.load_countries(rows) if rows else None
 
 
 def proposal_to_domain(proposal: Proposal) -> domain.Proposal:
@@ -166,12 +177,15 @@ def assess_proposal(
     catalogue: domain.Catalogue | None = None,
     terms: domain.CallTerms | None = None,
 ) -> domain.Assessment:
-    """Assess a saved proposal against the catalogue and call terms in the database."""
+    """Assess a saved proposal against the catalogue, the call terms and the
+    country eligibility in the database."""
     if catalogue is None:
         catalogue = catalogue_from_db()
     if terms is None:
         terms = terms_from_db()
-    return domain.assess(proposal_to_domain(proposal), catalogue, terms)
+    return domain.assess(
+        proposal_to_domain(proposal), catalogue, terms, countries_from_db()
+    )
 
 
 # Proposal model fields whose JSON path differs from the field name.

@@ -6,6 +6,7 @@ JSON format ``aifactory-proposal/1`` (see ``jsonformat``).
 
 from . import rulebook  # noqa: F401  (registers every rule with findings.rule)
 from .assessment import Assessment, assess
+from .countries import Country, load_countries
 from .findings import Finding, Rule, rules
 from .jsonformat import FORMAT_TAG, FormatError, dump, dumps, loads, parse, read
 from .terms import CallTerms, FamilyTerms, ModeTerms, Source, default_terms, load_terms
@@ -34,6 +35,7 @@ __all__ = [
     "Catalogue",
     "Cluster",
     "CodeEntry",
+    "Country",
     "Experience",
     "FamilyTerms",
     "Finding",
@@ -54,6 +56,7 @@ __all__ = [
     "dump",
     "dumps",
     "load_catalogue",
+    "load_countries",
     "load_terms",
     "loads",
     "parse",

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .countries import Countries
 from .energy import EnergyEstimate, estimate
 from .findings import SEVERITIES, Context, Finding, run_rules
 from .jobplan import JobPlan, job_plan
@@ -275,11 +276,15 @@ def _target_gpus(proposal: Proposal, plan: JobPlan) -> int | None:
 
 
 def assess(
-    proposal: Proposal, catalogue: Catalogue, terms: CallTerms | None = None
+    proposal: Proposal,
+    catalogue: Catalogue,
+    terms: CallTerms | None = None,
+    countries: Countries | None = None,
 ) -> Assessment:
-    """Assess ``proposal`` against the cluster ``catalogue`` (a slug -> Cluster map)
-    and the call ``terms`` (a family slug -> FamilyTerms map; default: the guides'
-    terms of ``fixtures/call_terms.json``)."""
+    """Assess ``proposal`` against the cluster ``catalogue`` (a slug -> Cluster map),
+    the call ``terms`` (a family slug -> FamilyTerms map; default: the guides' terms
+    of ``fixtures/call_terms.json``) and the eligible ``countries`` (default: the
+    shipped ``countries.json``)."""
     selection = proposal.selection
     scal = proposal.scalability
     cluster = catalogue.get(selection.system) if selection.system else None
@@ -329,6 +334,7 @@ def assess(
         multi_node=multi_node,
         has_scaling_data=has_data,
         high_throughput_evidence=high_throughput,
+        countries=countries,
     )
     return Assessment(
         tier=tier,

@@ -15,7 +15,7 @@ import importlib
 
 from stdnum.exceptions import InvalidChecksum, ValidationError
 
-from .countries import EU_MEMBER, country
+from .countries import EU_MEMBER, Countries, country, names
 
 # The EU VAT prefix differs from the ISO code for Greece only.
 EU_VAT_PREFIX = {"GR": "EL"}
@@ -39,18 +39,20 @@ def compact(number: str) -> str:
     return (number or "").translate(SEPARATORS).upper()
 
 
-def foreign_prefix(country_code: str, vat_number: str) -> str | None:
+def foreign_prefix(
+    country_code: str, vat_number: str, countries: Countries | None = None
+) -> str | None:
     """The two-letter prefix of ``vat_number`` when it names another country than
     ``country_code`` ("DE" on a Finnish number), else ``None``."""
     number = compact(vat_number)
-    entry = country(country_code)
+    entry = country(country_code, countries)
     if entry is None or len(number) < 3 or not number[:2].isalpha():
         return None
     expected = {entry.code, EU_VAT_PREFIX.get(entry.code, entry.code)}
     prefix = number[:2]
     if prefix in expected or not number[2].isdigit():
         return None
-    return prefix if country(prefix) or prefix == "EL" else None
+    return prefix if prefix in names() or prefix == "EL" else None
 
 
 def _candidates(entry, number: str) -> list[str]:
@@ -65,16 +67,19 @@ def _candidates(entry, number: str) -> list[str]:
     return found
 
 
-def check_vat(country_code: str, vat_number: str) -> VatCheck:
+def check_vat(
+    country_code: str, vat_number: str, countries: Countries | None = None
+) -> VatCheck:
     """Check ``vat_number`` for an organisation incorporated in ``country_code``,
-    with or without its country prefix and separators."""
+    with or without its country prefix and separators (``countries``: the
+    eligibility data, default the shipped one)."""
     number = compact(vat_number)
     if not number:
         return VatCheck.MISSING
-    entry = country(country_code)
+    entry = country(country_code, countries)
     if entry is None or not entry.vat_validators:
         return VatCheck.UNCHECKED
-    if foreign_prefix(country_code, number):
+    if foreign_prefix(country_code, number, countries):
         return VatCheck.INVALID
     checksum = False
     for name in entry.vat_validators:

@@ -55,8 +55,8 @@ FIELDS: tuple[FieldSpec, ...] = (
         "organisation",
         "Country of incorporation",
         help=(
-            "Where the organisation is incorporated. It must be an EU member state or "
-            "a country associated to Horizon 2020."
+            "Where the organisation is incorporated. For AI for Industrial Innovation "
+            "it must be an EU member state or a country associated to Horizon 2020."
         ),
     ),
     scalar(

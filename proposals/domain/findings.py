@@ -14,6 +14,7 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
+from .countries import Countries
 from .jobplan import JobPlan
 from .scaling import Projection, ScalingAnalysis
 from .schedule import ScheduleSummary
@@ -76,6 +77,7 @@ class Context:
     multi_node: bool
     has_scaling_data: bool
     high_throughput_evidence: bool
+    countries: Countries | None = None  # eligibility data; None: the shipped one
 
 
 RuleFunc = Callable[[Context], Iterator[Hit]]

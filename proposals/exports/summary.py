@@ -11,7 +11,7 @@ import datetime
 from dataclasses import dataclass
 
 from proposals.domain import Assessment, Catalogue, Finding, Proposal, tier_label
-from proposals.domain.countries import country
+from proposals.domain.countries import name as country_name
 from proposals.domain.fields import describe_path, label, row_names
 from proposals.domain.jsonformat import dump
 
@@ -141,9 +141,10 @@ def _assessment_rows(
 
 
 def country_label(code: str) -> str:
-    """``Finland (FI)`` for an eligible country, the code as given otherwise."""
-    known = country(code)
-    return f"{known.name} ({known.code})" if known else (code or "-")
+    """``Finland (FI)`` for an ISO 3166 country, the code as given otherwise."""
+    code = (code or "").strip().upper()
+    known = country_name(code)
+    return f"{known} ({code})" if known != code else (code or "-")
 
 
 def build_summary(

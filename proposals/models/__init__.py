@@ -11,6 +11,7 @@ above 100) are refused by validators and by database constraints alike.
 from .calls import (
     CallFamily,
     CallMode,
+    CountryEligibility,
 )
 from .catalogue import (
     Cluster,
@@ -56,6 +57,7 @@ __all__ = [
     "CallFamily",
     "CallMode",
     "Cluster",
+    "CountryEligibility",
     "Proposal",
     "ProposalChild",
     "CodeEntry",

@@ -1,4 +1,5 @@
-"""Call terms: each call family and its modes (tiers), as dated, sourced data.
+"""Call terms: each call family and its modes (tiers), and the eligibility of
+countries, as dated, sourced data.
 
 The defaults come from ``fixtures/call_terms.json`` (loaded by a data migration);
 administrators keep them current in the admin, and every assessment reads them
@@ -6,10 +7,15 @@ administrators keep them current in the admin, and every assessment reads them
 ``sources``: ``{"max_hours": {"source": "...", "checked": "2026-12-02"}, ...}``.
 """
 
+import importlib
+
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import F, Q
 
+from proposals.domain.countries import STATUS_LABELS
+from proposals.domain.countries import name as country_name
+from proposals.domain.countries import names as country_names
 from proposals.domain.terms import REQUEST_UNITS, problems
 
 from .constraints import check, nonneg, positive
@@ -144,3 +150,63 @@ class CallMode(models.Model):
                 {"durations_months": "A list of whole months, e.g. [1, 2, 3]."}
             )
         _check_sources(self.sources, f"mode {self.slug}")
+
+
+def _iso_code(value: str) -> None:
+    if value not in country_names():
+        raise ValidationError(f"“{value}” is not an ISO 3166-1 alpha-2 country code.")
+
+
+class CountryEligibility(models.Model):
+    """Whether organisations from a country may apply: EU member, or associated to
+    which programme; the VAT validators; where this comes from and when it was
+    checked. Countries not listed are not eligible where a family restricts them."""
+
+    class Status(models.TextChoices):
+        EU_MEMBER = "eu_member", STATUS_LABELS["eu_member"]
+        H2020 = "h2020_associated", STATUS_LABELS["h2020_associated"]
+        HORIZON_EUROPE = (
+            "horizon_europe_associated",
+            STATUS_LABELS["horizon_europe_associated"],
+        )
+        DIGITAL_EUROPE = (
+            "digital_europe_associated",
+            STATUS_LABELS["digital_europe_associated"],
+        )
+
+    code = models.CharField(
+        "country code", max_length=2, unique=True, validators=[_iso_code]
+    )
+    status = models.CharField(max_length=40, choices=Status.choices)
+    programme = models.CharField(max_length=100, blank=True)
+    vat_validators = models.JSONField(
+        default=list,
+        blank=True,
+        help_text='python-stdnum modules, tried in order, e.g. ["ch.vat", "ch.uid"].',
+    )
+    source = models.CharField(max_length=500, help_text="URL or document title.")
+    checked = models.DateField("checked on")
+
+    class Meta:
+        ordering = ["code"]
+        verbose_name_plural = "country eligibility"
+
+    def __str__(self):
+        return f"{country_name(self.code)} ({self.get_status_display()})"
+
+    def clean(self):
+        validators = self.vat_validators
+        if not isinstance(validators, list) or not all(
+            isinstance(v, str) and _stdnum_module(v) for v in validators
+        ):
+            raise ValidationError(
+                {"vat_validators": "A list of python-stdnum module names."}
+            )
+
+
+def _stdnum_module(name: str) -> bool:
+    try:
+        importlib.import_module(f"stdnum.{name}")
+    except ImportError:
+        return False
+    return True

@@ -66,3 +66,23 @@ def test_assess_exits_2_when_it_cannot_run():
     )
     assert result.returncode == 2
     assert "Cannot run" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_version_1_files_still_import_and_report_mode_and_units(
+    catalogue, user, tmp_path
+):
+    data = json.loads((EXAMPLES / "bsc-large-scale.json").read_text(encoding="utf-8"))
+    assert data["format"] == "aifactory-proposal/1"
+    data["call_family"] = "ai_for_science"
+    data["organisation"]["kind"] = "academic"
+    data["selection"]["system"] = "leonardo-booster"
+    path = tmp_path / "science.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    code, _, err = run("import_proposal", str(path), "--owner", user.username)
+    assert code == 0, err
+    code, out, _ = run("assess", str(path))
+    report = json.loads(out)
+    assert report["tier"] is None and report["call_mode"] == "ai_for_science"
+    assert report["billing"]["unit"] == "node_hours"
+    assert report["billing"]["requested"] == 110848 / 4
+    assert "SCAL-8" not in {f["code"] for f in report["findings"]}

@@ -7,7 +7,7 @@ from django.core.exceptions import ValidationError
 from django.urls import reverse
 
 from proposals.assess import assess_proposal, terms_from_db
-from proposals.models import CallFamily, CallMode, Cluster
+from proposals.models import CallFamily, CallMode, Cluster, CountryEligibility
 from tests.factories import JobTypeFactory, ProposalFactory
 
 pytestmark = pytest.mark.usefixtures("catalogue")
@@ -111,3 +111,45 @@ def test_changing_the_billing_unit_in_the_admin_data_changes_the_figure(
         'data-testid="requested-billing">1,000<'
         in user_client.get(step).content.decode()
     )
+
+
+# --- Countries ----------------------------------------------------------------------
+
+
+def test_country_picker_offers_every_iso_country(user_client, user):
+    proposal = ProposalFactory(owner=user)
+    page = user_client.get(
+        reverse("proposals:step", args=[proposal.pk, "organisation"])
+    ).content.decode()
+    for name in ("Finland", "Türkiye", "Moldova", "Switzerland", "Kenya", "Peru"):
+        assert f">{name}</option>" in page
+    assert page.count("<option") > 240
+
+
+def test_country_status_is_data_the_admin_edits(user_client, user):
+    """Kenya becomes associated (a made-up edit): ELIG-3 goes quiet, and the
+    status shows its source and date in the admin list."""
+    proposal = ProposalFactory(owner=user, organisation_country="KE", vat_number="")
+    assert "ELIG-3" in {f.code for f in assess_proposal(proposal).findings}
+    CountryEligibility.objects.create(
+        code="KE",
+        status="h2020_associated",
+        programme="Horizon 2020",
+        source="test",
+        checked="2026-12-02",
+    )
+    assert "ELIG-3" not in {f.code for f in assess_proposal(proposal).findings}
+
+
+def test_country_code_must_be_iso():
+    row = CountryEligibility(
+        code="XX", status="eu_member", source="x", checked="2026-12-02"
+    )
+    with pytest.raises(ValidationError):
+        row.full_clean()
+
+
+def test_country_admin_lists_sources(client):
+    client.force_login(User.objects.create_superuser("root", "root@example.eu", "x"))
+    page = client.get(reverse("admin:proposals_countryeligibility_changelist"))
+    assert page.status_code == 200 and "Türkiye" in page.content.decode()

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..countries import country
+from ..countries import STATUS_LABELS, country, name
 from ..eligibility import VatCheck, check_vat, foreign_prefix
 from ..findings import ERROR, INFO, WARNING, Context, Hit, rule
 from ..terms import months
@@ -97,19 +97,19 @@ def elig_vat(ctx: Context) -> Iterator[Hit]:
     org = ctx.proposal.organisation
     if not ctx.family.vat_required:
         return
-    result = check_vat(org.country, org.vat_number)
+    result = check_vat(org.country, org.vat_number, ctx.countries)
     if result is VatCheck.MISSING:
         yield Hit("organisation.vat_number", "Enter the organisation's VAT number.")
     elif result is VatCheck.CHECKSUM:
         yield Hit(
             "organisation.vat_number",
             f"“{org.vat_number.strip()}” has the form of a VAT number from "
-            f"{country(org.country).name}, but its check digit does not match: a "
+            f"{name(org.country)}, but its check digit does not match: a "
             "digit is probably mistyped.",
         )
     elif result is VatCheck.INVALID:
-        other = foreign_prefix(org.country, org.vat_number)
-        where = country(org.country).name
+        other = foreign_prefix(org.country, org.vat_number, ctx.countries)
+        where = name(org.country)
         if other:
             message = (
                 f"“{org.vat_number.strip()}” starts with {other}, but the organisation "
@@ -123,10 +123,10 @@ def elig_vat(ctx: Context) -> Iterator[Hit]:
                 "characters."
             )
         yield Hit("organisation.vat_number", message)
-    elif result is VatCheck.UNCHECKED and country(org.country):
+    elif result is VatCheck.UNCHECKED and country(org.country, ctx.countries):
         yield Hit(
             "organisation.vat_number",
-            f"VAT numbers from {country(org.country).name} cannot be checked offline; "
+            f"VAT numbers from {name(org.country)} cannot be checked offline; "
             "make sure this is the official registration number.",
             INFO,
         )
@@ -135,19 +135,25 @@ def elig_vat(ctx: Context) -> Iterator[Hit]:
 @rule("ELIG-3", severity=ERROR, title="Country not eligible", step="organisation")
 def elig_country(ctx: Context) -> Iterator[Hit]:
     """Families whose terms restrict the country (industrial): the country of
-    incorporation is missing, or is neither an EU member state nor a country
-    associated to Horizon 2020."""
+    incorporation is missing, or its status in the eligibility data (EU member state,
+    associated to Horizon 2020, ...) is not one the family's terms accept."""
     code = ctx.proposal.organisation.country.strip()
     statuses = ctx.family.eligible_country_statuses
-    entry = country(code)
+    entry = country(code, ctx.countries)
     if not statuses or (entry and entry.status in statuses):
         return
     if not code:
         message = "Enter the country where the organisation is incorporated."
     else:
+        accepted = [STATUS_LABELS.get(s, s) for s in statuses]
+        listed = (
+            accepted[0]
+            if len(accepted) == 1
+            else ", ".join(accepted[:-1]) + " or " + accepted[-1]
+        )
         message = (
-            f"Organisations incorporated in {code.upper()} are not eligible: only EU "
-            "member states and countries associated to Horizon 2020 are."
+            f"Organisations incorporated in {name(code)} are not eligible for "
+            f"{ctx.family.label}, which accepts countries that are: {listed}."
         )
     yield Hit("organisation.country", message)
 
