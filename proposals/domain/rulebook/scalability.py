@@ -168,9 +168,10 @@ def scal_measurements(ctx: Context) -> Iterator[Hit]:
     step="scalability",
 )
 def scal_fast_lane_extrapolation(ctx: Context) -> Iterator[Hit]:
-    """Tiers whose terms allow extrapolation within limits (Fast Lane: at most 4
-    times the largest measured GPU count, models at most 15 points apart at the
-    target): the projection goes beyond those limits."""
+    """Tiers whose terms allow extrapolation within limits (Fast Lane: a largest
+    factor over the largest measured GPU count, and a widest band between the two
+    models at the target; see the call terms below): the projection goes beyond
+    those limits."""
     p = ctx.projection
     if not extrapolating(ctx.mode) or p is None or p.extrapolation_allowed:
         return

@@ -86,8 +86,7 @@ def tier_implied(ctx: Context) -> Iterator[Hit]:
 )
 def tier_job_size(ctx: Context) -> Iterator[Hit]:
     """The largest job (maximum GPUs per job, else the largest job row) is above the
-    GPUs-per-job guidance of the tier's terms (guides: 8 for Playground, 64 for Fast
-    Lane)."""
+    GPUs-per-job guidance of the tier's terms (see the call terms below)."""
     limit = ctx.mode.max_gpus_per_job if ctx.mode else None
     if limit is None or ctx.target_gpus is None or ctx.target_gpus <= limit:
         return
@@ -159,9 +158,8 @@ def tier_multi_node_without_data(ctx: Context) -> Iterator[Hit]:
     step="selection",
 )
 def tier_duration(ctx: Context) -> Iterator[Hit]:
-    """The allocation duration is not one the terms list for the tier (or for a
-    family without tiers, for the family): with the default terms Playground and
-    Fast Lane 1 to 3 months, Large Scale 3, 6 or 12, AI for Science 6."""
+    """The allocation duration is not one the terms list for the tier (or, for a
+    family without tiers, for the family; see the call terms below)."""
     duration = ctx.proposal.selection.duration_months
     mode = ctx.mode
     if duration is None or mode is None or not mode.durations_months:
@@ -186,7 +184,7 @@ def tier_duration(ctx: Context) -> Iterator[Hit]:
 def tier_gap(ctx: Context) -> Iterator[Hit]:
     """The requested hours are above the smaller tier's bound but below the minimum
     the terms give for the tier they fall into (only when the terms leave such a
-    gap; the guides' 5,000 / 5,001 leave none)."""
+    gap between two tiers; the guides' bounds leave none)."""
     mode = ctx.mode
     hours = ctx.proposal.selection.total_gpu_hours
     if not ctx.family.tiered or mode is None or hours is None:
