@@ -2,8 +2,11 @@ from django.contrib import admin, messages
 
 from proposals import services
 from proposals.models import (
+    CallFamily,
+    CallMode,
     Cluster,
     CodeEntry,
+    CountryEligibility,
     JobType,
     OutgoingMail,
     Proposal,
@@ -26,9 +29,71 @@ class ClusterAdmin(admin.ModelAdmin):
         "gpu_model",
         "gpu_power_w",
         "carbon_intensity_g_per_kwh",
+        "billing_unit",
+        "billing_unit_gpu_hours",
     ]
     search_fields = ["name", "slug", "gpu_model"]
     prepopulated_fields = {"slug": ["name"]}
+
+
+class CallModeInline(admin.StackedInline):
+    """A family's modes (tiers) with their bounds, durations, evidence and sources."""
+
+    model = CallMode
+    extra = 0
+    fieldsets = [
+        (None, {"fields": [("slug", "position"), ("min_hours", "max_hours")]}),
+        (
+            "Terms",
+            {
+                "fields": [
+                    ("request_unit", "max_gpus_per_job"),
+                    "durations_months",
+                    ("access_working_days", "review"),
+                ]
+            },
+        ),
+        (
+            "Evidence",
+            {
+                "fields": [
+                    (
+                        "tests_description_required",
+                        "job_plan_required",
+                        "scaling_data_required",
+                        "schedule_required",
+                    ),
+                    (
+                        "extrapolation_allowed",
+                        "max_extrapolation_factor",
+                        "max_projection_band",
+                    ),
+                ]
+            },
+        ),
+        ("Sources", {"fields": ["sources"]}),
+    ]
+
+
+@admin.register(CallFamily)
+class CallFamilyAdmin(admin.ModelAdmin):
+    """Call terms: changes apply to every assessment from the next page load."""
+
+    list_display = ["label", "slug", "tiered", "vat_required"]
+    inlines = [CallModeInline]
+
+
+@admin.register(CountryEligibility)
+class CountryEligibilityAdmin(admin.ModelAdmin):
+    """Which countries may apply, and why: status, programme, source, check date."""
+
+    list_display = ["code", "country", "status", "programme", "checked"]
+    list_filter = ["status"]
+    search_fields = ["code", "programme"]
+
+    @admin.display(description="country")
+    def country(self, obj):
+        return str(obj).rsplit(" (", 1)[0]
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):

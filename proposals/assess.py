@@ -22,8 +22,10 @@ from . import domain
 from .domain.fields import FIELDS
 from .domain.sections import TABLE_KINDS
 from .models import (
+    CallMode,
     Cluster,
     CodeEntry,
+    CountryEligibility,
     JobType,
     Proposal,
     ScalingMeasurement,
@@ -66,6 +68,36 @@ def catalogue_from_db() -> dict[str, domain.Cluster]:
     """The cluster catalogue as the engine needs it (one query, no caching)."""
     rows = Cluster.objects.values(*CLUSTER_FIELDS)
     return domain.load_catalogue(list(rows))
+
+
+# The call-terms row keys are the domain's FamilyTerms / ModeTerms fields.
+FAMILY_FIELDS = [f.name for f in fields(domain.FamilyTerms) if f.name not in ("modes",)]
+MODE_FIELDS = [f.name for f in fields(domain.ModeTerms) if f.name != "family"]
+
+
+def terms_from_db() -> dict[str, domain.FamilyTerms]:
+    """The call terms as the engine needs them (one query, no caching). Families
+    missing from the database fall back to the defaults in the engine."""
+    families: dict[str, dict] = {}
+    rows = CallMode.objects.values(
+        *MODE_FIELDS, *(f"family__{name}" for name in FAMILY_FIELDS)
+    ).order_by("family__slug", "position")
+    for row in rows:
+        family = {name: row.pop(f"family__{name}") for name in FAMILY_FIELDS}
+        families.setdefault(family["slug"], {**family, "modes": []})["modes"].append(
+            row
+        )
+    return domain.load_terms(families.values())
+
+
+COUNTRY_FIELDS = ["code", "status", "programme", "vat_validators", "source", "checked"]
+
+
+def countries_from_db() -> dict[str, domain.Country] | None:
+    """The eligibility of countries as the engine needs it (one query); ``None``
+    (the engine's shipped data) when the table is empty."""
+    rows = list(CountryEligibility.objects.values(*COUNTRY_FIELDS))
+    return domain.load_countries(rows) if rows else None
 
 
 def proposal_to_domain(proposal: Proposal) -> domain.Proposal:
@@ -141,12 +173,19 @@ def _group(proposal: Proposal, group: str) -> dict:
 
 
 def assess_proposal(
-    proposal: Proposal, catalogue: domain.Catalogue | None = None
+    proposal: Proposal,
+    catalogue: domain.Catalogue | None = None,
+    terms: domain.CallTerms | None = None,
 ) -> domain.Assessment:
-    """Assess a saved proposal against the catalogue in the database."""
+    """Assess a saved proposal against the catalogue, the call terms and the
+    country eligibility in the database."""
     if catalogue is None:
         catalogue = catalogue_from_db()
-    return domain.assess(proposal_to_domain(proposal), catalogue)
+    if terms is None:
+        terms = terms_from_db()
+    return domain.assess(
+        proposal_to_domain(proposal), catalogue, terms, countries_from_db()
+    )
 
 
 def _compare(op: str, actual, expected):

@@ -90,18 +90,24 @@ YES_NO_UNKNOWN = [("", "Not answered"), ("true", "Yes"), ("false", "No")]
 
 
 def country_choices():
-    from proposals.domain.countries import OTHER_COUNTRIES, eligible_countries
+    """Every ISO 3166 country, the eligible ones first, grouped by their status in
+    the eligibility data (database, else the shipped data)."""
+    from proposals.assess import countries_from_db
+    from proposals.domain.countries import STATUS_LABELS, eligible_countries, names
 
-    eligible = sorted(eligible_countries().values(), key=lambda c: c.name)
-    groups = {"EU member states": [], "Associated to Horizon 2020": []}
-    for country in eligible:
-        group = (
-            "EU member states"
-            if country.status == "eu_member"
-            else "Associated to Horizon 2020"
+    eligible = countries_from_db() or eligible_countries()
+    groups: dict[str, list] = {}
+    for status, status_label in STATUS_LABELS.items():
+        members = sorted(
+            ((c.code, c.name) for c in eligible.values() if c.status == status),
+            key=lambda item: item[1],
         )
-        groups[group].append((country.code, country.name))
-    others = sorted(OTHER_COUNTRIES.items(), key=lambda item: item[1])
+        if members:
+            groups[status_label[0].upper() + status_label[1:]] = members
+    others = sorted(
+        ((code, name) for code, name in names().items() if code not in eligible),
+        key=lambda item: item[1],
+    )
     return [("", "Choose a country"), *groups.items(), ("Other countries", others)]
 
 

@@ -6,7 +6,7 @@ Used by the wizard (full pages and htmx fragments) and by the read-only review p
 
 from collections import defaultdict
 
-from proposals.assess import assess_proposal
+from proposals.assess import assess_proposal, terms_from_db
 from proposals.charts import chart_data, inline_svg
 from proposals.domain.bounds import BOUNDS
 from proposals.domain.fields import (
@@ -18,6 +18,7 @@ from proposals.domain.fields import (
 )
 from proposals.domain.jobplan import nodes_for
 from proposals.domain.sections import ROW_PREFIX, TABLE_BY_KIND, TABLE_KINDS, TABLES
+from proposals.domain.terms import figures
 from proposals.domain.tiers import tier_label
 from proposals.wizard import STEPS, finding_location
 
@@ -26,7 +27,8 @@ SEVERITY_CLASS = {"error": "danger", "warning": "warning", "info": "info"}
 
 def live_context(proposal, *, step: str = "") -> dict:
     """Template context for the sidebar and the computed cells of ``proposal``."""
-    assessment = assess_proposal(proposal)
+    terms = terms_from_db()
+    assessment = assess_proposal(proposal, terms=terms)
     rows = _engine_rows(proposal)
     refused = _refused(proposal, rows, step)
     names = {
@@ -80,10 +82,11 @@ def live_context(proposal, *, step: str = "") -> dict:
         step.slug: _severity_counts(by_step.get(step.slug, [])) for step in STEPS
     }
     tier = assessment.tier
+    help_figures = figures(terms)
     chart_svg, chart_key = inline_svg(chart_data(assessment, code_names))
     return {
         "assessment": assessment,
-        "tier_label": tier_label(tier),
+        "tier_label": assessment.mode_label,
         "recommended_label": tier_label(assessment.recommended_tier),
         "findings": findings,
         "findings_by_step": dict(by_step),
@@ -92,8 +95,9 @@ def live_context(proposal, *, step: str = "") -> dict:
         "finding_counts": _severity_counts(findings),
         "job_figures": job_figures,
         "point_figures": point_figures,
-        # Tier-fitted help and examples by field key (``total_gpu_hours``, ``jobs.gpus``).
-        "help": {spec.key: spec.help_for(tier) for spec in FIELDS},
+        # Tier-fitted help and examples by field key (``total_gpu_hours``, ``jobs.gpus``),
+        # with the figures of the call terms in force.
+        "help": {spec.key: spec.help_for(tier, help_figures) for spec in FIELDS},
         "help_examples": {spec.key: spec.example for spec in FIELDS},
         "chart_svg": chart_svg,
         "chart_key": chart_key,

@@ -9,10 +9,23 @@ _migration = __import__(
 )
 
 
+_billing = __import__(
+    "proposals.migrations.0011_cluster_billing_units", fromlist=["load_billing_units"]
+)
+_terms = __import__("proposals.migrations.0010_call_terms", fromlist=["load_terms"])
+_countries = __import__(
+    "proposals.migrations.0012_country_eligibility", fromlist=["load_countries"]
+)
+
+
 @pytest.fixture
 def catalogue(db):
-    """The cluster catalogue and the staff group, as the data migration creates them."""
+    """The cluster catalogue (with billing units), the call terms, the country
+    eligibility and the staff group, as the data migrations create them."""
     _migration.forwards(apps, None)
+    _billing.load_billing_units(apps, None)
+    _terms.load_terms(apps, None)
+    _countries.load_countries(apps, None)
 
 
 @pytest.fixture

@@ -6,8 +6,10 @@ JSON format ``aifactory-proposal/1`` (see ``jsonformat``).
 
 from . import rulebook  # noqa: F401  (registers every rule with findings.rule)
 from .assessment import Assessment, assess
+from .countries import Country, load_countries
 from .findings import Finding, Rule, rules
 from .jsonformat import FORMAT_TAG, FormatError, dump, dumps, loads, parse, read
+from .terms import CallTerms, FamilyTerms, ModeTerms, Source, default_terms, load_terms
 from .tiers import TIER_LABELS, tier_for_hours, tier_label
 from .types import (
     Catalogue,
@@ -29,25 +31,33 @@ __all__ = [
     "FORMAT_TAG",
     "TIER_LABELS",
     "Assessment",
+    "CallTerms",
     "Catalogue",
     "Cluster",
     "CodeEntry",
+    "Country",
     "Experience",
+    "FamilyTerms",
     "Finding",
     "FormatError",
     "Job",
     "Measurement",
+    "ModeTerms",
     "Organisation",
     "Partition",
     "Proposal",
     "Rule",
     "Scalability",
     "Selection",
+    "Source",
     "UsagePeriod",
     "assess",
+    "default_terms",
     "dump",
     "dumps",
     "load_catalogue",
+    "load_countries",
+    "load_terms",
     "loads",
     "parse",
     "read",

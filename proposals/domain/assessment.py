@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .countries import Countries
 from .energy import EnergyEstimate, estimate
 from .findings import SEVERITIES, Context, Finding, run_rules
 from .jobplan import JobPlan, job_plan
@@ -22,8 +23,56 @@ from .scaling import (
     projection_series,
 )
 from .schedule import ScheduleSummary, summarise
-from .tiers import SMALL_JOB_MAX_GPUS, recommend_tier, tier_for_hours, tier_label
+from .terms import UNITS, CallTerms, family_terms
+from .tiers import recommend_tier, tier_label
 from .types import Catalogue, Proposal
+
+
+@dataclass(frozen=True)
+class Billing:
+    """The request in the target system's own billing unit (node-hours on Leonardo
+    Booster), beside the GPU-hours the calls count in."""
+
+    unit: str
+    label: str
+    gpu_hours_per_unit: float
+    requested: float | None
+    job_plan: float
+    jobs: tuple[float, ...]
+    source: str
+    checked: str
+
+    @property
+    def differs(self) -> bool:
+        """Whether the system bills in something other than GPU-hours."""
+        return self.unit != "gpu_hours" or self.gpu_hours_per_unit != 1
+
+    def to_dict(self) -> dict:
+        return {
+            "unit": self.unit,
+            "gpu_hours_per_unit": n(self.gpu_hours_per_unit),
+            "requested": n(self.requested),
+            "job_plan": n(self.job_plan),
+            "jobs": [n(v) for v in self.jobs],
+            "source": self.source,
+            "checked": self.checked,
+        }
+
+
+def billing(cluster, hours: float | None, plan: JobPlan) -> Billing | None:
+    """The request and the job plan in ``cluster``'s billing unit."""
+    if cluster is None:
+        return None
+    return Billing(
+        unit=cluster.billing_unit,
+        label=UNITS.get(cluster.billing_unit, cluster.billing_unit),
+        gpu_hours_per_unit=cluster.billing_unit_gpu_hours,
+        requested=cluster.in_billing_units(hours),
+        job_plan=cluster.in_billing_units(plan.total_gpu_hours) or 0.0,
+        jobs=tuple(cluster.in_billing_units(r.gpu_hours) or 0.0 for r in plan.rows),
+        source=cluster.billing_unit_source,
+        checked=cluster.billing_unit_checked,
+    )
 
 
 @dataclass(frozen=True)
@@ -31,6 +80,8 @@ class Assessment:
     """Everything computed for one proposal; ``to_dict()`` is the command's JSON."""
 
     tier: str | None
+    mode: str | None
+    mode_label: str
     recommended_tier: str | None
     reasons: tuple[str, ...]
     requested_gpu_hours: float | None
@@ -41,6 +92,7 @@ class Assessment:
     schedule: ScheduleSummary
     energy: EnergyEstimate | None
     findings: tuple[Finding, ...]
+    billing: Billing | None = None
 
     @property
     def scaling_points(self) -> tuple[ScalingPoint, ...]:
@@ -62,6 +114,7 @@ class Assessment:
         several = len(self.analysis.series) > 1
         return {
             "tier": self.tier,
+            "call_mode": self.mode,
             "recommended_tier": self.recommended_tier,
             "reasons": list(self.reasons),
             "totals": {
@@ -70,6 +123,7 @@ class Assessment:
                 "largest_job_gpus": self.plan.largest_job_gpus,
                 "largest_job_nodes": self.plan.largest_job_nodes,
             },
+            "billing": self.billing.to_dict() if self.billing else None,
             "jobs": [
                 {
                     "title": row.title,
@@ -107,10 +161,16 @@ class Assessment:
     def to_text(self) -> str:
         """A short plain-text report for people (``assess --format text``)."""
         lines = [
-            f"Tier: {tier_label(self.tier)}",
+            f"Tier: {self.mode_label}",
             f"Recommended tier: {tier_label(self.recommended_tier)}",
         ]
         lines += [f"  - {reason}" for reason in self.reasons]
+        b = self.billing
+        if b and b.differs and b.requested is not None:
+            lines.append(
+                f"In the system's unit: {b.requested:,.0f} {b.label} "
+                f"(1 {b.label[:-1]} = {b.gpu_hours_per_unit:g} GPU-hours)"
+            )
         if self.plan.rows:
             lines.append(
                 f"Job plan: {self.plan.total_gpu_hours:,.0f} GPU-hours in "
@@ -201,6 +261,11 @@ def _energy(e: EnergyEstimate | None) -> dict | None:
     }
 
 
+def mode_label(family, tier: str | None) -> str:
+    """What the sidebar calls the request: the tier, or the family without tiers."""
+    return tier_label(tier) if family.tiered else family.label
+
+
 def _target_gpus(proposal: Proposal, plan: JobPlan) -> int | None:
     """Maximum GPUs per job when given, else the largest job row."""
     declared = proposal.selection.max_gpus_per_job
@@ -210,25 +275,35 @@ def _target_gpus(proposal: Proposal, plan: JobPlan) -> int | None:
     return largest if largest and largest > 0 else None
 
 
-def assess(proposal: Proposal, catalogue: Catalogue) -> Assessment:
-    """Assess ``proposal`` against the cluster ``catalogue`` (a slug -> Cluster map)."""
+def assess(
+    proposal: Proposal,
+    catalogue: Catalogue,
+    terms: CallTerms | None = None,
+    countries: Countries | None = None,
+) -> Assessment:
+    """Assess ``proposal`` against the cluster ``catalogue`` (a slug -> Cluster map),
+    the call ``terms`` (a family slug -> FamilyTerms map; default: the guides' terms
+    of ``fixtures/call_terms.json``) and the eligible ``countries`` (default: the
+    shipped ``countries.json``)."""
     selection = proposal.selection
     scal = proposal.scalability
     cluster = catalogue.get(selection.system) if selection.system else None
     hours = selection.total_gpu_hours
-    tier = tier_for_hours(hours)
+    family = family_terms(terms, proposal.call_family)
+    mode = family.mode_for_hours(hours)
+    tier = mode.slug if mode and family.tiered else None
     plan = job_plan(scal.jobs, cluster)
     target = _target_gpus(proposal, plan)
     analysis = analyse(scal.measurements)
     main_codes = tuple(i for i, c in enumerate(proposal.codes) if c.role == "main")
-    projection = project(projection_series(analysis, main_codes), target, tier)
+    projection = project(projection_series(analysis, main_codes), target, mode)
     sizes = [selection.max_gpus_per_job or 0] + [row.gpus for row in plan.rows]
     multi_node = cluster is not None and max(sizes) > cluster.gpus_per_node
     has_data = any(len(s.distinct_gpus) >= 2 for s in analysis.series)
     high_throughput = (
         scal.workload == "many_small_jobs"
         and scal.runtime_stability_pct is not None
-        and (target or 0) <= SMALL_JOB_MAX_GPUS
+        and (target or 0) <= (family.small_job_max_gpus or 0)
     )
     largest_measured = max((p.gpus for p in analysis.points), default=0)
     recommendation = recommend_tier(
@@ -239,6 +314,7 @@ def assess(proposal: Proposal, catalogue: Catalogue) -> Assessment:
         has_scaling_data=has_data,
         high_throughput_evidence=high_throughput,
         covers_target=bool(target) and largest_measured >= target,
+        family=family,
     )
     schedule = summarise(scal.schedule, hours, selection.duration_months)
     energy_hours = hours if hours is not None else plan.total_gpu_hours or None
@@ -246,6 +322,8 @@ def assess(proposal: Proposal, catalogue: Catalogue) -> Assessment:
         proposal=proposal,
         catalogue=catalogue,
         cluster=cluster,
+        family=family,
+        mode=mode,
         tier=tier,
         recommendation=recommendation,
         plan=plan,
@@ -256,9 +334,12 @@ def assess(proposal: Proposal, catalogue: Catalogue) -> Assessment:
         multi_node=multi_node,
         has_scaling_data=has_data,
         high_throughput_evidence=high_throughput,
+        countries=countries,
     )
     return Assessment(
         tier=tier,
+        mode=mode.slug if mode else None,
+        mode_label=mode_label(family, tier),
         recommended_tier=recommendation.tier,
         reasons=recommendation.reasons,
         requested_gpu_hours=hours,
@@ -269,4 +350,5 @@ def assess(proposal: Proposal, catalogue: Catalogue) -> Assessment:
         schedule=schedule,
         energy=estimate(energy_hours, cluster),
         findings=tuple(run_rules(context)),
+        billing=billing(cluster, hours, plan),
     )

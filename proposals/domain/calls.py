@@ -1,7 +1,8 @@
 """The three calls at a glance, for people who have not applied before.
 
-The GPU-hour ranges and job-size guidance are read from :mod:`.tiers` (the same
-bounds that decide a proposal's tier); only the sentences are written here.
+The GPU-hour ranges and job-size guidance are read from the call terms (the same
+bounds that decide a proposal's tier, see :mod:`.terms`); only the sentences are
+written here.
 """
 
 from __future__ import annotations
@@ -10,20 +11,8 @@ from dataclasses import dataclass
 
 from .numbers import grouped
 from .sections import SECTIONS
-from .tiers import (
-    FAST_LANE,
-    FAST_LANE_MAX_HOURS,
-    LARGE_SCALE,
-    MAX_GPUS_GUIDANCE,
-    PLAYGROUND,
-    PLAYGROUND_MAX_HOURS,
-    TIER_LABELS,
-    TIERS,
-)
-
-# Upper bound (inclusive) of each tier's total GPU-hours; ``None``: no upper bound.
-_UPPER = {PLAYGROUND: PLAYGROUND_MAX_HOURS, FAST_LANE: FAST_LANE_MAX_HOURS}
-_LOWER = {FAST_LANE: PLAYGROUND_MAX_HOURS, LARGE_SCALE: FAST_LANE_MAX_HOURS}
+from .terms import CallTerms, ModeTerms, default_terms, family_terms
+from .tiers import FAST_LANE, INDUSTRIAL, LARGE_SCALE, PLAYGROUND, TIER_LABELS, TIERS
 
 _FOR_WHOM = {
     PLAYGROUND: "A first project on a supercomputer, or a first try of your code on "
@@ -56,9 +45,18 @@ class Call:
     minutes: int  # about how long the wizard takes with the material at hand
 
 
-def hours_range(tier: str) -> str:
-    """The tier's total GPU-hours in words, from the tier bounds (inclusive)."""
-    lower, upper = _LOWER.get(tier), _UPPER.get(tier)
+def _modes(terms: CallTerms | None) -> dict[str, ModeTerms]:
+    family = family_terms(terms or default_terms(), INDUSTRIAL)
+    return {mode.slug: mode for mode in family.modes}
+
+
+def hours_range(tier: str, terms: CallTerms | None = None) -> str:
+    """The tier's total GPU-hours in words, from the call terms (inclusive)."""
+    modes = _modes(terms)
+    order = [slug for slug in TIERS if slug in modes]
+    index = order.index(tier)
+    upper = modes[tier].max_hours
+    lower = modes[order[index - 1]].max_hours if index > 0 else None
     if lower is None:
         return f"up to {grouped(upper)} GPU-hours"
     if upper is None:
@@ -66,22 +64,23 @@ def hours_range(tier: str) -> str:
     return f"more than {grouped(lower)}, up to {grouped(upper)} GPU-hours"
 
 
-def gpus_guidance(tier: str) -> str:
+def gpus_guidance(tier: str, terms: CallTerms | None = None) -> str:
     """The largest job the tier is meant for, in words."""
-    limit = MAX_GPUS_GUIDANCE.get(tier)
+    limit = _modes(terms)[tier].max_gpus_per_job
     if limit is None:
         return "jobs of any size the system allows"
     return f"typically up to {grouped(limit)} GPUs per job"
 
 
-def calls() -> tuple[Call, ...]:
-    """The three tiers, smallest first."""
+def calls(terms: CallTerms | None = None) -> tuple[Call, ...]:
+    """The three tiers, smallest first (``terms``: the call terms in force; the
+    shipped defaults when not given)."""
     return tuple(
         Call(
             tier=tier,
             label=TIER_LABELS[tier],
-            hours=hours_range(tier),
-            gpus=gpus_guidance(tier),
+            hours=hours_range(tier, terms),
+            gpus=gpus_guidance(tier, terms),
             for_whom=_FOR_WHOM[tier],
             evidence=_EVIDENCE[tier],
             minutes=_MINUTES[tier],

@@ -1,61 +1,96 @@
-"""Countries whose organisations may apply to the industrial call family.
+"""Countries: every ISO 3166-1 name (pycountry), and which ones may apply.
 
-The list lives in ``countries.json`` next to this module (EU member states and the
-countries associated to Horizon 2020), so it can be updated without touching code.
+The eligibility of a country (EU member, associated to which programme, the
+python-stdnum modules that check its VAT numbers, with a source and a check date) is
+data: the defaults are ``countries.json`` next to this module, a data migration copies
+them into the database, administrators maintain them there, and ``proposals.assess``
+passes them to the engine as plain values (``load_countries``).
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+import pycountry
+
 DATA_FILE = Path(__file__).with_name("countries.json")
 EU_MEMBER = "eu_member"
 H2020_ASSOCIATED = "h2020_associated"
-
-
-@dataclass(frozen=True)
-class Country:
-    """An eligible country and the python-stdnum module that checks its VAT ids."""
-
-    code: str
-    name: str
-    status: str
-    vat_validator: str | None
-
-
-@cache
-def eligible_countries() -> dict[str, Country]:
-    """Return the eligible countries keyed by ISO 3166-1 alpha-2 code."""
-    data = json.loads(DATA_FILE.read_text(encoding="utf-8"))
-    return {row["code"]: Country(**row) for row in data["countries"]}
-
-
-# Offered in the wizard too: organisations from here may apply to the other call
-# families (the eligibility findings say which).
-OTHER_COUNTRIES = {
-    "GB": "United Kingdom",
-    "US": "United States",
-    "CA": "Canada",
-    "CN": "China",
-    "IN": "India",
-    "JP": "Japan",
-    "KR": "South Korea",
-    "SG": "Singapore",
-    "AU": "Australia",
-    "BR": "Brazil",
-    "AE": "United Arab Emirates",
+STATUS_LABELS = {
+    EU_MEMBER: "EU member state",
+    H2020_ASSOCIATED: "associated to Horizon 2020",
+    "horizon_europe_associated": "associated to Horizon Europe",
+    "digital_europe_associated": "associated to Digital Europe",
 }
 
 
 @cache
+def names() -> dict[str, str]:
+    """Every ISO 3166-1 alpha-2 code with its usual English name ("Moldova", not
+    "Moldova, Republic of")."""
+    return {
+        c.alpha_2: getattr(c, "common_name", None) or c.name
+        for c in pycountry.countries
+    }
+
+
+def name(code: str) -> str:
+    """The country's name, or the code as given when it is not an ISO code."""
+    return names().get((code or "").strip().upper(), code)
+
+
+@dataclass(frozen=True)
+class Country:
+    """An eligible country: its status, programme, the python-stdnum modules that
+    check its VAT ids (tried in order; empty when no offline check exists), and where
+    the status comes from."""
+
+    code: str
+    status: str
+    programme: str = ""
+    vat_validators: tuple[str, ...] = ()
+    source: str = ""
+    checked: str = ""
+
+    @property
+    def name(self) -> str:
+        return name(self.code)
+
+
+Countries = Mapping[str, Country]
+
+
+def load_countries(rows: Iterable[Mapping]) -> dict[str, Country]:
+    """Eligible countries keyed by code, from ``countries.json`` or database rows."""
+    known = set(Country.__dataclass_fields__)
+    out = {}
+    for row in rows:
+        values = {k: v for k, v in row.items() if k in known}
+        values["vat_validators"] = tuple(values.get("vat_validators") or ())
+        values["checked"] = "" if row.get("checked") is None else str(row["checked"])
+        out[row["code"]] = Country(**values)
+    return out
+
+
+@cache
+def eligible_countries() -> dict[str, Country]:
+    """The shipped eligibility data (``countries.json``) keyed by code."""
+    data = json.loads(DATA_FILE.read_text(encoding="utf-8"))
+    return load_countries(data["countries"])
+
+
+@cache
 def selectable_codes() -> frozenset[str]:
-    """Every country code the wizard offers: the eligible countries and the others."""
-    return frozenset(eligible_countries()) | frozenset(OTHER_COUNTRIES)
+    """Every country code the wizard and the JSON format accept: all of ISO 3166-1."""
+    return frozenset(names())
 
 
-def country(code: str) -> Country | None:
-    """Return the eligible country with ``code`` (case-insensitive), else ``None``."""
-    return eligible_countries().get((code or "").strip().upper())
+def country(code: str, countries: Countries | None = None) -> Country | None:
+    """The eligible country with ``code`` (case-insensitive) in ``countries``
+    (default: the shipped data), else ``None``."""
+    table = eligible_countries() if countries is None else countries
+    return table.get((code or "").strip().upper())

@@ -2,7 +2,9 @@
 for table headers, help fitted to the call tier, units and examples.
 
 Read it through :mod:`.fields`. The facts in the help come from the BSC and LUMI
-technical guides; the wording is ours.
+technical guides; the wording is ours. Figures of the call terms (tier bounds, job
+sizes, durations) are placeholders such as ``{playground_max}``, filled from the
+terms in force when the help is shown (``FieldSpec.help_for``).
 """
 
 from __future__ import annotations
@@ -53,8 +55,8 @@ FIELDS: tuple[FieldSpec, ...] = (
         "organisation",
         "Country of incorporation",
         help=(
-            "Where the organisation is incorporated. It must be an EU member state or "
-            "a country associated to Horizon 2020."
+            "Where the organisation is incorporated. For AI for Industrial Innovation "
+            "it must be an EU member state or a country associated to Horizon 2020."
         ),
     ),
     scalar(
@@ -126,19 +128,19 @@ FIELDS: tuple[FieldSpec, ...] = (
         term="gpu-hour",
         help=(
             "One GPU-hour is one physical GPU for one hour (on LUMI-G one MI250X, i.e. "
-            "two GCDs). The amount decides the call: up to 5,000 Playground, up to "
-            "50,000 Fast Lane, above that Large Scale."
+            "two GCDs). The amount decides the call: up to {playground_max} Playground, "
+            "up to {fast_lane_max} Fast Lane, above that Large Scale."
         ),
         playground=(
-            "Up to 5,000 GPU-hours is Playground: no scaling data and no job plan "
+            "Up to {playground_max} GPU-hours is Playground: no scaling data and no job plan "
             "needed, just describe what you tested or will test."
         ),
         fast_lane=(
-            "5,001 to 50,000 GPU-hours is Fast Lane: the job plan below must add up to "
-            "this figure."
+            "{fast_lane_min} to {fast_lane_max} GPU-hours is Fast Lane: the job plan "
+            "below must add up to this figure."
         ),
         large_scale=(
-            "Above 50,000 GPU-hours is Large Scale: the job plan and the monthly usage "
+            "Above {fast_lane_max} GPU-hours is Large Scale: the job plan and the monthly usage "
             "schedule must both add up to this figure."
         ),
         example="18176",
@@ -151,12 +153,13 @@ FIELDS: tuple[FieldSpec, ...] = (
         gpu_count=True,
         help="The largest single job, in physical GPUs. We show it as nodes too.",
         playground=(
-            "Playground jobs usually stay within 1 to 8 GPUs; going beyond one node "
-            "needs scaling data that first projects rarely have."
+            "Playground jobs usually stay within 1 to {playground_max_gpus_per_job} "
+            "GPUs; going beyond one node needs scaling data that first projects "
+            "rarely have."
         ),
         fast_lane=(
-            "Fast Lane jobs typically use up to 64 GPUs; your scaling data must "
-            "support this size."
+            "Fast Lane jobs typically use up to {fast_lane_max_gpus_per_job} GPUs; "
+            "your scaling data must support this size."
         ),
         large_scale=(
             "Large Scale jobs may use hundreds of GPUs, but you must have measured at "
@@ -238,8 +241,10 @@ FIELDS: tuple[FieldSpec, ...] = (
         "Allocation duration (months)",
         unit="months",
         help=(
-            "Typical terms: Playground and Fast Lane 1 to 3 months; Large Scale 3, 6 "
-            "or 12 months (guidance, not rules)."
+            "Typical terms: Playground {playground_durations}, Fast Lane "
+            "{fast_lane_durations}, Large Scale {large_scale_durations}; AI for Science "
+            "and Collaborative EU Projects {ai_for_science_durations} (guidance, not "
+            "rules)."
         ),
         example="3",
     ),

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 
+from . import terms
 from .sections import TABLE_BY_KIND
 
 
@@ -43,9 +46,22 @@ class FieldSpec:
         """The label for a table header (the short form, unit word "GPUs")."""
         return (self.short or self.label).replace("{gpus}", "GPUs")
 
-    def help_for(self, tier: str | None) -> str:
-        """The advice for ``tier`` when there is tier-specific advice, else general."""
-        return (getattr(self, tier, "") if tier else "") or self.help
+    def help_for(
+        self, tier: str | None, figures: Mapping[str, str] | None = None
+    ) -> str:
+        """The advice for ``tier`` when there is tier-specific advice, else general,
+        with the call terms' ``figures`` filled in (``{playground_max}`` ...; default:
+        the shipped terms)."""
+        text = (getattr(self, tier, "") if tier else "") or self.help
+        return fill(text, terms.figures() if figures is None else figures)
+
+
+PLACEHOLDER = re.compile(r"\{(\w+)\}")
+
+
+def fill(text: str, figures: Mapping[str, str]) -> str:
+    """Replace ``{name}`` by ``figures[name]``; unknown names stay as written."""
+    return PLACEHOLDER.sub(lambda m: figures.get(m[1], m[0]), text)
 
 
 def scalar(name, path, section, label, **kwargs) -> FieldSpec:

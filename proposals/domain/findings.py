@@ -14,10 +14,12 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
+from .countries import Countries
 from .jobplan import JobPlan
 from .scaling import Projection, ScalingAnalysis
 from .schedule import ScheduleSummary
 from .sections import SECTION_SLUGS
+from .terms import FamilyTerms, ModeTerms
 from .tiers import Recommendation
 from .types import Catalogue, Cluster, Proposal
 
@@ -57,11 +59,14 @@ class Hit:
 
 @dataclass(frozen=True)
 class Context:
-    """Everything a rule may look at: the input and the computed figures."""
+    """Everything a rule may look at: the input, the call terms of its family (and
+    the mode its request falls into) and the computed figures."""
 
     proposal: Proposal
     catalogue: Catalogue
     cluster: Cluster | None
+    family: FamilyTerms
+    mode: ModeTerms | None
     tier: str | None
     recommendation: Recommendation
     plan: JobPlan
@@ -72,6 +77,7 @@ class Context:
     multi_node: bool
     has_scaling_data: bool
     high_throughput_evidence: bool
+    countries: Countries | None = None  # eligibility data; None: the shipped one
 
 
 RuleFunc = Callable[[Context], Iterator[Hit]]

@@ -12,9 +12,69 @@ import sys
 from .findings import rules
 from .jsonformat import schema_text
 from .sections import SECTIONS
+from .terms import REQUEST_UNITS, CallTerms, default_terms, months
+from .tiers import tier_label
 
 
-def markdown() -> str:
+def _figure(value) -> str:
+    return "" if value is None else f"{value:,.0f}"
+
+
+def _evidence(mode) -> str:
+    names = [
+        ("tests_description_required", "test description"),
+        ("job_plan_required", "job plan"),
+        ("scaling_data_required", "scaling data"),
+        ("schedule_required", "usage schedule"),
+    ]
+    items = [label for name, label in names if getattr(mode, name)]
+    if mode.scaling_data_required:
+        if not mode.extrapolation_allowed:
+            items.append("no extrapolation")
+        elif mode.max_extrapolation_factor is not None:
+            band = mode.max_projection_band
+            limit = f"extrapolation up to {mode.max_extrapolation_factor:g}x"
+            items.append(limit + (f", band {band:.0%}" if band is not None else ""))
+    return ", ".join(items) or "none stated"
+
+
+def terms_markdown(terms: CallTerms | None = None) -> list[str]:
+    """The call terms as tables: one per family, one row per mode, then sources."""
+    lines = [
+        "## Call terms",
+        "",
+        "The figures the tier logic and the rules read (defaults from",
+        "`fixtures/call_terms.json`, maintained in the admin). Typical durations and",
+        "access times are second-hand guidance.",
+        "",
+    ]
+    for family in (terms or default_terms()).values():
+        lines += [
+            f"### {family.label}",
+            "",
+            "| Mode | From | Up to | Unit | GPUs per job (guidance) | Duration | "
+            "Evidence | Access (working days) | Review |",
+            "|---|---|---|---|---|---|---|---|---|",
+        ]
+        for m in family.modes:
+            name = tier_label(m.slug) if family.tiered else family.label
+            lines.append(
+                f"| {name} | {_figure(m.min_hours)} | {_figure(m.max_hours)} | "
+                f"{REQUEST_UNITS.get(m.request_unit, m.request_unit)} | "
+                f"{_figure(m.max_gpus_per_job)} | {months(m.durations_months)} | "
+                f"{_evidence(m)} | {_figure(m.access_working_days)} | {m.review} |"
+            )
+        lines += ["", "Sources:", ""]
+        facts = [("family", fact, src) for fact, src in family.sources.items()]
+        for m in family.modes:
+            facts += [(m.slug, fact, src) for fact, src in m.sources.items()]
+        for where, fact, src in facts:
+            lines.append(f"- {where} `{fact}`: {src.source} (checked {src.checked})")
+        lines.append("")
+    return lines
+
+
+def markdown(terms: CallTerms | None = None) -> str:
     """The rule reference as Markdown: one table per wizard step, in code order."""
     lines = [
         "# Findings: rule reference",
@@ -40,6 +100,7 @@ def markdown() -> str:
                 severity = " / ".join(r.severities)
                 lines.append(f"| {r.code} | {severity} | {r.title} | {r.description} |")
         lines.append("")
+    lines += terms_markdown(terms)
     return "\n".join(lines)
 
 

@@ -18,11 +18,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .tiers import FAST_LANE, LARGE_SCALE
+from .terms import ModeTerms, default_terms
+from .tiers import INDUSTRIAL
 from .types import Measurement
 
-FAST_LANE_MAX_FACTOR = 4.0
-FAST_LANE_MAX_BAND = 0.15
 # Efficiencies are shown with 0 decimals: above this, the table would show > 100%.
 SUPERLINEAR_EFFICIENCY = 1.005
 
@@ -172,17 +171,32 @@ def fit_amdahl(ratios, speedups) -> float:
     return best
 
 
-def extrapolation_allowed(tier: str | None, factor: float, band: float) -> bool:
-    """Whether the tier accepts a projection ``factor`` times beyond the data.
+def mode_terms(mode: ModeTerms | str | None) -> ModeTerms | None:
+    """``mode`` itself, or the industrial mode of that name in the default terms."""
+    if mode is None or isinstance(mode, ModeTerms):
+        return mode
+    return default_terms()[INDUSTRIAL].mode(mode)
 
-    Fast Lane: at most 4x and a band of at most 15 points; Large Scale: no
-    extrapolation at all; Playground (or no tier): scaling data is not required.
+
+def extrapolation_allowed(
+    mode: ModeTerms | str | None, factor: float, band: float
+) -> bool:
+    """Whether the mode's terms accept a projection ``factor`` times beyond the data
+    with a band of ``band`` between the models.
+
+    With the guides' terms: Fast Lane at most 4x and 15 points; Large Scale no
+    extrapolation (factor 1); Playground (or no mode): scaling data is not required.
     """
-    if tier == FAST_LANE:
-        return factor <= FAST_LANE_MAX_FACTOR and band <= FAST_LANE_MAX_BAND + 1e-12
-    if tier == LARGE_SCALE:
-        return factor <= 1.0
-    return True
+    terms = mode_terms(mode)
+    if terms is None or not terms.scaling_data_required:
+        return True
+    limit = terms.max_extrapolation_factor
+    if not terms.extrapolation_allowed:
+        limit = 1.0
+    if limit is not None and factor > limit:
+        return False
+    band_limit = terms.max_projection_band
+    return band_limit is None or band <= band_limit + 1e-12
 
 
 def projection_series(
@@ -199,7 +213,9 @@ def projection_series(
 
 
 def project(
-    series: ScalingSeries | None, target: int | None, tier: str | None
+    series: ScalingSeries | None,
+    target: int | None,
+    tier: ModeTerms | str | None,
 ) -> Projection | None:
     """Fit both models on ``series`` and evaluate them at ``target`` GPUs.
 

@@ -1,18 +1,22 @@
 """Call tiers of the AI for Industrial Innovation calls.
 
-The tier follows from the total GPU-hours alone (boundaries inclusive as in both
-guides); the *recommended* tier applies the guides' quick-selection advice and can
-only be the same tier or a lower one.
+The tier follows from the total GPU-hours alone, against the bounds of the call terms
+(``terms.py``: data, inclusive bounds as in both guides); the *recommended* tier
+applies the guides' quick-selection advice and can only be the same tier or a lower
+one. This module names the tiers; their figures live in the terms only.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .terms import FamilyTerms, default_terms
+
 PLAYGROUND = "playground"
 FAST_LANE = "fast_lane"
 LARGE_SCALE = "large_scale"
 TIERS = (PLAYGROUND, FAST_LANE, LARGE_SCALE)
+INDUSTRIAL = "industrial_innovation"
 
 TIER_LABELS = {
     PLAYGROUND: "Playground",
@@ -20,28 +24,21 @@ TIER_LABELS = {
     LARGE_SCALE: "Large Scale",
 }
 
-PLAYGROUND_MAX_HOURS = 5_000
-FAST_LANE_MAX_HOURS = 50_000
 
-# Guidance, not hard limits: largest job size each tier is meant for.
-MAX_GPUS_GUIDANCE = {PLAYGROUND: 8, FAST_LANE: 64, LARGE_SCALE: None}
+def tier_for_hours(
+    hours: float | None, family: FamilyTerms | None = None
+) -> str | None:
+    """Return the tier implied by ``hours``, or ``None`` when no positive total or
+    when ``family`` (default: the industrial terms) has no tiers.
 
-# A "small" job in the many-small-jobs sense: at most 2 LUMI nodes / 8 GPUs.
-SMALL_JOB_MAX_GPUS = 8
-
-
-def tier_for_hours(hours: float | None) -> str | None:
-    """Return the tier implied by ``hours``, or ``None`` when no positive total.
-
-    5,000 is Playground, 5,000.5 and 50,000 are Fast Lane, 50,001 is Large Scale.
+    With the guides' bounds 5,000 is Playground, 5,000.5 and 50,000 are Fast Lane,
+    50,001 is Large Scale.
     """
-    if hours is None or not hours > 0:
+    family = family or default_terms()[INDUSTRIAL]
+    if not family.tiered:
         return None
-    if hours <= PLAYGROUND_MAX_HOURS:
-        return PLAYGROUND
-    if hours <= FAST_LANE_MAX_HOURS:
-        return FAST_LANE
-    return LARGE_SCALE
+    mode = family.mode_for_hours(hours)
+    return mode.slug if mode else None
 
 
 def tier_rank(tier: str | None) -> int:
@@ -71,15 +68,22 @@ def recommend_tier(
     has_scaling_data: bool,
     high_throughput_evidence: bool,
     covers_target: bool,
+    family: FamilyTerms | None = None,
 ) -> Recommendation:
     """Apply the quick-selection advice of both guides.
 
     ``multi_node``: some run needs more than one node. ``has_scaling_data``: at least
     two usable measurements. ``high_throughput_evidence``: a many-small-jobs workload
     with a runtime stability figure and jobs of at most 8 GPUs. ``covers_target``: the
-    largest measurement reaches the target GPU count.
+    largest measurement reaches the target GPU count. ``family``: the call terms
+    (default: the industrial ones); a family without tiers gets no recommendation.
     """
-    implied = tier_for_hours(hours)
+    family = family or default_terms()[INDUSTRIAL]
+    if not family.tiered:
+        return Recommendation(
+            None, (f"{family.label} has no tiers: one kind of allocation.",)
+        )
+    implied = tier_for_hours(hours, family)
     evidence = has_scaling_data or high_throughput_evidence
     playground = []
     if stack_demonstrated is False:
@@ -92,8 +96,9 @@ def recommend_tier(
         )
     if hpc_experience == "none":
         playground.append("This is a first HPC experience.")
-    if implied == PLAYGROUND:
-        playground.append("At most 5,000 GPU-hours are needed.")
+    smallest = family.modes[0] if family.modes else None
+    if implied == PLAYGROUND and smallest and smallest.max_hours is not None:
+        playground.append(f"At most {smallest.max_hours:,.0f} GPU-hours are needed.")
     if implied in (FAST_LANE, LARGE_SCALE) and not evidence:
         playground.append(
             "There are no throughput measurements at two or more GPU counts yet; "

@@ -156,6 +156,18 @@ class Cluster:
     site_carbon_note: str = ""
     billing_note: str = ""
     source_url: str = ""
+    # How the system bills: the unit and how many GPU-hours one unit stands for
+    # (LUMI-G: GPU-hours, 1; Leonardo Booster: node-hours, 4), with its source.
+    billing_unit: str = "gpu_hours"
+    billing_unit_gpu_hours: float = 1.0
+    billing_unit_source: str = ""
+    billing_unit_checked: str = ""
+
+    def in_billing_units(self, gpu_hours: float | None) -> float | None:
+        """``gpu_hours`` in the system's billing unit."""
+        if gpu_hours is None or not self.billing_unit_gpu_hours:
+            return None
+        return gpu_hours / self.billing_unit_gpu_hours
 
     @classmethod
     def from_dict(cls, row: Mapping) -> Cluster:
@@ -170,9 +182,18 @@ class Cluster:
         )
         known = {f for f in cls.__dataclass_fields__ if f != "partitions"}
         values = {k: v for k, v in row.items() if k in known}
-        for key in ("site_carbon_note", "default_partition", "billing_note"):
+        for key in (
+            "site_carbon_note",
+            "default_partition",
+            "billing_note",
+            "billing_unit_source",
+        ):
             if values.get(key) is None:
                 values[key] = ""
+        checked = values.get("billing_unit_checked")
+        values["billing_unit_checked"] = "" if checked is None else str(checked)
+        if values.get("billing_unit_gpu_hours") is not None:
+            values["billing_unit_gpu_hours"] = float(values["billing_unit_gpu_hours"])
         return cls(partitions=partitions, **values)
 
 

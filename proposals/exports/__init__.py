@@ -14,7 +14,12 @@ from django.utils import timezone
 from django.utils.text import slugify
 
 from proposals import domain
-from proposals.assess import catalogue_from_db, proposal_to_domain
+from proposals.assess import (
+    catalogue_from_db,
+    countries_from_db,
+    proposal_to_domain,
+    terms_from_db,
+)
 from proposals.charts import scaling_chart_png
 
 from . import markdown, pdf
@@ -42,7 +47,9 @@ def source_for(model) -> Source:
     proposal = proposal_to_domain(model)
     return Source(
         proposal=proposal,
-        assessment=domain.assess(proposal, catalogue),
+        assessment=domain.assess(
+            proposal, catalogue, terms_from_db(), countries_from_db()
+        ),
         catalogue=catalogue,
         revision=model.revision,
         status=model.get_status_display(),

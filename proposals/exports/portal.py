@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from proposals.domain import Assessment, Catalogue, Proposal
 from proposals.domain.fields import label
 from proposals.domain.sections import TABLE_BY_KIND, section_title
+from proposals.domain.terms import UNITS
 
 from .tables import (
     Figures,
@@ -108,6 +109,14 @@ def selection_blocks(proposal: Proposal, catalogue: Catalogue) -> list[Block]:
         else "None beyond the default."
     )
     duration = plural(sel.duration_months, "month") if sel.duration_months else ""
+    hours = num(sel.total_gpu_hours) if sel.total_gpu_hours is not None else ""
+    if hours and cluster and cluster.billing_unit != "gpu_hours":
+        unit = UNITS.get(cluster.billing_unit, cluster.billing_unit)
+        hours += (
+            f" ({num(cluster.in_billing_units(sel.total_gpu_hours))} {unit} on "
+            f"{cluster.name}; 1 {unit[:-1]} = {num(cluster.billing_unit_gpu_hours)} "
+            "GPU-hours)"
+        )
     return [
         Block("selection.system", label("system"), system),
         Block(
@@ -118,7 +127,7 @@ def selection_blocks(proposal: Proposal, catalogue: Catalogue) -> list[Block]:
         Block(
             "selection.total_gpu_hours",
             label("total_gpu_hours"),
-            num(sel.total_gpu_hours) if sel.total_gpu_hours is not None else "",
+            hours,
         ),
         Block("selection.max_gpus_per_job", label("max_gpus_per_job"), max_gpus),
         Block("selection.storage_tb", PORTAL_STORAGE, storage),

@@ -11,7 +11,7 @@ import datetime
 from dataclasses import dataclass
 
 from proposals.domain import Assessment, Catalogue, Finding, Proposal, tier_label
-from proposals.domain.countries import country
+from proposals.domain.countries import name as country_name
 from proposals.domain.fields import describe_path, label, row_names
 from proposals.domain.jsonformat import dump
 from proposals.domain.numbers import MISSING
@@ -106,13 +106,22 @@ def _assessment_rows(
 ) -> list[tuple[str, str]]:
     a = assessment
     rows = [
-        ("Call tier (from the GPU-hours)", tier_label(a.tier)),
+        ("Call tier (from the GPU-hours)", a.mode_label),
         ("Recommended tier", tier_label(a.recommended_tier)),
         (
             "GPU-hours requested",
             num(a.requested_gpu_hours),
         ),
     ]
+    b = a.billing
+    if b and b.differs and b.requested is not None:
+        rows.append(
+            (
+                f"Requested in {b.label} (the system's unit)",
+                f"{num(b.requested)} (1 = {num(b.gpu_hours_per_unit)} GPU-hours; "
+                f"source: {b.source})",
+            )
+        )
     if a.plan.rows:
         rows.append(("GPU-hours in the job plan", num(a.plan.total_gpu_hours)))
     if a.plan.largest_job_gpus:
@@ -133,9 +142,10 @@ def _assessment_rows(
 
 
 def country_label(code: str) -> str:
-    """``Finland (FI)`` for an eligible country, the code as given otherwise."""
-    known = country(code)
-    return f"{known.name} ({known.code})" if known else (code or MISSING)
+    """``Finland (FI)`` for an ISO 3166 country, the code as given otherwise."""
+    code = (code or "").strip().upper()
+    known = country_name(code)
+    return f"{known} ({code})" if known != code else (code or MISSING)
 
 
 def build_summary(

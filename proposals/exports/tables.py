@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from proposals.domain import Assessment, Catalogue, Cluster, Proposal
 from proposals.domain.numbers import MISSING, grouped
+from proposals.domain.terms import UNITS
 
 TITLE_WIDTH = 36  # job titles and activities wrap at this width in plain text
 
@@ -166,9 +167,16 @@ def workload_line(proposal: Proposal) -> str:
 
 
 def job_table(assessment: Assessment) -> Table | None:
+    """The job plan; with a column in the system's unit where it bills in another
+    unit than GPU-hours (node-hours on Leonardo Booster)."""
     plan = assessment.plan
     if not plan.rows:
         return None
+    billing = (
+        assessment.billing
+        if assessment.billing and assessment.billing.differs
+        else None
+    )
     rows = tuple(
         (
             one_line(row.title) or f"Job type {row.index + 1}",
@@ -178,13 +186,19 @@ def job_table(assessment: Assessment) -> Table | None:
             count(row.count),
             num(row.gpu_hours) if row.gpu_hours > 0 else MISSING,
         )
-        for row in plan.rows
+        + ((num(billing.jobs[i]) if row.gpu_hours > 0 else MISSING,) if billing else ())
+        for i, row in enumerate(plan.rows)
     )
+    headers = ("Job type", "GPUs", "Nodes", "Hours per job", "Jobs", "GPU-hours")
+    footer = ("Total", "", "", "", "", num(plan.total_gpu_hours))
+    if billing:
+        headers += (billing.label[0].upper() + billing.label[1:],)
+        footer += (num(billing.job_plan),)
     return Table(
-        headers=("Job type", "GPUs", "Nodes", "Hours per job", "Jobs", "GPU-hours"),
+        headers=headers,
         rows=rows,
-        align=("l", "r", "r", "r", "r", "r"),
-        footer=("Total", "", "", "", "", num(plan.total_gpu_hours)),
+        align=("l", "r", "r", "r", "r", "r") + (("r",) if billing else ()),
+        footer=footer,
         wrap=0,
     )
 
@@ -201,6 +215,11 @@ def job_note(cluster: Cluster | None) -> str:
         text += (
             f" GPUs are physical {cluster.gpu_model} GPUs (each is "
             f"{cluster.gcds_per_gpu} GCDs in Slurm)."
+        )
+    if cluster.billing_unit != "gpu_hours":
+        text += (
+            f" {cluster.name} bills {UNITS.get(cluster.billing_unit, '')}: one is "
+            f"{num(cluster.billing_unit_gpu_hours)} GPU-hours."
         )
     return text
 

@@ -11,6 +11,11 @@ above 100) are refused by validators and by database constraints alike.
 from .accounts import (
     AccountProfile,
 )
+from .calls import (
+    CallFamily,
+    CallMode,
+    CountryEligibility,
+)
 from .catalogue import (
     Cluster,
 )
@@ -55,7 +60,10 @@ __all__ = [
     "MAX_JOBS",
     "MAX_TB",
     "MAX_MONTHS",
+    "CallFamily",
+    "CallMode",
     "Cluster",
+    "CountryEligibility",
     "Proposal",
     "ProposalChild",
     "CodeEntry",

@@ -1,7 +1,10 @@
 """The cluster catalogue: the systems an applicant can choose, as data."""
 
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
+
+from proposals.domain.terms import UNITS
 
 from .constraints import check, nonneg, positive
 
@@ -44,12 +47,32 @@ class Cluster(models.Model):
     site_carbon_note = models.CharField(max_length=300, blank=True)
     billing_note = models.CharField(max_length=500, blank=True)
     source_url = models.URLField(max_length=500, blank=True)
+    # How the system bills (shown next to GPU-hours in the wizard and the exports).
+    billing_unit = models.CharField(
+        max_length=20,
+        choices=list(UNITS.items()),
+        default="gpu_hours",
+        help_text="The unit the system's allocations are counted in.",
+    )
+    billing_unit_gpu_hours = models.FloatField(
+        "GPU-hours per billing unit",
+        default=1.0,
+        validators=[MinValueValidator(0.001), MaxValueValidator(1000)],
+        help_text="4 when a node-hour is 4 GPU-hours (Leonardo Booster).",
+    )
+    billing_unit_source = models.CharField(
+        max_length=500, blank=True, help_text="URL or document title."
+    )
+    billing_unit_checked = models.DateField(
+        "billing unit checked on", null=True, blank=True
+    )
 
     class Meta:
         ordering = ["name"]
         constraints = [
             check("cluster_gpus_per_node_positive", Q(gpus_per_node__gte=1)),
             check("cluster_gcds_positive", Q(gcds_per_gpu__gte=1)),
+            check("cluster_billing_unit_positive", Q(billing_unit_gpu_hours__gt=0)),
         ]
 
     def __str__(self):

@@ -7,6 +7,7 @@ from django.template.response import TemplateResponse
 from django.views.decorators.http import require_GET
 
 from proposals import selectors
+from proposals.assess import terms_from_db
 from proposals.domain.calls import calls, preparation
 from proposals.domain.glossary import TERM_BY_SLUG, TERMS
 
@@ -26,7 +27,7 @@ def home(request):
         request,
         "landing.html",
         {
-            "calls": calls(),
+            "calls": calls(terms_from_db()),
             "screenshot": SCREENSHOT if finders.find(SCREENSHOT) else None,
         },
     )
@@ -36,7 +37,9 @@ def home(request):
 def guide(request):
     """The first five minutes: which call, what to have at hand, how long it takes."""
     return TemplateResponse(
-        request, "guide.html", {"calls": calls(), "preparation": preparation()}
+        request,
+        "guide.html",
+        {"calls": calls(terms_from_db()), "preparation": preparation()},
     )
 
 

@@ -376,7 +376,7 @@ def _side(proposal, number) -> dict:
             "label": "current draft",
             "document": _document(proposal),
             "tier": assessment.tier or "",
-            "tier_label": tier_label(assessment.tier),
+            "tier_label": assessment.mode_label,
             "findings": [f.to_dict() for f in assessment.findings],
             "counts": assessment.counts,
         }

@@ -95,9 +95,11 @@ def test_assessment_dict_has_the_documented_shape():
     d = assess(example("lumi-fast-lane"), catalogue()).to_dict()
     assert list(d) == [
         "tier",
+        "call_mode",
         "recommended_tier",
         "reasons",
         "totals",
+        "billing",
         "jobs",
         "scaling",
         "projection",

@@ -43,6 +43,25 @@ CASES = [
     ("TIER-3", LUMI, {}, None),
     ("TIER-4", LUMI, {"scalability__measurements": ()}, "selection.max_gpus_per_job"),
     ("TIER-4", LUMI, {}, None),
+    # Playground multi-node tests without scaling data: what the guides send there.
+    (
+        "TIER-4",
+        PLAY,
+        {"selection__max_gpus_per_job": 16, "scalability__measurements": ()},
+        None,
+    ),
+    ("TIER-5", LUMI, {"selection__duration_months": 12}, "selection.duration_months"),
+    ("TIER-5", PLAY, {"selection__duration_months": 9}, "selection.duration_months"),
+    ("TIER-5", LARGE, {"selection__duration_months": 12}, None),
+    ("TIER-5", LUMI, {}, None),
+    (
+        "TIER-5",
+        LARGE,
+        {"call_family": "ai_for_science", "selection__duration_months": 12},
+        "selection.duration_months",
+    ),
+    ("TIER-5", LARGE, {"call_family": "ai_for_science"}, None),
+    ("TIER-6", LUMI, {}, None),
     ("ELIG-1", LUMI, {"organisation__kind": "academic"}, "organisation.kind"),
     ("ELIG-1", LUMI, {"organisation__kind": ""}, "organisation.kind"),
     (
@@ -71,10 +90,38 @@ CASES = [
     ),
     ("ELIG-4", LUMI, {}, None),
     ("ELIG-5", LUMI, {"call_family": "ai_for_science"}, "call_family"),
+    (
+        "ELIG-1",
+        LUMI,
+        {"organisation__kind": "sme", "call_family": "ai_for_science"},
+        "organisation.kind",
+    ),
+    (
+        "ELIG-2",
+        LUMI,
+        {"organisation__vat_number": "", "call_family": "ai_for_science"},
+        None,
+    ),
+    (
+        "ELIG-3",
+        LUMI,
+        {"organisation__country": "US", "call_family": "ai_for_science"},
+        None,
+    ),
     ("ELIG-5", LUMI, {}, None),
     ("SEL-1", LUMI, {"selection__storage_tb": None}, "selection.storage_tb"),
     ("SEL-1", LUMI, {"selection__system": ""}, "selection.system"),
     ("SEL-1", LUMI, {}, None),
+    ("SEL-1", LUMI, {"selection__total_gpu_hours": 0}, "selection.total_gpu_hours"),
+    ("SEL-1", LUMI, {"selection__total_gpu_hours": -5}, "selection.total_gpu_hours"),
+    ("SEL-1", LUMI, {"selection__max_gpus_per_job": 0}, "selection.max_gpus_per_job"),
+    (
+        "SEL-1",
+        LUMI,
+        {"selection__max_gpus_per_job": -4},
+        "selection.max_gpus_per_job",
+    ),
+    ("SEL-1", LUMI, {"selection__total_gpu_hours": 0.5}, None),
     ("SEL-2", LUMI, {"scalability__jobs[0]__gpus": 10}, "scalability.jobs[0].gpus"),
     ("SEL-2", LUMI, {}, None),
     (
@@ -114,6 +161,57 @@ CASES = [
         "codes[0].description",
     ),
     ("CODE-4", LUMI, {}, None),
+    (
+        "CODE-4",
+        LUMI,
+        {
+            "codes[0]__role": "simulation",
+            "codes[0]__description": "Climate model in Fortran 2008 with MPI and "
+            "NetCDF, built with CMake.",
+        },
+        None,
+    ),
+    (
+        "CODE-4",
+        LUMI,
+        {
+            "codes[0]__role": "preprocessing",
+            "codes[0]__description": "Pre-processing of satellite tiles in Python with "
+            "GDAL and numpy, installed with pip.",
+        },
+        None,
+    ),
+    (
+        "CODE-4",
+        LUMI,
+        {
+            "codes[0]__role": "preprocessing",
+            "codes[0]__description": "Fine-tuning data filter using a small neural "
+            "classifier.",
+        },
+        "codes[0].description",
+    ),
+    (
+        "CODE-9",
+        LUMI,
+        {
+            "codes[0]__role": "simulation",
+            "codes[0]__description": "Computational fluid dynamics solver generating "
+            "training data.",
+        },
+        "codes[0].description",
+    ),
+    (
+        "CODE-9",
+        LUMI,
+        {
+            "codes[0]__role": "simulation",
+            "codes[0]__description": "CFD solver in C++ 17 using MPI and PETSc, built "
+            "with CMake from source.",
+        },
+        None,
+    ),
+    ("CODE-9", LUMI, {}, None),
     (
         "CODE-5",
         LUMI,
@@ -321,7 +419,9 @@ def test_every_rule_has_a_firing_and_a_quiet_case():
     codes = {r.code for r in rules()}
     fired = {c[0] for c in CASES if c[3]}
     quiet = {c[0] for c in CASES if c[3] is None}
-    assert codes - {"TIER-1"} <= fired
+    # TIER-6 fires only with terms that leave a gap between tiers (the guides' do
+    # not): its firing case is in test_terms.py.
+    assert codes - {"TIER-1", "TIER-6"} <= fired
     assert codes - {"TIER-1"} <= quiet
 
 

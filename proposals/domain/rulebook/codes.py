@@ -72,6 +72,96 @@ ML_HINT = words(
     r"machine learning",
     r"diffusion",
 )
+# Unambiguous ML words: "model" and "inference" also describe simulations and
+# statistics ("climate model", "Bayesian inference").
+STRONG_ML_HINT = words(
+    r"neural",
+    r"llms?\b",
+    r"transformers?\b",
+    r"fine-?tun",
+    r"deep learning",
+    r"machine learning",
+    r"(?:train|training|trains) (?:a |the |our )?(?:\w+ )?(?:model|network)",
+    r"ml model",
+    r"gnn",
+    r"cnn",
+    r"embedding",
+)
+NON_ML_HINT = words(
+    r"simulat",
+    r"solver",
+    r"cfd\b",
+    r"molecular dynamics",
+    r"finite[- ](?:element|volume|difference)",
+    r"monte carlo",
+    r"pre-?process",
+    r"mesh",
+    r"lattice",
+    r"quantum chemistry",
+    r"dft\b",
+    r"gromacs",
+    r"lammps",
+    r"openfoam",
+    r"ffmpeg",
+    r"etl\b",
+    r"data cleaning",
+    r"tokeni[sz]ation",
+)
+LANGUAGE = words(
+    r"python",
+    r"c\+\+",
+    r"c\b",
+    r"fortran",
+    r"julia",
+    r"rust\b",
+    r"go\b",
+    r"java\b",
+    r"cuda",
+    r"hip\b",
+    r"sycl",
+    r"openmp",
+    r"openacc",
+    r"bash",
+    r"written in",
+)
+DEPENDENCIES = words(
+    r"depend",
+    r"librar",
+    r"requires?\b",
+    r"uses?\b",
+    r"mpi\b",
+    r"hdf5",
+    r"netcdf",
+    r"petsc",
+    r"boost",
+    r"numpy",
+    r"scipy",
+    r"pandas",
+    r"dask",
+    r"blas",
+    r"lapack",
+    r"fftw",
+    r"packages?\b",
+)
+BUILD = words(
+    r"build",
+    r"built",
+    r"compil",
+    r"cmake",
+    r"make\b",
+    r"install",
+    r"pip\b",
+    r"conda",
+    r"spack",
+    r"easybuild",
+    r"container",
+    r"apptainer",
+    r"singularity",
+    r"docker",
+    r"modules?\b",
+    r"binar(?:y|ies)",
+    r"pre-?installed",
+)
 TECHNICAL = words(
     r"gpu",
     r"cuda",
@@ -140,10 +230,16 @@ def all_code_text(ctx: Context) -> str:
 
 
 def is_ml(role: str, text: str) -> bool:
-    """Whether a code entry is machine-learning code."""
-    if FRAMEWORK.search(text):
+    """Whether a code entry is machine-learning code: it names an ML framework or
+    unambiguous ML words; otherwise main and evaluation entries are, unless they
+    read as simulation or data processing; other roles only with ML words."""
+    if FRAMEWORK.search(text) or STRONG_ML_HINT.search(text):
         return True
-    return role in ("main", "evaluation") or bool(ML_HINT.search(text))
+    if NON_ML_HINT.search(text):
+        return False
+    if role in ("main", "evaluation"):
+        return True
+    return role == "other" and bool(ML_HINT.search(text))
 
 
 @rule("CODE-1", severity=ERROR, title="No main code entry", step="codes")
@@ -187,7 +283,8 @@ def code_references(ctx: Context) -> Iterator[Hit]:
 )
 def code_framework(ctx: Context) -> Iterator[Hit]:
     """Machine-learning code whose description names no framework (PyTorch,
-    TensorFlow, JAX) or gives no minimum version number."""
+    TensorFlow, JAX) or gives no minimum version number. Simulation, pre-processing
+    and other non-ML code is not judged here (see CODE-9)."""
     for index, code in enumerate(ctx.proposal.codes):
         text = f"{code.name}\n{code.description}"
         if not code.description.strip() or not is_ml(code.role, text):
@@ -279,4 +376,39 @@ def code_blank(ctx: Context) -> Iterator[Hit]:
                 f"codes[{index}].description",
                 "Describe the component's role, its framework and libraries.",
                 WARNING,
+            )
+
+
+@rule(
+    "CODE-9",
+    severity=WARNING,
+    title="Non-ML code without language, dependencies or build",
+    step="codes",
+)
+def code_non_ml(ctx: Context) -> Iterator[Hit]:
+    """Code that is not machine-learning code (simulation, pre-processing, other
+    tools) whose description does not give its language, its dependencies or how it
+    is built or installed: the guides ask for these three for such code."""
+    for index, code in enumerate(ctx.proposal.codes):
+        text = f"{code.name}\n{code.description}"
+        if not code.description.strip() or is_ml(code.role, text):
+            continue
+        missing = [
+            what
+            for what, pattern in (
+                ("the programming language", LANGUAGE),
+                ("its dependencies", DEPENDENCIES),
+                ("how it is built or installed", BUILD),
+            )
+            if not pattern.search(code.description)
+        ]
+        if missing:
+            listed = (
+                missing[0]
+                if len(missing) == 1
+                else ", ".join(missing[:-1]) + " and " + missing[-1]
+            )
+            yield Hit(
+                f"codes[{index}].description",
+                f"For code that is not ML code, give {listed}.",
             )

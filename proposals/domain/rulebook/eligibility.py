@@ -1,4 +1,9 @@
-"""ELIG rules: who may apply to the AI for Industrial Innovation calls.
+"""ELIG rules: who may apply, by the eligibility terms of the proposal's call family.
+
+Each check runs only when the family's terms (``terms.FamilyTerms``) ask for it: the
+industrial family lists startups, SMEs and companies, a VAT number, an eligible
+country and no other ongoing project; AI for Science lists academic and public
+organisations (companies only inside a collaborative EU project) and none of the rest.
 
 Each rule's docstring is its documentation (``docs/rules.md`` is generated from it),
 so it states when the rule fires. Field paths use the JSON format's names.
@@ -8,16 +13,35 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..countries import country
-from ..eligibility import INDUSTRIAL_KINDS, NOT_ELIGIBLE_KINDS, VatCheck, check_vat
+from ..countries import STATUS_LABELS, country, name
+from ..eligibility import VatCheck, check_vat, foreign_prefix
 from ..findings import ERROR, INFO, WARNING, Context, Hit, rule
+from ..terms import months
+from ..types import ORGANISATION_KINDS
 
-INDUSTRIAL = "industrial_innovation"
+KIND_WORDS = {
+    "startup": "startups",
+    "sme": "SMEs",
+    "industry": "other companies",
+    "academic": "academic organisations",
+    "public": "public-sector organisations",
+}
 
 
-def industrial(ctx: Context) -> bool:
-    """Whether the industrial eligibility rules apply."""
-    return ctx.proposal.call_family == INDUSTRIAL
+def _listing(kinds) -> str:
+    items = [KIND_WORDS.get(k, k) for k in kinds]
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def other_family(ctx: Context) -> str:
+    """Advice naming the other family for a kind this family does not take."""
+    kind = ctx.proposal.organisation.kind
+    if kind in ("academic", "public"):
+        return (
+            " Academic and public organisations should apply to the AI for Science "
+            "and Collaborative EU Projects calls instead."
+        )
+    return " Companies should apply to the AI for Industrial Innovation calls."
 
 
 @rule(
@@ -27,22 +51,33 @@ def industrial(ctx: Context) -> bool:
     step="organisation",
 )
 def elig_kind(ctx: Context) -> Iterator[Hit]:
-    """Industrial family only: academic and public-sector organisations are not
-    eligible (error); a missing organisation type is a warning."""
+    """The organisation type is not one the family's terms list as eligible
+    (error; industrial family: startups, SMEs and other companies; AI for Science:
+    academic and public organisations), or is eligible only under a condition
+    (warning, e.g. a company inside a collaborative EU project); a missing type is a
+    warning."""
+    family = ctx.family
     kind = ctx.proposal.organisation.kind
-    if not industrial(ctx) or kind in INDUSTRIAL_KINDS:
+    if not family.eligible_kinds or kind in family.eligible_kinds:
         return
-    if kind in NOT_ELIGIBLE_KINDS:
+    if kind in family.conditional_kinds:
         yield Hit(
             "organisation.kind",
-            "AI for Industrial Innovation calls are for startups, SMEs and other "
-            "companies; academic and public organisations should apply to the AI for "
-            "Science and Collaborative EU Projects calls instead.",
+            f"{family.label}: {family.conditional_note}; say which project in the "
+            "description.",
+            WARNING,
+        )
+    elif kind in ORGANISATION_KINDS:
+        yield Hit(
+            "organisation.kind",
+            f"{family.label} calls are for {_listing(family.eligible_kinds)}."
+            + other_family(ctx),
         )
     else:
         yield Hit(
             "organisation.kind",
-            "Say whether the organisation is a startup, an SME or another company.",
+            f"Say whether the organisation is one of: "
+            f"{_listing(family.eligible_kinds + family.conditional_kinds)}.",
             WARNING,
         )
 
@@ -54,25 +89,44 @@ def elig_kind(ctx: Context) -> Iterator[Hit]:
     step="organisation",
 )
 def elig_vat(ctx: Context) -> Iterator[Hit]:
-    """Industrial family only: the VAT number is missing or fails the offline format
-    and check-digit test for the country (error); for countries without an offline
-    validator an info note says it could not be checked."""
+    """Families whose terms require a VAT number (industrial): the VAT number is
+    missing or fails the offline format and check-digit test for the country
+    (error: the message speaks of check digits only when the form is right and the
+    digits are not); for countries without an offline validator an info note says it
+    could not be checked."""
     org = ctx.proposal.organisation
-    if not industrial(ctx):
+    if not ctx.family.vat_required:
         return
-    result = check_vat(org.country, org.vat_number)
+    result = check_vat(org.country, org.vat_number, ctx.countries)
     if result is VatCheck.MISSING:
         yield Hit("organisation.vat_number", "Enter the organisation's VAT number.")
-    elif result is VatCheck.INVALID:
+    elif result is VatCheck.CHECKSUM:
         yield Hit(
             "organisation.vat_number",
-            f"“{org.vat_number.strip()}” is not a valid VAT number for "
-            f"{org.country.upper()}: check the digits and the country prefix.",
+            f"“{org.vat_number.strip()}” has the form of a VAT number from "
+            f"{name(org.country)}, but its check digit does not match: a "
+            "digit is probably mistyped.",
         )
-    elif result is VatCheck.UNCHECKED and country(org.country):
+    elif result is VatCheck.INVALID:
+        other = foreign_prefix(org.country, org.vat_number, ctx.countries)
+        where = name(org.country)
+        if other:
+            message = (
+                f"“{org.vat_number.strip()}” starts with {other}, but the organisation "
+                f"is incorporated in {where}: check the country, or give the number "
+                f"registered in {where}."
+            )
+        else:
+            message = (
+                f"“{org.vat_number.strip()}” is not in the form of a VAT number from "
+                f"{where} (with or without the country prefix); check its length and "
+                "characters."
+            )
+        yield Hit("organisation.vat_number", message)
+    elif result is VatCheck.UNCHECKED and country(org.country, ctx.countries):
         yield Hit(
             "organisation.vat_number",
-            f"VAT numbers from {country(org.country).name} cannot be checked offline; "
+            f"VAT numbers from {name(org.country)} cannot be checked offline; "
             "make sure this is the official registration number.",
             INFO,
         )
@@ -80,17 +134,26 @@ def elig_vat(ctx: Context) -> Iterator[Hit]:
 
 @rule("ELIG-3", severity=ERROR, title="Country not eligible", step="organisation")
 def elig_country(ctx: Context) -> Iterator[Hit]:
-    """Industrial family only: the country of incorporation is missing, or is neither
-    an EU member state nor a country associated to Horizon 2020."""
+    """Families whose terms restrict the country (industrial): the country of
+    incorporation is missing, or its status in the eligibility data (EU member state,
+    associated to Horizon 2020, ...) is not one the family's terms accept."""
     code = ctx.proposal.organisation.country.strip()
-    if not industrial(ctx) or country(code):
+    statuses = ctx.family.eligible_country_statuses
+    entry = country(code, ctx.countries)
+    if not statuses or (entry and entry.status in statuses):
         return
     if not code:
         message = "Enter the country where the organisation is incorporated."
     else:
+        accepted = [STATUS_LABELS.get(s, s) for s in statuses]
+        listed = (
+            accepted[0]
+            if len(accepted) == 1
+            else ", ".join(accepted[:-1]) + " or " + accepted[-1]
+        )
         message = (
-            f"Organisations incorporated in {code.upper()} are not eligible: only EU "
-            "member states and countries associated to Horizon 2020 are."
+            f"Organisations incorporated in {name(code)} are not eligible for "
+            f"{ctx.family.label}, which accepts countries that are: {listed}."
         )
     yield Hit("organisation.country", message)
 
@@ -102,9 +165,12 @@ def elig_country(ctx: Context) -> Iterator[Hit]:
     step="organisation",
 )
 def elig_ongoing(ctx: Context) -> Iterator[Hit]:
-    """Industrial family only: the organisation already has an ongoing EuroHPC JU
-    project, which makes the application ineligible."""
-    if industrial(ctx) and ctx.proposal.organisation.ongoing_eurohpc_project:
+    """Families whose terms exclude it (industrial): the organisation already has an
+    ongoing EuroHPC JU project, which makes the application ineligible."""
+    if (
+        ctx.family.no_ongoing_project
+        and ctx.proposal.organisation.ongoing_eurohpc_project
+    ):
         yield Hit(
             "organisation.ongoing_eurohpc_project",
             "Applications from organisations with another running EuroHPC JU project "
@@ -115,16 +181,19 @@ def elig_ongoing(ctx: Context) -> Iterator[Hit]:
 @rule(
     "ELIG-5",
     severity=INFO,
-    title="Industrial eligibility not applied",
+    title="The family's own terms and documents",
     step="organisation",
 )
 def elig_other_family(ctx: Context) -> Iterator[Hit]:
-    """For the AI for Science and Collaborative EU Projects family the industrial
-    eligibility checks (ELIG-1 to ELIG-4) are skipped; this note says so."""
-    if not industrial(ctx):
-        yield Hit(
-            "call_family",
-            "The industrial eligibility checks are skipped for AI for Science and "
-            "Collaborative EU Projects; that family has its own terms (about 6-month "
-            "allocations with peer review).",
-        )
+    """For a family whose terms ask for a separately uploaded document (AI for
+    Science and Collaborative EU Projects: the project scope and plan), a reminder
+    to prepare it, with the family's terms (duration, review)."""
+    family = ctx.family
+    if not family.document_reminder:
+        return
+    mode = ctx.mode
+    terms = ""
+    if mode and mode.durations_months:
+        terms = f" Allocations last {months(mode.durations_months)}"
+        terms += f", with {mode.review}." if mode.review else "."
+    yield Hit("call_family", family.document_reminder + terms)

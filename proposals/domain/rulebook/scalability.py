@@ -10,13 +10,72 @@ import re
 from collections.abc import Iterator
 
 from ..findings import ERROR, INFO, WARNING, Context, Hit, rule
-from ..scaling import FAST_LANE_MAX_BAND, FAST_LANE_MAX_FACTOR, SUPERLINEAR_EFFICIENCY
+from ..scaling import SUPERLINEAR_EFFICIENCY
 from ..schedule import hours_match
-from ..tiers import FAST_LANE, LARGE_SCALE, PLAYGROUND
+from ..terms import ModeTerms
+from ..tiers import tier_label
 from .common import num
 
 GPU_TOKEN = re.compile(r"[A-Za-z]+\d+[A-Za-z]*")
-SCALED = (FAST_LANE, LARGE_SCALE)
+
+
+def _squash(text: str) -> str:
+    """Lower case, letters and digits only: "MI 250X", "mi-250x" -> "mi250x"."""
+    return re.sub(r"[^a-z0-9]", "", text.lower())
+
+
+def _initials(name: str) -> str:
+    """ "MareNostrum 5 ACC" -> "mn5": capitals of the first word, then its number."""
+    words = re.split(r"[\s-]+", name)
+    caps = "".join(ch for ch in words[0] if ch.isupper())
+    digits = words[1] if len(words) > 1 and words[1].isdigit() else ""
+    return (caps + digits).lower() if len(caps) >= 2 and digits else ""
+
+
+def hardware_names(cluster) -> set[str]:
+    """Squashed ways people name the target hardware: the system's name, short name
+    and initials ("lumig", "lumi", "marenostrum5", "mn5"), its slug, and the GPU model's
+    type tokens ("mi250x", "h100", "gh200")."""
+    names = {_squash(cluster.name), _squash(cluster.slug)}
+    words = re.split(r"[\s-]+", cluster.name)
+    if len(words[0]) >= 4:
+        names.add(_squash(words[0]))
+    if len(words) > 1 and words[1].isdigit():
+        names.add(_squash(words[0] + words[1]))
+    names.add(_initials(cluster.name))
+    names |= {t.lower() for t in GPU_TOKEN.findall(cluster.gpu_model)}
+    return {n for n in names if len(n) >= 3}
+
+
+def names_target(text: str, names: set[str]) -> bool:
+    """Whether ``text`` names the target: a name as a whole token ("LUMI-G",
+    "8x H100", "MI250X GCDs"), compared without case, spaces or hyphens."""
+    spaced = re.sub(r"(?<=[A-Za-z])[\s-]+(?=\d)", "", text)  # "MI 250X" -> "MI250X"
+    spaced = re.sub(r"(?<=\d)[x×](?=[A-Za-z])", " ", spaced)  # "8xH100" -> "8 H100"
+    tokens = [_squash(t) for t in re.split(r"[\s,;()/+-]+", spaced) if t]
+    joined = ["".join(tokens[i : i + 3]) for i in range(len(tokens))]
+    return any(
+        token == name or token.startswith(name) and not token[len(name)].isdigit()
+        for name in names
+        for token in tokens + joined
+        if token
+    )
+
+
+def requires(ctx: Context, evidence: str) -> bool:
+    """Whether the terms of the request's mode ask for ``evidence`` (a ModeTerms
+    flag such as ``job_plan_required``)."""
+    return ctx.mode is not None and bool(getattr(ctx.mode, evidence))
+
+
+def extrapolating(mode: ModeTerms | None) -> bool:
+    """A mode that wants scaling data and accepts projections beyond it."""
+    return bool(mode and mode.scaling_data_required and mode.extrapolation_allowed)
+
+
+def name(ctx: Context) -> str:
+    """The request's tier, or its family when the family has no tiers."""
+    return tier_label(ctx.tier) if ctx.family.tiered else ctx.family.label
 
 
 @rule(
@@ -26,9 +85,11 @@ SCALED = (FAST_LANE, LARGE_SCALE)
     step="scalability",
 )
 def scal_playground_tests(ctx: Context) -> Iterator[Hit]:
-    """Playground: the scalability text is empty or too short to describe the tests
-    already done or planned."""
-    if ctx.tier == PLAYGROUND and len(ctx.proposal.scalability.narrative.strip()) < 40:
+    """Tiers whose terms ask for a description of tests (Playground): the
+    scalability text is empty or too short to describe the tests already done or
+    planned."""
+    narrative = ctx.proposal.scalability.narrative.strip()
+    if requires(ctx, "tests_description_required") and len(narrative) < 40:
         yield Hit(
             "scalability.narrative",
             "Describe the tests you have run (any hardware), or the measurements "
@@ -38,8 +99,9 @@ def scal_playground_tests(ctx: Context) -> Iterator[Hit]:
 
 @rule("SCAL-2", severity=ERROR, title="No job plan", step="scalability")
 def scal_job_plan(ctx: Context) -> Iterator[Hit]:
-    """Fast Lane and Large Scale: no job types are listed."""
-    if ctx.tier in SCALED and not ctx.proposal.scalability.jobs:
+    """Tiers whose terms require a job plan (Fast Lane, Large Scale): no job types
+    are listed."""
+    if requires(ctx, "job_plan_required") and not ctx.proposal.scalability.jobs:
         yield Hit(
             "scalability.jobs",
             "List the job types (title, GPUs, hours, number of jobs): the job plan "
@@ -85,9 +147,10 @@ def scal_job_above_max(ctx: Context) -> Iterator[Hit]:
     "SCAL-5", severity=ERROR, title="Too few scaling measurements", step="scalability"
 )
 def scal_measurements(ctx: Context) -> Iterator[Hit]:
-    """Fast Lane and Large Scale: fewer than two usable measurements at distinct GPU
-    counts, unless the workload is many small jobs with a runtime stability figure."""
-    if ctx.tier in SCALED and not (
+    """Tiers whose terms require scaling data (Fast Lane, Large Scale): fewer than
+    two usable measurements at distinct GPU counts, unless the workload is many small
+    jobs with a runtime stability figure."""
+    if requires(ctx, "scaling_data_required") and not (
         ctx.has_scaling_data or ctx.high_throughput_evidence
     ):
         yield Hit(
@@ -105,18 +168,22 @@ def scal_measurements(ctx: Context) -> Iterator[Hit]:
     step="scalability",
 )
 def scal_fast_lane_extrapolation(ctx: Context) -> Iterator[Hit]:
-    """Fast Lane: the target is more than 4 times the largest measured GPU count, or
-    the two models disagree by more than 15 points at the target."""
+    """Tiers whose terms allow extrapolation within limits (Fast Lane: a largest
+    factor over the largest measured GPU count, and a widest band between the two
+    models at the target; see the call terms below): the projection goes beyond
+    those limits."""
     p = ctx.projection
-    if ctx.tier != FAST_LANE or p is None or p.extrapolation_allowed:
+    if not extrapolating(ctx.mode) or p is None or p.extrapolation_allowed:
         return
+    factor_limit = ctx.mode.max_extrapolation_factor
+    band_limit = ctx.mode.max_projection_band
     problems = []
-    if p.extrapolation_factor > FAST_LANE_MAX_FACTOR:
+    if factor_limit is not None and p.extrapolation_factor > factor_limit:
         problems.append(
             f"{p.target_gpus} GPUs is {p.extrapolation_factor:.1f} times the largest "
             f"measurement ({p.largest_measured_gpus})"
         )
-    if p.band_width > FAST_LANE_MAX_BAND:
+    if band_limit is not None and p.band_width > band_limit:
         problems.append(
             f"the projected efficiency ranges from {p.efficiency_low:.0%} to "
             f"{p.efficiency_high:.0%}"
@@ -136,16 +203,19 @@ def scal_fast_lane_extrapolation(ctx: Context) -> Iterator[Hit]:
     step="scalability",
 )
 def scal_large_scale_extrapolation(ctx: Context) -> Iterator[Hit]:
-    """Large Scale: the target GPU count is above the largest measured count
-    (Large Scale allows no extrapolation)."""
+    """Tiers whose terms require scaling data without extrapolation (Large Scale):
+    the target GPU count is above the largest measured count."""
     points = ctx.analysis.points
-    if ctx.tier != LARGE_SCALE or not points or not ctx.target_gpus:
+    mode = ctx.mode
+    if not requires(ctx, "scaling_data_required") or mode.extrapolation_allowed:
+        return
+    if not points or not ctx.target_gpus:
         return
     largest = max(p.gpus for p in points)
     if ctx.target_gpus > largest:
         yield Hit(
             "selection.max_gpus_per_job",
-            f"Large Scale needs measurements at the target size, but the largest "
+            f"{name(ctx)} needs measurements at the target size, but the largest "
             f"is {largest} GPUs for a target of {ctx.target_gpus}. Measure at the "
             "target size, or request Fast Lane first to collect the data.",
         )
@@ -158,9 +228,10 @@ def scal_large_scale_extrapolation(ctx: Context) -> Iterator[Hit]:
     step="scalability",
 )
 def scal_schedule(ctx: Context) -> Iterator[Hit]:
-    """Large Scale: no usage schedule, its sum differs from the requested total, or
-    it runs past the allocation's duration."""
-    if ctx.tier != LARGE_SCALE:
+    """Tiers whose terms require a usage schedule (Large Scale): no usage schedule,
+    its sum differs from the requested total, or it runs past the allocation's
+    duration."""
+    if not requires(ctx, "schedule_required"):
         return
     summary = ctx.schedule
     if not summary.rows:
@@ -198,10 +269,13 @@ def scal_schedule(ctx: Context) -> Iterator[Hit]:
     step="scalability",
 )
 def scal_mfu(ctx: Context) -> Iterator[Hit]:
-    """Large Scale single large jobs: no measurement gives MFU or communication
-    overhead."""
+    """Single large jobs in tiers whose terms require scaling data at the target
+    size (Large Scale): no measurement gives MFU or communication overhead."""
     scal = ctx.proposal.scalability
-    if ctx.tier != LARGE_SCALE or scal.workload == "many_small_jobs":
+    mode = ctx.mode
+    if not requires(ctx, "scaling_data_required") or mode.extrapolation_allowed:
+        return
+    if scal.workload == "many_small_jobs":
         return
     if not any(
         m.mfu_pct is not None or m.comm_overhead_pct is not None
@@ -221,17 +295,17 @@ def scal_mfu(ctx: Context) -> Iterator[Hit]:
     step="scalability",
 )
 def scal_hardware(ctx: Context) -> Iterator[Hit]:
-    """Measurements whose hardware does not name the target system's GPU model, one
-    finding per distinct hardware (info in Playground, where other hardware is fine;
-    warning above)."""
+    """Measurements whose hardware names neither the target system (name, short
+    name, initials such as MN5) nor its GPU model (MI250X, H100, ...; spacing, case
+    and hyphens do not matter), one finding per distinct hardware (info in
+    Playground, where other hardware is fine; warning above)."""
     if ctx.cluster is None:
         return
-    tokens = {t.upper() for t in GPU_TOKEN.findall(ctx.cluster.gpu_model)}
-    severity = INFO if ctx.tier in (PLAYGROUND, None) else WARNING
+    names = hardware_names(ctx.cluster)
+    severity = WARNING if requires(ctx, "scaling_data_required") else INFO
     other: dict[str, list[int]] = {}
     for index, m in enumerate(ctx.proposal.scalability.measurements):
-        found = {t.upper() for t in GPU_TOKEN.findall(m.hardware)}
-        if tokens and not tokens & found:
+        if names and not names_target(m.hardware, names):
             other.setdefault(m.hardware.strip(), []).append(index)
     for hardware, indices in other.items():
         what = f"“{hardware}”" if hardware else "not stated"

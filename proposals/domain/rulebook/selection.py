@@ -11,8 +11,84 @@ from collections.abc import Iterator
 
 from ..findings import ERROR, WARNING, Context, Hit, rule
 
-NODES_MENTION = re.compile(r"(\d+)\s*nodes?\b", re.IGNORECASE)
-PER_NODE_MENTION = re.compile(r"(\d+)\s*(?:GPUs?|GCDs?)\s*(?:per|/|a)\s*node", re.I)
+NUMBER_WORDS = {
+    "one": 1,
+    "a single": 1,
+    "single": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "twelve": 12,
+    "sixteen": 16,
+    "thirty-two": 32,
+    "sixty-four": 64,
+}
+NUM = r"(\d+|" + "|".join(sorted(NUMBER_WORDS, key=len, reverse=True)) + r")"
+# Words that may stand between a count and "node(s)": "2 full LUMI-G nodes".
+NODE_WORDS = r"(?:[\s-]*(?:full|whole|compute|gpu|lumi-g|[a-z]+-g)\b)*"
+NODES_MENTION = re.compile(
+    rf"\b{NUM}\s*(?:[x×]\s*)?[\s-]*{NODE_WORDS}[\s-]*nodes?\b"
+    rf"|\bnodes?\s*[:=]\s*{NUM}\b",
+    re.IGNORECASE,
+)
+GPU_WORD = r"(?:GPUs?|graphics cards?|accelerators?|devices)"
+# A claim that a node has N GPUs: "8 GPUs per node", "8 GPUs on each node",
+# "8-GPU nodes", "nodes with 8 GPUs", "a node has 8 GPUs". GCDs per node are facts,
+# not a mistake, so only GPU words count.
+PER_NODE_MENTION = re.compile(
+    rf"\b{NUM}\s*{GPU_WORD}\s*(?:per|/|a|each|on each|in each|on every|in every)"
+    rf"\s*node\b"
+    rf"|\b{NUM}[\s-]*GPU[\s-]*nodes?\b"
+    rf"|\bnodes?\s+(?:with|of|having|has|have|holds?|contains?)\s+{NUM}\s*{GPU_WORD}",
+    re.IGNORECASE,
+)
+# "16 GPUs (2 nodes)", "2 nodes (16 GPUs)", "2 nodes x 8 GPUs" in one phrase.
+GPUS_AND_NODES = re.compile(
+    rf"\b{NUM}\s*{GPU_WORD}\W{{1,4}}(?:on\s+|across\s+|over\s+|in\s+)?{NUM}"
+    rf"{NODE_WORDS}[\s-]*nodes?\b"
+    rf"|\b{NUM}{NODE_WORDS}[\s-]*nodes?\W{{1,4}}(?:with\s+|of\s+)?{NUM}\s*"
+    rf"{GPU_WORD}",
+    re.IGNORECASE,
+)
+
+
+def count(word: str | None) -> int | None:
+    """A count written as digits or as a word ("two")."""
+    if not word:
+        return None
+    word = word.lower()
+    return int(word) if word.isdigit() else NUMBER_WORDS.get(word)
+
+
+def node_counts(text: str) -> list[int]:
+    """Every node count mentioned in ``text``."""
+    found = []
+    for match in NODES_MENTION.finditer(text):
+        value = count(match[1] or match[2])
+        if value:
+            found.append(value)
+    return found
+
+
+def claims_dies_as_gpus(text: str, per_node: int, dies: int) -> bool:
+    """Whether ``text`` counts a node's compute dies as GPUs: "8 GPUs per node" on a
+    node of 4 GPUs with 8 dies, or "16 GPUs (2 nodes)"."""
+    for match in PER_NODE_MENTION.finditer(text):
+        if count(next(g for g in match.groups() if g)) == dies:
+            return True
+    for match in GPUS_AND_NODES.finditer(text):
+        gpus, nodes, nodes2, gpus2 = (count(g) for g in match.groups())
+        gpus, nodes = (gpus, nodes) if gpus else (gpus2, nodes2)
+        if gpus and nodes and gpus == nodes * dies != nodes * per_node:
+            return True
+    return False
+
 
 REQUIRED_SELECTION = (
     ("system", "the target system"),
@@ -24,16 +100,26 @@ REQUIRED_SELECTION = (
 )
 
 
+POSITIVE_SELECTION = ("total_gpu_hours", "max_gpus_per_job")
+
+
 @rule(
     "SEL-1", severity=ERROR, title="Required selection field missing", step="selection"
 )
 def sel_required(ctx: Context) -> Iterator[Hit]:
     """One finding per empty required field of the AI Factory selection: system,
-    total GPU-hours, maximum GPUs per job, storage, transfer in and out."""
+    total GPU-hours, maximum GPUs per job, storage, transfer in and out; and total
+    GPU-hours or maximum GPUs per job of zero or below."""
     selection = ctx.proposal.selection
     for name, label in REQUIRED_SELECTION:
-        if getattr(selection, name) in (None, ""):
+        value = getattr(selection, name)
+        if value in (None, ""):
             yield Hit(f"selection.{name}", f"Enter {label}.")
+        elif name in POSITIVE_SELECTION and not value > 0:
+            yield Hit(
+                f"selection.{name}",
+                f"{label[0].upper()}{label[1:]} must be above zero, not {value:g}.",
+            )
 
 
 @rule(
@@ -62,14 +148,17 @@ def sel_whole_nodes(ctx: Context) -> Iterator[Hit]:
 @rule("SEL-3", severity=WARNING, title="GPU count looks like GCDs", step="selection")
 def sel_gcds(ctx: Context) -> Iterator[Hit]:
     """On systems whose GPUs have several compute dies (LUMI-G: one MI250X is two
-    GCDs, shown by Slurm as two GPUs), a GPU count that matches the die count of
-    the node count mentioned next to it, or text claiming that many GPUs per node."""
+    GCDs, shown by Slurm as two GPUs): a job or measurement GPU count that equals the
+    die count of the node count written next to it ("4 nodes", "two full nodes",
+    "nodes: 4"), or a narrative or code description that counts dies as GPUs ("8
+    GPUs per node", "8-GPU nodes", "nodes with 8 GPUs", "16 GPUs (2 nodes)")."""
     cluster = ctx.cluster
     if cluster is None or cluster.gcds_per_gpu <= 1:
         return
-    dies = cluster.gpus_per_node * cluster.gcds_per_gpu
+    per_node = cluster.gpus_per_node
+    dies = per_node * cluster.gcds_per_gpu
     advice = (
-        f"On {cluster.name} count physical GPUs: a node has {cluster.gpus_per_node} "
+        f"On {cluster.name} count physical GPUs: a node has {per_node} "
         f"GPUs, which Slurm shows as {dies} GCDs. Divide GCD counts by "
         f"{cluster.gcds_per_gpu}."
     )
@@ -83,13 +172,16 @@ def sel_gcds(ctx: Context) -> Iterator[Hit]:
         for i, m in enumerate(scal.measurements)
     ]
     for field, text, gpus in labelled:
-        nodes = [int(n) for n in NODES_MENTION.findall(text)]
-        if any(n * dies == gpus for n in nodes):
+        if any(n * dies == gpus for n in node_counts(text)):
             yield Hit(field, advice)
-    for match in PER_NODE_MENTION.finditer(scal.narrative):
-        if int(match[1]) == dies:
-            yield Hit("scalability.narrative", advice)
-            break
+    texts = [("scalability.narrative", scal.narrative)]
+    texts += [
+        (f"codes[{i}].description", c.description)
+        for i, c in enumerate(ctx.proposal.codes)
+    ]
+    for field, text in texts:
+        if claims_dies_as_gpus(text, per_node, dies):
+            yield Hit(field, advice)
 
 
 @rule("SEL-4", severity=ERROR, title="Unknown target system", step="selection")

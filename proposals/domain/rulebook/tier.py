@@ -9,41 +9,72 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ..findings import INFO, WARNING, Context, Hit, rule
-from ..tiers import (
-    FAST_LANE,
-    LARGE_SCALE,
-    MAX_GPUS_GUIDANCE,
-    PLAYGROUND,
-    tier_label,
-    tier_rank,
-)
+from ..terms import REQUEST_UNITS, ModeTerms, months
+from ..tiers import tier_label, tier_rank
 from .common import num
 
-TIER_EVIDENCE = {
-    PLAYGROUND: "describe the tests already done, or those this allocation enables",
-    FAST_LANE: "give a job plan and scaling measurements with the projected "
-    "efficiency at your largest job size",
-    LARGE_SCALE: "give a job plan, scaling measurements at the target size (no "
-    "extrapolation) and a month-by-month usage schedule",
-}
+
+def evidence(mode: ModeTerms) -> str:
+    """What the mode's terms ask for, as a clause."""
+    parts = []
+    if mode.tests_description_required:
+        parts.append(
+            "describe the tests already done, or those this allocation enables"
+        )
+    if mode.job_plan_required:
+        parts.append("a job plan")
+    if mode.scaling_data_required:
+        parts.append(
+            "scaling measurements with the projected efficiency at your largest job "
+            "size"
+            if mode.extrapolation_allowed
+            else "scaling measurements at the target size (no extrapolation)"
+        )
+    if mode.schedule_required:
+        parts.append("a month-by-month usage schedule")
+    if not parts:
+        return "describe the work and the resources it needs"
+    if not mode.tests_description_required:
+        parts[0] = "give " + parts[0]
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def bounds(ctx: Context) -> str:
+    """The tiers' bounds from the terms: "Playground up to 5,000, ..."."""
+    out = []
+    for m in ctx.family.modes:
+        if m.max_hours is not None:
+            out.append(f"{tier_label(m.slug)} up to {num(m.max_hours)}")
+        else:
+            out.append(f"{tier_label(m.slug)} above")
+    return ", ".join(out)
 
 
 @rule("TIER-1", severity=INFO, title="Tier implied by the GPU-hours", step="selection")
 def tier_implied(ctx: Context) -> Iterator[Hit]:
-    """Always present: the tier that the total GPU-hours fall into (Playground up to
-    5,000, Fast Lane up to 50,000, Large Scale above) and what that tier expects."""
+    """Always present: the tier that the total GPU-hours fall into under the call
+    terms (see the call terms table) and what that tier expects; for a family without
+    tiers, what its terms expect."""
     hours = ctx.proposal.selection.total_gpu_hours
+    if not ctx.family.tiered:
+        mode = ctx.mode
+        what = evidence(mode) if mode else "describe the work"
+        yield Hit(
+            "selection.total_gpu_hours",
+            f"{ctx.family.label} has no Playground, Fast Lane or Large Scale tiers: "
+            f"{what}.",
+        )
+        return
     if ctx.tier is None:
         yield Hit(
             "selection.total_gpu_hours",
-            "Enter the total GPU-hours: the call tier follows from it (Playground up "
-            "to 5,000, Fast Lane up to 50,000, Large Scale above).",
+            f"Enter the total GPU-hours: the call tier follows from it ({bounds(ctx)}).",
         )
         return
     yield Hit(
         "selection.total_gpu_hours",
         f"{num(hours)} GPU-hours is a {tier_label(ctx.tier)} request: "
-        f"{TIER_EVIDENCE[ctx.tier]}.",
+        f"{evidence(ctx.mode)}.",
     )
 
 
@@ -55,8 +86,8 @@ def tier_implied(ctx: Context) -> Iterator[Hit]:
 )
 def tier_job_size(ctx: Context) -> Iterator[Hit]:
     """The largest job (maximum GPUs per job, else the largest job row) is above the
-    tier's guidance: 8 GPUs for Playground, 64 for Fast Lane."""
-    limit = MAX_GPUS_GUIDANCE.get(ctx.tier) if ctx.tier else None
+    GPUs-per-job guidance of the tier's terms (see the call terms below)."""
+    limit = ctx.mode.max_gpus_per_job if ctx.mode else None
     if limit is None or ctx.target_gpus is None or ctx.target_gpus <= limit:
         return
     field = "selection.max_gpus_per_job"
@@ -99,9 +130,13 @@ def tier_recommended_lower(ctx: Context) -> Iterator[Hit]:
     step="scalability",
 )
 def tier_multi_node_without_data(ctx: Context) -> Iterator[Hit]:
-    """Some run needs more than one node of the target system, but there are no
-    scaling measurements (and no high-throughput evidence) to back it."""
+    """Some run needs more than one node of the target system, the tier's terms
+    require scaling data, and there are no scaling measurements (and no
+    high-throughput evidence) to back it. Quiet in Playground: the guides send
+    multi-node tests without scaling data there."""
     if not ctx.multi_node or ctx.has_scaling_data or ctx.high_throughput_evidence:
+        return
+    if ctx.mode is None or not ctx.mode.scaling_data_required:
         return
     per_node = ctx.cluster.gpus_per_node
     field = "selection.max_gpus_per_job"
@@ -113,4 +148,53 @@ def tier_multi_node_without_data(ctx: Context) -> Iterator[Hit]:
         f"Runs above one node ({per_node} GPUs on {ctx.cluster.name}) need scaling "
         "measurements at two or more GPU counts; add them, keep jobs to one node, or "
         "request Playground to measure first.",
+    )
+
+
+@rule(
+    "TIER-5",
+    severity=WARNING,
+    title="Duration outside the call's terms",
+    step="selection",
+)
+def tier_duration(ctx: Context) -> Iterator[Hit]:
+    """The allocation duration is not one the terms list for the tier (or, for a
+    family without tiers, for the family; see the call terms below)."""
+    duration = ctx.proposal.selection.duration_months
+    mode = ctx.mode
+    if duration is None or mode is None or not mode.durations_months:
+        return
+    if duration in mode.durations_months:
+        return
+    name = tier_label(ctx.tier) if ctx.family.tiered else ctx.family.label
+    yield Hit(
+        "selection.duration_months",
+        f"{name} allocations last {months(mode.durations_months)}; "
+        f"{duration} months is outside those terms. Adjust the duration, or the "
+        "request to the tier that fits it.",
+    )
+
+
+@rule(
+    "TIER-6",
+    severity=WARNING,
+    title="Request below the tier's minimum",
+    step="selection",
+)
+def tier_gap(ctx: Context) -> Iterator[Hit]:
+    """The requested hours are above the smaller tier's bound but below the minimum
+    the terms give for the tier they fall into (only when the terms leave such a
+    gap between two tiers; the guides' bounds leave none)."""
+    mode = ctx.mode
+    hours = ctx.proposal.selection.total_gpu_hours
+    if not ctx.family.tiered or mode is None or hours is None:
+        return
+    if mode is ctx.family.modes[0] or mode.min_hours is None or hours >= mode.min_hours:
+        return
+    unit = REQUEST_UNITS.get(mode.request_unit, "GPU-hours")
+    yield Hit(
+        "selection.total_gpu_hours",
+        f"{tier_label(ctx.tier)} requests start at {num(mode.min_hours)} {unit}; "
+        f"{num(hours)} is below that. Request at least the minimum, or reduce the "
+        "request to the smaller tier.",
     )

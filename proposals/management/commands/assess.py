@@ -15,7 +15,7 @@ from django.core.management.base import BaseCommand
 from django.db import DatabaseError
 
 from proposals import domain
-from proposals.assess import catalogue_from_db
+from proposals.assess import catalogue_from_db, countries_from_db, terms_from_db
 from proposals.exports import jsonio
 
 SHIPPED_CATALOGUE = settings.BASE_DIR / "fixtures" / "catalogue.json"
@@ -62,10 +62,10 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, file, output_format, **options):
-        catalogue = self.catalogue()
+        catalogue, terms, countries = self.data()
         systems = {slug: None for slug in catalogue}
         proposal = read_proposal(self, file, systems=systems)
-        assessment = domain.assess(proposal, catalogue)
+        assessment = domain.assess(proposal, catalogue, terms, countries)
         if output_format == "json":
             self.stdout.write(
                 json.dumps(assessment.to_dict(), indent=2, ensure_ascii=False)
@@ -75,14 +75,16 @@ class Command(BaseCommand):
         if assessment.has_errors:
             raise SystemExit(1)
 
-    def catalogue(self):
-        """The administrators' catalogue; without a usable database (not migrated
-        yet, say) the one shipped in ``fixtures/catalogue.json``, with a note."""
+    def data(self):
+        """The administrators' catalogue, call terms and country eligibility;
+        without a usable database (not migrated yet, say) the shipped ones, with a
+        note."""
         try:
-            return catalogue_from_db()
+            return catalogue_from_db(), terms_from_db(), countries_from_db()
         except DatabaseError as exc:
             self.stderr.write(
                 f"No database catalogue ({exc.__class__.__name__}); using "
-                f"{SHIPPED_CATALOGUE.relative_to(settings.BASE_DIR)}."
+                f"{SHIPPED_CATALOGUE.relative_to(settings.BASE_DIR)}, the "
+                "shipped call terms and country eligibility."
             )
-            return domain.load_catalogue(SHIPPED_CATALOGUE)
+            return domain.load_catalogue(SHIPPED_CATALOGUE), None, None

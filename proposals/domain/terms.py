@@ -1,0 +1,212 @@
+"""Call terms: what each call family and each of its modes (tiers) asks for.
+
+The tier bounds, the allowed durations, the unit of the request, the evidence a mode
+requires and the typical access time are data, each fact with its source and the date
+it was checked. The defaults are ``fixtures/call_terms.json``; a data migration copies
+them into the database, where administrators maintain them, and ``proposals.assess``
+hands them back to the engine as plain values (``load_terms``), like the catalogue.
+Nothing in the engine repeats a figure from here.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from datetime import date
+from functools import cache
+from pathlib import Path
+
+DEFAULT_FILE = Path(__file__).resolve().parents[2] / "fixtures" / "call_terms.json"
+# Units of a request or a bill; one vocabulary for the call terms and the catalogue.
+UNITS = {
+    "gpu_hours": "GPU-hours",
+    "node_hours": "node-hours",
+    "core_hours": "core-hours",
+}
+REQUEST_UNITS = {k: UNITS[k] for k in ("gpu_hours", "node_hours")}
+
+
+@dataclass(frozen=True)
+class Source:
+    """Where a fact comes from (URL or document title) and when it was checked."""
+
+    source: str
+    checked: str  # ISO date, YYYY-MM-DD
+
+
+@dataclass(frozen=True)
+class ModeTerms:
+    """One mode (tier) of a call family.
+
+    ``max_hours`` is the inclusive upper bound of the request (``None``: none); the
+    tier of a request is the first mode, in ``position`` order, whose bound it does
+    not exceed. ``min_hours`` is the lowest request the call states for the mode; a
+    request between two modes' bounds is flagged (TIER-6)."""
+
+    family: str
+    slug: str
+    position: int = 0
+    min_hours: float | None = None
+    max_hours: float | None = None
+    request_unit: str = "gpu_hours"
+    max_gpus_per_job: int | None = None  # guidance, not a hard limit
+    durations_months: tuple[int, ...] = ()
+    tests_description_required: bool = False
+    job_plan_required: bool = False
+    scaling_data_required: bool = False
+    schedule_required: bool = False
+    extrapolation_allowed: bool = True
+    max_extrapolation_factor: float | None = None
+    max_projection_band: float | None = None  # fraction: 0.15 is 15 points
+    access_working_days: int | None = None
+    review: str = ""
+    sources: Mapping[str, Source] = field(default_factory=dict)
+
+    def source(self, fact: str) -> Source | None:
+        """The source of ``fact`` (a field name), if recorded."""
+        return self.sources.get(fact)
+
+
+@dataclass(frozen=True)
+class FamilyTerms:
+    """A call family: who may apply and its modes.
+
+    ``tiered``: the modes are tiers chosen by the requested hours (Playground, Fast
+    Lane, Large Scale); otherwise the family has one mode, whatever the hours.
+    ``conditional_kinds`` may apply only under ``conditional_note``'s condition."""
+
+    slug: str
+    label: str
+    tiered: bool = True
+    eligible_kinds: tuple[str, ...] = ()
+    conditional_kinds: tuple[str, ...] = ()
+    conditional_note: str = ""
+    vat_required: bool = False
+    eligible_country_statuses: tuple[str, ...] = ()
+    no_ongoing_project: bool = False
+    small_job_max_gpus: int | None = None
+    document_reminder: str = ""
+    sources: Mapping[str, Source] = field(default_factory=dict)
+    modes: tuple[ModeTerms, ...] = ()
+
+    def mode(self, slug: str | None) -> ModeTerms | None:
+        """The mode called ``slug``."""
+        return next((m for m in self.modes if m.slug == slug), None)
+
+    def mode_for_hours(self, hours: float | None) -> ModeTerms | None:
+        """The mode a request of ``hours`` falls into (``None`` without a positive
+        total in a tiered family; the single mode in a family without tiers)."""
+        if not self.tiered:
+            return self.modes[0] if self.modes else None
+        if hours is None or not hours > 0:
+            return None
+        for mode in self.modes:
+            if mode.max_hours is None or hours <= mode.max_hours:
+                return mode
+        return self.modes[-1] if self.modes else None
+
+    def placeholders(self) -> dict[str, str]:
+        """Figures for help texts: ``{playground_max}``, ``{fast_lane_min}``, ..."""
+        values = {}
+        for m in self.modes:
+            for name in ("min_hours", "max_hours", "max_gpus_per_job"):
+                value = getattr(m, name)
+                key = f"{m.slug}_{name.replace('_hours', '')}"
+                values[key] = "" if value is None else f"{value:,.0f}"
+            values[f"{m.slug}_durations"] = months(m.durations_months)
+            values[f"{m.slug}_unit"] = REQUEST_UNITS.get(m.request_unit, "")
+        return values
+
+
+CallTerms = Mapping[str, FamilyTerms]
+
+
+def months(durations: Iterable[int]) -> str:
+    """``(1, 2, 3)`` as "1, 2 or 3 months"."""
+    items = [str(d) for d in durations]
+    if not items:
+        return ""
+    text = items[0] if len(items) == 1 else ", ".join(items[:-1]) + " or " + items[-1]
+    return f"{text} month" + ("" if items == ["1"] else "s")
+
+
+def _sources(data: Mapping | None) -> dict[str, Source]:
+    return {
+        key: Source(source=str(value["source"]), checked=str(value.get("checked", "")))
+        for key, value in (data or {}).items()
+        if isinstance(value, Mapping) and value.get("source")
+    }
+
+
+def _mode(family: str, row: Mapping) -> ModeTerms:
+    known = set(ModeTerms.__dataclass_fields__) - {"family", "sources"}
+    values = {k: v for k, v in row.items() if k in known}
+    values["durations_months"] = tuple(values.get("durations_months") or ())
+    return ModeTerms(family=family, sources=_sources(row.get("sources")), **values)
+
+
+def family_from_dict(row: Mapping) -> FamilyTerms:
+    """Build a family from a ``fixtures/call_terms.json`` row (modes inside)."""
+    known = set(FamilyTerms.__dataclass_fields__) - {"sources", "modes"}
+    values = {k: v for k, v in row.items() if k in known}
+    for key in ("eligible_kinds", "conditional_kinds", "eligible_country_statuses"):
+        values[key] = tuple(values.get(key) or ())
+    modes = sorted(
+        (_mode(row["slug"], m) for m in row.get("modes") or ()),
+        key=lambda m: m.position,
+    )
+    return FamilyTerms(
+        sources=_sources(row.get("sources")), modes=tuple(modes), **values
+    )
+
+
+def load_terms(source: str | Path | Iterable[Mapping]) -> dict[str, FamilyTerms]:
+    """The call terms keyed by family slug, from a JSON file or a list of rows."""
+    if isinstance(source, str | Path):
+        rows = json.loads(Path(source).read_text(encoding="utf-8"))
+    else:
+        rows = source
+    families = (family_from_dict(row) for row in rows)
+    return {family.slug: family for family in families}
+
+
+@cache
+def default_terms() -> dict[str, FamilyTerms]:
+    """The terms of ``fixtures/call_terms.json`` (the two guides' figures)."""
+    return load_terms(DEFAULT_FILE)
+
+
+def family_terms(terms: CallTerms | None, slug: str) -> FamilyTerms:
+    """The family ``slug`` from ``terms``, falling back to the defaults."""
+    found = (terms or {}).get(slug)
+    if found is None:
+        defaults = default_terms()
+        found = defaults.get(slug) or defaults["industrial_innovation"]
+    return found
+
+
+def figures(terms: CallTerms | None = None) -> dict[str, str]:
+    """Every family's help-text figures (``FamilyTerms.placeholders``) in one map."""
+    out: dict[str, str] = {}
+    for family in (terms or default_terms()).values():
+        out.update(family.placeholders())
+    return out
+
+
+def problems(row: Mapping) -> list[str]:
+    """What is wrong with one family row (for the admin): every fact needs a source
+    and an ISO check date, bounds must increase from mode to mode."""
+    found = []
+    for where, sources in [("family", row.get("sources"))] + [
+        (f"mode {m.get('slug')}", m.get("sources")) for m in row.get("modes") or ()
+    ]:
+        for fact, value in (sources or {}).items():
+            if not isinstance(value, Mapping) or not str(value.get("source", "")):
+                found.append(f"{where}: “{fact}” has no source")
+                continue
+            try:
+                date.fromisoformat(str(value.get("checked", "")))
+            except ValueError:
+                found.append(f"{where}: “{fact}” needs a check date (YYYY-MM-DD)")
+    return found
