@@ -114,6 +114,21 @@ def review_get_for_staff(*, user, pk: int) -> Proposal:
     return get_object_or_404(queryset, pk=pk)
 
 
+def proposal_get_for_reader(*, user, pk: int) -> tuple[Proposal | None, bool]:
+    """The proposal for read-only pages (the exports): the owner's own, or for
+    support staff any proposal sent for review at least once. Returns
+    ``(proposal, read_as_staff)``; ``(None, False)`` for anybody else."""
+    proposal = proposal_get_for_owner(user=user, pk=pk)
+    if proposal is not None:
+        return proposal, False
+    if not user_is_support_staff(user=user):
+        return None, False
+    queryset = proposal_with_children(
+        Proposal.objects.filter(review_state__isnull=False)
+    )
+    return queryset.filter(pk=pk).first(), True
+
+
 def review_revisions(*, proposal: Proposal):
     """The proposal's revisions, oldest first, without their snapshots."""
     return (

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from .fields import RowNames, describe_path, row_names
 from .sections import SECTIONS, section_of_path
 
-_TOKENS = re.compile(r"\s+|\w+|[^\w\s]")
+_TOKENS = re.compile(r"\s+|\d[\d,.]*\d|\w+|[^\w\s]")  # "18,176" is one word
 
 
 @dataclass(frozen=True)
@@ -57,7 +57,9 @@ def text_of(value) -> str:
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, float) and value.is_integer():
-        return str(int(value))
+        value = int(value)
+    if isinstance(value, int | float):
+        return f"{value:,}"  # thousands separators, as in the exports ("18,176")
     if isinstance(value, list):
         return "\n".join(text_of(item) for item in value)
     return str(value)

@@ -1,24 +1,71 @@
 """Exports and JSON upload. Thin: the owner's proposal via selectors (404 for anybody
-else), the work in ``proposals.exports``."""
+else), the work in ``proposals.exports``. Support staff may read every export of a
+proposal sent for review (the draft and each revision), but never upload: the upload
+pages stay owner-only."""
+
+from dataclasses import dataclass
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.views.decorators.http import require_GET, require_http_methods
 
-from proposals import exports, selectors, services
+from proposals import domain, exports, selectors, services
 from proposals.exports import jsonio
 from proposals.exports.summary import finding_lines
 from proposals.views import owned_proposal
 
 
+@dataclass(frozen=True)
+class Export:
+    """What one export request shows: the proposal, the draft or one review
+    revision of it as an export source, and whether a staff member reads it."""
+
+    proposal: object
+    revision: object  # ProposalRevision, or None for the working draft
+    read_as_staff: bool
+
+    @property
+    def review_number(self) -> int | None:
+        return self.revision.number if self.revision is not None else None
+
+    def source(self) -> exports.Source:
+        if self.revision is None:
+            return exports.source_for(self.proposal)
+        return exports.source_from_snapshot(
+            self.revision.snapshot,
+            revision=self.revision.number,
+            status=f"revision {self.revision.number} as sent for review",
+        )
+
+    def filename(self, extension: str) -> str:
+        return exports.filename(
+            self.proposal, extension, review_revision=self.review_number
+        )
+
+
+def _export(request, pk) -> Export:
+    """The owner's proposal, or for support staff one sent for review (404 for
+    anybody else); ``?revision=N`` picks a review revision instead of the draft."""
+    proposal, as_staff = selectors.proposal_get_for_reader(user=request.user, pk=pk)
+    if proposal is None:
+        raise Http404("No such proposal.")
+    revision = None
+    number = request.GET.get("revision", "")
+    if number:
+        if not (number.isascii() and number.isdigit() and len(number) <= 9):
+            raise Http404("No such revision.")
+        revision = selectors.review_revision(proposal=proposal, number=int(number))
+    return Export(proposal, revision, as_staff)
+
+
 def _download(request, pk, *, extension: str, content_type: str, render):
-    """The owner's proposal as an attachment; ``render(proposal)`` makes the body."""
-    proposal = owned_proposal(request, pk)
-    response = HttpResponse(render(proposal), content_type=content_type)
-    filename = exports.filename(proposal, extension)
+    """The proposal as an attachment; ``render(export)`` makes the body."""
+    export = _export(request, pk)
+    response = HttpResponse(render(export), content_type=content_type)
+    filename = export.filename(extension)
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     response["X-Content-Type-Options"] = "nosniff"
     return response
@@ -27,18 +74,22 @@ def _download(request, pk, *, extension: str, content_type: str, render):
 @login_required
 @require_GET
 def export_portal(request, pk):
-    proposal = owned_proposal(request, pk)
-    source = exports.source_for(proposal)
+    export = _export(request, pk)
+    source = export.source()
     errors = [
         line
         for line in finding_lines(source.proposal, source.assessment.findings)
         if line.severity == "error"
     ]
+    query = f"?revision={export.review_number}" if export.revision else ""
     return TemplateResponse(
         request,
         "proposals/export_portal.html",
         {
-            "proposal": proposal,
+            "proposal": export.proposal,
+            "revision": export.revision,
+            "staff_view": export.read_as_staff,
+            "query": query,
             "sections": exports.portal_for(source),
             "errors": errors,
             "counts": source.assessment.counts,
@@ -54,7 +105,7 @@ def export_markdown(request, pk):
         pk,
         extension="md",
         content_type="text/markdown; charset=utf-8",
-        render=lambda p: exports.markdown_for(exports.source_for(p)),
+        render=lambda e: exports.markdown_for(e.source()),
     )
 
 
@@ -66,8 +117,14 @@ def export_pdf(request, pk):
         pk,
         extension="pdf",
         content_type="application/pdf",
-        render=lambda p: exports.pdf_for(exports.source_for(p)),
+        render=lambda e: exports.pdf_for(e.source()),
     )
+
+
+def _json_text(export: Export) -> str:
+    if export.revision is None:
+        return jsonio.export_text(export.proposal)
+    return domain.dumps(domain.parse(export.revision.snapshot))
 
 
 @login_required
@@ -78,7 +135,7 @@ def export_json(request, pk):
         pk,
         extension="json",
         content_type="application/json; charset=utf-8",
-        render=jsonio.export_text,
+        render=_json_text,
     )
 
 

@@ -17,7 +17,7 @@ from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from proposals import assess, selectors, services
+from proposals import assess, exports, selectors, services
 from proposals.domain import jsonformat, workflow
 from proposals.domain.documents import diff_documents, diff_findings, layout
 from proposals.domain.fields import row_names
@@ -31,6 +31,7 @@ from proposals.review_forms import (
     StatusForm,
     SubmitForm,
 )
+from proposals.review_page import review_sections, sidebar
 from proposals.views import owned_proposal
 
 # The wizard's last step has no comment section of its own: it shows the general one.
@@ -254,14 +255,32 @@ def staff_queue(request):
     )
 
 
+def _shown_revision(request, proposal):
+    """The review revision picked by ``?revision=N`` (404 if there is none), or
+    ``None`` for the working draft."""
+    number = request.GET.get("revision", "")
+    if not number or number == "current":
+        return None
+    if not (number.isascii() and number.isdigit() and len(number) <= 9):
+        raise Http404("No such revision.")
+    return selectors.review_revision(proposal=proposal, number=int(number))
+
+
 @staff_required
 @require_GET
 def staff_review(request, pk):
-    """The whole proposal read-only by portal section, with the live assessment,
-    comments per section, the status form, revisions and the audit trail."""
+    """The whole proposal read-only, the way the applicant's exports show it (the
+    draft, or any revision with ``?revision=N``), with the live sidebar, comments
+    per section, the status form, revisions and the audit trail."""
     proposal = selectors.review_get_for_staff(user=request.user, pk=pk)
     latest = proposal.review_state.latest_revision
-    document = _document(proposal)
+    shown = _shown_revision(request, proposal)
+    if shown is None:
+        source = exports.source_for(proposal)
+        changed_since_latest = _document(proposal) != latest.snapshot
+    else:
+        source = exports.source_from_snapshot(shown.snapshot, revision=shown.number)
+        changed_since_latest = False
     threads = {
         entry["key"]: entry
         for entry in selectors.review_comment_threads(
@@ -270,7 +289,7 @@ def staff_review(request, pk):
     }
     sections = [
         {"layout": section, "threads": threads[section.key]}
-        for section in layout(document)
+        for section in review_sections(source)
     ]
     targets = workflow.allowed_targets(proposal.status, workflow.STAFF)
     return TemplateResponse(
@@ -279,7 +298,9 @@ def staff_review(request, pk):
         {
             "proposal": proposal,
             "latest": latest,
-            "changed_since_latest": document != latest.snapshot,
+            "shown": shown,
+            "export_query": f"?revision={shown.number}" if shown else "",
+            "changed_since_latest": changed_since_latest,
             "sections": sections,
             "general": threads[ReviewComment.Section.GENERAL],
             "status_form": StatusForm(targets=targets),
@@ -287,7 +308,7 @@ def staff_review(request, pk):
             "changes": selectors.review_status_changes(proposal=proposal),
             "comment_url": _comment_url(proposal, staff=True),
             "staff_view": True,
-            **live_context(proposal),
+            **sidebar(source),
         },
     )
 
