@@ -75,3 +75,20 @@ def reply_to_staff(*, comment, link_base: str = "") -> list[Mail]:
     url = link_base + reverse("proposals:staff_review", args=[proposal.pk])
     context = {"comment": comment, "proposal": proposal, "url": url}
     return _messages("review_reply", context, recipients)
+
+
+def edit_to_staff(*, change, state=None, link_base: str = "") -> list[Mail]:
+    """Tell the staff that the applicant edited a proposal under review or ready
+    to submit: its handler if it has one, otherwise every staff member."""
+    proposal = change.proposal
+    url = link_base + reverse("proposals:staff_review", args=[proposal.pk])
+    context = {"change": change, "proposal": proposal, "url": url}
+    return _messages("review_edited", context, handler_or_staff(state))
+
+
+def handler_or_staff(state) -> list[str]:
+    """The handler's address when the proposal has one, else every staff member's."""
+    handler = getattr(state, "handled_by", None) if state is not None else None
+    if handler is not None and handler.is_active and handler.email:
+        return [handler.email]
+    return staff_addresses()

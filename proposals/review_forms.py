@@ -9,6 +9,8 @@ QUEUE_STATUSES = [
     (Proposal.Status.SUBMITTED, "Waiting for review"),
     (Proposal.Status.CHANGES_REQUESTED, "Changes requested"),
     (Proposal.Status.READY, "Ready to submit"),
+    (Proposal.Status.CHANGED_IN_REVIEW, Proposal.Status.CHANGED_IN_REVIEW.label),
+    (Proposal.Status.CHANGED_SINCE_READY, Proposal.Status.CHANGED_SINCE_READY.label),
 ]
 
 

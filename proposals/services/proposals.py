@@ -7,6 +7,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 
+from proposals.domain import workflow
 from proposals.models import (
     CodeEntry,
     JobType,
@@ -14,6 +15,8 @@ from proposals.models import (
     ScalingMeasurement,
     UsageMonth,
 )
+
+from .review import review_record_edit
 
 
 @transaction.atomic
@@ -41,10 +44,20 @@ class RevisionConflict(Exception):
 
 
 def _bump_revision(*, proposal: Proposal, expected_revision: int) -> int:
-    """Advance the revision if it is still ``expected_revision`` (atomic, race-free)."""
-    updated = Proposal.objects.filter(
-        pk=proposal.pk, revision=expected_revision
-    ).update(revision=F("revision") + 1, updated_at=timezone.now())
+    """Advance the revision if it is still ``expected_revision`` (atomic, race-free).
+
+    Every write of the applicant's content passes here, so this is also where an
+    edit of a proposal under review or ready to submit is recorded. The usual case
+    (a draft) costs one query: the update only matches a status an edit leaves alone;
+    when it misses, the second try tells a status to change from a conflict."""
+    rows = Proposal.objects.filter(pk=proposal.pk, revision=expected_revision)
+    bump = {"revision": F("revision") + 1, "updated_at": timezone.now()}
+    updated = rows.exclude(status__in=list(workflow.AFTER_EDIT)).update(**bump)
+    if not updated:
+        updated = rows.update(**bump)
+        if updated:
+            # Sent for review or ready to submit: the edit changes the status.
+            review_record_edit(proposal=proposal)
     if not updated:
         current = Proposal.objects.values_list("revision", flat=True).get(
             pk=proposal.pk

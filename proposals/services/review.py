@@ -174,6 +174,39 @@ def review_set_status(
     return change
 
 
+def review_record_edit(*, proposal: Proposal, link_base: str = ""):
+    """Record that the applicant edited a proposal staff were reviewing or had
+    marked ready: move it to "changed during review" / "changed since ready" (with a
+    status change in the audit trail) and tell the staff. Other statuses are left
+    alone. Called inside the transaction of every write of the applicant's content,
+    after the row lock that the revision check takes; returns the change or ``None``.
+    """
+    current = (
+        Proposal.objects.select_for_update()
+        .values_list("status", flat=True)
+        .get(pk=proposal.pk)
+    )
+    target = workflow.status_after_edit(current)
+    proposal.status = current
+    if target is None:
+        return None
+    state = ReviewState.objects.filter(proposal=proposal).first()
+    change = _set_status(
+        proposal=proposal,
+        to_status=target,
+        by=proposal.owner,
+        note="Edited by the applicant.",
+        revision=state.latest_revision if state else None,
+    )
+    mail_queue(
+        mails=notifications.edit_to_staff(
+            change=change, state=state, link_base=_link_base(link_base)
+        ),
+        proposal=proposal,
+    )
+    return change
+
+
 @transaction.atomic
 def comment_add(
     *,

@@ -251,7 +251,12 @@ def staff_queue(request):
     return TemplateResponse(
         request,
         template,
-        {"form": form, "page": page, "query": query.urlencode()},
+        {
+            "form": form,
+            "page": page,
+            "query": query.urlencode(),
+            "changed_statuses": list(workflow.AFTER_EDIT.values()),
+        },
     )
 
 
