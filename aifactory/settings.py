@@ -101,7 +101,7 @@ AUTH_PASSWORD_VALIDATORS = [
     )
 ]
 LOGIN_URL = "login"
-LOGIN_REDIRECT_URL = "proposals:list"
+LOGIN_REDIRECT_URL = "proposals:landing"  # staff: the review queue
 LOGOUT_REDIRECT_URL = "login"
 
 LANGUAGE_CODE = "en-gb"

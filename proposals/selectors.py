@@ -1,5 +1,6 @@
 """Every non-trivial read. Functions take keyword-only arguments and are query-aware."""
 
+from django.contrib.auth import get_user_model
 from django.db.models import Q, QuerySet
 from django.http import Http404
 from django.shortcuts import get_object_or_404
@@ -77,13 +78,24 @@ def review_queue(
     has_errors: bool | None = None,
     search: str = "",
     order: str = "waiting",
+    handler: str = "",
+    user=None,
 ):
     """Proposals sent for review at least once, with their latest revision's
-    summary (tier, system, GPU-hours, finding counts) joined in: one query for a
-    page whatever its length, plus the paginator's count."""
+    summary (tier, system, GPU-hours, finding counts) and their handler joined in:
+    one query for a page whatever its length, plus the paginator's count.
+    ``handler`` is ``"mine"`` (handled by ``user``), ``"nobody"`` or blank (any)."""
     queryset = ReviewState.objects.select_related(
-        "proposal", "proposal__owner", "latest_revision", "latest_revision__system"
+        "proposal",
+        "proposal__owner",
+        "latest_revision",
+        "latest_revision__system",
+        "handled_by",
     ).defer("latest_revision__snapshot", "latest_revision__findings")
+    if handler == "mine" and user is not None:
+        queryset = queryset.filter(handled_by=user)
+    elif handler == "nobody":
+        queryset = queryset.filter(handled_by__isnull=True)
     if status:
         queryset = queryset.filter(proposal__status=status)
     if tier:
@@ -103,6 +115,15 @@ def review_queue(
     return queryset.order_by(*QUEUE_ORDERS.get(order, QUEUE_ORDERS["waiting"]))
 
 
+def staff_members():
+    """The active support staff, by user name (to hand a proposal over)."""
+    return (
+        get_user_model()
+        .objects.filter(groups__name=STAFF_GROUP, is_active=True)
+        .order_by("username")
+    )
+
+
 def review_get_for_staff(*, user, pk: int) -> Proposal:
     """A proposal for the staff review pages: 404 unless ``user`` is support staff
     and the proposal was sent for review at least once."""
@@ -110,7 +131,7 @@ def review_get_for_staff(*, user, pk: int) -> Proposal:
         raise Http404("No such page.")
     queryset = proposal_with_children(
         Proposal.objects.filter(review_state__isnull=False)
-    ).select_related("review_state__latest_revision")
+    ).select_related("review_state__latest_revision", "review_state__handled_by")
     return get_object_or_404(queryset, pk=pk)
 
 

@@ -123,7 +123,8 @@ class StatusChange(AppendOnlyModel):
 
 class ReviewState(models.Model):
     """The review bookkeeping of one proposal, created at its first submission: the
-    latest revision and since when it waits. The review queue reads this table."""
+    latest revision, since when it waits and who handles it. The review queue reads
+    this table."""
 
     proposal = models.OneToOneField(
         Proposal,
@@ -136,6 +137,14 @@ class ReviewState(models.Model):
     )
     submitted_at = models.DateTimeField(db_index=True)
     status_changed_at = models.DateTimeField()
+    handled_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        help_text="The support staff member who handles this proposal, if any.",
+    )
 
     class Meta:
         ordering = ["submitted_at"]

@@ -118,7 +118,7 @@ def review_submit(*, proposal: Proposal, user, note: str = "", link_base: str = 
         created_by=user,
     )
     now = timezone.now()
-    ReviewState.objects.update_or_create(
+    state, _ = ReviewState.objects.update_or_create(
         proposal=proposal,
         defaults={
             "latest_revision": revision,
@@ -135,7 +135,7 @@ def review_submit(*, proposal: Proposal, user, note: str = "", link_base: str = 
     )
     mail_queue(
         mails=notifications.submission_to_staff(
-            revision=revision, link_base=_link_base(link_base)
+            revision=revision, state=state, link_base=_link_base(link_base)
         ),
         proposal=proposal,
     )
@@ -208,6 +208,39 @@ def review_record_edit(*, proposal: Proposal, link_base: str = ""):
 
 
 @transaction.atomic
+def review_assign(*, proposal: Proposal, user, to=None, link_base: str = ""):
+    """Say who handles a proposal sent for review: ``to`` a support staff member
+    (``user`` themselves to take it, someone else to hand it over) or nobody
+    (``None``: release it). A new handler other than ``user`` is told by e-mail.
+    Mails about the proposal then go to the handler rather than to every staff
+    member."""
+    if not selectors.user_is_support_staff(user=user):
+        raise ReviewError("Only support staff can assign a proposal.")
+    if to is not None and not (
+        to.is_active and selectors.user_is_support_staff(user=to)
+    ):
+        raise ReviewError("A proposal can only be handed to a support staff member.")
+    state = (
+        ReviewState.objects.select_for_update()
+        .select_related("latest_revision")
+        .filter(proposal=proposal)
+        .first()
+    )
+    if state is None:
+        raise ReviewError("This proposal was never sent for review.")
+    ReviewState.objects.filter(pk=state.pk).update(handled_by=to)
+    state.handled_by = to
+    if to is not None and to.pk != user.pk:
+        mail_queue(
+            mails=notifications.handover_to_staff(
+                state=state, by=user, link_base=_link_base(link_base)
+            ),
+            proposal=proposal,
+        )
+    return state
+
+
+@transaction.atomic
 def comment_add(
     *,
     proposal: Proposal,
@@ -260,7 +293,9 @@ def comment_add(
     if is_staff and not staff_only:
         mails = notifications.comment_to_applicant(comment=comment, link_base=base)
     elif not is_staff:
-        mails = notifications.reply_to_staff(comment=comment, link_base=base)
+        mails = notifications.reply_to_staff(
+            comment=comment, state=state, link_base=base
+        )
     else:
         mails = []
     mail_queue(mails=mails, proposal=proposal)

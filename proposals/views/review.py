@@ -11,21 +11,25 @@ from functools import wraps
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
-from django.http import Http404
+from django.http import Http404, HttpResponse
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import reverse
+from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from proposals import assess, exports, selectors, services
 from proposals.domain import jsonformat, workflow
 from proposals.domain.documents import diff_documents, diff_findings, layout
 from proposals.domain.fields import row_names
+from proposals.domain.response_times import wait_for
 from proposals.domain.sections import SECTION_SLUGS
 from proposals.domain.tiers import tier_label
 from proposals.live import live_context
 from proposals.models import ReviewComment
+from proposals.queue_csv import queue_csv
 from proposals.review_forms import (
+    AssignForm,
     CommentForm,
     QueueFilterForm,
     StatusForm,
@@ -234,15 +238,49 @@ def review_step_comments(request, pk, section):
 # Staff ----------------------------------------------------------------------------
 
 
+# Statuses in which the staff owe the applicant an answer: the wait counts then.
+WAITING_FOR_STAFF = (workflow.SUBMITTED, workflow.CHANGED_IN_REVIEW)
+
+
+def _with_wait(state, today):
+    """Attach ``wait`` (working days waited against the call's typical response
+    time) to a review state that waits for the staff, ``None`` to the others."""
+    state.wait = None
+    if state.proposal.status in WAITING_FOR_STAFF:
+        state.wait = wait_for(
+            sent=timezone.localdate(state.submitted_at),
+            today=today,
+            tier=state.latest_revision.tier,
+        )
+    return state
+
+
+@login_required
+@require_GET
+def landing(request):
+    """Where a sign-in leads: staff to the review queue, applicants to their list."""
+    if selectors.user_is_support_staff(user=request.user):
+        return redirect("proposals:review_queue")
+    return redirect("proposals:list")
+
+
+def _queue(request):
+    form = QueueFilterForm(request.GET or None)
+    return form, selectors.review_queue(**form.filters(), user=request.user)
+
+
 @staff_required
 @require_GET
 def staff_queue(request):
-    """Proposals sent for review, filtered and paginated; htmx gets the results."""
-    form = QueueFilterForm(request.GET or None)
-    queryset = selectors.review_queue(**form.filters())
+    """Proposals sent for review, filtered (the filters live in the URL) and
+    paginated; htmx gets the results."""
+    form, queryset = _queue(request)
     page = Paginator(queryset, selectors.QUEUE_PAGE_SIZE).get_page(
         request.GET.get("page")
     )
+    today = timezone.localdate()
+    for state in page.object_list:
+        _with_wait(state, today)
     query = request.GET.copy()
     query.pop("page", None)
     template = "proposals/staff_queue.html"
@@ -258,6 +296,49 @@ def staff_queue(request):
             "changed_statuses": list(workflow.AFTER_EDIT.values()),
         },
     )
+
+
+@staff_required
+@require_GET
+def staff_queue_csv(request):
+    """The filtered queue as a CSV file (every row, not one page), for a meeting."""
+    form, queryset = _queue(request)
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = (
+        f'attachment; filename="review-queue-{timezone.localdate():%Y-%m-%d}.csv"'
+    )
+    response["X-Content-Type-Options"] = "nosniff"
+    today = timezone.localdate()
+    queue_csv(response, (_with_wait(s, today) for s in queryset.iterator()))
+    return response
+
+
+@staff_required
+@require_POST
+def staff_assign(request, pk):
+    """Take, hand over or release a proposal."""
+    proposal = selectors.review_get_for_staff(user=request.user, pk=pk)
+    form = AssignForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "Choose the colleague to hand it over to.")
+        return redirect("proposals:staff_review", pk=proposal.pk)
+    action = form.cleaned_data["action"]
+    to = {"take": request.user, "release": None}.get(action)
+    if action == "hand_over":
+        to = selectors.staff_members().filter(pk=form.cleaned_data["to"]).first()
+        if to is None:
+            messages.error(request, "That person is not a support staff member.")
+            return redirect("proposals:staff_review", pk=proposal.pk)
+    try:
+        services.review_assign(
+            proposal=proposal, user=request.user, to=to, link_base=_link_base(request)
+        )
+    except services.ReviewError as exc:
+        messages.error(request, str(exc))
+    else:
+        who = "nobody" if to is None else ("you" if to == request.user else to)
+        messages.success(request, f"Now handled by {who}.")
+    return redirect("proposals:staff_review", pk=proposal.pk)
 
 
 def _shown_revision(request, proposal):
@@ -313,6 +394,7 @@ def staff_review(request, pk):
             "changes": selectors.review_status_changes(proposal=proposal),
             "comment_url": _comment_url(proposal, staff=True),
             "staff_view": True,
+            "staff_members": selectors.staff_members(),
             **sidebar(source),
         },
     )
