@@ -49,4 +49,9 @@ review_urlpatterns = [
         name="staff_set_status",
     ),
     path("staff/review/<int:pk>/diff/", review.staff_diff, name="staff_diff"),
+    path(
+        "staff/review/<int:pk>/assessment/",
+        review.staff_assess,
+        name="staff_assess",
+    ),
 ]

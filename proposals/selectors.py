@@ -14,6 +14,7 @@ from proposals.models import (
     ReviewComment,
     ReviewState,
     StatusChange,
+    TechnicalAssessment,
 )
 
 
@@ -218,3 +219,18 @@ def review_comment_for(*, proposal: Proposal, pk, include_staff_only: bool):
     if not include_staff_only:
         comments = comments.filter(staff_only=False)
     return comments.filter(pk=pk).first()
+
+
+def review_assessments(*, proposal: Proposal) -> dict[int, TechnicalAssessment]:
+    """The newest technical assessment of each assessed revision, by revision
+    number (one query)."""
+    latest: dict[int, TechnicalAssessment] = {}
+    rows = (
+        TechnicalAssessment.objects.filter(proposal=proposal)
+        .select_related("revision", "by")
+        .defer("revision__snapshot", "revision__findings")
+        .order_by("at", "id")
+    )
+    for assessment in rows:
+        latest[assessment.revision.number] = assessment
+    return latest

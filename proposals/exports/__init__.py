@@ -34,6 +34,7 @@ class Source:
     catalogue: domain.Catalogue
     revision: int
     status: str
+    review: tuple[tuple[str, str], ...] = ()  # the staff's assessment (staff only)
 
 
 def source_for(model) -> Source:
@@ -75,6 +76,7 @@ def summary_for(source: Source, *, today: datetime.date | None = None) -> Summar
         revision=source.revision,
         today=today or timezone.localdate(),
         status=source.status,
+        review=source.review,
     )
 
 

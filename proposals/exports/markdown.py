@@ -143,4 +143,8 @@ def render(summary: Summary, *, chart_png: bytes | None = None) -> str:
         if figs.schedule_note:
             out += [escape_inline(figs.schedule_note), ""]
     out += ["## Optimisation", "", paragraphs(s.optimisation), ""]
+    if s.review:
+        out += ["## Technical assessment (support staff)", ""]
+        out += [f"- **{label}:** {escape_text(value)}" for label, value in s.review]
+        out.append("")
     return "\n".join(out)

@@ -40,6 +40,7 @@ from .review import (
     ReviewComment,
     ReviewState,
     StatusChange,
+    TechnicalAssessment,
 )
 
 __all__ = [
@@ -62,6 +63,7 @@ __all__ = [
     "StatusChange",
     "ReviewState",
     "ReviewComment",
+    "TechnicalAssessment",
     "OutgoingMail",
     "PendingImport",
 ]

@@ -31,8 +31,10 @@ from .proposals import (
 )
 from .review import (
     STAFF_ADMIN_PERMISSIONS,
+    AssessmentProblems,
     ReviewError,
     comment_add,
+    review_assess,
     review_assign,
     review_record_edit,
     review_set_status,
@@ -61,6 +63,8 @@ __all__ = [
     "review_submit",
     "review_set_status",
     "review_assign",
+    "review_assess",
+    "AssessmentProblems",
     "review_record_edit",
     "comment_add",
     "STAFF_ADMIN_PERMISSIONS",

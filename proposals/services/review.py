@@ -5,13 +5,14 @@ from django.db import transaction
 from django.utils import timezone
 
 from proposals import assess, notifications, selectors
-from proposals.domain import jsonformat, workflow
+from proposals.domain import jsonformat, technical_review, workflow
 from proposals.models import (
     Proposal,
     ProposalRevision,
     ReviewComment,
     ReviewState,
     StatusChange,
+    TechnicalAssessment,
 )
 
 from .mail import mail_queue
@@ -205,6 +206,64 @@ def review_record_edit(*, proposal: Proposal, link_base: str = ""):
         proposal=proposal,
     )
     return change
+
+
+class AssessmentProblems(ReviewError):
+    """An assessment that cannot be recorded; ``problems`` maps each place
+    (``outcome``, ``items``, ``item-<i>``) to what is wrong there."""
+
+    def __init__(self, problems: dict[str, str]):
+        super().__init__(" ".join(problems.values()))
+        self.problems = problems
+
+
+@transaction.atomic
+def review_assess(
+    *,
+    proposal: Proposal,
+    user,
+    revision: ProposalRevision,
+    outcome: str,
+    items: list[dict],
+    text: str = "",
+    request_changes: bool = False,
+    link_base: str = "",
+):
+    """Record the technical assessment of ``revision`` (outcome, checklist with a
+    decision per finding, short text). With ``request_changes`` the proposal also
+    moves to "changes requested" with a note composed from the findings chosen for
+    a change; nothing is written when either step is refused."""
+    if not selectors.user_is_support_staff(user=user):
+        raise ReviewError("Only support staff can assess a proposal.")
+    if revision.proposal_id != proposal.pk:
+        raise ReviewError("That revision belongs to another proposal.")
+    text = text.strip()
+    problems = technical_review.problems(
+        outcome, items, requesting_changes=request_changes
+    )
+    if len(text) > technical_review.MAX_TEXT:
+        problems["text"] = (
+            f"Keep the assessment under {technical_review.MAX_TEXT} characters."
+        )
+    if problems:
+        raise AssessmentProblems(problems)
+    assessment = TechnicalAssessment.objects.create(
+        proposal=proposal,
+        revision=revision,
+        outcome=outcome,
+        text=text,
+        items=items,
+        by=user,
+    )
+    if request_changes:
+        review_set_status(
+            proposal=proposal,
+            user=user,
+            to_status=workflow.CHANGES_REQUESTED,
+            note=technical_review.change_request_note(items, text),
+            link_base=link_base,
+        )
+    return assessment
 
 
 @transaction.atomic

@@ -3,16 +3,18 @@ else), the work in ``proposals.exports``. Support staff may read every export of
 proposal sent for review (the draft and each revision), but never upload: the upload
 pages stay owner-only."""
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
+from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods
 
 from proposals import domain, exports, selectors, services
+from proposals.domain import technical_review
 from proposals.exports import jsonio
 from proposals.exports.summary import finding_lines
 from proposals.views import owned_proposal
@@ -33,11 +35,32 @@ class Export:
 
     def source(self) -> exports.Source:
         if self.revision is None:
-            return exports.source_for(self.proposal)
-        return exports.source_from_snapshot(
-            self.revision.snapshot,
-            revision=self.revision.number,
-            status=f"revision {self.revision.number} as sent for review",
+            source = exports.source_for(self.proposal)
+        else:
+            source = exports.source_from_snapshot(
+                self.revision.snapshot,
+                revision=self.revision.number,
+                status=f"revision {self.revision.number} as sent for review",
+            )
+        return replace(source, review=self.assessment_rows())
+
+    def assessment_rows(self) -> tuple[tuple[str, str], ...]:
+        """The staff's assessment of the shown revision (of the latest one for the
+        draft), for staff readers only."""
+        if not self.read_as_staff:
+            return ()
+        assessments = selectors.review_assessments(proposal=self.proposal)
+        number = self.review_number or max(assessments, default=None)
+        record = assessments.get(number)
+        if record is None:
+            return ()
+        return technical_review.record_rows(
+            revision=number,
+            outcome=record.outcome,
+            text=record.text,
+            items=record.items,
+            by=record.by.get_username() if record.by else "",
+            on=f"{timezone.localtime(record.at):%Y-%m-%d}",
         )
 
     def filename(self, extension: str) -> str:
@@ -93,6 +116,7 @@ def export_portal(request, pk):
             "sections": exports.portal_for(source),
             "errors": errors,
             "counts": source.assessment.counts,
+            "review": source.review,
         },
     )
 

@@ -19,9 +19,9 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from proposals import assess, exports, selectors, services
-from proposals.domain import jsonformat, workflow
+from proposals.domain import jsonformat, technical_review, workflow
 from proposals.domain.documents import diff_documents, diff_findings, layout
-from proposals.domain.fields import row_names
+from proposals.domain.fields import describe_path, row_names
 from proposals.domain.response_times import wait_for
 from proposals.domain.sections import SECTION_SLUGS
 from proposals.domain.tiers import tier_label
@@ -162,6 +162,7 @@ def review_status(request, pk):
             "can_submit": workflow.SUBMITTED in targets,
             "changes": selectors.review_status_changes(proposal=proposal),
             "revisions": selectors.review_revisions(proposal=proposal),
+            "assessments": selectors.review_assessments(proposal=proposal),
             "sections": selectors.review_comment_threads(
                 proposal=proposal, include_staff_only=False
             ),
@@ -352,13 +353,27 @@ def _shown_revision(request, proposal):
     return selectors.review_revision(proposal=proposal, number=int(number))
 
 
-@staff_required
-@require_GET
-def staff_review(request, pk):
-    """The whole proposal read-only, the way the applicant's exports show it (the
-    draft, or any revision with ``?revision=N``), with the live sidebar, comments
-    per section, the status form, revisions and the audit trail."""
-    proposal = selectors.review_get_for_staff(user=request.user, pk=pk)
+def _checklist(latest, previous=None) -> list[dict]:
+    """The checklist of the latest revision's findings, with the decisions of the
+    previous assessment of that revision when there is one (matched on rule code
+    and field)."""
+    names = row_names(latest.snapshot)
+    where = {
+        i: describe_path(f.get("field", ""), names)
+        for i, f in enumerate(latest.findings)
+    }
+    items = technical_review.checklist(latest.findings, where)
+    if previous is not None:
+        decided = {(i["code"], i["field"]): i for i in previous.items}
+        for item in items:
+            old = decided.get((item["code"], item["field"]))
+            if old:
+                item.update(decision=old["decision"], reason=old["reason"])
+    return items
+
+
+def _review_page(request, proposal, *, assessment_form=None, status=200):
+    """The staff review page (also re-rendered with a refused assessment)."""
     latest = proposal.review_state.latest_revision
     shown = _shown_revision(request, proposal)
     if shown is None:
@@ -378,6 +393,20 @@ def staff_review(request, pk):
         for section in review_sections(source)
     ]
     targets = workflow.allowed_targets(proposal.status, workflow.STAFF)
+    assessments = selectors.review_assessments(proposal=proposal)
+    previous = assessments.get(latest.number)
+    if assessment_form is None:
+        assessment_form = {
+            "outcome": previous.outcome if previous else "",
+            "text": previous.text if previous else "",
+            "items": _checklist(latest, previous),
+            "problems": {},
+        }
+    problems = assessment_form["problems"]
+    assessment_form["rows"] = [
+        {"index": i, "item": item, "problem": problems.get(f"item-{i}", "")}
+        for i, item in enumerate(assessment_form["items"])
+    ]
     return TemplateResponse(
         request,
         "proposals/staff_review.html",
@@ -390,14 +419,74 @@ def staff_review(request, pk):
             "sections": sections,
             "general": threads[ReviewComment.Section.GENERAL],
             "status_form": StatusForm(targets=targets),
+            "can_request_changes": workflow.CHANGES_REQUESTED in targets,
             "revisions": selectors.review_revisions(proposal=proposal),
             "changes": selectors.review_status_changes(proposal=proposal),
+            "assessments": assessments,
+            "previous_assessment": previous,
+            "assessment_form": assessment_form,
+            "outcomes": technical_review.OUTCOMES,
+            "decisions": technical_review.DECISIONS,
             "comment_url": _comment_url(proposal, staff=True),
             "staff_view": True,
             "staff_members": selectors.staff_members(),
             **sidebar(source),
         },
+        status=status,
     )
+
+
+@staff_required
+@require_GET
+def staff_review(request, pk):
+    """The whole proposal read-only, the way the applicant's exports show it (the
+    draft, or any revision with ``?revision=N``), with the live sidebar, comments
+    per section, the technical assessment, the status form, revisions and the audit
+    trail."""
+    proposal = selectors.review_get_for_staff(user=request.user, pk=pk)
+    return _review_page(request, proposal)
+
+
+@staff_required
+@require_POST
+def staff_assess(request, pk):
+    """Record the technical assessment of the latest revision; "Request changes"
+    also asks the applicant for the changes chosen in the checklist."""
+    proposal = selectors.review_get_for_staff(user=request.user, pk=pk)
+    latest = proposal.review_state.latest_revision
+    decisions = {
+        i: (
+            request.POST.get(f"decision-{i}", ""),
+            request.POST.get(f"reason-{i}", "")[: technical_review.MAX_REASON + 1],
+        )
+        for i in range(len(latest.findings))
+    }
+    items = technical_review.with_decisions(_checklist(latest), decisions)
+    outcome = request.POST.get("outcome", "")
+    text = request.POST.get("text", "")
+    request_changes = request.POST.get("action") == "request_changes"
+    try:
+        services.review_assess(
+            proposal=proposal,
+            user=request.user,
+            revision=latest,
+            outcome=outcome,
+            items=items,
+            text=text,
+            request_changes=request_changes,
+            link_base=_link_base(request),
+        )
+    except services.AssessmentProblems as exc:
+        form = {"outcome": outcome, "text": text, "items": items}
+        form["problems"] = exc.problems
+        return _review_page(request, proposal, assessment_form=form, status=422)
+    except services.ReviewError as exc:
+        messages.error(request, str(exc))
+    else:
+        done = "Changes requested" if request_changes else "Assessment recorded"
+        messages.success(request, f"{done} for revision {latest.number}.")
+    url = reverse("proposals:staff_review", args=[proposal.pk])
+    return redirect(url + "#assessment-h")
 
 
 @staff_required

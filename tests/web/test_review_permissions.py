@@ -33,6 +33,7 @@ STAFF_URLS = [
     ("review_queue_csv", "get", None, {}, False),
     ("staff_assign", "post", {}, {"action": "take"}, False),
     ("staff_assign", "post", {}, {"action": "release"}, False),
+    ("staff_assess", "post", {}, {"outcome": "feasible", "action": "record"}, False),
 ]
 # Open to every signed-in user; tested on its own below.
 SHARED_URLS = {"landing"}

@@ -8,30 +8,16 @@ the login page.
 
 import json
 import re
-from pathlib import Path
 
 import pytest
 from django.urls import reverse
 
-from proposals import domain, services
 from proposals.models import Proposal
 
 pytestmark = pytest.mark.django_db
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "fixtures" / "examples"
 READ_URLS = ["export_portal", "export_markdown", "export_pdf", "export_json"]
 WRITE_URLS = [("import_json_revision", "get"), ("import_json_revision", "post")]
-
-
-@pytest.fixture
-def sent(user, staff_user, django_capture_on_commit_callbacks):
-    """The LUMI Fast Lane example, imported and sent for review (revision 1)."""
-    text = (EXAMPLES / "lumi-fast-lane.json").read_text(encoding="utf-8")
-    proposal = services.proposal_import(owner=user, document=domain.loads(text))
-    with django_capture_on_commit_callbacks(execute=True):
-        services.review_submit(proposal=proposal, user=user)
-    proposal.refresh_from_db()
-    return proposal
 
 
 def _url(name, proposal, revision=None):
