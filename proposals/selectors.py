@@ -234,3 +234,26 @@ def review_assessments(*, proposal: Proposal) -> dict[int, TechnicalAssessment]:
     for assessment in rows:
         latest[assessment.revision.number] = assessment
     return latest
+
+
+def review_open_comments_by_step(*, proposal: Proposal) -> dict[str, int]:
+    """Staff comments waiting for the applicant, by wizard step: threads the staff
+    started (not internal notes) whose last message is the staff's. The general
+    section counts on the wizard's last step ("review"). One query."""
+    comments = (
+        ReviewComment.objects.filter(proposal=proposal, staff_only=False)
+        .order_by("created_at", "id")
+        .values_list("pk", "parent_id", "section", "by_staff")
+    )
+    threads: dict[int, list] = {}
+    for pk, parent, section, by_staff in comments:
+        if parent is None:
+            threads[pk] = [section, by_staff, by_staff]  # section, started, last
+        elif parent in threads:
+            threads[parent][2] = by_staff
+    counts: dict[str, int] = {}
+    for section, started_by_staff, last_by_staff in threads.values():
+        if started_by_staff and last_by_staff:
+            step = "review" if section == ReviewComment.Section.GENERAL else section
+            counts[step] = counts.get(step, 0) + 1
+    return counts

@@ -14,7 +14,7 @@ from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
-from proposals import services
+from proposals import selectors, services
 from proposals.domain.fields import FIELD_BY_KEY, columns
 from proposals.domain.sections import TABLE_BY_KIND, TABLE_KINDS
 from proposals.live import live_context
@@ -100,6 +100,10 @@ def wizard_step(request, pk, step):
     unit = _gpu_unit(request, proposal)
     step_forms = build_step_forms(step, proposal, gpu_unit=unit)
     context = _page(request, proposal, step, step_forms)
+    # Staff comments waiting for the applicant, shown on the step tabs.
+    context["comments_by_step"] = selectors.review_open_comments_by_step(
+        proposal=proposal
+    )
     return TemplateResponse(request, TEMPLATE, context)
 
 
