@@ -44,6 +44,7 @@ class ReviewSection:
     facts: list[tuple[str, str]] = field(default_factory=list)
     portal: list[PortalSection] = field(default_factory=list)
     figures: Figures | None = None
+    narrative: str = ""  # the applicant's own text before the generated figures
 
 
 def _choice_name(path: str, text: str) -> str:
@@ -79,6 +80,7 @@ def review_sections(source: exports.Source) -> list[ReviewSection]:
         if key in sections:
             sections[key].portal.append(group)
     sections["scalability"].figures = summary.figures
+    sections["scalability"].narrative = summary.narrative
     return [sections[s.slug] for s in SECTIONS]
 
 

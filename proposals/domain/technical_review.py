@@ -24,9 +24,9 @@ CONDITION = "condition"
 WAIVED = "waived"
 CHANGE_REQUEST = "change_request"
 DECISIONS: dict[str, str] = {
-    OPEN: "Not decided",
+    OPEN: "Open",
     CONDITION: "Accept as a condition",
-    WAIVED: "Waive (give the reason)",
+    WAIVED: "Waive, with a reason",
     CHANGE_REQUEST: "Ask for a change",
 }
 

@@ -6,6 +6,7 @@ proposals sent for review; other applicants get 404 everywhere and anonymous use
 the login page.
 """
 
+import html
 import json
 import re
 
@@ -105,6 +106,9 @@ def test_review_page_renders_like_the_exports(client, staff_user, sent):
     assert "Code entry 0" not in page
     # Portal blocks with their character counts.
     assert page.count('data-testid="char-count"') >= 5
+    # The applicant's narrative before the generated tables.
+    narrative = sent.scalability_narrative.split("\n")[0][:60]
+    assert 'data-testid="narrative"' in page and html.escape(narrative) in page
     # Export links for the shown version.
     assert reverse("proposals:export_pdf", args=[sent.pk]) in page
 
