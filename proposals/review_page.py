@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from django.core.exceptions import FieldDoesNotExist
+
 from proposals import exports
 from proposals.charts import chart_data, inline_svg
 from proposals.domain import jsonformat
@@ -54,7 +56,7 @@ def _choice_name(path: str, text: str) -> str:
         return text
     try:
         model_field = Proposal._meta.get_field(spec.name)
-    except Exception:  # noqa: BLE001 - a field that is not a model column
+    except FieldDoesNotExist:  # a field of the format that is not a model column
         return text
     return (
         dict(model_field.flatchoices).get(text, text) if model_field.choices else text

@@ -149,3 +149,18 @@ def test_the_outcome_is_in_the_staff_exports_only(client, staff_user, user, subm
     client.force_login(user)
     url = reverse("proposals:export_markdown", args=[submitted.pk])
     assert heading not in client.get(url).content.decode()
+
+
+def test_an_assessment_is_append_only(client, staff_user, submitted):
+    from django.db import DatabaseError, transaction
+
+    from proposals.models import ImmutableRecordError
+
+    client.force_login(staff_user)
+    assess(client, submitted, outcome=tr.FEASIBLE, action="record")
+    record = TechnicalAssessment.objects.get()
+    with pytest.raises(ImmutableRecordError):
+        record.save()
+    with pytest.raises(DatabaseError), transaction.atomic():
+        TechnicalAssessment.objects.update(outcome=tr.NOT_FEASIBLE)
+    assert TechnicalAssessment.objects.get().outcome == tr.FEASIBLE
