@@ -18,13 +18,25 @@ from proposals import exports
 from proposals.charts import chart_data, inline_svg
 from proposals.domain import jsonformat
 from proposals.domain.documents import Row, layout
-from proposals.domain.fields import FIELD_BY_PATH, describe_path, label, row_names
-from proposals.domain.sections import SECTIONS, section_of_path
+from proposals.domain.fields import (
+    FIELD_BY_KEY,
+    FIELD_BY_PATH,
+    describe_path,
+    label,
+    row_names,
+)
+from proposals.domain.sections import (
+    ROW_PATH,
+    SECTIONS,
+    TABLE_BY_PATH,
+    section_of_path,
+)
 from proposals.domain.tiers import tier_label
 from proposals.exports.portal import Section as PortalSection
 from proposals.exports.tables import Figures
 from proposals.live import SEVERITY_CLASS
 from proposals.models import Proposal
+from proposals.services import ROW_MODELS
 
 # Organisation facts the export summary already shows (by JSON path).
 SUMMARY_PATHS = {
@@ -49,13 +61,18 @@ class ReviewSection:
     narrative: str = ""  # the applicant's own text before the generated figures
 
 
-def _choice_name(path: str, text: str) -> str:
-    """The name of a choice ("SME", not ``sme``), from the model's choices."""
-    spec = FIELD_BY_PATH.get(path)
-    if spec is None or not text:
+def choice_name(path: str, text: str) -> str:
+    """The name of a choice ("SME", not ``sme``; "Main training or inference
+    loop", not ``main``), from the choices of the model field behind ``path``."""
+    model, spec = Proposal, FIELD_BY_PATH.get(path)
+    match = ROW_PATH.match(path)
+    if spec is None and match and match.group(3):
+        kind = TABLE_BY_PATH[match.group(1)].kind
+        model, spec = ROW_MODELS.get(kind), FIELD_BY_KEY.get(f"{kind}.{match.group(3)}")
+    if spec is None or model is None or not text:
         return text
     try:
-        model_field = Proposal._meta.get_field(spec.name)
+        model_field = model._meta.get_field(spec.name)
     except FieldDoesNotExist:  # a field of the format that is not a model column
         return text
     return (
@@ -73,7 +90,7 @@ def review_sections(source: exports.Source) -> list[ReviewSection]:
     organisation.facts.append((label("title"), summary.title))
     organisation.facts.extend(summary.organisation)
     organisation.facts.extend(
-        (row.label, _choice_name(row.path, row.value) or "-")
+        (row.label, row.value or "-")
         for row in organisation.rows
         if row.path not in SUMMARY_PATHS and row.path != "title"
     )

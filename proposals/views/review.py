@@ -35,7 +35,7 @@ from proposals.review_forms import (
     StatusForm,
     SubmitForm,
 )
-from proposals.review_page import review_sections, sidebar
+from proposals.review_page import choice_name, review_sections, sidebar
 from proposals.views import owned_proposal
 
 # The wizard's last step has no comment section of its own: it shows the general one.
@@ -555,7 +555,7 @@ def staff_diff(request, pk):
             "b": b,
             "old": old,
             "new": new,
-            "sections": diff_documents(old["document"], new["document"]),
+            "sections": diff_documents(old["document"], new["document"], choice_name),
             "findings": diff_findings(
                 old["findings"], new["findings"], row_names(new["document"])
             ),

@@ -122,3 +122,21 @@ def test_review_page_shows_any_revision(client, staff_user, sent):
     assert 'data-testid="shown-revision"' in page
     assert f"{reverse('proposals:export_pdf', args=[sent.pk])}?revision=1" in page
     assert client.get(url, {"revision": 9}).status_code == 404
+
+
+def test_diff_reads_choice_names_and_code_entries_by_name(client, staff_user, sent):
+    from proposals.domain.documents import value_text
+
+    assert (
+        value_text("scalability.measurements[0].code", 0, {"codes": ["nordlicht"]})
+        == "Code details 1 (nordlicht)"
+    )
+    old_kind = sent.organisation_kind
+    new_kind = "industry" if old_kind != "industry" else "sme"
+    Proposal.objects.filter(pk=sent.pk).update(organisation_kind=new_kind)
+    client.force_login(staff_user)
+    url = reverse("proposals:staff_diff", args=[sent.pk])
+    page = re.sub(r"\s+", " ", client.get(url, {"a": 1, "b": "current"}).text)
+    labels = dict(Proposal.OrganisationKind.choices)
+    assert labels[new_kind] in page and labels[old_kind] in page
+    assert f">{old_kind}<" not in page and f">{new_kind}<" not in page
