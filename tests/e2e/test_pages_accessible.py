@@ -1,15 +1,18 @@
 """Every page besides the wizard steps, as each kind of user sees it: no serious or
 critical accessibility violation (axe-core), and a screenshot to look at."""
 
+from datetime import timedelta
+
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 from django.contrib.auth.models import User
 from django.core.management import call_command
 from django.urls import reverse
+from django.utils import timezone
 from playwright.sync_api import Page
 
 from proposals import services
-from proposals.models import Proposal
+from proposals.models import Proposal, ReviewState
 from proposals.selectors import proposal_with_children
 
 
@@ -47,6 +50,10 @@ def submitted(e2e_catalogue):
         section="scalability",
         body="MI250X, 8 GCDs per node.",
         parent=question,
+    )
+    # One proposal waiting longer than its call's typical response time (highlighted).
+    ReviewState.objects.filter(proposal__title__startswith="Visual inspection").update(
+        submitted_at=timezone.now() - timedelta(days=14)
     )
     return proposal
 

@@ -64,6 +64,18 @@ def test_staff_never_write(client, staff_user, other_user, sent, name, method):
     assert sent.revision == before
 
 
+@pytest.mark.parametrize("step", ["organisation", "selection"])
+@pytest.mark.parametrize("method", ["get", "post"])
+def test_staff_never_open_the_wizard(client, staff_user, sent, step, method):
+    before = (sent.revision, sent.title)
+    client.force_login(staff_user)
+    url = reverse("proposals:step", args=[sent.pk, step])
+    data = {"revision": sent.revision, "title": "Changed by staff"}
+    assert getattr(client, method)(url, data).status_code == 404
+    sent.refresh_from_db()
+    assert (sent.revision, sent.title) == before
+
+
 def test_file_names_carry_the_review_revision(client, staff_user, user, sent):
     Proposal.objects.filter(pk=sent.pk).update(revision=5)  # five autosaves later
     client.force_login(staff_user)

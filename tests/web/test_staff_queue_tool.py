@@ -33,7 +33,7 @@ def test_queue_shows_working_days_and_highlights_late(client, staff_user, submit
     )
     page = queue(client)
     assert "10 days</time> / about 2" in page
-    assert 'data-testid="overdue"' in page and 'class="table-danger"' in page
+    assert 'data-testid="overdue"' in page and 'data-overdue="true"' in page
 
 
 def test_take_hand_over_release_and_mine(
