@@ -136,7 +136,7 @@ RATELIMIT_VIEW = "proposals.views.accounts.too_many_attempts"
 # sign-ups that is close enough, and it needs no extra server. (Its system checks say
 # so only when "django_ratelimit" is in INSTALLED_APPS, which the decorator does not
 # need.)
-LOGIN_REDIRECT_URL = "proposals:list"
+LOGIN_REDIRECT_URL = "proposals:landing"  # staff: the review queue
 LOGOUT_REDIRECT_URL = "login"
 
 LANGUAGE_CODE = "en-gb"

@@ -41,11 +41,12 @@ def staff_addresses(*, exclude=None) -> list[str]:
     return sorted({email for email in users.values_list("email", flat=True) if email})
 
 
-def submission_to_staff(*, revision, link_base: str = "") -> list[Mail]:
-    """Tell every support staff member that a proposal waits for review."""
+def submission_to_staff(*, revision, state=None, link_base: str = "") -> list[Mail]:
+    """Tell the staff that a proposal waits for review: its handler if it has
+    one, otherwise every support staff member."""
     url = link_base + reverse("proposals:staff_review", args=[revision.proposal_id])
     context = {"revision": revision, "proposal": revision.proposal, "url": url}
-    return _messages("review_submitted", context, staff_addresses())
+    return _messages("review_submitted", context, handler_or_staff(state))
 
 
 def status_to_applicant(*, change, link_base: str = "") -> list[Mail]:
@@ -66,15 +67,41 @@ def comment_to_applicant(*, comment, link_base: str = "") -> list[Mail]:
     return _messages("review_comment", context, [proposal.owner.email])
 
 
-def reply_to_staff(*, comment, link_base: str = "") -> list[Mail]:
+def reply_to_staff(*, comment, state=None, link_base: str = "") -> list[Mail]:
     """Tell the staff member whose comment the applicant answered (or, for a new
-    thread, every staff member) about the applicant's message."""
+    thread, the proposal's handler, or every staff member without one) about the
+    applicant's message."""
     proposal = comment.proposal
     parent_author = comment.parent.author if comment.parent_id else None
     if parent_author is not None and parent_author.email:
         recipients = [parent_author.email]
     else:
-        recipients = staff_addresses()
+        recipients = handler_or_staff(state)
     url = link_base + reverse("proposals:staff_review", args=[proposal.pk])
     context = {"comment": comment, "proposal": proposal, "url": url}
     return _messages("review_reply", context, recipients)
+
+
+def edit_to_staff(*, change, state=None, link_base: str = "") -> list[Mail]:
+    """Tell the staff that the applicant edited a proposal under review or ready
+    to submit: its handler if it has one, otherwise every staff member."""
+    proposal = change.proposal
+    url = link_base + reverse("proposals:staff_review", args=[proposal.pk])
+    context = {"change": change, "proposal": proposal, "url": url}
+    return _messages("review_edited", context, handler_or_staff(state))
+
+
+def handler_or_staff(state) -> list[str]:
+    """The handler's address when the proposal has one, else every staff member's."""
+    handler = getattr(state, "handled_by", None) if state is not None else None
+    if handler is not None and handler.is_active and handler.email:
+        return [handler.email]
+    return staff_addresses()
+
+
+def handover_to_staff(*, state, by, link_base: str = "") -> list[Mail]:
+    """Tell a staff member that a colleague handed them a proposal."""
+    proposal = state.proposal
+    url = link_base + reverse("proposals:staff_review", args=[proposal.pk])
+    context = {"proposal": proposal, "by": by, "url": url, "state": state}
+    return _messages("review_handover", context, [state.handled_by.email])

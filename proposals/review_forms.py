@@ -9,6 +9,8 @@ QUEUE_STATUSES = [
     (Proposal.Status.SUBMITTED, "Waiting for review"),
     (Proposal.Status.CHANGES_REQUESTED, "Changes requested"),
     (Proposal.Status.READY, "Ready to submit"),
+    (Proposal.Status.CHANGED_IN_REVIEW, Proposal.Status.CHANGED_IN_REVIEW.label),
+    (Proposal.Status.CHANGED_SINCE_READY, Proposal.Status.CHANGED_SINCE_READY.label),
 ]
 
 
@@ -28,6 +30,11 @@ class QueueFilterForm(forms.Form):
     errors = forms.ChoiceField(
         label="Error findings",
         choices=[("", "With or without"), ("yes", "Has errors"), ("no", "No errors")],
+        required=False,
+    )
+    handler = forms.ChoiceField(
+        label="Handled by",
+        choices=[("", "Anybody or nobody"), ("mine", "Me"), ("nobody", "Nobody yet")],
         required=False,
     )
     order = forms.ChoiceField(
@@ -54,6 +61,7 @@ class QueueFilterForm(forms.Form):
             "system": data.get("system", ""),
             "has_errors": {"yes": True, "no": False}.get(errors),
             "order": data.get("order") or "waiting",
+            "handler": data.get("handler", ""),
         }
 
 
@@ -97,3 +105,18 @@ class SubmitForm(forms.Form):
         max_length=4000,
         widget=forms.Textarea(attrs={"rows": 3}),
     )
+
+
+class AssignForm(forms.Form):
+    """Take, hand over or release a proposal (``to`` names the new handler)."""
+
+    action = forms.ChoiceField(
+        choices=[("take", "Take"), ("hand_over", "Hand over"), ("release", "Release")]
+    )
+    to = forms.IntegerField(label="Hand over to", required=False)
+
+    def clean(self):
+        data = super().clean()
+        if data.get("action") == "hand_over" and not data.get("to"):
+            self.add_error("to", "Choose the colleague to hand it over to.")
+        return data

@@ -1,5 +1,6 @@
 """Every non-trivial read. Functions take keyword-only arguments and are query-aware."""
 
+from django.contrib.auth import get_user_model
 from django.db.models import Q, QuerySet
 from django.http import Http404
 from django.shortcuts import get_object_or_404
@@ -16,6 +17,7 @@ from proposals.models import (
     ReviewComment,
     ReviewState,
     StatusChange,
+    TechnicalAssessment,
 )
 
 
@@ -92,13 +94,24 @@ def review_queue(
     has_errors: bool | None = None,
     search: str = "",
     order: str = "waiting",
+    handler: str = "",
+    user=None,
 ):
     """Proposals sent for review at least once, with their latest revision's
-    summary (tier, system, GPU-hours, finding counts) joined in: one query for a
-    page whatever its length, plus the paginator's count."""
+    summary (tier, system, GPU-hours, finding counts) and their handler joined in:
+    one query for a page whatever its length, plus the paginator's count.
+    ``handler`` is ``"mine"`` (handled by ``user``), ``"nobody"`` or blank (any)."""
     queryset = ReviewState.objects.select_related(
-        "proposal", "proposal__owner", "latest_revision", "latest_revision__system"
+        "proposal",
+        "proposal__owner",
+        "latest_revision",
+        "latest_revision__system",
+        "handled_by",
     ).defer("latest_revision__snapshot", "latest_revision__findings")
+    if handler == "mine" and user is not None:
+        queryset = queryset.filter(handled_by=user)
+    elif handler == "nobody":
+        queryset = queryset.filter(handled_by__isnull=True)
     if status:
         queryset = queryset.filter(proposal__status=status)
     if tier:
@@ -118,6 +131,15 @@ def review_queue(
     return queryset.order_by(*QUEUE_ORDERS.get(order, QUEUE_ORDERS["waiting"]))
 
 
+def staff_members():
+    """The active support staff, by user name (to hand a proposal over)."""
+    return (
+        get_user_model()
+        .objects.filter(groups__name=STAFF_GROUP, is_active=True)
+        .order_by("username")
+    )
+
+
 def review_get_for_staff(*, user, pk: int) -> Proposal:
     """A proposal for the staff review pages: 404 unless ``user`` is support staff
     and the proposal was sent for review at least once."""
@@ -125,8 +147,23 @@ def review_get_for_staff(*, user, pk: int) -> Proposal:
         raise Http404("No such page.")
     queryset = proposal_with_children(
         Proposal.objects.filter(review_state__isnull=False)
-    ).select_related("review_state__latest_revision")
+    ).select_related("review_state__latest_revision", "review_state__handled_by")
     return get_object_or_404(queryset, pk=pk)
+
+
+def proposal_get_for_reader(*, user, pk: int) -> tuple[Proposal | None, bool]:
+    """The proposal for read-only pages (the exports): the owner's own, or for
+    support staff any proposal sent for review at least once. Returns
+    ``(proposal, read_as_staff)``; ``(None, False)`` for anybody else."""
+    proposal = proposal_get_for_owner(user=user, pk=pk)
+    if proposal is not None:
+        return proposal, False
+    if not user_is_support_staff(user=user):
+        return None, False
+    queryset = proposal_with_children(
+        Proposal.objects.filter(review_state__isnull=False)
+    )
+    return queryset.filter(pk=pk).first(), True
 
 
 def review_revisions(*, proposal: Proposal):
@@ -226,3 +263,41 @@ def verified_addresses(*, addresses) -> set[str]:
     # Verified only while the account still has the address that was confirmed.
     found = {email for email, current in rows if current.lower() == email}
     return {address for address in addresses if address and address.lower() in found}
+
+
+def review_assessments(*, proposal: Proposal) -> dict[int, TechnicalAssessment]:
+    """The newest technical assessment of each assessed revision, by revision
+    number (one query)."""
+    latest: dict[int, TechnicalAssessment] = {}
+    rows = (
+        TechnicalAssessment.objects.filter(proposal=proposal)
+        .select_related("revision", "by")
+        .defer("revision__snapshot", "revision__findings")
+        .order_by("at", "id")
+    )
+    for assessment in rows:
+        latest[assessment.revision.number] = assessment
+    return latest
+
+
+def review_open_comments_by_step(*, proposal: Proposal) -> dict[str, int]:
+    """Staff comments waiting for the applicant, by wizard step: threads the staff
+    started (not internal notes) whose last message is the staff's. The general
+    section counts on the wizard's last step ("review"). One query."""
+    comments = (
+        ReviewComment.objects.filter(proposal=proposal, staff_only=False)
+        .order_by("created_at", "id")
+        .values_list("pk", "parent_id", "section", "by_staff")
+    )
+    threads: dict[int, list] = {}
+    for pk, parent, section, by_staff in comments:
+        if parent is None:
+            threads[pk] = [section, by_staff, by_staff]  # section, started, last
+        elif parent in threads:
+            threads[parent][2] = by_staff
+    counts: dict[str, int] = {}
+    for section, started_by_staff, last_by_staff in threads.values():
+        if started_by_staff and last_by_staff:
+            step = "review" if section == ReviewComment.Section.GENERAL else section
+            counts[step] = counts.get(step, 0) + 1
+    return counts

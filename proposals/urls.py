@@ -61,7 +61,19 @@ urlpatterns += [
         review.review_step_comments,
         name="review_step_comments",
     ),
+    path("signed-in/", review.landing, name="landing"),
     path("staff/review/", review.staff_queue, name="review_queue"),
+    path("staff/review/queue.csv", review.staff_queue_csv, name="review_queue_csv"),
+    path(
+        "staff/review/<int:pk>/handler/",
+        review.staff_assign,
+        name="staff_assign",
+    ),
+    path(
+        "staff/review/<int:pk>/assessment/",
+        review.staff_assess,
+        name="staff_assess",
+    ),
     path("staff/review/<int:pk>/", review.staff_review, name="staff_review"),
     path(
         "staff/review/<int:pk>/comments/",

@@ -11,12 +11,20 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from .fields import RowNames, describe_path, row_names
-from .sections import SECTIONS, section_of_path
+from .fields import RowNames, describe_path, row_label, row_names
+from .sections import SECTIONS, TABLE_BY_KIND, section_of_path
 
-_TOKENS = re.compile(r"\s+|\w+|[^\w\s]")
+# A measurement's code entry is stored as the entry's index: people read its name.
+_CODE_REFERENCE = re.compile(
+    re.escape(TABLE_BY_KIND["measurements"].path) + r"\[\d+\]\.code"
+)
+# ``display(path, text)`` turns a stored value into what people read (choice names).
+Display = Callable[[str, str], str]
+
+_TOKENS = re.compile(r"\s+|\d[\d,.]*\d|\w+|[^\w\s]")  # "18,176" is one word
 
 
 @dataclass(frozen=True)
@@ -57,10 +65,28 @@ def text_of(value) -> str:
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, float) and value.is_integer():
-        return str(int(value))
+        value = int(value)
+    if isinstance(value, int | float):
+        return f"{value:,}"  # thousands separators, as in the exports ("18,176")
     if isinstance(value, list):
         return "\n".join(text_of(item) for item in value)
     return str(value)
+
+
+def value_text(
+    path: str, value, names: RowNames | None = None, display: Display | None = None
+) -> str:
+    """How the value at ``path`` reads: a code entry by its name ("Code details 1
+    (nordlicht-train)", never index 0), choices by ``display``, numbers with
+    separators."""
+    if (
+        _CODE_REFERENCE.fullmatch(path)
+        and isinstance(value, int)
+        and not isinstance(value, bool)
+    ):
+        return row_label("codes", value, names)
+    text = text_of(value)
+    return display(path, text) if display is not None and text else text
 
 
 def flatten(document: dict) -> list[tuple[str, object]]:
@@ -92,13 +118,13 @@ def _empty_sections() -> dict[str, DocumentSection]:
     return {s.slug: DocumentSection(s.slug, s.title) for s in SECTIONS}
 
 
-def layout(document: dict) -> list[DocumentSection]:
+def layout(document: dict, display: Display | None = None) -> list[DocumentSection]:
     """The document as read-only sections of rows, in the portal's order."""
     sections = _empty_sections()
     names = row_names(document)
     for path, value in flatten(document):
         sections[section_of_path(path)].rows.append(
-            Row(path, label_for(path, names), text_of(value))
+            Row(path, label_for(path, names), value_text(path, value, names, display))
         )
     return list(sections.values())
 
@@ -119,18 +145,23 @@ def word_diff(old: str, new: str) -> tuple[tuple[str, str], ...]:
     return tuple(segments)
 
 
-def diff_documents(old: dict, new: dict) -> list[DocumentSection]:
+def diff_documents(
+    old: dict, new: dict, display: Display | None = None
+) -> list[DocumentSection]:
     """Field-by-field changes between two documents, grouped by section; sections
     without changes are left out."""
-    old_leaves = {path: text_of(value) for path, value in flatten(old)}
-    new_leaves = {path: text_of(value) for path, value in flatten(new)}
-    order = list(old_leaves)
-    order += [path for path in new_leaves if path not in old_leaves]
-    sections = _empty_sections()
     names = row_names(new)
     old_names = row_names(old)
+    # Compared as stored (a renamed code entry is one change, not one per
+    # measurement that refers to it), shown as people read them.
+    old_values = dict(flatten(old))
+    new_values = dict(flatten(new))
+    order = list(old_values)
+    order += [path for path in new_values if path not in old_values]
+    sections = _empty_sections()
     for path in order:
-        before, after = old_leaves.get(path), new_leaves.get(path)
+        before = text_of(old_values[path]) if path in old_values else None
+        after = text_of(new_values[path]) if path in new_values else None
         if before == after:
             continue
         if before is None or (before == "" and after):
@@ -139,14 +170,24 @@ def diff_documents(old: dict, new: dict) -> list[DocumentSection]:
             kind = "removed"
         else:
             kind = "changed"
+        old_text = (
+            value_text(path, old_values[path], old_names, display)
+            if path in old_values
+            else ""
+        )
+        new_text = (
+            value_text(path, new_values[path], names, display)
+            if path in new_values
+            else ""
+        )
         sections[section_of_path(path)].rows.append(
             FieldChange(
                 path=path,
-                label=label_for(path, names if path in new_leaves else old_names),
+                label=label_for(path, names if path in new_values else old_names),
                 kind=kind,
-                old=before or "",
-                new=after or "",
-                segments=word_diff(before or "", after or ""),
+                old=old_text,
+                new=new_text,
+                segments=word_diff(old_text, new_text),
             )
         )
     return [section for section in sections.values() if section.rows]

@@ -10,7 +10,18 @@ DRAFT = "draft"
 SUBMITTED = "submitted"
 CHANGES_REQUESTED = "changes_requested"
 READY = "ready"
-STATUSES = (DRAFT, SUBMITTED, CHANGES_REQUESTED, READY)
+# The applicant edited a proposal that staff were reviewing or had marked ready: the
+# revision staff looked at is no longer what the applicant would submit.
+CHANGED_IN_REVIEW = "changed_in_review"
+CHANGED_SINCE_READY = "changed_since_ready"
+STATUSES = (
+    DRAFT,
+    SUBMITTED,
+    CHANGES_REQUESTED,
+    READY,
+    CHANGED_IN_REVIEW,
+    CHANGED_SINCE_READY,
+)
 
 APPLICANT = "applicant"
 STAFF = "staff"
@@ -22,6 +33,19 @@ TRANSITIONS: dict[tuple[str, str], str] = {
     (SUBMITTED, CHANGES_REQUESTED): STAFF,
     (SUBMITTED, READY): STAFF,
     (READY, CHANGES_REQUESTED): STAFF,
+    # An edit after sending or after "ready" is recorded as a move by the applicant.
+    (SUBMITTED, CHANGED_IN_REVIEW): APPLICANT,
+    (READY, CHANGED_SINCE_READY): APPLICANT,
+    (CHANGED_IN_REVIEW, SUBMITTED): APPLICANT,
+    (CHANGED_SINCE_READY, SUBMITTED): APPLICANT,
+    (CHANGED_IN_REVIEW, CHANGES_REQUESTED): STAFF,
+    (CHANGED_SINCE_READY, CHANGES_REQUESTED): STAFF,
+}
+
+# The status an edit of the applicant's text moves a proposal to (none: it stays).
+AFTER_EDIT: dict[str, str] = {
+    SUBMITTED: CHANGED_IN_REVIEW,
+    READY: CHANGED_SINCE_READY,
 }
 
 
@@ -32,6 +56,11 @@ class IllegalTransition(Exception):
 def allowed_targets(current: str, role: str) -> list[str]:
     """The statuses ``role`` may move a proposal to from ``current``, in order."""
     return [target for target in STATUSES if TRANSITIONS.get((current, target)) == role]
+
+
+def status_after_edit(current: str) -> str | None:
+    """The status a proposal moves to when its applicant edits it, or ``None``."""
+    return AFTER_EDIT.get(current)
 
 
 def check_transition(current: str, target: str, role: str) -> None:

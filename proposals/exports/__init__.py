@@ -39,6 +39,7 @@ class Source:
     catalogue: domain.Catalogue
     revision: int
     status: str
+    review: tuple[tuple[str, str], ...] = ()  # the staff's assessment (staff only)
 
 
 def source_for(model) -> Source:
@@ -56,6 +57,22 @@ def source_for(model) -> Source:
     )
 
 
+def source_from_snapshot(snapshot: dict, *, revision: int, status: str = "") -> Source:
+    """Assess a stored review revision (its ``aifactory-proposal/1`` snapshot) the
+    same way as a live draft, so every export can show any revision."""
+    catalogue = catalogue_from_db()
+    proposal = domain.parse(snapshot)
+    return Source(
+        proposal=proposal,
+        assessment=domain.assess(
+            proposal, catalogue, terms_from_db(), countries_from_db()
+        ),
+        catalogue=catalogue,
+        revision=revision,
+        status=status,
+    )
+
+
 def portal_for(source: Source) -> list[PortalSection]:
     return portal_sections(source.proposal, source.assessment, source.catalogue)
 
@@ -68,6 +85,7 @@ def summary_for(source: Source, *, today: datetime.date | None = None) -> Summar
         revision=source.revision,
         today=today or timezone.localdate(),
         status=source.status,
+        review=source.review,
     )
 
 
@@ -90,7 +108,11 @@ def pdf_for(source: Source, *, today: datetime.date | None = None) -> bytes:
     return pdf.render(summary_for(source, today=today), chart_png=chart_png(source))
 
 
-def filename(model, extension: str) -> str:
-    """``proposal-12-r3-defect-detection.md``: ASCII only, safe in a header."""
+def filename(model, extension: str, *, review_revision: int | None = None) -> str:
+    """``proposal-12-r3-defect-detection.md`` for review revision 3, or
+    ``proposal-12-draft-defect-detection.md`` for the working draft: the name carries
+    the revision that was sent for review, never the autosave counter. ASCII only,
+    safe in a header."""
     slug = slugify(model.title)[:50].strip("-") or "proposal"
-    return f"proposal-{model.pk}-r{model.revision}-{slug}.{extension}"
+    version = f"r{review_revision}" if review_revision else "draft"
+    return f"proposal-{model.pk}-{version}-{slug}.{extension}"

@@ -161,4 +161,8 @@ def render(summary: Summary, *, chart_png: bytes | None = None) -> str:
         if figs.schedule_note:
             out += [escape_line(figs.schedule_note), ""]
     out += [f"## {section_title('optimisation')}", "", paragraphs(s.optimisation), ""]
+    if s.review:
+        out += ["## Technical assessment (support staff)", ""]
+        out += [f"- **{label}:** {escape_text(value)}" for label, value in s.review]
+        out.append("")
     return "\n".join(out)

@@ -83,6 +83,8 @@ class Summary:
     narrative: str
     figures: Figures
     optimisation: str
+    # The staff's technical assessment (staff exports only): (label, value) rows.
+    review: tuple[tuple[str, str], ...] = ()
 
     @property
     def errors(self) -> tuple[FindingLine, ...]:
@@ -156,6 +158,7 @@ def build_summary(
     revision: int,
     today: datetime.date,
     status: str = "",
+    review: tuple[tuple[str, str], ...] = (),
 ) -> Summary:
     """Everything the Markdown and PDF summaries show, formatted."""
     org = proposal.organisation
@@ -194,4 +197,5 @@ def build_summary(
         narrative=normalise(proposal.scalability.narrative),
         figures=figures(proposal, assessment, catalogue),
         optimisation=normalise(proposal.optimisation_narrative),
+        review=review,
     )

@@ -51,6 +51,7 @@ from .review import (
     ReviewComment,
     ReviewState,
     StatusChange,
+    TechnicalAssessment,
 )
 
 __all__ = [
@@ -76,6 +77,7 @@ __all__ = [
     "StatusChange",
     "ReviewState",
     "ReviewComment",
+    "TechnicalAssessment",
     "OutgoingMail",
     "PendingImport",
     "Preferences",

@@ -47,6 +47,8 @@ class Proposal(models.Model):
         SUBMITTED = "submitted", "Submitted for review"
         CHANGES_REQUESTED = "changes_requested", "Changes requested"
         READY = "ready", "Ready to submit"
+        CHANGED_IN_REVIEW = "changed_in_review", "Changed during review"
+        CHANGED_SINCE_READY = "changed_since_ready", "Changed since ready"
 
     class OrganisationKind(models.TextChoices):
         STARTUP = "startup", "Startup"

@@ -6,6 +6,14 @@ from django.db.models import Q
 
 from proposals.domain.fields import describe_path
 from proposals.domain.sections import SECTIONS
+from proposals.domain.technical_review import (
+    CHANGE_REQUEST,
+    CONDITION,
+    MAX_TEXT,
+    OUTCOMES,
+    WAIVED,
+    of_decision,
+)
 
 from .catalogue import Cluster
 from .constraints import check
@@ -123,7 +131,8 @@ class StatusChange(AppendOnlyModel):
 
 class ReviewState(models.Model):
     """The review bookkeeping of one proposal, created at its first submission: the
-    latest revision and since when it waits. The review queue reads this table."""
+    latest revision, since when it waits and who handles it. The review queue reads
+    this table."""
 
     proposal = models.OneToOneField(
         Proposal,
@@ -136,6 +145,14 @@ class ReviewState(models.Model):
     )
     submitted_at = models.DateTimeField(db_index=True)
     status_changed_at = models.DateTimeField()
+    handled_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        help_text="The support staff member who handles this proposal, if any.",
+    )
 
     class Meta:
         ordering = ["submitted_at"]
@@ -202,3 +219,51 @@ class ReviewComment(models.Model):
     def field_label(self) -> str:
         """The field commented on, as people read it ("Total GPU-hours")."""
         return describe_path(self.field) if self.field else ""
+
+
+class TechnicalAssessment(AppendOnlyModel):
+    """The staff's technical assessment of one revision: the outcome, the checklist
+    of its findings with what was decided for each (see
+    :mod:`proposals.domain.technical_review`) and a short text. Written once; a new
+    assessment of the same revision is a new row, and the newest one counts."""
+
+    Outcome = models.TextChoices(
+        "Outcome", [(k.upper(), (k, v)) for k, v in OUTCOMES.items()]
+    )
+
+    proposal = models.ForeignKey(
+        Proposal, on_delete=models.CASCADE, related_name="technical_assessments"
+    )
+    revision = models.ForeignKey(
+        ProposalRevision, on_delete=models.CASCADE, related_name="assessments"
+    )
+    outcome = models.CharField(max_length=32, choices=Outcome.choices)
+    text = models.TextField("assessment", max_length=MAX_TEXT, blank=True)
+    items = models.JSONField(default=list, blank=True)
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["at", "id"]
+        indexes = [models.Index(fields=["proposal", "revision"])]
+
+    def __str__(self):
+        return f"{self.proposal_id} r{self.revision.number}: {self.outcome}"
+
+    @property
+    def conditions(self) -> list[dict]:
+        return of_decision(self.items, CONDITION)
+
+    @property
+    def change_requests(self) -> list[dict]:
+        return of_decision(self.items, CHANGE_REQUEST)
+
+    @property
+    def waived(self) -> list[dict]:
+        return of_decision(self.items, WAIVED)

@@ -49,8 +49,12 @@ from .proposals import (
 )
 from .review import (
     STAFF_ADMIN_PERMISSIONS,
+    AssessmentProblems,
     ReviewError,
     comment_add,
+    review_assess,
+    review_assign,
+    review_record_edit,
     review_set_status,
     review_submit,
     staff_group_grant_rights,
@@ -85,6 +89,10 @@ __all__ = [
     "staff_group_grant_rights",
     "review_submit",
     "review_set_status",
+    "review_assign",
+    "review_assess",
+    "AssessmentProblems",
+    "review_record_edit",
     "comment_add",
     "STAFF_ADMIN_PERMISSIONS",
     "deliver_mail",

@@ -8,6 +8,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import F, Model
 from django.utils import timezone
 
+from proposals.domain import workflow
 from proposals.models import (
     CodeEntry,
     JobType,
@@ -15,6 +16,8 @@ from proposals.models import (
     ScalingMeasurement,
     UsageMonth,
 )
+
+from .review import review_record_edit
 
 
 @transaction.atomic
@@ -42,10 +45,20 @@ class RevisionConflict(Exception):
 
 
 def _bump_revision(*, proposal: Proposal, expected_revision: int) -> int:
-    """Advance the revision if it is still ``expected_revision`` (atomic, race-free)."""
-    updated = Proposal.objects.filter(
-        pk=proposal.pk, revision=expected_revision
-    ).update(revision=F("revision") + 1, updated_at=timezone.now())
+    """Advance the revision if it is still ``expected_revision`` (atomic, race-free).
+
+    Every write of the applicant's content passes here, so this is also where an
+    edit of a proposal under review or ready to submit is recorded. The usual case
+    (a draft) costs one query: the update only matches a status an edit leaves alone;
+    when it misses, the second try tells a status to change from a conflict."""
+    rows = Proposal.objects.filter(pk=proposal.pk, revision=expected_revision)
+    bump = {"revision": F("revision") + 1, "updated_at": timezone.now()}
+    updated = rows.exclude(status__in=list(workflow.AFTER_EDIT)).update(**bump)
+    if not updated:
+        updated = rows.update(**bump)
+        if updated:
+            # Sent for review or ready to submit: the edit changes the status.
+            review_record_edit(proposal=proposal)
     if not updated:
         current = Proposal.objects.values_list("revision", flat=True).get(
             pk=proposal.pk
@@ -88,13 +101,27 @@ class SaveOutcome:
     gone: list = field(default_factory=list)  # changes to rows removed elsewhere
 
 
-def _bump(proposal: Proposal, *, locked_revision: int | None = None, **values) -> int:
+def _bump(
+    proposal: Proposal,
+    *,
+    locked_revision: int | None = None,
+    edit: bool = True,
+    **values,
+) -> int:
     """Advance the revision (and store ``values``). With ``locked_revision`` (read
     under ``select_for_update`` in this transaction) the new number is known without
-    reading it back."""
-    Proposal.objects.filter(pk=proposal.pk).update(
-        revision=F("revision") + 1, updated_at=timezone.now(), **values
-    )
+    reading it back.
+
+    Every write of the applicant's content passes here, so this is also where an
+    ``edit`` of a proposal under review or ready to submit is recorded (its status
+    changes, staff are told). A draft costs one query: the update first matches only
+    the statuses an edit leaves alone."""
+    rows = Proposal.objects.filter(pk=proposal.pk)
+    bump = {"revision": F("revision") + 1, "updated_at": timezone.now(), **values}
+    if not rows.exclude(status__in=list(workflow.AFTER_EDIT)).update(**bump):
+        rows.update(**bump)
+        if edit:
+            review_record_edit(proposal=proposal)
     if locked_revision is not None:
         proposal.revision = locked_revision + 1
     else:
@@ -173,7 +200,13 @@ def proposal_save_changes(
         extra["refused_inputs"] = remembered
     proposal.refused_inputs = remembered
     if outcome.saved or extra:
-        outcome.revision = _bump(proposal, locked_revision=locked_revision, **extra)
+        # Only refused text remembered: nothing a reviewer sees has changed.
+        outcome.revision = _bump(
+            proposal,
+            locked_revision=locked_revision,
+            edit=bool(outcome.saved),
+            **extra,
+        )
     return outcome
 
 

@@ -5,13 +5,14 @@ from django.db import transaction
 from django.utils import timezone
 
 from proposals import assess, notifications, selectors
-from proposals.domain import jsonformat, workflow
+from proposals.domain import jsonformat, technical_review, workflow
 from proposals.models import (
     Proposal,
     ProposalRevision,
     ReviewComment,
     ReviewState,
     StatusChange,
+    TechnicalAssessment,
 )
 
 from .mail import mail_queue
@@ -118,7 +119,7 @@ def review_submit(*, proposal: Proposal, user, note: str = "", link_base: str = 
         created_by=user,
     )
     now = timezone.now()
-    ReviewState.objects.update_or_create(
+    state, _ = ReviewState.objects.update_or_create(
         proposal=proposal,
         defaults={
             "latest_revision": revision,
@@ -135,7 +136,7 @@ def review_submit(*, proposal: Proposal, user, note: str = "", link_base: str = 
     )
     mail_queue(
         mails=notifications.submission_to_staff(
-            revision=revision, link_base=_link_base(link_base)
+            revision=revision, state=state, link_base=_link_base(link_base)
         ),
         proposal=proposal,
     )
@@ -172,6 +173,130 @@ def review_set_status(
         proposal=proposal,
     )
     return change
+
+
+def review_record_edit(*, proposal: Proposal, link_base: str = ""):
+    """Record that the applicant edited a proposal staff were reviewing or had
+    marked ready: move it to "changed during review" / "changed since ready" (with a
+    status change in the audit trail) and tell the staff. Other statuses are left
+    alone. Called inside the transaction of every write of the applicant's content,
+    after the row lock that the revision check takes; returns the change or ``None``.
+    """
+    current = (
+        Proposal.objects.select_for_update()
+        .values_list("status", flat=True)
+        .get(pk=proposal.pk)
+    )
+    target = workflow.status_after_edit(current)
+    proposal.status = current
+    if target is None:
+        return None
+    state = ReviewState.objects.filter(proposal=proposal).first()
+    change = _set_status(
+        proposal=proposal,
+        to_status=target,
+        by=proposal.owner,
+        note="Edited by the applicant.",
+        revision=state.latest_revision if state else None,
+    )
+    mail_queue(
+        mails=notifications.edit_to_staff(
+            change=change, state=state, link_base=_link_base(link_base)
+        ),
+        proposal=proposal,
+    )
+    return change
+
+
+class AssessmentProblems(ReviewError):
+    """An assessment that cannot be recorded; ``problems`` maps each place
+    (``outcome``, ``items``, ``item-<i>``) to what is wrong there."""
+
+    def __init__(self, problems: dict[str, str]):
+        super().__init__(" ".join(problems.values()))
+        self.problems = problems
+
+
+@transaction.atomic
+def review_assess(
+    *,
+    proposal: Proposal,
+    user,
+    revision: ProposalRevision,
+    outcome: str,
+    items: list[dict],
+    text: str = "",
+    request_changes: bool = False,
+    link_base: str = "",
+):
+    """Record the technical assessment of ``revision`` (outcome, checklist with a
+    decision per finding, short text). With ``request_changes`` the proposal also
+    moves to "changes requested" with a note composed from the findings chosen for
+    a change; nothing is written when either step is refused."""
+    if not selectors.user_is_support_staff(user=user):
+        raise ReviewError("Only support staff can assess a proposal.")
+    if revision.proposal_id != proposal.pk:
+        raise ReviewError("That revision belongs to another proposal.")
+    text = text.strip()
+    problems = technical_review.problems(
+        outcome, items, requesting_changes=request_changes
+    )
+    if len(text) > technical_review.MAX_TEXT:
+        problems["text"] = (
+            f"Keep the assessment under {technical_review.MAX_TEXT} characters."
+        )
+    if problems:
+        raise AssessmentProblems(problems)
+    assessment = TechnicalAssessment.objects.create(
+        proposal=proposal,
+        revision=revision,
+        outcome=outcome,
+        text=text,
+        items=items,
+        by=user,
+    )
+    if request_changes:
+        review_set_status(
+            proposal=proposal,
+            user=user,
+            to_status=workflow.CHANGES_REQUESTED,
+            note=technical_review.change_request_note(items, text),
+            link_base=link_base,
+        )
+    return assessment
+
+
+@transaction.atomic
+def review_assign(*, proposal: Proposal, user, to=None, link_base: str = ""):
+    """Say who handles a proposal sent for review: ``to`` a support staff member
+    (``user`` themselves to take it, someone else to hand it over) or nobody
+    (``None``: release it). A new handler other than ``user`` is told by e-mail.
+    Mails about the proposal then go to the handler rather than to every staff
+    member."""
+    if not selectors.user_is_support_staff(user=user):
+        raise ReviewError("Only support staff can assign a proposal.")
+    if to is not None and not (
+        to.is_active and selectors.user_is_support_staff(user=to)
+    ):
+        raise ReviewError("A proposal can only be handed to a support staff member.")
+    state = (
+        ReviewState.objects.select_for_update()
+        .select_related("latest_revision")
+        .filter(proposal=proposal)
+        .first()
+    )
+    if state is None:
+        raise ReviewError("This proposal was never sent for review.")
+    ReviewState.objects.filter(pk=state.pk).update(handled_by=to)
+    state.handled_by = to
+    if to is not None and to.pk != user.pk:
+        mail_queue(
+            mails=notifications.handover_to_staff(
+                state=state, by=user, link_base=_link_base(link_base)
+            ),
+            proposal=proposal,
+        )
+    return state
 
 
 @transaction.atomic
@@ -227,7 +352,9 @@ def comment_add(
     if is_staff and not staff_only:
         mails = notifications.comment_to_applicant(comment=comment, link_base=base)
     elif not is_staff:
-        mails = notifications.reply_to_staff(comment=comment, link_base=base)
+        mails = notifications.reply_to_staff(
+            comment=comment, state=state, link_base=base
+        )
     else:
         mails = []
     mail_queue(mails=mails, proposal=proposal)

@@ -1,25 +1,95 @@
 """Exports and JSON upload. Thin: the owner's proposal via selectors (404 for anybody
-else), the work in ``proposals.exports``."""
+else), the work in ``proposals.exports``. Support staff may read every export of a
+proposal sent for review (the draft and each revision), but never upload: the upload
+pages stay owner-only."""
+
+from dataclasses import dataclass, replace
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
+from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods
 
-from proposals import exports, selectors, services
+from proposals import domain, exports, selectors, services
+from proposals.domain import technical_review
 from proposals.exports import jsonio
 from proposals.exports.summary import finding_lines
 from proposals.http import parse_int
 from proposals.views import owned_proposal
 
 
+@dataclass(frozen=True)
+class Export:
+    """What one export request shows: the proposal, the draft or one review
+    revision of it as an export source, and whether a staff member reads it."""
+
+    proposal: object
+    revision: object  # ProposalRevision, or None for the working draft
+    read_as_staff: bool
+
+    @property
+    def review_number(self) -> int | None:
+        return self.revision.number if self.revision is not None else None
+
+    def source(self) -> exports.Source:
+        if self.revision is None:
+            source = exports.source_for(self.proposal)
+        else:
+            source = exports.source_from_snapshot(
+                self.revision.snapshot,
+                revision=self.revision.number,
+                status=f"revision {self.revision.number} as sent for review",
+            )
+        return replace(source, review=self.assessment_rows())
+
+    def assessment_rows(self) -> tuple[tuple[str, str], ...]:
+        """The staff's assessment of the shown revision (of the latest one for the
+        draft), for staff readers only."""
+        if not self.read_as_staff:
+            return ()
+        assessments = selectors.review_assessments(proposal=self.proposal)
+        number = self.review_number or max(assessments, default=None)
+        record = assessments.get(number)
+        if record is None:
+            return ()
+        return technical_review.record_rows(
+            revision=number,
+            outcome=record.outcome,
+            text=record.text,
+            items=record.items,
+            by=record.by.get_username() if record.by else "",
+            on=f"{timezone.localtime(record.at):%Y-%m-%d}",
+        )
+
+    def filename(self, extension: str) -> str:
+        return exports.filename(
+            self.proposal, extension, review_revision=self.review_number
+        )
+
+
+def _export(request, pk) -> Export:
+    """The owner's proposal, or for support staff one sent for review (404 for
+    anybody else); ``?revision=N`` picks a review revision instead of the draft."""
+    proposal, as_staff = selectors.proposal_get_for_reader(user=request.user, pk=pk)
+    if proposal is None:
+        raise Http404("No such proposal.")
+    revision = None
+    number = request.GET.get("revision", "")
+    if number:
+        if not (number.isascii() and number.isdigit() and len(number) <= 9):
+            raise Http404("No such revision.")
+        revision = selectors.review_revision(proposal=proposal, number=int(number))
+    return Export(proposal, revision, as_staff)
+
+
 def _download(request, pk, *, extension: str, content_type: str, render):
-    """The owner's proposal as an attachment; ``render(proposal)`` makes the body."""
-    proposal = owned_proposal(request, pk)
-    response = HttpResponse(render(proposal), content_type=content_type)
-    filename = exports.filename(proposal, extension)
+    """The proposal as an attachment; ``render(export)`` makes the body."""
+    export = _export(request, pk)
+    response = HttpResponse(render(export), content_type=content_type)
+    filename = export.filename(extension)
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     response["X-Content-Type-Options"] = "nosniff"
     return response
@@ -28,21 +98,26 @@ def _download(request, pk, *, extension: str, content_type: str, render):
 @login_required
 @require_GET
 def export_portal(request, pk):
-    proposal = owned_proposal(request, pk)
-    source = exports.source_for(proposal)
+    export = _export(request, pk)
+    source = export.source()
     errors = [
         line
         for line in finding_lines(source.proposal, source.assessment.findings)
         if line.severity == "error"
     ]
+    query = f"?revision={export.review_number}" if export.revision else ""
     return TemplateResponse(
         request,
         "proposals/export_portal.html",
         {
-            "proposal": proposal,
+            "proposal": export.proposal,
+            "revision": export.revision,
+            "staff_view": export.read_as_staff,
+            "query": query,
             "sections": exports.portal_for(source),
             "errors": errors,
             "counts": source.assessment.counts,
+            "review": source.review,
         },
     )
 
@@ -55,7 +130,7 @@ def export_markdown(request, pk):
         pk,
         extension="md",
         content_type="text/markdown; charset=utf-8",
-        render=lambda p: exports.markdown_for(exports.source_for(p)),
+        render=lambda e: exports.markdown_for(e.source()),
     )
 
 
@@ -67,8 +142,14 @@ def export_pdf(request, pk):
         pk,
         extension="pdf",
         content_type="application/pdf",
-        render=lambda p: exports.pdf_for(exports.source_for(p)),
+        render=lambda e: exports.pdf_for(e.source()),
     )
+
+
+def _json_text(export: Export) -> str:
+    if export.revision is None:
+        return jsonio.export_text(export.proposal)
+    return domain.dumps(domain.parse(export.revision.snapshot))
 
 
 @login_required
@@ -79,7 +160,7 @@ def export_json(request, pk):
         pk,
         extension="json",
         content_type="application/json; charset=utf-8",
-        render=jsonio.export_text,
+        render=_json_text,
     )
 
 

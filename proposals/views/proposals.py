@@ -9,7 +9,9 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from proposals import selectors, services
+from proposals.domain.sections import STEP_SLUGS
 from proposals.forms import ProposalCreateForm, ProposalDuplicateForm
+from proposals.models import Proposal
 from proposals.views import owned_proposal
 
 
@@ -39,8 +41,14 @@ def proposal_create(request):
 @login_required
 @require_GET
 def proposal_detail(request, pk):
+    """Open the wizard: on the first step with a staff comment waiting for the
+    applicant when the staff asked for changes, else on the first step."""
     proposal = owned_proposal(request, pk, children=False)
-    return redirect("proposals:step", pk=proposal.pk, step="organisation")
+    step = STEP_SLUGS[0]
+    if proposal.status == Proposal.Status.CHANGES_REQUESTED:
+        waiting = selectors.review_open_comments_by_step(proposal=proposal)
+        step = next((s for s in STEP_SLUGS if waiting.get(s)), step)
+    return redirect("proposals:step", pk=proposal.pk, step=step)
 
 
 @login_required

@@ -27,7 +27,7 @@ from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
-from proposals import services
+from proposals import selectors, services
 from proposals.domain.fields import FIELD_BY_KEY, columns
 from proposals.domain.sections import TABLE_BY_KIND, TABLE_KINDS
 from proposals.live import live_context
@@ -135,7 +135,12 @@ def wizard(request, pk, step):
         gpu_unit=_gpu_unit(proposal),
         number_format=number_format(request),
     )
-    return _answer(request, "page", _page(request, proposal, step, step_forms))
+    context = _page(request, proposal, step, step_forms)
+    # Staff comments waiting for the applicant, shown on the step tabs.
+    context["comments_by_step"] = selectors.review_open_comments_by_step(
+        proposal=proposal
+    )
+    return _answer(request, "page", context)
 
 
 @login_required

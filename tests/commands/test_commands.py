@@ -139,3 +139,22 @@ def test_import_unknown_owner_and_unknown_system(user, tmp_path):
     code, _, err = run("import_proposal", str(path), "--owner", user.username)
     assert code == 2 and "selection.system" in err
     assert not Proposal.objects.filter(owner=user).exists()
+
+
+@pytest.mark.django_db
+def test_load_demo_puts_proposals_in_the_review_queue(catalogue):
+    from django.core.management import call_command
+
+    from proposals.models import Proposal, ReviewState
+
+    call_command("load_demo", verbosity=0)
+    call_command("load_demo", verbosity=0)  # idempotent
+    statuses = sorted(
+        ReviewState.objects.values_list("proposal__status", "latest_revision__number")
+    )
+    assert statuses == [
+        (Proposal.Status.READY, 1),
+        (Proposal.Status.SUBMITTED, 1),
+        (Proposal.Status.SUBMITTED, 2),  # the change request, answered
+    ]
+    assert Proposal.objects.filter(status=Proposal.Status.DRAFT).count() == 2

@@ -1,14 +1,18 @@
 """Every page besides the wizard steps, as each kind of user sees it: no serious or
 critical accessibility violation (axe-core), and a screenshot to look at."""
 
+from datetime import timedelta
+
 import pytest
 from axe_playwright_python.sync_playwright import Axe
+from django.contrib.auth.models import User
 from django.core.management import call_command
 from django.urls import reverse
+from django.utils import timezone
 from playwright.sync_api import Page
 
 from proposals import services
-from proposals.models import Proposal
+from proposals.models import Proposal, ReviewState
 from proposals.selectors import proposal_with_children
 
 
@@ -35,6 +39,22 @@ def submitted(e2e_catalogue):
         Proposal.objects.filter(title__contains="paper mills")
     ).get()
     services.review_submit(proposal=proposal, user=proposal.owner, note="Please look")
+    # A staff comment with a reply, so that threads and their Reply forms are shown.
+    staff = User.objects.get(username="staff")
+    question = services.comment_add(
+        proposal=proposal, author=staff, section="scalability", body="Which GPUs?"
+    )
+    services.comment_add(
+        proposal=proposal,
+        author=proposal.owner,
+        section="scalability",
+        body="MI250X, 8 GCDs per node.",
+        parent=question,
+    )
+    # One proposal waiting longer than its call's typical response time (highlighted).
+    ReviewState.objects.filter(proposal__title__startswith="Visual inspection").update(
+        submitted_at=timezone.now() - timedelta(days=14)
+    )
     return proposal
 
 
@@ -49,7 +69,20 @@ PAGES = {
     ],
     "staff": [
         ("queue", lambda p: reverse("proposals:review_queue")),
+        ("queue-mine", lambda p: reverse("proposals:review_queue") + "?handler=mine"),
         ("staff-review", lambda p: reverse("proposals:staff_review", args=[p.pk])),
+        (
+            "staff-review-r1",
+            lambda p: reverse("proposals:staff_review", args=[p.pk]) + "?revision=1",
+        ),
+        (
+            "staff-diff",
+            lambda p: reverse("proposals:staff_diff", args=[p.pk]) + "?a=1&b=current",
+        ),
+        (
+            "staff-portal-text",
+            lambda p: reverse("proposals:export_portal", args=[p.pk]) + "?revision=1",
+        ),
     ],
 }
 LOGINS = {

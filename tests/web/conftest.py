@@ -1,10 +1,14 @@
 """Fixtures of the web tests: proposals sent for review and extra staff members."""
 
+from pathlib import Path
+
 import pytest
 from django.core import mail
 
-from proposals import services
+from proposals import domain, services
 from tests.factories import CodeEntryFactory, ProposalFactory, StaffUserFactory
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "fixtures" / "examples"
 
 
 @pytest.fixture
@@ -31,3 +35,14 @@ def submitted(
 @pytest.fixture
 def second_staff(catalogue):
     return StaffUserFactory()
+
+
+@pytest.fixture
+def sent(user, staff_user, django_capture_on_commit_callbacks):
+    """The LUMI Fast Lane example, imported and sent for review (revision 1)."""
+    text = (EXAMPLES / "lumi-fast-lane.json").read_text(encoding="utf-8")
+    proposal = services.proposal_import(owner=user, document=domain.loads(text))
+    with django_capture_on_commit_callbacks(execute=True):
+        services.review_submit(proposal=proposal, user=user)
+    proposal.refresh_from_db()
+    return proposal

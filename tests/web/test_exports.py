@@ -66,7 +66,7 @@ def test_markdown_matches_golden(name, user, user_client, frozen_today):
     response = user_client.get(reverse("proposals:export_markdown", args=[proposal.pk]))
     assert response["Content-Type"] == "text/markdown; charset=utf-8"
     assert response["Content-Disposition"].startswith(
-        f'attachment; filename="proposal-{proposal.pk}-r1-'
+        f'attachment; filename="proposal-{proposal.pk}-draft-'
     )
     text = response.content.decode()
     assert len(CHART.findall(text)) == 1  # every demo has measurements

@@ -99,7 +99,7 @@ def test_diff_page_between_two_known_revisions(client, staff_user, two_revisions
         )
 
     # Field by field, with the removed and added words marked.
-    assert marked("del", "4000") and marked("ins", "20000")
+    assert marked("del", "4,000") and marked("ins", "20,000")  # with separators
     assert marked("del", "fine-tuning") and marked("ins", "training")
     assert marked("del", "FSDP") and marked("ins", "DeepSpeed ZeRO-3")
     assert "Total GPU-hours" in page

@@ -31,7 +31,13 @@ STAFF_URLS = [
     ("staff_comment", "post", {}, {"section": "codes", "body": "Hello"}, True),
     ("staff_set_status", "post", {}, {"to_status": "ready"}, False),
     ("staff_diff", "get", {}, {}, False),
+    ("review_queue_csv", "get", None, {}, False),
+    ("staff_assign", "post", {}, {"action": "take"}, False),
+    ("staff_assign", "post", {}, {"action": "release"}, False),
+    ("staff_assess", "post", {}, {"outcome": "feasible", "action": "record"}, False),
 ]
+# Open to every signed-in user; tested on its own below.
+SHARED_URLS = {"landing"}
 
 
 def test_every_review_url_is_covered():
@@ -40,7 +46,7 @@ def test_every_review_url_is_covered():
         for pattern in urlpatterns
         if pattern.callback.__module__ == review.__name__
     }
-    covered = {row[0] for row in APPLICANT_URLS + STAFF_URLS}
+    covered = {row[0] for row in APPLICANT_URLS + STAFF_URLS} | SHARED_URLS
     assert names == covered
 
 
@@ -118,3 +124,23 @@ def test_nav_link_only_for_staff(client, user, staff_user, submitted):
     assert "Review queue" not in client.get(reverse("proposals:list")).text
     client.force_login(staff_user)
     assert "Review queue" in client.get(reverse("proposals:list")).text
+
+
+def test_sign_in_lands_staff_on_the_queue(client, user, staff_user):
+    landing = reverse("proposals:landing")
+    assert client.get(landing).url.startswith(reverse("login"))
+    client.force_login(staff_user)
+    assert client.get(landing).url == reverse("proposals:review_queue")
+    client.force_login(user)
+    assert client.get(landing).url == reverse("proposals:list")
+
+
+def test_login_form_leads_staff_to_the_queue(client, staff_user):
+    staff_user.set_password("a-long-password-1")
+    staff_user.save()
+    response = client.post(
+        reverse("login"),
+        {"username": staff_user.username, "password": "a-long-password-1"},
+        follow=True,
+    )
+    assert response.redirect_chain[-1][0] == reverse("proposals:review_queue")

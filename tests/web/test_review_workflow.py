@@ -39,6 +39,12 @@ def test_workflow_allows_only_the_documented_moves():
         (S.SUBMITTED, S.CHANGES_REQUESTED),
         (S.SUBMITTED, S.READY),
         (S.READY, S.CHANGES_REQUESTED),
+        (S.SUBMITTED, S.CHANGED_IN_REVIEW),
+        (S.READY, S.CHANGED_SINCE_READY),
+        (S.CHANGED_IN_REVIEW, S.SUBMITTED),
+        (S.CHANGED_SINCE_READY, S.SUBMITTED),
+        (S.CHANGED_IN_REVIEW, S.CHANGES_REQUESTED),
+        (S.CHANGED_SINCE_READY, S.CHANGES_REQUESTED),
     }
     for move in moves - allowed:
         for role in (workflow.APPLICANT, workflow.STAFF):

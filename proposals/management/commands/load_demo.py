@@ -1,4 +1,5 @@
-"""Create the demo users and the three demo proposals (idempotent)."""
+"""Create the demo users and the demo proposals (idempotent): three drafts, and three
+proposals at work in the review (waiting, a change request answered, ready)."""
 
 from pathlib import Path
 
@@ -9,10 +10,26 @@ from django.db import transaction
 
 from proposals import selectors, services
 from proposals.domain import jsonformat
+from proposals.models import Proposal
 from proposals.selectors import STAFF_GROUP
 
 EXAMPLES = Path(settings.BASE_DIR) / "fixtures" / "examples"
-DEMO_PROPOSALS = ["playground.json", "lumi-fast-lane.json", "bsc-large-scale.json"]
+DEMO_PROPOSALS = [
+    "playground.json",
+    "lumi-fast-lane.json",
+    "bsc-large-scale.json",
+    "bsc-fast-lane.json",
+    "bsc-many-small-jobs.json",
+]
+# What the review has done with a demo proposal when it is created, so that a new
+# staff member sees the workspace at work: sent and waiting, changes requested and
+# answered (sent again as revision 2), marked ready to submit.
+WAITING, ANSWERED, READY = "waiting", "answered", "ready"
+DEMO_REVIEWS = {
+    "bsc-fast-lane.json": WAITING,
+    "bsc-many-small-jobs.json": ANSWERED,
+    "bsc-large-scale.json": READY,
+}
 # username: (password, e-mail, role). The support staff member uses the review pages
 # and, in the admin, only the mail delivery; the administrator is the superuser.
 APPLICANT, SUPPORT, ADMIN = "applicant", "support", "admin"
@@ -47,13 +64,56 @@ class Command(BaseCommand):
             if not selectors.account_is_verified(user=user):
                 services.account_verify(user=user)  # demo addresses count as confirmed
         applicant = User.objects.get(username="demo")
+        staff = User.objects.get(username="staff")
         for name in DEMO_PROPOSALS:
             data = jsonformat.loads((EXAMPLES / name).read_text(encoding="utf-8"))
             if applicant.proposals.filter(title=data.title).exists():
                 continue
-            services.proposal_import(owner=applicant, document=data)
+            proposal = services.proposal_import(owner=applicant, document=data)
+            if name in DEMO_REVIEWS:
+                review_demo(proposal, DEMO_REVIEWS[name], applicant, staff)
         self.stdout.write(
             self.style.SUCCESS(
                 f"Demo data ready: {applicant.proposals.count()} proposals for 'demo'."
             )
         )
+
+
+def review_demo(proposal, scenario: str, applicant, staff) -> None:
+    """Take a new demo proposal through the review up to ``scenario``."""
+    services.review_submit(
+        proposal=proposal, user=applicant, note="Could you check the scaling data?"
+    )
+    if scenario == WAITING:
+        return
+    services.review_assign(proposal=proposal, user=staff, to=staff)
+    if scenario == READY:
+        services.review_set_status(
+            proposal=proposal,
+            user=staff,
+            to_status=Proposal.Status.READY,
+            note="Ready to submit in the portal.",
+        )
+        return
+    question = services.comment_add(
+        proposal=proposal,
+        author=staff,
+        section="scalability",
+        body="Please say how stable the runtime of one screening job is.",
+    )
+    services.review_set_status(
+        proposal=proposal,
+        user=staff,
+        to_status=Proposal.Status.CHANGES_REQUESTED,
+        note="One question on the scalability section.",
+    )
+    services.comment_add(
+        proposal=proposal,
+        author=applicant,
+        section="scalability",
+        body="Within 3% over ten runs; the figure is in the narrative now.",
+        parent=question,
+    )
+    services.review_submit(
+        proposal=proposal, user=applicant, note="Answered the runtime question."
+    )

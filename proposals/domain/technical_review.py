@@ -1,0 +1,138 @@
+"""The technical assessment of one revision: an outcome, a checklist made from the
+open findings (each accepted as a condition, waived with a reason, or turned into a
+change request) and a short text; and the change-request note composed from it.
+
+Pure Python. The checklist items are plain dicts so that the record stores them as
+JSON: ``{"code", "field", "where", "severity", "message", "decision", "reason"}``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+FEASIBLE = "feasible"
+FEASIBLE_WITH_CONDITIONS = "feasible_with_conditions"
+NOT_FEASIBLE = "not_feasible"
+OUTCOMES: dict[str, str] = {
+    FEASIBLE: "Feasible",
+    FEASIBLE_WITH_CONDITIONS: "Feasible with conditions",
+    NOT_FEASIBLE: "Not feasible",
+}
+
+OPEN = ""  # not decided yet
+CONDITION = "condition"
+WAIVED = "waived"
+CHANGE_REQUEST = "change_request"
+DECISIONS: dict[str, str] = {
+    OPEN: "Open",
+    CONDITION: "Accept as a condition",
+    WAIVED: "Waive, with a reason",
+    CHANGE_REQUEST: "Ask for a change",
+}
+
+MAX_TEXT = 4000
+MAX_REASON = 500
+
+
+def checklist(findings: Iterable[Mapping], where: Mapping[int, str]) -> list[dict]:
+    """One open item per finding (stored revision findings as dicts); ``where``
+    maps a finding's position to the place it points at as people read it."""
+    return [
+        {
+            "code": f.get("code", ""),
+            "field": f.get("field", ""),
+            "where": where.get(i, ""),
+            "severity": f.get("severity", ""),
+            "message": f.get("message", ""),
+            "decision": OPEN,
+            "reason": "",
+        }
+        for i, f in enumerate(findings)
+    ]
+
+
+def with_decisions(items: list[dict], decisions: Mapping[int, tuple[str, str]]):
+    """``items`` with the ``(decision, reason)`` chosen for item ``i``."""
+    out = []
+    for i, item in enumerate(items):
+        decision, reason = decisions.get(i, (OPEN, ""))
+        out.append({**item, "decision": decision, "reason": reason.strip()})
+    return out
+
+
+def problems(
+    outcome: str, items: list[dict], *, requesting_changes: bool
+) -> dict[str, str]:
+    """What is wrong with an assessment, as ``{place: message}`` (``"outcome"``,
+    ``"items"`` or ``"item-<i>"``); empty when it can be recorded."""
+    found: dict[str, str] = {}
+    if outcome not in OUTCOMES:
+        found["outcome"] = "Choose the outcome of the technical assessment."
+    for i, item in enumerate(items):
+        if item["decision"] not in DECISIONS:
+            found[f"item-{i}"] = "Choose what to do with this finding."
+        elif item["decision"] == WAIVED and not item["reason"]:
+            found[f"item-{i}"] = "Say why this finding can be waived."
+        elif len(item["reason"]) > MAX_REASON:
+            found[f"item-{i}"] = f"Keep the reason under {MAX_REASON} characters."
+    decisions = {item["decision"] for item in items}
+    if outcome == FEASIBLE_WITH_CONDITIONS and CONDITION not in decisions:
+        found.setdefault(
+            "outcome",
+            "Accept at least one finding as a condition, or choose another outcome.",
+        )
+    if requesting_changes and CHANGE_REQUEST not in decisions:
+        found["items"] = "Choose at least one finding to ask a change for."
+    return found
+
+
+def of_decision(items: list[dict], decision: str) -> list[dict]:
+    return [item for item in items if item["decision"] == decision]
+
+
+def change_request_note(items: list[dict], text: str = "") -> str:
+    """The note of "Request changes": the findings chosen for a change, one per
+    line with the place they point at, then the assessment text if any."""
+    lines = ["Please change the following, then send the proposal again:"]
+    for item in of_decision(items, CHANGE_REQUEST):
+        where = f" ({item['where']})" if item["where"] else ""
+        lines.append(f"- {item['code']}{where}: {item['message']}")
+    conditions = of_decision(items, CONDITION)
+    if conditions:
+        lines.append("")
+        lines.append("Accepted as conditions of the allocation:")
+        lines.extend(f"- {item['code']}: {item['message']}" for item in conditions)
+    if text.strip():
+        lines += ["", text.strip()]
+    return "\n".join(lines)
+
+
+def record_rows(
+    *, revision: int, outcome: str, text: str, items: list[dict], by: str, on: str
+) -> tuple[tuple[str, str], ...]:
+    """An assessment as ``(label, value)`` rows for the staff's exports."""
+
+    def listed(decision: str, with_reason: bool = True) -> str:
+        parts = []
+        for item in of_decision(items, decision):
+            part = f"{item['code']}: {item['message']}"
+            if with_reason and item["reason"]:
+                part += f" ({item['reason']})"
+            parts.append(part)
+        return "; ".join(parts)
+
+    rows = [
+        ("Outcome", f"{OUTCOMES.get(outcome, outcome)} (revision {revision})"),
+        ("Assessed", f"by {by}, {on}" if by else on),
+    ]
+    if text:
+        rows.append(("Assessment", text))
+    for label, decision in (
+        ("Conditions", CONDITION),
+        ("Changes asked for", CHANGE_REQUEST),
+        ("Waived", WAIVED),
+    ):
+        value = listed(decision)
+        if value:
+            rows.append((label, value))
+    return tuple(rows)

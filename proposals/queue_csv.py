@@ -1,0 +1,65 @@
+"""The review queue as CSV (the standard library's ``csv`` module).
+
+Spreadsheets run a cell that starts with ``=``, ``+``, ``-`` or ``@`` (or a tab or a
+carriage return) as a formula, and titles and organisation names are the applicants'
+own text: such cells get a leading apostrophe, which spreadsheets show as text
+(OWASP's advice on CSV injection).
+"""
+
+import csv
+
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+HEADERS = (
+    "Proposal",
+    "Organisation",
+    "Applicant",
+    "Status",
+    "Revision",
+    "Tier",
+    "System",
+    "GPU-hours",
+    "Errors",
+    "Warnings",
+    "Sent for review",
+    "Working days waited",
+    "Typical response (working days)",
+    "Late",
+    "Handled by",
+)
+
+
+def neutralise(value) -> str:
+    """``value`` as CSV text that no spreadsheet runs as a formula."""
+    text = "" if value is None else str(value)
+    return "'" + text if text.startswith(FORMULA_STARTS) else text
+
+
+def _row(state) -> list:
+    proposal, revision, wait = state.proposal, state.latest_revision, state.wait
+    hours = revision.total_gpu_hours
+    return [
+        proposal.title,
+        proposal.organisation_name,
+        proposal.owner.get_username(),
+        proposal.get_status_display(),
+        f"r{revision.number}",
+        revision.get_tier_display(),
+        revision.system.name if revision.system else "",
+        "" if hours is None else f"{hours.normalize():f}",
+        revision.error_count,
+        revision.warning_count,
+        state.submitted_at.date().isoformat(),
+        "" if wait is None else wait.working_days,
+        "" if wait is None or wait.typical is None else wait.typical,
+        "yes" if wait is not None and wait.overdue else "",
+        state.handled_by.get_username() if state.handled_by else "",
+    ]
+
+
+def queue_csv(out, states) -> None:
+    """Write the header and one row per review state (with ``wait`` attached)."""
+    writer = csv.writer(out)
+    writer.writerow(HEADERS)
+    for state in states:
+        writer.writerow([neutralise(value) for value in _row(state)])
