@@ -1,7 +1,7 @@
 from django.urls import path, re_path
 
 from proposals.http import MAX_DIGITS
-from proposals.views import exports, proposals, public, reference, review, wizard
+from proposals.views import exports, proposals, public, reference, review, staff, wizard
 
 app_name = "proposals"
 
@@ -61,31 +61,31 @@ urlpatterns += [
         review.review_step_comments,
         name="review_step_comments",
     ),
-    path("signed-in/", review.landing, name="landing"),
-    path("staff/review/", review.staff_queue, name="review_queue"),
-    path("staff/review/queue.csv", review.staff_queue_csv, name="review_queue_csv"),
+    path("signed-in/", staff.landing, name="landing"),
+    path("staff/review/", staff.staff_queue, name="review_queue"),
+    path("staff/review/queue.csv", staff.staff_queue_csv, name="review_queue_csv"),
     path(
         "staff/review/<int:pk>/handler/",
-        review.staff_assign,
+        staff.staff_assign,
         name="staff_assign",
     ),
     path(
         "staff/review/<int:pk>/assessment/",
-        review.staff_assess,
+        staff.staff_assess,
         name="staff_assess",
     ),
-    path("staff/review/<int:pk>/", review.staff_review, name="staff_review"),
+    path("staff/review/<int:pk>/", staff.staff_review, name="staff_review"),
     path(
         "staff/review/<int:pk>/comments/",
-        review.staff_comment,
+        staff.staff_comment,
         name="staff_comment",
     ),
     path(
         "staff/review/<int:pk>/status/",
-        review.staff_set_status,
+        staff.staff_set_status,
         name="staff_set_status",
     ),
-    path("staff/review/<int:pk>/diff/", review.staff_diff, name="staff_diff"),
+    path("staff/review/<int:pk>/diff/", staff.staff_diff, name="staff_diff"),
 ]
 
 # Exports and the JSON import.

@@ -1,0 +1,393 @@
+"""The support staff's pages: the queue, the review of one proposal, its assessment,
+status, comments and diff. Every page answers 404 to a signed-in user outside the
+"Support staff" group (see ``review.staff_required``), so it does not reveal that a
+proposal exists.
+"""
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
+from django.http import Http404, HttpResponse
+from django.shortcuts import redirect
+from django.template.response import TemplateResponse
+from django.urls import reverse
+from django.utils import timezone
+from django.views.decorators.http import require_GET, require_POST
+
+from proposals import assess, exports, selectors, services
+from proposals.domain import technical_review, workflow
+from proposals.domain.documents import diff_documents, diff_findings
+from proposals.domain.fields import describe_path, row_names
+from proposals.domain.response_times import wait_for
+from proposals.domain.tiers import tier_label
+from proposals.http import parse_int
+from proposals.models import ReviewComment
+from proposals.queue_csv import queue_csv
+from proposals.review_forms import (
+    AssignForm,
+    QueueFilterForm,
+    StatusForm,
+)
+from proposals.review_page import choice_name, review_sections, sidebar
+from proposals.views.review import (
+    add_comment,
+    comment_url_for,
+    document_of,
+    link_base_of,
+    staff_required,
+)
+
+# Staff ----------------------------------------------------------------------------
+
+
+# Statuses in which the staff owe the applicant an answer: the wait counts then.
+WAITING_FOR_STAFF = (workflow.SUBMITTED, workflow.CHANGED_IN_REVIEW)
+
+
+def _with_wait(state, today):
+    """Attach ``wait`` (working days waited against the call's typical response
+    time) to a review state that waits for the staff, ``None`` to the others."""
+    state.wait = None
+    if state.proposal.status in WAITING_FOR_STAFF:
+        state.wait = wait_for(
+            sent=timezone.localdate(state.submitted_at),
+            today=today,
+            tier=state.latest_revision.tier,
+        )
+    return state
+
+
+@login_required
+@require_GET
+def landing(request):
+    """Where a sign-in leads: staff to the review queue, applicants to their list."""
+    if selectors.user_is_support_staff(user=request.user):
+        return redirect("proposals:review_queue")
+    return redirect("proposals:list")
+
+
+def _queue(request):
+    form = QueueFilterForm(request.GET or None)
+    return form, selectors.review_queue(**form.filters(), user=request.user)
+
+
+@staff_required
+@require_GET
+def staff_queue(request):
+    """Proposals sent for review, filtered (the filters live in the URL) and
+    paginated; htmx gets the results."""
+    form, queryset = _queue(request)
+    page = Paginator(queryset, selectors.QUEUE_PAGE_SIZE).get_page(
+        request.GET.get("page")
+    )
+    today = timezone.localdate()
+    for state in page.object_list:
+        _with_wait(state, today)
+    query = request.GET.copy()
+    query.pop("page", None)
+    template = "proposals/staff_queue.html"
+    if request.htmx and request.htmx.target == "queue-results":
+        template += "#results"
+    return TemplateResponse(
+        request,
+        template,
+        {
+            "form": form,
+            "page": page,
+            "query": query.urlencode(),
+            "changed_statuses": list(workflow.AFTER_EDIT.values()),
+        },
+    )
+
+
+@staff_required
+@require_GET
+def staff_queue_csv(request):
+    """The filtered queue as a CSV file (every row, not one page), for a meeting."""
+    form, queryset = _queue(request)
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = (
+        f'attachment; filename="review-queue-{timezone.localdate():%Y-%m-%d}.csv"'
+    )
+    response["X-Content-Type-Options"] = "nosniff"
+    today = timezone.localdate()
+    queue_csv(response, (_with_wait(s, today) for s in queryset.iterator()))
+    return response
+
+
+@staff_required
+@require_POST
+def staff_assign(request, pk):
+    """Take, hand over or release a proposal."""
+    proposal = selectors.review_get_for_staff(user=request.user, pk=pk)
+    form = AssignForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "Choose the colleague to hand it over to.")
+        return redirect("proposals:staff_review", pk=proposal.pk)
+    action = form.cleaned_data["action"]
+    to = {"take": request.user, "release": None}.get(action)
+    if action == "hand_over":
+        to = selectors.staff_members().filter(pk=form.cleaned_data["to"]).first()
+        if to is None:
+            messages.error(request, "That person is not a support staff member.")
+            return redirect("proposals:staff_review", pk=proposal.pk)
+    try:
+        services.review_assign(
+            proposal=proposal, user=request.user, to=to, link_base=link_base_of(request)
+        )
+    except services.ReviewError as exc:
+        messages.error(request, str(exc))
+    else:
+        who = "nobody" if to is None else ("you" if to == request.user else to)
+        messages.success(request, f"Now handled by {who}.")
+    return redirect("proposals:staff_review", pk=proposal.pk)
+
+
+def _shown_revision(request, proposal):
+    """The review revision picked by ``?revision=N`` (404 if there is none), or
+    ``None`` for the working draft."""
+    number = request.GET.get("revision", "")
+    if not number or number == "current":
+        return None
+    if not (number.isascii() and number.isdigit() and len(number) <= 9):
+        raise Http404("No such revision.")
+    return selectors.review_revision(proposal=proposal, number=int(number))
+
+
+def _checklist(latest, previous=None) -> list[dict]:
+    """The checklist of the latest revision's findings, with the decisions of the
+    previous assessment of that revision when there is one (matched on rule code
+    and field)."""
+    names = row_names(latest.snapshot)
+    where = {
+        i: describe_path(f.get("field", ""), names)
+        for i, f in enumerate(latest.findings)
+    }
+    items = technical_review.checklist(latest.findings, where)
+    if previous is not None:
+        decided = {(i["code"], i["field"]): i for i in previous.items}
+        for item in items:
+            old = decided.get((item["code"], item["field"]))
+            if old:
+                item.update(decision=old["decision"], reason=old["reason"])
+    return items
+
+
+def _review_page(request, proposal, *, assessment_form=None, status=200):
+    """The staff review page (also re-rendered with a refused assessment)."""
+    latest = proposal.review_state.latest_revision
+    shown = _shown_revision(request, proposal)
+    if shown is None:
+        source = exports.source_for(proposal)
+        changed_since_latest = document_of(proposal) != latest.snapshot
+    else:
+        source = exports.source_from_snapshot(shown.snapshot, revision=shown.number)
+        changed_since_latest = False
+    threads = {
+        entry["key"]: entry
+        for entry in selectors.review_comment_threads(
+            proposal=proposal, include_staff_only=True
+        )
+    }
+    sections = [
+        {"layout": section, "threads": threads[section.key]}
+        for section in review_sections(source)
+    ]
+    targets = workflow.allowed_targets(proposal.status, workflow.STAFF)
+    assessments = selectors.review_assessments(proposal=proposal)
+    previous = assessments.get(latest.number)
+    if assessment_form is None:
+        assessment_form = {
+            "outcome": previous.outcome if previous else "",
+            "text": previous.text if previous else "",
+            "items": _checklist(latest, previous),
+            "problems": {},
+        }
+    problems = assessment_form["problems"]
+    assessment_form["rows"] = [
+        {"index": i, "item": item, "problem": problems.get(f"item-{i}", "")}
+        for i, item in enumerate(assessment_form["items"])
+    ]
+    return TemplateResponse(
+        request,
+        "proposals/staff_review.html",
+        {
+            "proposal": proposal,
+            "latest": latest,
+            "shown": shown,
+            "export_query": f"?revision={shown.number}" if shown else "",
+            "changed_since_latest": changed_since_latest,
+            "sections": sections,
+            "general": threads[ReviewComment.Section.GENERAL],
+            "status_form": StatusForm(targets=targets),
+            "can_request_changes": workflow.CHANGES_REQUESTED in targets,
+            "revisions": selectors.review_revisions(proposal=proposal),
+            "changes": selectors.review_status_changes(proposal=proposal),
+            "assessments": assessments,
+            "previous_assessment": previous,
+            "assessment_form": assessment_form,
+            "outcomes": technical_review.OUTCOMES,
+            "decisions": technical_review.DECISIONS,
+            "comment_url": comment_url_for(proposal, staff=True),
+            "staff_view": True,
+            "staff_members": selectors.staff_members(),
+            **sidebar(source),
+        },
+        status=status,
+    )
+
+
+@staff_required
+@require_GET
+def staff_review(request, pk):
+    """The whole proposal read-only, the way the applicant's exports show it (the
+    draft, or any revision with ``?revision=N``), with the live sidebar, comments
+    per section, the technical assessment, the status form, revisions and the audit
+    trail."""
+    proposal = selectors.review_get_for_staff(user=request.user, pk=pk)
+    return _review_page(request, proposal)
+
+
+@staff_required
+@require_POST
+def staff_assess(request, pk):
+    """Record the technical assessment of the latest revision; "Request changes"
+    also asks the applicant for the changes chosen in the checklist."""
+    proposal = selectors.review_get_for_staff(user=request.user, pk=pk)
+    latest = proposal.review_state.latest_revision
+    decisions = {
+        i: (
+            request.POST.get(f"decision-{i}", ""),
+            request.POST.get(f"reason-{i}", "")[: technical_review.MAX_REASON + 1],
+        )
+        for i in range(len(latest.findings))
+    }
+    items = technical_review.with_decisions(_checklist(latest), decisions)
+    outcome = request.POST.get("outcome", "")
+    text = request.POST.get("text", "")
+    request_changes = request.POST.get("action") == "request_changes"
+    try:
+        services.review_assess(
+            proposal=proposal,
+            user=request.user,
+            revision=latest,
+            outcome=outcome,
+            items=items,
+            text=text,
+            request_changes=request_changes,
+            link_base=link_base_of(request),
+        )
+    except services.AssessmentProblems as exc:
+        form = {"outcome": outcome, "text": text, "items": items}
+        form["problems"] = exc.problems
+        return _review_page(request, proposal, assessment_form=form, status=422)
+    except services.ReviewError as exc:
+        messages.error(request, str(exc))
+    else:
+        done = "Changes requested" if request_changes else "Assessment recorded"
+        messages.success(request, f"{done} for revision {latest.number}.")
+    url = reverse("proposals:staff_review", args=[proposal.pk])
+    return redirect(url + "#assessment-h")
+
+
+@staff_required
+@require_POST
+def staff_comment(request, pk):
+    """Staff comment on a section or field (optionally an internal note)."""
+    proposal = selectors.review_get_for_staff(user=request.user, pk=pk)
+    return add_comment(request, proposal, staff=True)
+
+
+@staff_required
+@require_POST
+def staff_set_status(request, pk):
+    """Staff move the proposal to another status, with a note."""
+    proposal = selectors.review_get_for_staff(user=request.user, pk=pk)
+    form = StatusForm(
+        request.POST, targets=workflow.allowed_targets(proposal.status, workflow.STAFF)
+    )
+    if form.is_valid():
+        try:
+            change = services.review_set_status(
+                proposal=proposal,
+                user=request.user,
+                to_status=form.cleaned_data["to_status"],
+                note=form.cleaned_data["note"],
+                link_base=link_base_of(request),
+            )
+        except services.ReviewError as exc:
+            messages.error(request, str(exc))
+        else:
+            messages.success(
+                request, f"Status set to {change.get_to_status_display().lower()}."
+            )
+    else:
+        messages.error(request, "That status change is not possible from here.")
+    return redirect("proposals:staff_review", pk=proposal.pk)
+
+
+@staff_required
+@require_GET
+def staff_diff(request, pk):
+    """What changed between two revisions (or the latest and the current draft),
+    field by field, with the change in tier and findings."""
+    proposal = selectors.review_get_for_staff(user=request.user, pk=pk)
+    revisions = list(selectors.review_revisions(proposal=proposal))
+    latest = proposal.review_state.latest_revision.number
+    first = revisions[0].number
+
+    def number(name: str, default: int):
+        value = request.GET.get(name, "")
+        if value == "current":
+            return "current"
+        return parse_int(value, name=name, default=default)
+
+    a = number("a", latest - 1 if latest > first else first)
+    b = number("b", latest)
+    old = _side(proposal, a)
+    new = _side(proposal, b)
+    return TemplateResponse(
+        request,
+        "proposals/staff_diff.html",
+        {
+            "proposal": proposal,
+            "revisions": revisions,
+            "a": a,
+            "b": b,
+            "old": old,
+            "new": new,
+            "sections": diff_documents(old["document"], new["document"], choice_name),
+            "findings": diff_findings(
+                old["findings"], new["findings"], row_names(new["document"])
+            ),
+            "tier_changed": old["tier"] != new["tier"],
+        },
+    )
+
+
+def _side(proposal, number) -> dict:
+    """One side of a diff: a stored revision, or the live draft."""
+    if number == "current":
+        assessment = assess.assess_proposal(proposal)
+        return {
+            "label": "current draft",
+            "document": document_of(proposal),
+            "tier": assessment.tier or "",
+            "tier_label": assessment.mode_label,
+            "findings": [f.to_dict() for f in assessment.findings],
+            "counts": assessment.counts,
+        }
+    revision = selectors.review_revision(proposal=proposal, number=number)
+    return {
+        "label": f"revision {revision.number}",
+        "revision": revision,
+        "document": revision.snapshot,
+        "tier": revision.tier,
+        "tier_label": tier_label(revision.tier or None),
+        "findings": revision.findings,
+        "counts": {
+            "error": revision.error_count,
+            "warning": revision.warning_count,
+            "info": revision.info_count,
+        },
+    }
