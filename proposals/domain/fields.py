@@ -4,10 +4,9 @@ label for table headers, help (fitted to the call tier), unit and example.
 The wizard's forms take their labels and help from here, and so do the staff pages,
 the document diff, the exports and the e-mails, so an applicant and a reviewer read
 the same words. People never read a JSON path: :func:`describe_path` turns
-``codes[1].version`` into "Code details 2 (nordlicht-train) › Version". JSON paths
-remain the interface of the ``assess`` report and of the import error list.
-
-The facts in the help come from the BSC and LUMI technical guides; the wording is ours.
+``codes[1].version`` into "Code details 2 (nordlicht-train) › Version or release".
+JSON paths remain the interface of the ``assess`` report and of the import error
+list. The fields themselves are listed in :mod:`.field_catalogue`.
 """
 
 from __future__ import annotations
