@@ -12,8 +12,20 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-CALL_FAMILIES = ("industrial_innovation", "ai_for_science")
-ORGANISATION_KINDS = ("startup", "sme", "industry", "academic", "public")
+# How people read each choice; the models' choices are built from these.
+CALL_FAMILY_LABELS = {
+    "industrial_innovation": "AI for Industrial Innovation",
+    "ai_for_science": "AI for Science and Collaborative EU Projects",
+}
+ORGANISATION_KIND_LABELS = {
+    "startup": "Startup",
+    "sme": "SME",
+    "industry": "Other industrial organisation",
+    "academic": "Academic or research organisation",
+    "public": "Public sector organisation",
+}
+CALL_FAMILIES = tuple(CALL_FAMILY_LABELS)
+ORGANISATION_KINDS = tuple(ORGANISATION_KIND_LABELS)
 EXPERIENCE_LEVELS = ("none", "some", "proven")
 CODE_ROLES = ("main", "preprocessing", "evaluation", "simulation", "other")
 WORKLOADS = ("single_large_job", "many_small_jobs")

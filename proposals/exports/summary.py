@@ -15,22 +15,12 @@ from proposals.domain.countries import name as country_name
 from proposals.domain.fields import describe_path, label, row_names
 from proposals.domain.jsonformat import dump
 from proposals.domain.numbers import MISSING
+from proposals.domain.types import CALL_FAMILY_LABELS, ORGANISATION_KIND_LABELS
 
 from .portal import ROLE_LABELS, Block, selection_blocks
 from .tables import Figures, code_label, figures, normalise, num, plural
 
 SEVERITY_LABELS = {"error": "Error", "warning": "Warning", "info": "Info"}
-KIND_LABELS = {
-    "startup": "Startup",
-    "sme": "SME",
-    "industry": "Other industrial organisation",
-    "academic": "Academic or research organisation",
-    "public": "Public sector organisation",
-}
-FAMILY_LABELS = {
-    "industrial_innovation": "AI for Industrial Innovation",
-    "ai_for_science": "AI for Science and Collaborative EU Projects",
-}
 
 
 @dataclass(frozen=True)
@@ -165,10 +155,13 @@ def build_summary(
     organisation = [
         (
             label("call_family"),
-            FAMILY_LABELS.get(proposal.call_family, proposal.call_family),
+            CALL_FAMILY_LABELS.get(proposal.call_family, proposal.call_family),
         ),
         (label("organisation_name"), org.name or MISSING),
-        (label("organisation_kind"), KIND_LABELS.get(org.kind, org.kind or MISSING)),
+        (
+            label("organisation_kind"),
+            ORGANISATION_KIND_LABELS.get(org.kind, org.kind or MISSING),
+        ),
         (label("organisation_country"), country_label(org.country)),
         (label("vat_number"), org.vat_number or MISSING),
     ]

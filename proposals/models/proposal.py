@@ -16,6 +16,7 @@ from django.urls import reverse
 
 from proposals.domain import limits
 from proposals.domain.fields import label
+from proposals.domain.types import CALL_FAMILY_LABELS, ORGANISATION_KIND_LABELS
 
 from .catalogue import Cluster
 from .constraints import (
@@ -32,15 +33,18 @@ from .constraints import (
 )
 
 
+def _choices(name: str, labels: dict[str, str]) -> type[models.TextChoices]:
+    """Model choices from the domain's labels (member names are the upper-cased
+    values: ``CallFamily.INDUSTRIAL_INNOVATION``)."""
+    return models.TextChoices(
+        name, [(value.upper(), (value, text)) for value, text in labels.items()]
+    )
+
+
 class Proposal(models.Model):
     """One application: the AI Factory selection and the code-details section."""
 
-    class CallFamily(models.TextChoices):
-        INDUSTRIAL_INNOVATION = "industrial_innovation", "AI for Industrial Innovation"
-        AI_FOR_SCIENCE = (
-            "ai_for_science",
-            "AI for Science and Collaborative EU Projects",
-        )
+    CallFamily = _choices("CallFamily", CALL_FAMILY_LABELS)
 
     class Status(models.TextChoices):
         DRAFT = "draft", "Draft"
@@ -50,12 +54,7 @@ class Proposal(models.Model):
         CHANGED_IN_REVIEW = "changed_in_review", "Changed during review"
         CHANGED_SINCE_READY = "changed_since_ready", "Changed since ready"
 
-    class OrganisationKind(models.TextChoices):
-        STARTUP = "startup", "Startup"
-        SME = "sme", "SME"
-        INDUSTRY = "industry", "Other industrial organisation"
-        ACADEMIC = "academic", "Academic or research organisation"
-        PUBLIC = "public", "Public sector organisation"
+    OrganisationKind = _choices("OrganisationKind", ORGANISATION_KIND_LABELS)
 
     class Experience(models.TextChoices):
         NONE = "none", "None: this is our first HPC project"

@@ -44,22 +44,28 @@ class RevisionConflict(Exception):
         self.current = current
 
 
-def _bump_revision(*, proposal: Proposal, expected_revision: int) -> int:
-    """Advance the revision if it is still ``expected_revision`` (atomic, race-free).
+def _advance(rows, proposal: Proposal, *, edit: bool = True, **values) -> int:
+    """Advance the revision of ``rows`` (the proposal, possibly filtered on the
+    revision a page was based on) and store ``values``; return how many rows moved.
 
     Every write of the applicant's content passes here, so this is also where an
-    edit of a proposal under review or ready to submit is recorded. The usual case
-    (a draft) costs one query: the update only matches a status an edit leaves alone;
-    when it misses, the second try tells a status to change from a conflict."""
-    rows = Proposal.objects.filter(pk=proposal.pk, revision=expected_revision)
-    bump = {"revision": F("revision") + 1, "updated_at": timezone.now()}
+    ``edit`` of a proposal under review or ready to submit is recorded (its status
+    changes, staff are told). A draft costs one query: the update first matches only
+    the statuses an edit leaves alone."""
+    bump = {"revision": F("revision") + 1, "updated_at": timezone.now(), **values}
     updated = rows.exclude(status__in=list(workflow.AFTER_EDIT)).update(**bump)
     if not updated:
         updated = rows.update(**bump)
-        if updated:
-            # Sent for review or ready to submit: the edit changes the status.
+        if updated and edit:
             review_record_edit(proposal=proposal)
-    if not updated:
+    return updated
+
+
+def _bump_revision(*, proposal: Proposal, expected_revision: int) -> int:
+    """Advance the revision if it is still ``expected_revision`` (atomic, race-free);
+    a proposal changed meanwhile is a :class:`RevisionConflict`."""
+    rows = Proposal.objects.filter(pk=proposal.pk, revision=expected_revision)
+    if not _advance(rows, proposal):
         current = Proposal.objects.values_list("revision", flat=True).get(
             pk=proposal.pk
         )
@@ -108,20 +114,10 @@ def _bump(
     edit: bool = True,
     **values,
 ) -> int:
-    """Advance the revision (and store ``values``). With ``locked_revision`` (read
-    under ``select_for_update`` in this transaction) the new number is known without
-    reading it back.
-
-    Every write of the applicant's content passes here, so this is also where an
-    ``edit`` of a proposal under review or ready to submit is recorded (its status
-    changes, staff are told). A draft costs one query: the update first matches only
-    the statuses an edit leaves alone."""
-    rows = Proposal.objects.filter(pk=proposal.pk)
-    bump = {"revision": F("revision") + 1, "updated_at": timezone.now(), **values}
-    if not rows.exclude(status__in=list(workflow.AFTER_EDIT)).update(**bump):
-        rows.update(**bump)
-        if edit:
-            review_record_edit(proposal=proposal)
+    """Advance the revision (and store ``values``; see :func:`_advance`). With
+    ``locked_revision`` (read under ``select_for_update`` in this transaction) the
+    new number is known without reading it back."""
+    _advance(Proposal.objects.filter(pk=proposal.pk), proposal, edit=edit, **values)
     if locked_revision is not None:
         proposal.revision = locked_revision + 1
     else:
