@@ -202,6 +202,7 @@ def _step_post(request, proposal, step):
         context["chart_changed"] = request.POST.get("chart_key") != context["chart_key"]
         return _answer(request, "autosave", context)
     if outcome.conflicts or any(form.errors for form in step_forms.all_forms()):
+        context["focus_heading"] = True  # not <body>: the step and its messages
         return _answer(request, "page", context)
     destination = request.POST.get("goto", step.slug)
     if destination not in STEP_BY_SLUG:

@@ -169,3 +169,13 @@ def test_visiting_marks_a_step_started(user):
     )
     assert progress.by_step["codes"].started
     assert not progress.by_step["selection"].started
+
+
+def test_a_refused_next_keeps_focus_in_the_step(user_client, proposal):
+    from .test_wizard import selection_data
+
+    data = selection_data(proposal, goto="codes", duration_months="99")
+    data.pop("autosave")
+    page = user_client.post(step_url(proposal, "selection"), data)
+    assert page.status_code == 200  # stays, with the message
+    assert 'id="step-heading" tabindex="-1" data-focus-on-load' in page.text
