@@ -32,6 +32,7 @@ from proposals.domain.paste import (
     targets,
 )
 from proposals.domain.sections import TABLE_BY_KIND
+from proposals.models import Proposal
 from proposals.services.paste import (
     PasteError,
     proposal_paste_rows,
@@ -163,6 +164,12 @@ def _stored_fields(kind: str) -> list[str]:
 def _back_to_step(request, proposal, kind: str):
     url = reverse("proposals:step", args=[proposal.pk, STEP]) + f"#section-{kind}"
     if request.htmx:
+        # The page is already at the step's URL: only a new query (the revision the
+        # paste made) makes the browser load it again rather than scroll.
+        revision = Proposal.objects.values_list("revision", flat=True).get(
+            pk=proposal.pk
+        )
+        url = url.replace("#", f"?revision={revision}#")
         response = HttpResponse()
         response.headers["HX-Redirect"] = url
         return response

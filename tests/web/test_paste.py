@@ -79,7 +79,7 @@ def test_htmx_preview_is_a_fragment_and_add_redirects(user_client, proposal):
         {"paste-measurements-text": SPREADSHEET, "paste_add": "1"},
         **headers,
     )
-    assert added["HX-Redirect"].endswith("#section-measurements")
+    assert added["HX-Redirect"].endswith("?revision=2#section-measurements")
     assert sorted(
         ScalingMeasurement.objects.filter(proposal=proposal).values_list(
             "gpus", flat=True
