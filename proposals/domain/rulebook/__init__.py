@@ -6,6 +6,14 @@ Each family keeps the vocabulary only it uses (keyword patterns, thresholds, req
 fields) beside its rules; ``common`` holds what several families share.
 """
 
-from . import codes, eligibility, optimisation, scalability, selection, tier
+from . import codes, eligibility, optimisation, planning, scalability, selection, tier
 
-__all__ = ["codes", "eligibility", "optimisation", "scalability", "selection", "tier"]
+__all__ = [
+    "codes",
+    "eligibility",
+    "optimisation",
+    "planning",
+    "scalability",
+    "selection",
+    "tier",
+]
