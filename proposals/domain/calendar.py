@@ -63,6 +63,12 @@ class Calendar:
         return self.gpu_hours / self.gpus_per_node
 
     @property
+    def days_for_one_node(self) -> float | None:
+        """Days one full node running around the clock takes to spend it all."""
+        node_hours = self.node_hours
+        return None if node_hours is None else node_hours / 24
+
+    @property
     def average_busy_nodes(self) -> float | None:
         if not self.gpus_per_node:
             return None
@@ -107,6 +113,7 @@ class Calendar:
             "node_hours": n(self.node_hours),
             "average_busy_gpus": n(self.average_busy_gpus, 3),
             "average_busy_nodes": n(self.average_busy_nodes, 3),
+            "days_for_one_node": n(self.days_for_one_node, 2),
             "plan_parallel_gpus": self.plan_parallel_gpus,
             "plan_parallel_nodes": n(self.plan_parallel_nodes, 3),
             "system": self.system_name or None,
@@ -136,9 +143,15 @@ class Calendar:
             )
         share = self.machine_share
         if share is not None:
+            shown = f"{share:.1%}" if share >= 0.001 else "under 0.1%"
             text += (
-                f"; that is {share:.1%} of {self.system_name} "
-                f"({self.system_nodes:,} nodes)"
+                f"; that is {shown} of {self.system_name} ({self.system_nodes:,} nodes)"
+            )
+        one_node = self.days_for_one_node
+        if one_node is not None and one_node < self.days:
+            text += (
+                f"; one node kept busy around the clock would use it all in "
+                f"{one_node:,.0f} days"
             )
         return text + "."
 
@@ -187,4 +200,16 @@ def feasibility(
         system_name=cluster.name if cluster else "",
         system_nodes=system_nodes(cluster),
         long_jobs=long_jobs,
+    )
+
+
+def for_proposal(proposal, plan: JobPlan, catalogue) -> Calendar | None:
+    """The calendar of a domain ``proposal`` whose job plan is ``plan``, on its
+    target system from ``catalogue`` (the ``assess`` report's ``calendar``)."""
+    selection = proposal.selection
+    return feasibility(
+        requested_gpu_hours=selection.total_gpu_hours,
+        duration_months=selection.duration_months,
+        plan=plan,
+        cluster=catalogue.get(selection.system) if selection.system else None,
     )

@@ -10,7 +10,14 @@ from __future__ import annotations
 import datetime
 from dataclasses import dataclass
 
-from proposals.domain import Assessment, Catalogue, Finding, Proposal, tier_label
+from proposals.domain import (
+    Assessment,
+    Catalogue,
+    Finding,
+    Proposal,
+    calendar,
+    tier_label,
+)
 from proposals.domain.countries import name as country_name
 from proposals.domain.fields import describe_path, label, row_names
 from proposals.domain.jsonformat import dump
@@ -174,13 +181,18 @@ def build_summary(
         )
         for i, code in enumerate(proposal.codes)
     )
+    rows = _assessment_rows(proposal, assessment)
+    # The request on the calendar (issue 14): how busy it keeps the system.
+    cal = calendar.for_proposal(proposal, assessment.plan, catalogue)
+    if cal is not None:
+        rows.append(("Calendar", cal.summary()))
     return Summary(
         title=proposal.title.strip() or "Untitled proposal",
         revision=revision,
         date=today.isoformat(),
         status=status,
         organisation=tuple(organisation),
-        assessment=tuple(_assessment_rows(proposal, assessment)),
+        assessment=tuple(rows),
         reasons=assessment.reasons,
         energy_assumptions=assessment.energy.assumptions if assessment.energy else (),
         findings=finding_lines(proposal, assessment.findings),

@@ -142,3 +142,12 @@ def test_the_rule_reference_states_the_share_the_code_uses():
     assert (
         f"{MAX_MACHINE_SHARE:.0%}".replace("%", " %") in REGISTRY["PLAN-3"].description
     )
+
+
+def test_a_small_allocation_says_how_soon_one_node_uses_it_up():
+    cal = calendar(2000, 3, [Job("x", 4, 2, 250)])
+    assert cal.days_for_one_node == pytest.approx(2000 / 4 / 24)
+    assert "one node kept busy around the clock would use it all in 21 days" in (
+        cal.summary()
+    )
+    assert "under 0.1% of LUMI-G" in cal.summary()
