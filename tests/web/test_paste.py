@@ -182,3 +182,23 @@ def test_the_step_shows_a_paste_control_per_table(user_client, proposal):
     page = user_client.get(reverse("proposals:step", args=[proposal.pk, "scalability"]))
     for kind in ("measurements", "jobs", "schedule"):
         assert f'data-testid="paste-{kind}-text"'.encode() in page.content
+
+
+def test_without_javascript_the_steps_typed_values_are_saved_first(
+    user_client, proposal
+):
+    # The paste button posts the whole step form (formaction): what was typed in
+    # the step is stored before the preview page is shown.
+    response = user_client.post(
+        url(proposal, "jobs"),
+        {
+            "bases": "{}",
+            "scalability_narrative": "Typed before pasting.",
+            "paste-jobs-text": PLAN,
+            "paste": "1",
+        },
+    )
+    assert response.status_code == 200
+    assert "2 rows to add" in response.content.decode()
+    proposal.refresh_from_db()
+    assert proposal.scalability_narrative == "Typed before pasting."
