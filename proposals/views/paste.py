@@ -147,6 +147,7 @@ def _preview(request, proposal, kind: str, text: str) -> dict:
         "table": TABLE_BY_KIND[kind],
         "text": text,
         "paste": paste,
+        "inherited": _inherited(proposal, kind, paste, code_names),
         "targets": targets(kind),
         "stored_columns": stored,
         "rows": rows,
@@ -155,6 +156,28 @@ def _preview(request, proposal, kind: str, text: str) -> dict:
         "paste_url": reverse("proposals:paste", args=[proposal.pk, kind]),
         "step_url": reverse("proposals:step", args=[proposal.pk, STEP]),
     }
+
+
+def _inherited(proposal, kind: str, paste, code_names) -> str:
+    """What pasted measurements take from the last stored one (as "+ Measurement"
+    does) because the table has no column for it, said in the preview."""
+    stored = list(proposal.measurements.all()) if kind == "measurements" else []
+    if not stored:
+        return ""
+    last = stored[-1]
+    mapped = {column.target for column in paste.columns}
+    parts = []
+    if "code" not in mapped and last.code_id in code_names:
+        parts.append(f"code “{code_names[last.code_id]}”")
+    if "hardware" not in mapped and last.hardware:
+        parts.append(f"hardware “{last.hardware}”")
+    if not parts:
+        return ""
+    return (
+        "Not in the table, taken from the last measurement: "
+        + " and ".join(parts)
+        + "."
+    )
 
 
 def _stored_fields(kind: str) -> list[str]:

@@ -147,6 +147,13 @@ def test_refused_rows_are_named_and_not_added(user_client, proposal):
 
 def test_measurements_inherit_code_and_hardware_of_the_last_row(user_client, proposal):
     last = ScalingMeasurementFactory(proposal=proposal, hardware="LUMI-G, 4 nodes")
+    preview = user_client.post(
+        url(proposal, "measurements"), {"paste-measurements-text": SPREADSHEET}
+    )
+    assert (
+        "Not in the table, taken from the last measurement: hardware “LUMI-G, 4 "
+        "nodes”." in preview.content.decode()
+    )
     user_client.post(
         url(proposal, "measurements"),
         {"paste-measurements-text": SPREADSHEET, "paste_add": "1"},
