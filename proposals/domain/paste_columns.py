@@ -7,6 +7,7 @@ from __future__ import annotations
 import csv
 import re
 from dataclasses import dataclass
+from functools import cache
 
 from .fields import columns
 
@@ -82,6 +83,7 @@ class Target:
     label: str
 
 
+@cache
 def targets(kind: str) -> tuple[Target, ...]:
     """Everything a column of a ``kind`` table can be mapped to, for the select."""
     found = [Target(spec.name, spec.header) for spec in columns(kind)]
