@@ -148,6 +148,11 @@ def _preview(request, proposal, kind: str, text: str) -> dict:
         "text": text,
         "paste": paste,
         "inherited": _inherited(proposal, kind, paste, code_names),
+        # On systems whose GPUs have several dies, "GPUs" in a Slurm log are dies.
+        "gcd_hint": (ctx.gcds_per_gpu or 1) > 1
+        and any(column.target == "gpus" for column in paste.columns),
+        "gcds_per_gpu": ctx.gcds_per_gpu,
+        "system_name": proposal.system.name if proposal.system else "",
         "targets": targets(kind),
         "stored_columns": stored,
         "rows": rows,

@@ -34,6 +34,8 @@ def test_preview_stores_nothing_and_shows_what_was_understood(user_client, propo
     assert "Read as a tab-separated" in page
     assert "3 rows to add" in page
     assert "2,280" in page
+    # LUMI-G: a "GPUs" column may be Slurm's GCDs; the preview says how to say so.
+    assert "Slurm counts each GPU as 2 GCDs" in page
     assert ScalingMeasurement.objects.filter(proposal=proposal).count() == 0
 
 
