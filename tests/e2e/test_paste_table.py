@@ -103,3 +103,29 @@ def test_paste_a_spreadsheet_and_a_markdown_plan_then_undo(applicant, artifacts)
             "gpus", flat=True
         )
     ) == [4, 8, 16]
+
+
+def test_an_unknown_header_is_asked_and_answered_in_the_step(applicant):
+    page, proposal = applicant
+    open_paste(page, "measurements")
+    page.keyboard.type("GPUs;Durchsatz;Einheit\n4;1200;tokens/s\n8;2280;tokens/s")
+    page.get_by_test_id("paste-measurements-preview-button").click()
+    add = page.get_by_test_id("paste-measurements-add")
+    expect(add).to_be_disabled()
+    expect(page.get_by_test_id("paste-measurements-result")).to_contain_text(
+        "Choose what each column marked in red holds"
+    )
+    page.get_by_test_id("paste-measurements-map-1").select_option("throughput")
+    page.get_by_test_id("paste-measurements-map-2").select_option("unit")
+    page.get_by_role("button", name="Update preview").click()
+    expect(add).to_be_enabled()
+    expect(add).to_have_text("Add 2 rows to the scaling measurements")
+    add.click()
+    expect(page.get_by_test_id("measurements-table").locator("tbody tr")).to_have_count(
+        2
+    )
+    assert sorted(
+        ScalingMeasurement.objects.filter(proposal=proposal).values_list(
+            "unit", "throughput"
+        )
+    ) == [("tokens/s", 1200), ("tokens/s", 2280)]
