@@ -10,14 +10,8 @@ from __future__ import annotations
 import datetime
 from dataclasses import dataclass
 
-from proposals.domain import (
-    Assessment,
-    Catalogue,
-    Finding,
-    Proposal,
-    calendar,
-    tier_label,
-)
+from proposals.domain import Assessment, Catalogue, Finding, Proposal, tier_label
+from proposals.domain.calendar import for_proposal as calendar_of
 from proposals.domain.countries import name as country_name
 from proposals.domain.fields import describe_path, label, row_names
 from proposals.domain.jsonformat import dump
@@ -183,7 +177,7 @@ def build_summary(
     )
     rows = _assessment_rows(proposal, assessment)
     # The request on the calendar (issue 14): how busy it keeps the system.
-    cal = calendar.for_proposal(proposal, assessment.plan, catalogue)
+    cal = calendar_of(proposal, assessment.plan, catalogue)
     if cal is not None:
         rows.append(("Calendar", cal.summary()))
     return Summary(

@@ -8,12 +8,5 @@ fields) beside its rules; ``common`` holds what several families share.
 
 from . import codes, eligibility, optimisation, planning, scalability, selection, tier
 
-__all__ = [
-    "codes",
-    "eligibility",
-    "optimisation",
-    "planning",
-    "scalability",
-    "selection",
-    "tier",
-]
+__all__ = ["codes", "eligibility", "optimisation", "scalability", "selection", "tier"]
+__all__ += ["planning"]  # issue 14: the calendar and the narrative's figures
