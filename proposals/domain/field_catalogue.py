@@ -9,6 +9,7 @@ terms in force when the help is shown (``FieldSpec.help_for``).
 
 from __future__ import annotations
 
+from .field_estimate import ESTIMATE_FIELDS
 from .fieldspec import FieldSpec, row, scalar
 
 FIELDS: tuple[FieldSpec, ...] = (
@@ -303,6 +304,7 @@ FIELDS: tuple[FieldSpec, ...] = (
             "we add our own wheel with pip in a virtual environment."
         ),
     ),
+    *ESTIMATE_FIELDS,
     # --- Scalability and performance ------------------------------------------------
     scalar(
         "scalability_narrative",
