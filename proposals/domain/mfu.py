@@ -90,7 +90,7 @@ class MfuReading:
     stated_reading: str  # AGGREGATE, or PER_GPU when the unit says so
     parameters: float
     use: str
-    gpu: str  # the GPU whose peak is used
+    gpu: str  # the hardware as the measurement names it (else the target's GPU)
     peak_tflops: float
     stated_pct: float | None
     aggregate_pct: float  # the throughput read as the total of all GPUs
@@ -187,7 +187,7 @@ def check(
                 stated_reading=PER_GPU if per_gpu_unit else AGGREGATE,
                 parameters=code.model_parameters,
                 use=use,
-                gpu=cluster.gpu_model,
+                gpu=m.hardware.strip() or cluster.gpu_model,
                 peak_tflops=peak,
                 stated_pct=m.mfu_pct,
                 aggregate_pct=one_gpu / m.gpus,
