@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from .. import mfu
 from ..estimate import estimate
 from ..findings import WARNING, Context, Hit, rule
+from ..numbers import grouped
 from .common import num
 
 PLAN_FACTOR = 2.0
@@ -45,16 +46,18 @@ def plan_vs_estimate(ctx: Context) -> Iterator[Hit]:
     if est is None or est.factor is None or est.factor <= PLAN_FACTOR:
         return
     basis = "; ".join(
-        f"{e.name or f'code {e.code + 1}'}: {e.formula} = {num(e.gpu_hours)}"
+        f"{e.name or f'code {e.code + 1}'}: {e.formula} = "
+        f"{grouped(e.gpu_hours, 0)} GPU-hours"
         for e in est.entries
         if e.use == "training" and e.gpu_hours is not None
     )
-    direction = "more" if est.ratio > 1 else "less"
+    direction = "above" if est.ratio > 1 else "below"
     yield Hit(
         "scalability.jobs",
         f"The job plan's {est.plan_rows_from} total "
-        f"{num(est.plan_training_gpu_hours)} GPU-hours, a factor "
-        f"{est.factor:.1f} {direction} than the {num(est.training_gpu_hours)} "
+        f"{grouped(est.plan_training_gpu_hours, 0)} GPU-hours, a factor "
+        f"{est.factor:.1f} {direction} the "
+        f"{grouped(est.training_gpu_hours, 0)} "
         f"GPU-hours estimated on {est.system} at {num(est.peak_tflops)} TFLOP/s "
         f"per GPU ({basis}); more than a factor {PLAN_FACTOR:g} apart. Explain the "
         "difference (repeated runs, ablations, a lower MFU) or correct the plan "
