@@ -57,6 +57,7 @@ class SystemOption:
     billing_unit: str
     billing_value: float | None
     jobs: tuple[JobOnSystem, ...]
+    measured_here: bool = False  # some measurement ran on this system's GPU
 
     @property
     def estimated(self) -> bool:
@@ -98,6 +99,7 @@ class SystemOption:
             "largest_job_nodes": self.largest_job_nodes,
             "walltime_limit_hit": list(self.walltime_hits),
             "node_limit_hit": list(self.node_limit_hits),
+            "measured_here": self.measured_here,
         }
 
 
@@ -166,6 +168,7 @@ def compare(
     reference, reference_from = _reference(proposal, catalogue, target)
     base = proposal.selection.total_gpu_hours or plan_total or None
     measured = measured_per_gpu(proposal, catalogue, target)
+    measured_gpus = {token for token, _ in measured}
     options = []
     for cluster in catalogue.values():
         factor, basis = _factor(reference, cluster, measured)
@@ -187,6 +190,7 @@ def compare(
                 gpu_hours=hours,
                 billing_unit=UNITS.get(cluster.billing_unit, cluster.billing_unit),
                 billing_value=cluster.in_billing_units(hours),
+                measured_here=gpu_token(cluster.gpu_model) in measured_gpus,
                 jobs=tuple(
                     JobOnSystem(
                         title=r.title,

@@ -198,6 +198,8 @@ def test_compare_systems_for_the_bsc_example():
     assert karolina.largest_job_nodes == 16  # 128 GPUs, 8 per node
     assert karolina.billing_value == pytest.approx(karolina.gpu_hours / 8)
     assert by_slug["marenostrum5-acc"].basis == cmp.SAME_GPU
+    # The guide's measurements ran on A100s: said beside those systems.
+    assert by_slug["vega-gpu"].measured_here and not lumi.measured_here
     assert by_slug["marenostrum5-acc"].gpu_hours == 110848
 
 

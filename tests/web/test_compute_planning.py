@@ -2,12 +2,14 @@
 estimator inputs on the code entries, the sidebar, the compare-systems page and the
 copy retargeted to another system."""
 
+import io
 import json
 from decimal import Decimal
 from pathlib import Path
 
 import pytest
 from django.urls import reverse
+from pypdf import PdfReader
 
 from proposals import domain, services
 from proposals.models import Cluster, Proposal
@@ -173,3 +175,15 @@ def test_portal_text_states_how_the_estimate_was_made(user_client, large):
     content = user_client.get(url).content.decode()
     assert "Estimated from 6·N·D at 30 % MFU (measured)." in content
     assert "236 GPU-hours on MareNostrum 5 ACC" in content
+
+
+def test_markdown_and_pdf_carry_the_mfu_check_and_other_systems(user_client, large):
+    markdown = user_client.get(
+        reverse("proposals:export_markdown", args=[large.pk])
+    ).content.decode()
+    assert "**MFU check:** 5 measurement(s) checked" in markdown
+    assert "LUMI-G 286,237 (estimate)" in markdown
+    response = user_client.get(reverse("proposals:export_pdf", args=[large.pk]))
+    pages = PdfReader(io.BytesIO(response.content)).pages
+    text = " ".join(" ".join(page.extract_text().split()) for page in pages)
+    assert "MFU check" in text and "GPU-hours on other systems" in text
