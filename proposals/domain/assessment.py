@@ -7,7 +7,8 @@ odd input: problems in the data come back as findings.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cached_property
 
 from .compare import Comparison, compare
 from .countries import Countries
@@ -101,7 +102,14 @@ class Assessment:
     # Compute planning (issue 14): 6·N·D estimate, MFU cross-check, other systems.
     compute_estimate: ComputeEstimate | None = None
     mfu_check: tuple[MfuReading, ...] = ()
-    systems_comparison: Comparison | None = None
+    # (proposal, catalogue, job plan total): the comparison is computed when read.
+    comparison_input: tuple = field(default=(), repr=False, compare=False)
+
+    @cached_property
+    def systems_comparison(self) -> Comparison | None:
+        """Every catalogue system with the request converted (computed on first
+        use: the live sidebar does not need it)."""
+        return compare(*self.comparison_input) if self.comparison_input else None
 
     @property
     def scaling_points(self) -> tuple[ScalingPoint, ...]:
@@ -415,5 +423,5 @@ def assess(
         billing=billing(cluster, hours, plan),
         compute_estimate=compute_estimate(proposal, cluster, plan),
         mfu_check=mfu_check(proposal, catalogue, cluster),
-        systems_comparison=compare(proposal, catalogue, plan.total_gpu_hours),
+        comparison_input=(proposal, catalogue, plan.total_gpu_hours),
     )

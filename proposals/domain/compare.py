@@ -10,13 +10,13 @@ figures carry over unchanged. Job walltimes are rescaled by the same factor.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from .jobplan import job_plan
 from .mfu import cluster_for_hardware, gpu_token
 from .numbers import json_number as n
 from .terms import UNITS
-from .types import Catalogue, Cluster, Proposal
+from .types import Catalogue, Cluster, Job, Proposal
 
 SAME_GPU = "same_gpu"
 MEASURED = "measured"
@@ -172,10 +172,9 @@ def compare(
     options = []
     for cluster in catalogue.values():
         factor, basis = _factor(reference, cluster, measured)
-        scale = factor if factor is not None else 1.0
-        jobs = tuple(
-            replace(job, hours=job.hours * scale) for job in proposal.scalability.jobs
-        )
+        jobs = proposal.scalability.jobs
+        if factor is not None and factor != 1:
+            jobs = tuple(Job(j.title, j.gpus, j.hours * factor, j.count) for j in jobs)
         plan = job_plan(jobs, cluster)
         hours = base * factor if base is not None and factor is not None else None
         options.append(
