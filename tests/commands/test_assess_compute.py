@@ -77,3 +77,21 @@ def test_a_file_from_before_the_estimator_imports_unchanged(catalogue, tmp_path)
     path.write_text(json.dumps(document))
     data = json.loads(assess(path))
     assert data["compute_estimate"] is None and data["mfu_check"] == []
+
+
+@pytest.mark.parametrize(
+    "key, value",
+    [("assumed_mfu_pct", 140), ("model_parameters", 0), ("epochs", -1)],
+)
+def test_out_of_range_estimator_inputs_are_refused_with_their_path(
+    catalogue, tmp_path, key, value
+):
+    document = json.loads((EXAMPLES / "bsc-large-scale.json").read_text())
+    document["codes"][0][key] = value
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(document))
+    err = io.StringIO()
+    with pytest.raises(SystemExit) as exit_:
+        call_command("assess", str(path), stdout=io.StringIO(), stderr=err)
+    assert exit_.value.code == 2
+    assert f"codes[0].{key}:" in err.getvalue()
