@@ -15,6 +15,7 @@ ESTIMATE_FIELDS: tuple[FieldSpec, ...] = (
             "Training counts 6·N FLOPs per token (forward and backward pass), "
             "inference 2·N per token."
         ),
+        term="flops-estimate",
     ),
     row(
         "codes",
@@ -23,6 +24,7 @@ ESTIMATE_FIELDS: tuple[FieldSpec, ...] = (
         width="num",
         help="Optional: the number of parameters, for the 6·N·D compute estimate.",
         example="1,400,000,000",
+        term="flops-estimate",
     ),
     row(
         "codes",
