@@ -187,3 +187,18 @@ def test_markdown_and_pdf_carry_the_mfu_check_and_other_systems(user_client, lar
     pages = PdfReader(io.BytesIO(response.content)).pages
     text = " ".join(" ".join(page.extract_text().split()) for page in pages)
     assert "MFU check" in text and "GPU-hours on other systems" in text
+
+
+def test_admin_edits_the_peak_throughput(admin_client, catalogue):
+    lumi = Cluster.objects.get(slug="lumi-g")
+    url = reverse("admin:proposals_cluster_change", args=[lumi.pk])
+    content = admin_client.get(url).content.decode()
+    for label in (
+        "Peak dense BF16/FP16 TFLOP/s per GPU",
+        "Peak FP32 TFLOP/s per GPU",
+        "Peak throughput source",
+        "Peak throughput checked on",
+    ):
+        assert label in content
+    listing = admin_client.get(reverse("admin:proposals_cluster_changelist"))
+    assert "383" in listing.content.decode()
