@@ -1,7 +1,16 @@
 from django.urls import path, re_path
 
 from proposals.http import MAX_DIGITS
-from proposals.views import exports, proposals, public, reference, review, staff, wizard
+from proposals.views import (
+    exports,
+    planning,
+    proposals,
+    public,
+    reference,
+    review,
+    staff,
+    wizard,
+)
 from proposals.views import paste as paste_views
 
 app_name = "proposals"
@@ -116,5 +125,19 @@ urlpatterns += [
         "proposals/<int:pk>/paste/<slug:kind>/undo/",
         paste_views.paste_undo,
         name="paste_undo",
+    ),
+]
+
+# Compute planning: compare the catalogue systems, copy retargeted to one of them.
+urlpatterns += [
+    path(
+        "proposals/<int:pk>/systems/",
+        planning.compare_systems,
+        name="compare_systems",
+    ),
+    path(
+        "proposals/<int:pk>/systems/copy/",
+        planning.retarget_copy,
+        name="retarget_copy",
     ),
 ]

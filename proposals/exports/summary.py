@@ -18,6 +18,7 @@ from proposals.domain.jsonformat import dump
 from proposals.domain.numbers import MISSING
 from proposals.domain.types import CALL_FAMILY_LABELS, ORGANISATION_KIND_LABELS
 
+from .compute import summary_rows as compute_rows
 from .portal import ROLE_LABELS, Block, selection_blocks
 from .tables import Figures, code_label, figures, normalise, num, plural
 
@@ -131,6 +132,7 @@ def _assessment_rows(
                 f"(at {num(e.carbon_intensity_g_per_kwh)} gCO2e/kWh)",
             )
         )
+    rows += compute_rows(a)
     return rows
 
 
