@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import html
 import http.client
-import json
 import os
 import re
 import secrets
@@ -431,7 +430,8 @@ def lost_writes(typists: list[Typist]) -> list[str]:
         )
     )
     return [
-        f"typist {t.number}: acknowledged {t.acked[-40:]!r}, stored {stored.get(t.proposal, '')[-40:]!r}"
+        f"typist {t.number}: acknowledged {t.acked[-40:]!r}, "
+        f"stored {stored.get(t.proposal, '')[-40:]!r}"
         for t in typists
         if t.acked is not None and stored.get(t.proposal) != t.acked
     ]
@@ -458,7 +458,7 @@ def main() -> int:
     )
     os.environ.update(env)
     processes = []
-    log = tempfile.NamedTemporaryFile(
+    log = tempfile.NamedTemporaryFile(  # noqa: SIM115 (closed in ``finally``)
         prefix="aifactory-loadtest-", suffix=".log", delete=False
     )
     status = 0
