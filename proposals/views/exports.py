@@ -233,6 +233,12 @@ def export_pdf_status(request, pk, export_id):
     if request.htmx:
         template += "#pdf_status"
     query = f"?revision={stored.review_revision}" if stored.review_revision else ""
+    inline = _wants_inline(request)
+    status_url = reverse("proposals:export_pdf_status", args=[proposal.pk, stored.pk])
+    file_url = reverse("proposals:export_pdf_file", args=[proposal.pk, stored.pk])
+    # A page that waited for the file opens it once it is ready (htmx: exports.js;
+    # without JavaScript: a meta refresh).
+    waited = request.GET.get("waiting") == "1"
     return TemplateResponse(
         request,
         template,
@@ -241,8 +247,13 @@ def export_pdf_status(request, pk, export_id):
             "stored": stored,
             "staff_view": stored.for_staff,
             "query": query,
-            "inline": _wants_inline(request),
+            "inline": inline,
             "working": not (stored.is_ready or stored.is_failed or stored.is_stalled),
+            "poll_url": status_url
+            + ("?waiting=1&inline=1" if inline else "?waiting=1"),
+            "open_url": (file_url + ("?inline=1" if inline else ""))
+            if waited and stored.is_ready
+            else "",
         },
     )
 

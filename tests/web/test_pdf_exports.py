@@ -60,12 +60,23 @@ def test_the_request_shows_progress_and_the_worker_renders(
     assert len(renders) == 1
     stored.refresh_from_db()
     assert stored.status == PdfExport.Status.DONE and stored.html == ""
-    fragment = user_client.get(status_url, HTTP_HX_REQUEST="true").text
+    # The page polls with ?waiting=1: once ready, the file opens (htmx: exports.js
+    # follows data-open; without JavaScript a meta refresh does).
+    assert f'hx-get="{status_url}?waiting=1"' in page
+    fragment = user_client.get(
+        status_url, {"waiting": "1"}, HTTP_HX_REQUEST="true"
+    ).text
     assert fragment.lstrip().startswith('<div id="pdf-status"')
     assert 'data-status="done"' in fragment and "hx-trigger" not in fragment
     assert "<html" not in fragment
     file_url = reverse("proposals:export_pdf_file", args=[proposal.pk, stored.pk])
+    assert f'data-open="{file_url}"' in fragment
     assert f'href="{file_url}?inline=1"' in fragment
+    no_js = user_client.get(status_url, {"waiting": "1"}).text
+    assert f'<meta http-equiv="refresh" content="0;url={file_url}">' in no_js
+    # A later visit shows the buttons and opens nothing by itself.
+    later = user_client.get(status_url).text
+    assert "data-open" not in later and 'http-equiv="refresh"' not in later
     download = user_client.get(file_url)
     assert download["Content-Type"] == "application/pdf"
     assert download["Content-Disposition"].startswith(
