@@ -106,6 +106,26 @@ urlpatterns += [
         "proposals/<int:pk>/export.md", exports.export_markdown, name="export_markdown"
     ),
     path("proposals/<int:pk>/export.pdf", exports.export_pdf, name="export_pdf"),
+    path(
+        "proposals/<int:pk>/export/markdown/",
+        exports.export_markdown_view,
+        name="export_markdown_view",
+    ),
+    path(
+        "proposals/<int:pk>/export/pdf/<int:export_id>/",
+        exports.export_pdf_status,
+        name="export_pdf_status",
+    ),
+    path(
+        "proposals/<int:pk>/export/pdf/<int:export_id>/file.pdf",
+        exports.export_pdf_file,
+        name="export_pdf_file",
+    ),
+    path(
+        "proposals/<int:pk>/export/pdf/<int:export_id>/retry/",
+        exports.export_pdf_retry,
+        name="export_pdf_retry",
+    ),
     path("proposals/<int:pk>/export.json", exports.export_json, name="export_json"),
     path(
         "proposals/<int:pk>/import/",

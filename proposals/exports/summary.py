@@ -61,7 +61,7 @@ class CodeSummary:
 @dataclass(frozen=True)
 class Summary:
     title: str
-    revision: int
+    revision: int | None  # the review revision (r1, r2), None for the draft
     date: str
     status: str
     organisation: tuple[tuple[str, str], ...]
@@ -77,6 +77,16 @@ class Summary:
     optimisation: str
     # The staff's technical assessment (staff exports only): (label, value) rows.
     review: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def version(self) -> str:
+        """``Review revision r2`` or ``Draft``: what the document is, in the staff's
+        words (never the autosave counter)."""
+        return f"Review revision r{self.revision}" if self.revision else "Working draft"
+
+    @property
+    def short_version(self) -> str:
+        return f"r{self.revision}" if self.revision else "Draft"
 
     @property
     def errors(self) -> tuple[FindingLine, ...]:
@@ -148,7 +158,7 @@ def build_summary(
     assessment: Assessment,
     catalogue: Catalogue,
     *,
-    revision: int,
+    revision: int | None,
     today: datetime.date,
     status: str = "",
     review: tuple[tuple[str, str], ...] = (),
