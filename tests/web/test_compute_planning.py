@@ -14,6 +14,7 @@ from pypdf import PdfReader
 from proposals import domain, services
 from proposals.models import Cluster, Proposal
 from tests.factories import CodeEntryFactory, JobTypeFactory, ProposalFactory
+from tests.web.test_exports import get_pdf
 
 pytestmark = pytest.mark.django_db
 EXAMPLES = Path(__file__).resolve().parents[2] / "fixtures" / "examples"
@@ -177,13 +178,17 @@ def test_portal_text_states_how_the_estimate_was_made(user_client, large):
     assert "236 GPU-hours on MareNostrum 5 ACC" in content
 
 
-def test_markdown_and_pdf_carry_the_mfu_check_and_other_systems(user_client, large):
+def test_markdown_and_pdf_carry_the_mfu_check_and_other_systems(
+    user_client, large, run_tasks
+):
     markdown = user_client.get(
         reverse("proposals:export_markdown", args=[large.pk])
     ).content.decode()
     assert "**MFU check:** 5 measurement(s) checked" in markdown
     assert "LUMI-G 286,237 (estimate)" in markdown
-    response = user_client.get(reverse("proposals:export_pdf", args=[large.pk]))
+    response = get_pdf(
+        user_client, reverse("proposals:export_pdf", args=[large.pk]), run_tasks
+    )
     pages = PdfReader(io.BytesIO(response.content)).pages
     text = " ".join(" ".join(page.extract_text().split()) for page in pages)
     assert "MFU check" in text and "GPU-hours on other systems" in text
