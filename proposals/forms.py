@@ -92,10 +92,10 @@ YES_NO_UNKNOWN = [("", "Not answered"), ("true", "Yes"), ("false", "No")]
 def country_choices():
     """Every ISO 3166 country, the eligible ones first, grouped by their status in
     the eligibility data (database, else the shipped data)."""
-    from proposals.assess import countries_from_db
     from proposals.domain.countries import STATUS_LABELS, eligible_countries, names
+    from proposals.reference_data import cached_countries
 
-    eligible = countries_from_db() or eligible_countries()
+    eligible = cached_countries() or eligible_countries()
     groups: dict[str, list] = {}
     for status, status_label in STATUS_LABELS.items():
         members = sorted(

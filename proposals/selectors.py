@@ -43,6 +43,13 @@ def proposal_get_for_owner(*, user, pk: int, children: bool = True) -> Proposal 
     return queryset.filter(pk=pk).first()
 
 
+def proposal_owned_exists(*, user, pk: int) -> bool:
+    """Whether ``user`` owns proposal ``pk`` (and has not deleted it): one query."""
+    return Proposal.objects.filter(
+        owner=user, pk=pk, deleted_at__isnull=True
+    ).exists()
+
+
 def number_format_for(*, user, languages=()) -> NumberFormat:
     """How ``user`` writes numbers: their setting, or (before they chose one) the
     convention of their browser's ``languages``."""

@@ -2,6 +2,7 @@ from django.urls import path, re_path
 
 from proposals.http import MAX_DIGITS
 from proposals.views import exports, proposals, public, reference, review, staff, wizard
+from proposals.views import charts as chart_views
 
 app_name = "proposals"
 
@@ -35,6 +36,14 @@ urlpatterns = [
         ),
         wizard.row_operation,
         name="row",
+    ),
+    # The wizard's scaling chart, by the hash of the data it shows (immutable).
+    re_path(
+        r"^proposals/(?P<pk>[0-9]{{1,{}}})/chart/(?P<key>[0-9a-f]{{{}}})\.svg$".format(
+            MAX_DIGITS, chart_views.KEY_LENGTH
+        ),
+        chart_views.scaling_chart,
+        name="chart",
     ),
 ]
 

@@ -27,7 +27,7 @@ from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
-from proposals import selectors, services
+from proposals import charts, selectors, services
 from proposals.domain.fields import FIELD_BY_KEY, columns
 from proposals.domain.sections import TABLE_BY_KIND, TABLE_KINDS
 from proposals.live import live_context
@@ -93,15 +93,27 @@ def _page(request, proposal, step, step_forms, **extra):
         "tables": TABLE_BY_KIND,
         "columns": {kind: columns(kind) for kind in TABLE_KINDS},
         "units": {key: spec.unit for key, spec in FIELD_BY_KEY.items() if spec.unit},
+        # Regions an autosave may leave out when the page shows them already.
         "chart_changed": True,
-        **live_context(proposal, step=step.slug),
+        "findings_changed": True,
+        "badges_changed": True,
+        **live_context(proposal, step=step.slug, chart_link=True),
         **extra,
     }
+
+
+def _remember_chart(proposal, context) -> None:
+    """Note which data the page's chart URL stands for, so that the image view
+    draws it without assessing the proposal again."""
+    if context.get("chart_url"):
+        charts.remember(proposal.pk, context["chart_image_key"], context["chart_data"])
 
 
 def _answer(request, kind: str, context, *, status=200):
     """The one place that decides what answers: ``page`` (the full step), or for
     htmx ``autosave`` / ``rows`` fragments (``FRAGMENTS``)."""
+    if kind != "autosave" or context.get("chart_changed"):
+        _remember_chart(context["proposal"], context)
     if kind == "page" or not request.htmx:
         return TemplateResponse(request, TEMPLATE, context, status=status)
     response = TemplateResponse(
@@ -179,8 +191,11 @@ def _step_post(request, proposal, step):
         return _after_rows(request, owned_proposal(request, proposal.pk), step, saved)
     context = _page(request, proposal, step, step_forms, **saved.context())
     if autosave:
-        # The chart (tens of kilobytes) is sent again only when what it shows changed.
-        context["chart_changed"] = request.POST.get("chart_key") != context["chart_key"]
+        # A region is rendered and sent again only when what it shows changed: the
+        # page sends back the fingerprint of what it shows (``revision_field``).
+        for region in ("chart", "findings", "badges"):
+            shown = request.POST.get(f"{region}_key")
+            context[f"{region}_changed"] = shown != context[f"{region}_key"]
         return _answer(request, "autosave", context)
     if outcome.conflicts or any(form.errors for form in step_forms.all_forms()):
         return _answer(request, "page", context)
