@@ -11,7 +11,6 @@ from django.urls import reverse
 
 from proposals import charts
 from proposals.charts import chart_data, inline_svg
-from proposals.reference_data import assess_cached, cached_terms
 from proposals.domain.bounds import BOUNDS
 from proposals.domain.fields import (
     FIELD_BY_KEY,
@@ -24,6 +23,7 @@ from proposals.domain.jobplan import nodes_for
 from proposals.domain.sections import ROW_PREFIX, TABLE_BY_KIND, TABLE_KINDS, TABLES
 from proposals.domain.terms import figures
 from proposals.domain.tiers import tier_label
+from proposals.reference_data import assess_cached, cached_terms
 from proposals.wizard import STEPS, finding_location
 
 SEVERITY_CLASS = {"error": "danger", "warning": "warning", "info": "info"}

@@ -4,8 +4,8 @@ Every autosave assesses the proposal against these three tables, which change on
 when an administrator edits them. They are read from the database once and kept in
 this process while they are current:
 
-- a save or delete of a row of these tables (the admin, a data migration, the shell)
-  forgets the copy at once, and removes the stamp kept in Django's configured cache;
+- a save or delete of a row of these tables (the admin, the shell) forgets the
+  copy at once, and removes the stamp kept in Django's configured cache;
 - a copy is current while the stamp it was loaded under is still in that cache (so,
   with a cache shared between processes, the database cache, an edit made in one
   process is seen by every other at its next request), and for at most
@@ -21,10 +21,10 @@ from django.db import transaction
 from django.db.models.signals import post_delete, post_save
 
 from proposals import assess, domain
+from proposals.models import CallFamily, CallMode, Cluster, CountryEligibility
 
 STAMP_KEY = "reference-data:stamp"
 MAX_AGE = 60.0  # seconds
-WATCHED = {"cluster", "callfamily", "callmode", "countryeligibility"}
 
 _lock = threading.Lock()
 _copy: dict = {}  # {"stamp": str, "loaded": float, "catalogue": ..., ...}
@@ -83,14 +83,14 @@ def assess_cached(proposal, *, terms=None) -> domain.Assessment:
 
 
 def _changed(sender, **kwargs):
-    # Historical models of data migrations are other classes of the same name.
-    meta = sender._meta
-    if meta.app_label == "proposals" and meta.model_name in WATCHED:
-        forget()
-        # Forget again once the edit is committed: a copy read in between may hold
-        # the state before it (or an edit that is then rolled back).
-        transaction.on_commit(forget)
+    forget()
+    # Forget again once the edit is committed: a copy read in between may hold the
+    # state before it (or an edit that is then rolled back).
+    transaction.on_commit(forget)
 
 
-post_save.connect(_changed, dispatch_uid="reference-data-saved")
-post_delete.connect(_changed, dispatch_uid="reference-data-deleted")
+# Receivers for these models only: a delete receiver for every model would make
+# every bulk delete in the project read its rows first.
+for _model in (Cluster, CallFamily, CallMode, CountryEligibility):
+    post_save.connect(_changed, sender=_model, dispatch_uid=f"refdata-save-{_model}")
+    post_delete.connect(_changed, sender=_model, dispatch_uid=f"refdata-del-{_model}")

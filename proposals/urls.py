@@ -1,8 +1,8 @@
 from django.urls import path, re_path
 
 from proposals.http import MAX_DIGITS
-from proposals.views import exports, proposals, public, reference, review, staff, wizard
 from proposals.views import charts as chart_views
+from proposals.views import exports, proposals, public, reference, review, staff, wizard
 
 app_name = "proposals"
 
@@ -39,9 +39,8 @@ urlpatterns = [
     ),
     # The wizard's scaling chart, by the hash of the data it shows (immutable).
     re_path(
-        r"^proposals/(?P<pk>[0-9]{{1,{}}})/chart/(?P<key>[0-9a-f]{{{}}})\.svg$".format(
-            MAX_DIGITS, chart_views.KEY_LENGTH
-        ),
+        rf"^proposals/(?P<pk>[0-9]{{1,{MAX_DIGITS}}})/chart/"
+        rf"(?P<key>[0-9a-f]{{{chart_views.KEY_LENGTH}}})\.svg$",
         chart_views.scaling_chart,
         name="chart",
     ),

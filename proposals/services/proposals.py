@@ -127,7 +127,7 @@ def _bump(
     return proposal.revision
 
 
-@transaction.atomic
+@transaction.atomic(savepoint=False)
 def proposal_save_changes(
     *,
     proposal: Proposal,
@@ -147,6 +147,13 @@ def proposal_save_changes(
 
     ``refused`` (input name -> what was typed and why it was refused) replaces the
     entries of the inputs in ``cleared`` in ``Proposal.refused_inputs``.
+
+    Queries: the proposal is locked and its revision read; when that is still the
+    revision ``proposal`` was read at (every write advances it), the objects in
+    memory are the stored ones and nothing more is read. The proposal's own fields
+    are stored by the same UPDATE that advances the revision (their bounds are
+    single-field checks the forms make); a row's by its own UPDATE, in a savepoint
+    (a row's values together may break a constraint, which refuses that row only).
     """
     # One writer per proposal at a time: the comparison and the write are atomic.
     stored_refused, locked_revision = (
@@ -154,13 +161,22 @@ def proposal_save_changes(
         .values_list("refused_inputs", "revision")
         .get(pk=proposal.pk)
     )
+    unchanged_since_read = locked_revision == proposal.revision
     outcome = SaveOutcome(revision=proposal.revision)
+    own_values = {}
     for change in changes:
         model = type(change.instance)
         names = {name: model._meta.get_field(name).attname for name in change.values}
-        current = (
-            model.objects.filter(pk=change.instance.pk).values(*names.values()).first()
-        )
+        if unchanged_since_read:
+            current = {
+                attname: getattr(change.instance, attname) for attname in names.values()
+            }
+        else:
+            current = (
+                model.objects.filter(pk=change.instance.pk)
+                .values(*names.values())
+                .first()
+            )
         if current is None:
             outcome.gone.append(change)
             continue
@@ -176,12 +192,15 @@ def proposal_save_changes(
             values[name] = value
         if not values:
             continue
-        try:
-            with transaction.atomic():
-                model.objects.filter(pk=change.instance.pk).update(**values)
-        except IntegrityError:
-            outcome.refused.append(change)
-            continue
+        if change.instance is proposal:
+            own_values.update(values)
+        else:
+            try:
+                with transaction.atomic():
+                    model.objects.filter(pk=change.instance.pk).update(**values)
+            except IntegrityError:
+                outcome.refused.append(change)
+                continue
         for name, value in values.items():
             setattr(change.instance, name, value)
         outcome.saved.append((change.instance, sorted(values)))
@@ -191,7 +210,7 @@ def proposal_save_changes(
         if key not in cleared
     }
     remembered.update(refused or {})
-    extra = {}
+    extra = dict(own_values)
     if remembered != (stored_refused or {}):
         extra["refused_inputs"] = remembered
     proposal.refused_inputs = remembered
@@ -293,7 +312,7 @@ class RowAction:
     row: object = None
 
 
-@transaction.atomic
+@transaction.atomic(savepoint=False)
 def proposal_save_step(
     *,
     proposal: Proposal,

@@ -32,7 +32,7 @@ from proposals.domain.fields import FIELD_BY_KEY, columns
 from proposals.domain.sections import TABLE_BY_KIND, TABLE_KINDS
 from proposals.live import live_context
 from proposals.views import owned_proposal
-from proposals.views.accounts import number_format
+from proposals.views.accounts import browser_languages, number_format
 from proposals.wizard import (
     STEP_BY_SLUG,
     STEPS,
@@ -51,6 +51,18 @@ FRAGMENTS = {
     "autosave": "autosave_response",  # status, feedback, computed regions (oob)
     "rows": "row_op_response",  # the whole form again, plus the sidebar (oob)
 }
+
+
+def _editable(request, pk):
+    """The request user's proposal ``pk`` in two queries (with the owner's number
+    format, read once per request), or a 404."""
+    proposal = selectors.proposal_get_for_editing(user=request.user, pk=pk)
+    if proposal is None:
+        raise Http404("No such proposal.")
+    request._number_format = selectors.number_format_of(
+        proposal.owner, languages=browser_languages(request)
+    )
+    return proposal
 
 
 def _step_or_404(slug: str):
@@ -132,7 +144,7 @@ def _answer(request, kind: str, context, *, status=200):
 def wizard(request, pk, step):
     """One step of the wizard: GET shows it, POST saves it."""
     step = _step_or_404(step)
-    proposal = owned_proposal(request, pk)
+    proposal = _editable(request, pk)
     if request.method == "POST":
         # Edited: the step's open items are shown as what they are from now on.
         services.proposal_mark_visited(proposal=proposal, step=step.slug)
