@@ -52,6 +52,8 @@ def _current() -> dict:
         "catalogue": assess.catalogue_from_db(),
         "terms": assess.terms_from_db(),
         "countries": assess.countries_from_db(),
+        # The model instances, for the wizard's choice of system.
+        "clusters": {str(c.pk): c for c in Cluster.objects.all()},
     }
     with _lock:
         _copy.clear()
@@ -69,6 +71,11 @@ def cached_terms() -> dict[str, domain.FamilyTerms]:
 
 def cached_countries() -> dict[str, domain.Country] | None:
     return _current()["countries"]
+
+
+def cached_clusters() -> dict[str, Cluster]:
+    """The catalogue's ``Cluster`` rows by primary key (as text)."""
+    return _current()["clusters"]
 
 
 def assess_cached(proposal, *, terms=None) -> domain.Assessment:

@@ -44,15 +44,18 @@ def proposal_get_for_owner(*, user, pk: int, children: bool = True) -> Proposal 
     return queryset.filter(pk=pk).first()
 
 
-def proposal_get_for_editing(*, user, pk: int) -> Proposal | None:
+def proposal_get_for_editing(*, user, pk: int, lock: bool = False) -> Proposal | None:
     """``proposal_get_for_owner`` in two queries, for the wizard's every keystroke:
     the proposal with its system, its owner and the owner's preferences joined, then
-    every row of its four tables at once (:func:`_attach_children`)."""
-    proposal = (
-        Proposal.objects.filter(owner=user, deleted_at__isnull=True, pk=pk)
-        .select_related("system", "owner", "owner__preferences")
-        .first()
-    )
+    every row of its four tables at once (:func:`_attach_children`). With ``lock``
+    (inside a transaction) the proposal's row is locked for update, so what is read
+    is what a save in the same transaction compares with."""
+    queryset = Proposal.objects.filter(
+        owner=user, deleted_at__isnull=True, pk=pk
+    ).select_related("system", "owner", "owner__preferences")
+    if lock:
+        queryset = queryset.select_for_update(of=("self",))
+    proposal = queryset.first()
     if proposal is not None:
         _attach_children(proposal)
     return proposal

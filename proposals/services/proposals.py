@@ -134,6 +134,7 @@ def proposal_save_changes(
     changes: list,
     refused: dict | None = None,
     cleared: set | frozenset = frozenset(),
+    locked: bool = False,
 ) -> SaveOutcome:
     """Store validated changes (``wizard.Change``), field by field.
 
@@ -148,7 +149,8 @@ def proposal_save_changes(
     ``refused`` (input name -> what was typed and why it was refused) replaces the
     entries of the inputs in ``cleared`` in ``Proposal.refused_inputs``.
 
-    Queries: the proposal is locked and its revision read; when that is still the
+    Queries: the proposal is locked and its revision read (``locked``: ``proposal``
+    was read with ``select_for_update`` in this transaction); when that is still the
     revision ``proposal`` was read at (every write advances it), the objects in
     memory are the stored ones and nothing more is read. The proposal's own fields
     are stored by the same UPDATE that advances the revision (their bounds are
@@ -156,11 +158,14 @@ def proposal_save_changes(
     (a row's values together may break a constraint, which refuses that row only).
     """
     # One writer per proposal at a time: the comparison and the write are atomic.
-    stored_refused, locked_revision = (
-        Proposal.objects.select_for_update()
-        .values_list("refused_inputs", "revision")
-        .get(pk=proposal.pk)
-    )
+    if locked:
+        stored_refused, locked_revision = proposal.refused_inputs, proposal.revision
+    else:
+        stored_refused, locked_revision = (
+            Proposal.objects.select_for_update()
+            .values_list("refused_inputs", "revision")
+            .get(pk=proposal.pk)
+        )
     unchanged_since_read = locked_revision == proposal.revision
     outcome = SaveOutcome(revision=proposal.revision)
     own_values = {}
@@ -320,11 +325,16 @@ def proposal_save_step(
     refused: dict | None = None,
     cleared: set | frozenset = frozenset(),
     row_action: RowAction | None = None,
+    locked: bool = False,
 ):
     """Store a step's changes (see ``proposal_save_changes``) and then its row
     operation. Returns ``(outcome, new_row)``."""
     outcome = proposal_save_changes(
-        proposal=proposal, changes=changes, refused=refused, cleared=cleared
+        proposal=proposal,
+        changes=changes,
+        refused=refused,
+        cleared=cleared,
+        locked=locked,
     )
     if row_action is None:
         return outcome, None

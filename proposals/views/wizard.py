@@ -21,6 +21,7 @@ import json
 
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import BadRequest
+from django.db import transaction
 from django.http import Http404
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
@@ -53,10 +54,10 @@ FRAGMENTS = {
 }
 
 
-def _editable(request, pk):
+def _editable(request, pk, *, lock=False):
     """The request user's proposal ``pk`` in two queries (with the owner's number
-    format, read once per request), or a 404."""
-    proposal = selectors.proposal_get_for_editing(user=request.user, pk=pk)
+    format, read once per request), or a 404; ``lock``: see the selector."""
+    proposal = selectors.proposal_get_for_editing(user=request.user, pk=pk, lock=lock)
     if proposal is None:
         raise Http404("No such proposal.")
     request._number_format = selectors.number_format_of(
@@ -144,11 +145,21 @@ def _answer(request, kind: str, context, *, status=200):
 def wizard(request, pk, step):
     """One step of the wizard: GET shows it, POST saves it."""
     step = _step_or_404(step)
-    proposal = _editable(request, pk)
     if request.method == "POST":
-        # Edited: the step's open items are shown as what they are from now on.
-        services.proposal_mark_visited(proposal=proposal, step=step.slug)
-        return _step_post(request, proposal, step)
+        autosave = bool(request.htmx) and bool(request.POST.get("autosave"))
+        with transaction.atomic():
+            # Read locked (one writer per proposal): the save compares the page's
+            # bases with what was read here and writes in the same transaction.
+            proposal = _editable(request, pk, lock=True)
+            # Edited: the step's open items are shown as what they are from now on.
+            services.proposal_mark_visited(proposal=proposal, step=step.slug)
+            system_before = proposal.system_id
+            saved = _save(
+                request, proposal, step, posted_rows_only=autosave, locked=True
+            )
+        # Assessed and rendered after the commit, without the lock.
+        return _step_post(request, proposal, step, saved, system_before, autosave)
+    proposal = _editable(request, pk)
     left = request.GET.get("from")
     if left in STEP_BY_SLUG and left != step.slug:
         # The step tabs say which step was left (so it was seen).
@@ -192,10 +203,7 @@ def row_operation(request, pk, step, kind, operation, row=None):
     return _after_rows(request, owned_proposal(request, pk), step, saved)
 
 
-def _step_post(request, proposal, step):
-    autosave = bool(request.htmx) and bool(request.POST.get("autosave"))
-    system_before = proposal.system_id
-    saved = _save(request, proposal, step, posted_rows_only=autosave)
+def _step_post(request, proposal, step, saved, system_before, autosave):
     step_forms, outcome = saved.step_forms, saved.outcome
     if proposal.system_id != system_before:
         # A new system changes what the inputs mean (GPUs per node, GCDs): show the
@@ -271,7 +279,9 @@ def _posted_bases(request) -> dict[str, str]:
     return bases
 
 
-def _save(request, proposal, step, *, posted_rows_only=False, row_action=None):
+def _save(
+    request, proposal, step, *, posted_rows_only=False, row_action=None, locked=False
+):
     """Validate and store a step's POST (field by field) and its row operation."""
     unit = _gpu_unit(proposal, request.POST.get("gpu_unit"))
     step_forms = build_step_forms(
@@ -298,6 +308,7 @@ def _save(request, proposal, step, *, posted_rows_only=False, row_action=None):
         refused=collected.refused,
         cleared=collected.cleared,
         row_action=row_action,
+        locked=locked,
     )
     for change in outcome.refused:
         change.form.add_error(
