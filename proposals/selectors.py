@@ -2,13 +2,17 @@
 
 from django.contrib.auth import get_user_model
 from django.db import connection
-from django.db.models import Q, QuerySet
+from django.db.models import F, Q, QuerySet
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 
-from proposals import domain
+from proposals import domain, reference_data
 from proposals.assess import CHILDREN, with_children
-from proposals.domain.numbers import NumberFormat, format_for_languages
+from proposals.domain.numbers import (
+    NUMBER_FORMAT_BY_NAME,
+    NumberFormat,
+    format_for_languages,
+)
 from proposals.models import (
     AccountProfile,
     PendingImport,
@@ -46,18 +50,26 @@ def proposal_get_for_owner(*, user, pk: int, children: bool = True) -> Proposal 
 
 def proposal_get_for_editing(*, user, pk: int, lock: bool = False) -> Proposal | None:
     """``proposal_get_for_owner`` in two queries, for the wizard's every keystroke:
-    the proposal with its system, its owner and the owner's preferences joined, then
-    every row of its four tables at once (:func:`_attach_children`). With ``lock``
-    (inside a transaction) the proposal's row is locked for update, so what is read
-    is what a save in the same transaction compares with."""
+    the proposal (with its owner's number format, ``owner_number_format``), then
+    every row of its four tables at once (:func:`_attach_children`). Its owner is
+    ``user`` and its system comes from the catalogue kept in process, so neither is
+    read again. With ``lock`` (inside a transaction) the proposal's row is locked
+    for update, so what is read is what a save in the same transaction compares
+    with."""
     queryset = Proposal.objects.filter(
         owner=user, deleted_at__isnull=True, pk=pk
-    ).select_related("system", "owner", "owner__preferences")
+    ).annotate(owner_number_format=F("owner__preferences__number_format"))
     if lock:
         queryset = queryset.select_for_update(of=("self",))
     proposal = queryset.first()
-    if proposal is not None:
-        _attach_children(proposal)
+    if proposal is None:
+        return None
+    proposal.owner = user
+    if proposal.system_id is not None:
+        system = reference_data.cached_clusters().get(str(proposal.system_id))
+        if system is not None:  # else read when first used
+            Proposal._meta.get_field("system").set_cached_value(proposal, system)
+    _attach_children(proposal)
     return proposal
 
 
@@ -145,12 +157,12 @@ def proposal_owned_exists(*, user, pk: int) -> bool:
     return Proposal.objects.filter(owner=user, pk=pk, deleted_at__isnull=True).exists()
 
 
-def number_format_of(user, *, languages=()) -> NumberFormat:
-    """``number_format_for`` a user read with ``select_related("preferences")``
-    (no query)."""
-    preferences = getattr(user, "preferences", None)
-    if preferences is not None:
-        return preferences.number_format_spec
+def number_format_of(proposal, *, languages=()) -> NumberFormat:
+    """``number_format_for`` the owner of a proposal read by
+    ``proposal_get_for_editing`` (no query)."""
+    name = getattr(proposal, "owner_number_format", None)
+    if name in NUMBER_FORMAT_BY_NAME:
+        return NUMBER_FORMAT_BY_NAME[name]
     return format_for_languages(languages)
 
 

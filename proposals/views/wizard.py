@@ -61,7 +61,7 @@ def _editable(request, pk, *, lock=False):
     if proposal is None:
         raise Http404("No such proposal.")
     request._number_format = selectors.number_format_of(
-        proposal.owner, languages=browser_languages(request)
+        proposal, languages=browser_languages(request)
     )
     return proposal
 
