@@ -12,7 +12,6 @@ this process while they are current:
   ``MAX_AGE`` seconds (the bound for processes that share no cache).
 """
 
-import threading
 import time
 import uuid
 
@@ -26,18 +25,20 @@ from proposals.models import CallFamily, CallMode, Cluster, CountryEligibility
 STAMP_KEY = "reference-data:stamp"
 MAX_AGE = 60.0  # seconds
 
-_lock = threading.Lock()
-_copy: dict = {}  # {"stamp": str, "loaded": float, "catalogue": ..., ...}
+# This process's copy: {"stamp": str, "loaded": float, "catalogue": ..., ...}, replaced
+# whole (never changed in place), so a thread reading it never sees half of one.
+_copy: dict = {}
 
 
 def forget() -> None:
     """Drop this process's copy and the shared stamp (every process reloads)."""
-    with _lock:
-        _copy.clear()
+    global _copy
+    _copy = {}
     cache.delete(STAMP_KEY)
 
 
 def _current() -> dict:
+    global _copy
     stamp = cache.get(STAMP_KEY)
     copy = _copy
     fresh = copy and time.monotonic() - copy["loaded"] < MAX_AGE
@@ -55,9 +56,7 @@ def _current() -> dict:
         # The model instances, for the wizard's choice of system.
         "clusters": {str(c.pk): c for c in Cluster.objects.all()},
     }
-    with _lock:
-        _copy.clear()
-        _copy.update(loaded)
+    _copy = loaded
     return loaded
 
 

@@ -351,7 +351,11 @@ def test_keystroke_to_painted_tier(_async_unsafe, live_server, browser, catalogu
     code = CodeEntryFactory(proposal=proposal, position=0)
     for position, (gpus, throughput) in enumerate([(4, 1200), (8, 2280), (16, 4225)]):
         ScalingMeasurementFactory(
-            proposal=proposal, code=code, gpus=gpus, throughput=throughput
+            proposal=proposal,
+            code=code,
+            gpus=gpus,
+            throughput=throughput,
+            position=position,
         )
     context = browser.new_context(viewport={"width": 1366, "height": 900})
     page = context.new_page()
