@@ -96,7 +96,7 @@ def _band_curves(band: dict, gpus: list[float]) -> tuple[list[float], list[float
 
 # Fixed margins (inches) instead of constrained layout, which took a third of the
 # drawing time: room for the axis labels and, below the axes, the legend.
-MARGIN = {"left": 0.75, "right": 0.6, "top": 0.15, "bottom": 0.5}
+MARGIN = {"left": 0.95, "right": 0.6, "top": 0.15, "bottom": 0.5}
 LEGEND_ROW = 0.2  # inches per row of the legend (two entries a row)
 
 
