@@ -214,7 +214,7 @@ def proposal_save_changes(
         for key, entry in (stored_refused or {}).items()
         if key not in cleared
     }
-    remembered.update(refused or {})
+    remembered.update({key: _storable(entry) for key, entry in (refused or {}).items()})
     extra = dict(own_values)
     if remembered != (stored_refused or {}):
         extra["refused_inputs"] = remembered
@@ -228,6 +228,16 @@ def proposal_save_changes(
             **extra,
         )
     return outcome
+
+
+def _storable(entry: dict) -> dict:
+    """A refused input as ``refused_inputs`` can keep it: PostgreSQL's JSON holds
+    no NUL character, so one typed (or quoted in the message) is kept as U+FFFD
+    (the input is refused anyway; what is shown back marks where it was)."""
+    return {
+        key: value.replace("\x00", "\ufffd") if isinstance(value, str) else value
+        for key, value in entry.items()
+    }
 
 
 def proposal_mark_visited(*, proposal: Proposal, step: str) -> None:

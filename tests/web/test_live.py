@@ -297,3 +297,12 @@ def test_chart_data_and_key_are_stable():
     }
     assert charts.url_key(data) == charts.url_key(dict(data))
     assert len(charts.url_key(data)) == charts.URL_KEY_LENGTH
+
+
+def test_a_nul_character_typed_is_refused_not_a_server_error(user_client, full):
+    """PostgreSQL's JSON holds no NUL: the refused text is kept with U+FFFD."""
+    data = page_data(full, "organisation", organisation_name="Nord\x00licht")
+    response = user_client.post(step_url(full, "organisation"), data, headers=HX)
+    assert response.status_code == 200
+    stored = Proposal.objects.get(pk=full.pk)
+    assert stored.refused_inputs["organisation_name"]["text"] == "Nord\ufffdlicht"
