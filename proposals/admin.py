@@ -2,6 +2,7 @@ from django.contrib import admin, messages
 
 from proposals import services
 from proposals.models import (
+    AccountProfile,
     CallFamily,
     CallMode,
     Cluster,
@@ -253,3 +254,14 @@ class OutgoingMailAdmin(ReadOnlyAdmin):
             f"{count} mail(s) queued again; sent mails were left alone.",
             messages.SUCCESS,
         )
+
+
+@admin.register(AccountProfile)
+class AccountProfileAdmin(ReadOnlyAdmin):
+    """Accounts' e-mail addresses and whether they were confirmed: for support, who
+    answer "I never got the mail". Written only by the account services."""
+
+    list_display = ["user", "email", "verified_at"]
+    list_filter = [("verified_at", admin.EmptyFieldListFilter)]
+    search_fields = ["user__username", "email"]
+    list_select_related = ["user"]

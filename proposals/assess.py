@@ -19,6 +19,7 @@ from django.core.exceptions import ValidationError
 from django.db.models import F, Q
 
 from . import domain
+from .domain import calendar
 from .domain.fields import FIELDS
 from .domain.sections import TABLE_KINDS
 from .models import (
@@ -373,3 +374,22 @@ def document_rows(
     if problems:
         raise domain.FormatError(problems)
     return rows
+
+
+def calendar_for(proposal: Proposal, assessment: domain.Assessment):
+    """The calendar of a saved ``proposal`` (issue 14) from its ``assessment``; no
+    query: the system is loaded with the proposal."""
+    system = proposal.system
+    cluster = (
+        domain.Cluster.from_dict(
+            {name: getattr(system, name) for name in CLUSTER_FIELDS}
+        )
+        if system is not None
+        else None
+    )
+    return calendar.feasibility(
+        requested_gpu_hours=assessment.requested_gpu_hours,
+        duration_months=proposal.duration_months,
+        plan=assessment.plan,
+        cluster=cluster,
+    )

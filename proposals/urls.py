@@ -3,6 +3,7 @@ from django.urls import path, re_path
 from proposals.http import MAX_DIGITS
 from proposals.views import charts as chart_views
 from proposals.views import exports, proposals, public, reference, review, staff, wizard
+from proposals.views import paste as paste_views
 
 app_name = "proposals"
 
@@ -109,5 +110,19 @@ urlpatterns += [
         "proposals/<int:pk>/import/",
         exports.import_json_revision,
         name="import_json_revision",
+    ),
+]
+
+# Paste a table (measurements, job plan, schedule) and undo the last paste.
+urlpatterns += [
+    path(
+        "proposals/<int:pk>/paste/<slug:kind>/",
+        paste_views.paste_table,
+        name="paste",
+    ),
+    path(
+        "proposals/<int:pk>/paste/<slug:kind>/undo/",
+        paste_views.paste_undo,
+        name="paste_undo",
     ),
 ]

@@ -11,6 +11,7 @@ import datetime
 from dataclasses import dataclass
 
 from proposals.domain import Assessment, Catalogue, Finding, Proposal, tier_label
+from proposals.domain.calendar import for_proposal as calendar_of
 from proposals.domain.countries import name as country_name
 from proposals.domain.fields import describe_path, label, row_names
 from proposals.domain.jsonformat import dump
@@ -174,13 +175,18 @@ def build_summary(
         )
         for i, code in enumerate(proposal.codes)
     )
+    rows = _assessment_rows(proposal, assessment)
+    # The request on the calendar (issue 14): how busy it keeps the system.
+    cal = calendar_of(proposal, assessment.plan, catalogue)
+    if cal is not None:
+        rows.append(("Calendar", cal.summary()))
     return Summary(
         title=proposal.title.strip() or "Untitled proposal",
         revision=revision,
         date=today.isoformat(),
         status=status,
         organisation=tuple(organisation),
-        assessment=tuple(_assessment_rows(proposal, assessment)),
+        assessment=tuple(rows),
         reasons=assessment.reasons,
         energy_assumptions=assessment.energy.assumptions if assessment.energy else (),
         findings=finding_lines(proposal, assessment.findings),

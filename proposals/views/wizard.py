@@ -18,6 +18,7 @@ fragments only (save status, errors and notes under fields, computed regions).
 """
 
 import json
+from urllib.parse import urlsplit
 
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import BadRequest
@@ -41,7 +42,11 @@ from proposals.wizard import (
     build_step_forms,
     collect_changes,
     field_bases,
+    navigated_here,
     neighbours,
+    plan_folded,
+    plan_optional,
+    wizard_progress,
 )
 
 TEMPLATE = "proposals/wizard.html"
@@ -87,6 +92,7 @@ def _page(request, proposal, step, step_forms, **extra):
     """Context shared by the full page and its fragments."""
     previous, following = neighbours(step.slug)
     system = proposal.system
+    live = live_context(proposal, step=step.slug, chart_link=True)
     return {
         "proposal": proposal,
         "step": step,
@@ -110,7 +116,14 @@ def _page(request, proposal, step, step_forms, **extra):
         "chart_changed": True,
         "findings_changed": True,
         "badges_changed": True,
-        **live_context(proposal, step=step.slug, chart_link=True),
+        **live,
+        # The applicant's path: progress from the badges' counts; what the tier
+        # does not ask for (Playground: job plan, measurements) folded away.
+        "progress": wizard_progress(
+            live["counts_by_step"], live["refused_by_step"], proposal.visited_steps
+        ),
+        "plan_folded": plan_folded(live["mode_terms"], proposal),
+        "plan_optional": plan_optional(live["mode_terms"]),
         **extra,
     }
 
@@ -171,6 +184,12 @@ def wizard(request, pk, step):
         number_format=number_format(request),
     )
     context = _page(request, proposal, step, step_forms)
+    # Moved here from another step: focus goes to this step's heading (focus.js).
+    context["focus_heading"] = navigated_here(
+        left,
+        urlsplit(request.headers.get("Referer", "")).path,
+        [reverse("proposals:step", args=[proposal.pk, s]) for s in STEP_SLUGS],
+    )
     # Staff comments waiting for the applicant, shown on the step tabs.
     context["comments_by_step"] = selectors.review_open_comments_by_step(
         proposal=proposal
@@ -218,6 +237,7 @@ def _step_post(request, proposal, step, saved, system_before, autosave):
             context[f"{region}_changed"] = shown != context[f"{region}_key"]
         return _answer(request, "autosave", context)
     if outcome.conflicts or any(form.errors for form in step_forms.all_forms()):
+        context["focus_heading"] = True  # not <body>: the step and its messages
         return _answer(request, "page", context)
     destination = request.POST.get("goto", step.slug)
     if destination not in STEP_BY_SLUG:

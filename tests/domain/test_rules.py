@@ -2,7 +2,7 @@
 
 import pytest
 
-from proposals.domain import CodeEntry, Measurement, Proposal, assess, rules
+from proposals.domain import CodeEntry, Job, Measurement, Proposal, assess, rules
 from proposals.domain.findings import sort_key
 
 from .builders import catalogue, edit, example, findings
@@ -398,6 +398,20 @@ CASES = [
         "optimisation.narrative",
     ),
     ("OPT-1", LUMI, {}, None),
+    # PLAN-3: 18,176 GPU-hours in one month on a plan of one 4-GPU job type.
+    (
+        "PLAN-3",
+        LUMI,
+        {
+            "selection__duration_months": 1,
+            "scalability__jobs": (Job("Run", gpus=4, hours=4544.0, count=1),),
+        },
+        "scalability.jobs",
+    ),
+    ("PLAN-3", LUMI, {}, None),
+    # PLAN-4: the LUMI guide's own text expects 80-85 % at 32 GPUs; 76-82 % projected.
+    ("PLAN-4", LUMI, {}, "scalability.narrative"),
+    ("PLAN-4", PLAY, {}, None),
 ]
 
 

@@ -37,10 +37,12 @@ def test_assess_with_conditions_is_recorded_and_shown_to_the_applicant(
         text="Fits the Fast Lane profile.",
         action="record",
         **{
-            "decision-0": tr.CONDITION,
-            "reason-0": "Describe the optimisation plan at kick-off.",
-            "decision-1": tr.WAIVED,
-            "reason-1": "No storage needed beyond home.",
+            # The checklist in findings order: SEL-1 storage is item 0; OPT-1, a
+            # note in Playground, item 5.
+            "decision-5": tr.CONDITION,
+            "reason-5": "Describe the optimisation plan at kick-off.",
+            "decision-0": tr.WAIVED,
+            "reason-0": "No storage needed beyond home.",
         },
     )
     assert response.status_code == 302
@@ -97,7 +99,8 @@ def test_request_changes_composes_the_note_from_the_chosen_findings(
             outcome=tr.NOT_FEASIBLE,
             action="request_changes",
             text="Two things to fix.",
-            **{"decision-0": tr.CHANGE_REQUEST, "decision-4": tr.CHANGE_REQUEST},
+            # OPT-1 (item 5) and CODE-6 (item 3).
+            **{"decision-5": tr.CHANGE_REQUEST, "decision-3": tr.CHANGE_REQUEST},
         )
     run_tasks()
     assert response.status_code == 302
@@ -130,7 +133,7 @@ def test_the_outcome_is_in_the_staff_exports_only(client, staff_user, user, subm
         submitted,
         outcome=tr.FEASIBLE_WITH_CONDITIONS,
         action="record",
-        **{"decision-0": tr.CONDITION, "reason-0": "Plan due at kick-off"},
+        **{"decision-5": tr.CONDITION, "reason-5": "Plan due at kick-off"},  # OPT-1
     )
     heading = "Technical assessment (support staff)"
     for query in ("", "?revision=1"):

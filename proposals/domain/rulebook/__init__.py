@@ -6,6 +6,7 @@ Each family keeps the vocabulary only it uses (keyword patterns, thresholds, req
 fields) beside its rules; ``common`` holds what several families share.
 """
 
-from . import codes, eligibility, optimisation, scalability, selection, tier
+from . import codes, eligibility, optimisation, planning, scalability, selection, tier
 
 __all__ = ["codes", "eligibility", "optimisation", "scalability", "selection", "tier"]
+__all__ += ["planning"]  # issue 14: the calendar and the narrative's figures
