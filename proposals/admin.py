@@ -32,6 +32,8 @@ class ClusterAdmin(admin.ModelAdmin):
         "carbon_intensity_g_per_kwh",
         "billing_unit",
         "billing_unit_gpu_hours",
+        "peak_bf16_tflops",
+        "peak_fp32_tflops",
     ]
     search_fields = ["name", "slug", "gpu_model"]
     prepopulated_fields = {"slug": ["name"]}

@@ -10,6 +10,7 @@ terms in force when the help is shown (``FieldSpec.help_for``).
 from __future__ import annotations
 
 from . import field_examples as examples
+from .field_estimate import ESTIMATE_FIELDS
 from .fieldspec import FieldSpec, row, scalar
 
 FIELDS: tuple[FieldSpec, ...] = (
@@ -307,6 +308,7 @@ FIELDS: tuple[FieldSpec, ...] = (
         ),
         examples=examples.CODE_DESCRIPTION,
     ),
+    *ESTIMATE_FIELDS,
     # --- Scalability and performance ------------------------------------------------
     scalar(
         "scalability_narrative",

@@ -18,6 +18,7 @@ from proposals.domain.jsonformat import dump
 from proposals.domain.numbers import MISSING
 from proposals.domain.types import CALL_FAMILY_LABELS, ORGANISATION_KIND_LABELS
 
+from .compute import summary_rows as compute_rows
 from .portal import ROLE_LABELS, Block, selection_blocks
 from .tables import Figures, code_label, figures, normalise, num, plural
 
@@ -60,7 +61,7 @@ class CodeSummary:
 @dataclass(frozen=True)
 class Summary:
     title: str
-    revision: int
+    revision: int | None  # the review revision (r1, r2), None for the draft
     date: str
     status: str
     organisation: tuple[tuple[str, str], ...]
@@ -76,6 +77,16 @@ class Summary:
     optimisation: str
     # The staff's technical assessment (staff exports only): (label, value) rows.
     review: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def version(self) -> str:
+        """``Review revision r2`` or ``Draft``: what the document is, in the staff's
+        words (never the autosave counter)."""
+        return f"Review revision r{self.revision}" if self.revision else "Working draft"
+
+    @property
+    def short_version(self) -> str:
+        return f"r{self.revision}" if self.revision else "Draft"
 
     @property
     def errors(self) -> tuple[FindingLine, ...]:
@@ -131,6 +142,7 @@ def _assessment_rows(
                 f"(at {num(e.carbon_intensity_g_per_kwh)} gCO2e/kWh)",
             )
         )
+    rows += compute_rows(a)
     return rows
 
 
@@ -146,7 +158,7 @@ def build_summary(
     assessment: Assessment,
     catalogue: Catalogue,
     *,
-    revision: int,
+    revision: int | None,
     today: datetime.date,
     status: str = "",
     review: tuple[tuple[str, str], ...] = (),

@@ -412,6 +412,17 @@ CASES = [
     # PLAN-4: the LUMI guide's own text expects 80-85 % at 32 GPUs; 76-82 % projected.
     ("PLAN-4", LUMI, {}, "scalability.narrative"),
     ("PLAN-4", PLAY, {}, None),
+    # 1.4 B parameters x 30 B tokens: ~236 GPU-hours on H100, against 104,448 in the
+    # plan's training rows; 10 T tokens: ~78,600, within a factor 2.
+    (
+        "PLAN-1",
+        LARGE,
+        {"codes[0]__training_tokens": 30e9},
+        "scalability.jobs",
+    ),
+    ("PLAN-1", LARGE, {"codes[0]__training_tokens": 1e13}, None),
+    ("PLAN-2", LARGE, {}, "scalability.measurements[0].mfu_pct"),
+    ("PLAN-2", LARGE, {"codes[0]__model_parameters": None}, None),
 ]
 
 

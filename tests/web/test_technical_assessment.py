@@ -126,7 +126,9 @@ def test_change_request_note_unit():
     assert "Accepted as conditions" in note and "- B-2: b" in note
 
 
-def test_the_outcome_is_in_the_staff_exports_only(client, staff_user, user, submitted):
+def test_the_outcome_is_in_the_staff_exports_only(
+    client, staff_user, user, submitted, run_tasks
+):
     client.force_login(staff_user)
     assess(
         client,
@@ -143,15 +145,24 @@ def test_the_outcome_is_in_the_staff_exports_only(client, staff_user, user, subm
         assert "OPT-1" in text.split(heading)[1]
         portal = reverse("proposals:export_portal", args=[submitted.pk]) + query
         assert heading in client.get(portal).text
-    pdf = client.get(
-        reverse("proposals:export_pdf", args=[submitted.pk]) + "?revision=1"
-    )
-    from tests.web.test_exports import pdf_text
+    from tests.web.test_exports import get_pdf, pdf_text
+
+    pdf_url = reverse("proposals:export_pdf", args=[submitted.pk]) + "?revision=1"
+    pdf = get_pdf(client, pdf_url, run_tasks)
 
     assert any(heading in page for page in pdf_text(pdf.content))
     client.force_login(user)
     url = reverse("proposals:export_markdown", args=[submitted.pk])
     assert heading not in client.get(url).content.decode()
+    # The owner's PDF of the same revision is their own, without the assessment;
+    # the staff's stored copy is not theirs to fetch.
+    owner_pdf = get_pdf(client, pdf_url, run_tasks)
+    assert not any(heading in page for page in pdf_text(owner_pdf.content))
+    from proposals.models import PdfExport
+
+    staff_copy = PdfExport.objects.get(proposal=submitted, for_staff=True)
+    file_url = reverse("proposals:export_pdf_file", args=[submitted.pk, staff_copy.pk])
+    assert client.get(file_url).status_code == 404
 
 
 def test_an_assessment_is_append_only(client, staff_user, submitted):

@@ -105,7 +105,7 @@ def test_playground_folds_the_plan_until_data_exists(user):
 def test_the_scalability_step_folds_on_the_server(user_client, user):
     playground = ProposalFactory(owner=user)
     page = user_client.get(step_url(playground, "scalability")).content.decode()
-    fold = page.split('data-testid="plan-fold"')[1].split("</details>")[0]
+    fold = _details_body(page, 'data-testid="plan-fold"')
     for inside in ('data-testid="jobs-table"', 'data-testid="measurements-table"'):
         assert inside in fold
     assert 'name="workload"' in fold
@@ -129,6 +129,19 @@ def test_autosave_answers_with_the_progress_out_of_band(user_client, user):
     assert summary and 'hx-swap-oob="true"' in summary.group(0)
     assert "1 of 5 steps complete" in response
     assert 'data-testid="step-complete"' in _badges(response, "optimisation")
+
+
+def _details_body(page: str, marker: str) -> str:
+    """The content of the ``<details>`` carrying ``marker``, nested ones included."""
+    body = page.split(marker, 1)[1]
+    depth, position = 1, 0
+    for match in re.finditer(r"<details\b|</details>", body):
+        depth += 1 if match.group(0) != "</details>" else -1
+        if depth == 0:
+            position = match.start()
+            break
+    assert position, "the fold is not closed"
+    return body[:position]
 
 
 def _badges(page: str, step: str) -> str:
