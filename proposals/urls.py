@@ -1,6 +1,7 @@
 from django.urls import path, re_path
 
 from proposals.http import MAX_DIGITS
+from proposals.views import charts as chart_views
 from proposals.views import (
     exports,
     planning,
@@ -11,7 +12,6 @@ from proposals.views import (
     staff,
     wizard,
 )
-from proposals.views import charts as chart_views
 from proposals.views import paste as paste_views
 
 app_name = "proposals"
