@@ -17,3 +17,5 @@ class ProposalsConfig(AppConfig):
         # After every migrate (and test-database flush), once Django has created
         # the permissions: the support staff group holds exactly its admin rights.
         post_migrate.connect(_grant_staff_rights, sender=self)
+        # The in-process copy of the catalogue and call terms forgets itself on edits.
+        from proposals import reference_data  # noqa: F401

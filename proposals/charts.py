@@ -94,9 +94,33 @@ def _band_curves(band: dict, gpus: list[float]) -> tuple[list[float], list[float
     return amdahl, log2_linear
 
 
-def draw(data: dict, *, width: float = 5.6, height: float = 3.4) -> Figure:
-    """Build the figure for ``data`` (see ``chart_data``)."""
-    fig = Figure(figsize=(width, height), layout="constrained")
+# Fixed margins (inches) instead of constrained layout, which took a third of the
+# drawing time: room for the axis labels and, below the axes, the legend.
+MARGIN = {"left": 0.95, "right": 0.6, "top": 0.15, "bottom": 0.5}
+LEGEND_ROW = 0.2  # inches per row of the legend (two entries a row)
+
+
+def draw(data: dict, *, width: float = 5.6, height: float = 4.2) -> Figure:
+    """Build the figure for ``data`` (see ``chart_data``).
+
+    The legend sits below the axes, outside the data, so it never covers a curve or
+    the target line; the ideal line and the projection reach the target GPU count.
+    """
+    band = data["projection"]
+    target = band["target"] if band and band["base_throughput"] else None
+    entries = sum(2 if len(s["points"]) > 1 else 1 for s in data["series"]) + 1
+    entries += 1 if target else 0
+    # The size is fixed (the page reserves its room before the image arrives); the
+    # axes give up what the legend's rows need.
+    legend_height = 0.1 + LEGEND_ROW * math.ceil(entries / 2)
+    total_height = height
+    fig = Figure(figsize=(width, total_height))
+    fig.subplots_adjust(
+        left=MARGIN["left"] / width,
+        right=1 - MARGIN["right"] / width,
+        top=1 - MARGIN["top"] / total_height,
+        bottom=(MARGIN["bottom"] + legend_height) / total_height,
+    )
     ax = fig.add_subplot()
     eff_ax = ax.twinx()
     all_gpus: set[float] = set()
@@ -108,8 +132,11 @@ def draw(data: dict, *, width: float = 5.6, height: float = 3.4) -> Figure:
         all_gpus.update(gpus)
         ax.plot(gpus, throughput, "o-", color=colour, label=f"{series['label']}")
         if len(gpus) > 1 and throughput[0] > 0:
-            ideal = [throughput[0] * n / gpus[0] for n in gpus]
-            ax.plot(gpus, ideal, ":", color=colour, alpha=0.7, label="ideal linear")
+            end = max(gpus[-1], target or 0)
+            # On the log2 axis a straight proportion is a curve: sample it.
+            ideal_x = [gpus[0] * (end / gpus[0]) ** (k / 16) for k in range(17)]
+            ideal = [throughput[0] * n / gpus[0] for n in ideal_x]
+            ax.plot(ideal_x, ideal, ":", color=colour, alpha=0.7, label="ideal linear")
         eff_ax.plot(
             gpus,
             efficiency,
@@ -119,11 +146,10 @@ def draw(data: dict, *, width: float = 5.6, height: float = 3.4) -> Figure:
             markersize=4,
             label="efficiency (right axis)" if i == 0 else None,
         )
-    band = data["projection"]
-    if band and band["base_throughput"]:
-        start, target = band["largest"], band["target"]
+    if target:
+        start = band["largest"]
         all_gpus.add(target)
-        steps = 24
+        steps = 16
         lo, hi = sorted((start, target))
         xs = [lo * (hi / lo) ** (k / steps) for k in range(steps + 1)]
         amdahl, log2_linear = _band_curves(band, xs)
@@ -147,16 +173,12 @@ def draw(data: dict, *, width: float = 5.6, height: float = 3.4) -> Figure:
             alpha=0.25,
             linewidth=0,
         )
-        ax.axvline(target, color="#b00020", linestyle="-.", linewidth=1)
-        ax.annotate(
-            f"target {target:,} GPUs",
-            xy=(target, 1),
-            xycoords=("data", "axes fraction"),
-            xytext=(-4, -4),
-            textcoords="offset points",
-            ha="right",
-            va="top",
+        ax.axvline(
+            target,
             color="#b00020",
+            linestyle="-.",
+            linewidth=1,
+            label=f"target {target:,} GPUs",
         )
     ticks = sorted(all_gpus)
     ax.set_xscale("log", base=2)
@@ -171,16 +193,17 @@ def draw(data: dict, *, width: float = 5.6, height: float = 3.4) -> Figure:
     eff_ax.set_ylabel("Efficiency (%)", color="#555555")
     eff_ax.set_ylim(0, 110)
     ax.grid(True, which="major", linewidth=0.4, alpha=0.5)
-    # One legend for both axes, drawn on the right axis so no line crosses it; the
-    # lower right stays free (throughput climbs to the upper right, efficiency stays high).
+    # One legend for both axes, below them (outside the data), two entries a row.
     handles, labels = ax.get_legend_handles_labels()
     eff_handles, eff_labels = eff_ax.get_legend_handles_labels()
-    eff_ax.legend(
+    fig.legend(
         handles + eff_handles,
         labels + eff_labels,
-        loc="lower right",
+        loc="lower center",
+        bbox_to_anchor=(0.5, 0.0),
+        ncols=2,
         fontsize=7.5,
-        framealpha=0.9,
+        frameon=False,
     )
     return fig
 
@@ -236,3 +259,27 @@ def scaling_chart_svg(assessment, code_names=None) -> str:
 def scaling_chart_png(assessment, code_names=None, dpi: int = 150) -> bytes | None:
     """PNG bytes for the PDF export, or ``None`` without data."""
     return cached_chart(chart_data(assessment, code_names or {}), "png", dpi)
+
+
+# --- The chart as an image of its own URL (the wizard) ---------------------------------
+# The autosave answers with the numbers at once; the page's <img> asks for the chart at
+# a URL keyed by the hash of the data it shows, so an unchanged chart costs nothing and
+# a changed one arrives after the numbers. Which data a proposal's key stands for is
+# kept in the configured cache (shared between processes when it is the database's).
+
+URL_KEY_LENGTH = 32
+DATA_PREFIX = "chart:data:v1:"
+
+
+def url_key(data: dict) -> str:
+    return data_key(data)[:URL_KEY_LENGTH]
+
+
+def remember(proposal_pk: int, key: str, data: dict) -> None:
+    """Note that ``proposal_pk``'s chart ``key`` shows ``data`` (for :func:`stored`)."""
+    cache.set(f"{DATA_PREFIX}{proposal_pk}:{key}", data)
+
+
+def stored(proposal_pk: int, key: str) -> dict | None:
+    """The data ``proposal_pk``'s chart ``key`` was noted for, or ``None``."""
+    return cache.get(f"{DATA_PREFIX}{proposal_pk}:{key}")

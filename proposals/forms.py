@@ -92,10 +92,10 @@ YES_NO_UNKNOWN = [("", "Not answered"), ("true", "Yes"), ("false", "No")]
 def country_choices():
     """Every ISO 3166 country, the eligible ones first, grouped by their status in
     the eligibility data (database, else the shipped data)."""
-    from proposals.assess import countries_from_db
     from proposals.domain.countries import STATUS_LABELS, eligible_countries, names
+    from proposals.reference_data import cached_countries
 
-    eligible = countries_from_db() or eligible_countries()
+    eligible = cached_countries() or eligible_countries()
     groups: dict[str, list] = {}
     for status, status_label in STATUS_LABELS.items():
         members = sorted(
@@ -347,6 +347,25 @@ class GpuUnitMixin:
         return gpus
 
 
+class ClusterChoiceField(forms.ModelChoiceField):
+    """The system, found among the clusters kept in process (``reference_data``):
+    no query on every keystroke of the selection step."""
+
+    def to_python(self, value):
+        from proposals.reference_data import cached_clusters
+
+        if value in self.empty_values:
+            return None
+        found = cached_clusters().get(str(getattr(value, "pk", value)))
+        if found is None:
+            raise ValidationError(
+                self.error_messages["invalid_choice"],
+                code="invalid_choice",
+                params={"value": value},
+            )
+        return found
+
+
 class SelectionForm(GpuUnitMixin, WizardStepForm):
     gpu_count_fields = ("max_gpus_per_job",)
 
@@ -363,6 +382,7 @@ class SelectionForm(GpuUnitMixin, WizardStepForm):
     def __init__(self, *args, gpu_unit="gpus", **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["system"].empty_label = "Choose a system"
+        self.fields["system"].__class__ = ClusterChoiceField
         system = self.instance.system
         self.setup_gpu_unit(
             gcds_per_gpu=system.gcds_per_gpu if system else 1, unit=gpu_unit
@@ -370,6 +390,13 @@ class SelectionForm(GpuUnitMixin, WizardStepForm):
 
     def clean_max_gpus_per_job(self):
         return self.convert_gpu_count("max_gpus_per_job")
+
+    def _get_validation_exclusions(self):
+        # The system is one of the catalogue's (``ClusterChoiceField``): the model's
+        # check that it exists would cost a query on every keystroke.
+        exclusions = super()._get_validation_exclusions()
+        exclusions.add("system")
+        return exclusions
 
 
 class CodeEntryForm(WizardStepForm):
@@ -424,6 +451,13 @@ class MeasurementForm(GpuUnitMixin, WizardStepForm):
     def clean_code(self):
         pk = self.cleaned_data.get("code")
         return self.codes_by_pk.get(pk) if pk is not None else None
+
+    def _get_validation_exclusions(self):
+        # The code is one of the proposal's own (``codes_by_pk``): the model's check
+        # that it exists would cost a query per row on every keystroke.
+        exclusions = super()._get_validation_exclusions()
+        exclusions.add("code")
+        return exclusions
 
     def clean_gpus(self):
         return self.convert_gpu_count("gpus")

@@ -4,9 +4,12 @@ in the wizard each points at, per-row computed figures, tier-fitted help and the
 Used by the wizard (full pages and htmx fragments) and by the read-only review pages.
 """
 
+import hashlib
 from collections import defaultdict
 
-from proposals.assess import assess_proposal, terms_from_db
+from django.urls import reverse
+
+from proposals import charts
 from proposals.charts import chart_data, inline_svg
 from proposals.domain.bounds import BOUNDS
 from proposals.domain.fields import (
@@ -20,15 +23,27 @@ from proposals.domain.jobplan import nodes_for
 from proposals.domain.sections import ROW_PREFIX, TABLE_BY_KIND, TABLE_KINDS, TABLES
 from proposals.domain.terms import family_terms, figures
 from proposals.domain.tiers import tier_label
+from proposals.reference_data import assess_cached, cached_terms
 from proposals.wizard import STEPS, finding_location
 
 SEVERITY_CLASS = {"error": "danger", "warning": "warning", "info": "info"}
 
 
-def live_context(proposal, *, step: str = "") -> dict:
-    """Template context for the sidebar and the computed cells of ``proposal``."""
-    terms = terms_from_db()
-    assessment = assess_proposal(proposal, terms=terms)
+def region_key(*parts) -> str:
+    """A short fingerprint of what a region of the page shows (frozen dataclasses,
+    numbers and text: their ``repr`` is stable)."""
+    return hashlib.sha256(repr(parts).encode()).hexdigest()[:16]
+
+
+def live_context(proposal, *, step: str = "", chart_link: bool = False) -> dict:
+    """Template context for the sidebar and the computed cells of ``proposal``.
+
+    With ``chart_link`` (the wizard) the chart is not drawn here: ``chart_url`` points
+    at the image of its data (:mod:`proposals.views.charts`); otherwise ``chart_svg``
+    is the inline drawing. ``*_key`` fingerprint the regions an autosave may skip.
+    """
+    terms = cached_terms()
+    assessment = assess_cached(proposal, terms=terms)
     rows = _engine_rows(proposal)
     refused = _refused(proposal, rows, step)
     names = {
@@ -83,7 +98,14 @@ def live_context(proposal, *, step: str = "") -> dict:
     }
     tier = assessment.tier
     help_figures = figures(terms)
-    chart_svg, chart_key = inline_svg(chart_data(assessment, code_names))
+    data = chart_data(assessment, code_names)
+    chart_svg, chart_url = "", ""
+    if chart_link:
+        chart_key = charts.url_key(data) if data else "none"
+        if data:
+            chart_url = reverse("proposals:chart", args=[proposal.pk, chart_key])
+    else:
+        chart_svg, chart_key = inline_svg(data)
     return {
         "assessment": assessment,
         "tier_label": assessment.mode_label,
@@ -106,7 +128,22 @@ def live_context(proposal, *, step: str = "") -> dict:
         # What the request's mode (tier) asks for: the wizard folds what it does not.
         "mode_terms": _mode_terms(terms, proposal, assessment),
         "chart_svg": chart_svg,
-        "chart_key": chart_key,
+        "chart_url": chart_url,
+        "chart_data": data,
+        "chart_image_key": chart_key,
+        # The scaling region: the chart's data and the table beside it.
+        "chart_key": region_key(
+            chart_key, assessment.scaling_points, assessment.projection
+        ),
+        "findings_key": region_key(
+            [(i["finding"], i["css"], i["anchor"], i["step"]) for i in findings],
+        ),
+        # The step badges and the progress summary read from them.
+        "badges_key": region_key(
+            counts_by_step,
+            refused["refused_by_step"],
+            sorted(proposal.visited_steps or ()),
+        ),
         "cluster": proposal.system,
         # duck-typed: the model has the same gpus_per_node as the domain's Cluster
         "max_gpus_nodes": nodes_for(proposal.max_gpus_per_job or 0, proposal.system),
@@ -197,3 +234,13 @@ def _engine_rows(proposal) -> dict[str, list]:
     """Stored rows in the engine's order (the adapter keeps every row, blank or not),
     so a finding's ``jobs[2]`` is the third job row here too."""
     return {kind: list(getattr(proposal, kind).all()) for kind in TABLE_KINDS}
+
+
+def chart_data_for(proposal) -> dict | None:
+    """What the scaling chart of ``proposal`` shows (see ``charts.chart_data``)."""
+    assessment = assess_cached(proposal)
+    names = {
+        index: (code.name or f"Code {index + 1}")
+        for index, code in enumerate(proposal.codes.all())
+    }
+    return chart_data(assessment, names)

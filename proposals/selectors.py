@@ -1,13 +1,18 @@
 """Every non-trivial read. Functions take keyword-only arguments and are query-aware."""
 
 from django.contrib.auth import get_user_model
-from django.db.models import Q, QuerySet
+from django.db import connection
+from django.db.models import F, Q, QuerySet
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 
-from proposals import domain
-from proposals.assess import with_children
-from proposals.domain.numbers import NumberFormat, format_for_languages
+from proposals import domain, reference_data
+from proposals.assess import CHILDREN, with_children
+from proposals.domain.numbers import (
+    NUMBER_FORMAT_BY_NAME,
+    NumberFormat,
+    format_for_languages,
+)
 from proposals.models import (
     AccountProfile,
     PendingImport,
@@ -41,6 +46,124 @@ def proposal_get_for_owner(*, user, pk: int, children: bool = True) -> Proposal 
     if children:
         queryset = proposal_with_children(queryset)
     return queryset.filter(pk=pk).first()
+
+
+def proposal_get_for_editing(*, user, pk: int, lock: bool = False) -> Proposal | None:
+    """``proposal_get_for_owner`` in two queries, for the wizard's every keystroke:
+    the proposal (with its owner's number format, ``owner_number_format``), then
+    every row of its four tables at once (:func:`_attach_children`). Its owner is
+    ``user`` and its system comes from the catalogue kept in process, so neither is
+    read again. With ``lock`` (inside a transaction) the proposal's row is locked
+    for update, so what is read is what a save in the same transaction compares
+    with."""
+    queryset = Proposal.objects.filter(
+        owner=user, deleted_at__isnull=True, pk=pk
+    ).annotate(owner_number_format=F("owner__preferences__number_format"))
+    if lock:
+        queryset = queryset.select_for_update(of=("self",))
+    proposal = queryset.first()
+    if proposal is None:
+        return None
+    proposal.owner = user
+    if proposal.system_id is not None:
+        system = reference_data.cached_clusters().get(str(proposal.system_id))
+        if system is not None:  # else read when first used
+            Proposal._meta.get_field("system").set_cached_value(proposal, system)
+    _attach_children(proposal)
+    return proposal
+
+
+def _child_models():
+    return [(kind, Proposal._meta.get_field(kind).related_model) for kind in CHILDREN]
+
+
+def _attach_children(proposal: Proposal) -> None:
+    """Read the rows of every table of ``proposal`` in one ``UNION ALL`` query and
+    attach them as ``prefetch_related`` would (``proposal.jobs.all()`` then asks
+    nothing more). Each table's columns have their own places in the union, typed
+    (``CAST(NULL AS ...)``) where the row belongs to another table."""
+    models, sql, layout = _children_query()
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [proposal.pk] * len(models))
+        fetched = cursor.fetchall()
+    rows: dict[str, list] = {kind: [] for kind, _ in models}
+    for record in fetched:
+        kind, model = models[record[0]]
+        first, names, converters = layout[record[0]]
+        values = list(record[first : first + len(names)])
+        for index, expression, field_converters in converters:
+            for converter in field_converters:
+                values[index] = converter(values[index], expression, connection)
+        row = model.from_db(connection.alias, names, values)
+        model._meta.get_field("proposal").set_cached_value(row, proposal)
+        rows[kind].append(row)
+    cache = getattr(proposal, "_prefetched_objects_cache", None)
+    if cache is None:
+        cache = proposal._prefetched_objects_cache = {}
+    for kind, _model in models:
+        ordered = sorted(rows[kind], key=lambda row: (row.position, row.pk))
+        queryset = getattr(proposal, kind).get_queryset()
+        queryset._result_cache = ordered
+        queryset._prefetch_done = True
+        cache[kind] = queryset
+
+
+_CHILDREN_QUERIES: dict[str, tuple] = {}
+
+
+def _children_query():
+    """``(models, sql, layout)`` for the database in use, built once: ``layout``
+    gives, per table, where its columns start in a result row, their attribute
+    names and the converters of the columns that have any."""
+    vendor = connection.vendor
+    if vendor in _CHILDREN_QUERIES:
+        return _CHILDREN_QUERIES[vendor]
+    models = _child_models()
+    slots = [(kind, f) for kind, model in models for f in model._meta.concrete_fields]
+    quote = connection.ops.quote_name
+    branches = []
+    for index, (kind, model) in enumerate(models):
+        columns = [str(index)] + [
+            quote(f.column)
+            if slot_kind == kind
+            else f"CAST(NULL AS {f.cast_db_type(connection)})"
+            for slot_kind, f in slots
+        ]
+        branches.append(
+            f"SELECT {', '.join(columns)} FROM {quote(model._meta.db_table)}"
+            f" WHERE {quote('proposal_id')} = %s"
+        )
+    layout = []
+    start = 1
+    for _kind, model in models:
+        fields = model._meta.concrete_fields
+        converters = []
+        for index, field in enumerate(fields):
+            expression = field.get_col(model._meta.db_table)
+            found = connection.ops.get_db_converters(
+                expression
+            ) + field.get_db_converters(connection)
+            if found:
+                converters.append((index, expression, found))
+        layout.append((start, [f.attname for f in fields], converters))
+        start += len(fields)
+    built = (models, " UNION ALL ".join(branches), layout)
+    _CHILDREN_QUERIES[vendor] = built
+    return built
+
+
+def proposal_owned_exists(*, user, pk: int) -> bool:
+    """Whether ``user`` owns proposal ``pk`` (and has not deleted it): one query."""
+    return Proposal.objects.filter(owner=user, pk=pk, deleted_at__isnull=True).exists()
+
+
+def number_format_of(proposal, *, languages=()) -> NumberFormat:
+    """``number_format_for`` the owner of a proposal read by
+    ``proposal_get_for_editing`` (no query)."""
+    name = getattr(proposal, "owner_number_format", None)
+    if name in NUMBER_FORMAT_BY_NAME:
+        return NUMBER_FORMAT_BY_NAME[name]
+    return format_for_languages(languages)
 
 
 def number_format_for(*, user, languages=()) -> NumberFormat:

@@ -1,6 +1,7 @@
 from django.urls import path, re_path
 
 from proposals.http import MAX_DIGITS
+from proposals.views import charts as chart_views
 from proposals.views import (
     exports,
     planning,
@@ -45,6 +46,13 @@ urlpatterns = [
         ),
         wizard.row_operation,
         name="row",
+    ),
+    # The wizard's scaling chart, by the hash of the data it shows (immutable).
+    re_path(
+        rf"^proposals/(?P<pk>[0-9]{{1,{MAX_DIGITS}}})/chart/"
+        rf"(?P<key>[0-9a-f]{{{chart_views.KEY_LENGTH}}})\.svg$",
+        chart_views.scaling_chart,
+        name="chart",
     ),
 ]
 

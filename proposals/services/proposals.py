@@ -127,13 +127,14 @@ def _bump(
     return proposal.revision
 
 
-@transaction.atomic
+@transaction.atomic(savepoint=False)
 def proposal_save_changes(
     *,
     proposal: Proposal,
     changes: list,
     refused: dict | None = None,
     cleared: set | frozenset = frozenset(),
+    locked: bool = False,
 ) -> SaveOutcome:
     """Store validated changes (``wizard.Change``), field by field.
 
@@ -147,20 +148,40 @@ def proposal_save_changes(
 
     ``refused`` (input name -> what was typed and why it was refused) replaces the
     entries of the inputs in ``cleared`` in ``Proposal.refused_inputs``.
+
+    Queries: the proposal is locked and its revision read (``locked``: ``proposal``
+    was read with ``select_for_update`` in this transaction); when that is still the
+    revision ``proposal`` was read at (every write advances it), the objects in
+    memory are the stored ones and nothing more is read. The proposal's own fields
+    are stored by the same UPDATE that advances the revision (their bounds are
+    single-field checks the forms make); a row's by its own UPDATE, in a savepoint
+    (a row's values together may break a constraint, which refuses that row only).
     """
     # One writer per proposal at a time: the comparison and the write are atomic.
-    stored_refused, locked_revision = (
-        Proposal.objects.select_for_update()
-        .values_list("refused_inputs", "revision")
-        .get(pk=proposal.pk)
-    )
+    if locked:
+        stored_refused, locked_revision = proposal.refused_inputs, proposal.revision
+    else:
+        stored_refused, locked_revision = (
+            Proposal.objects.select_for_update()
+            .values_list("refused_inputs", "revision")
+            .get(pk=proposal.pk)
+        )
+    unchanged_since_read = locked_revision == proposal.revision
     outcome = SaveOutcome(revision=proposal.revision)
+    own_values = {}
     for change in changes:
         model = type(change.instance)
         names = {name: model._meta.get_field(name).attname for name in change.values}
-        current = (
-            model.objects.filter(pk=change.instance.pk).values(*names.values()).first()
-        )
+        if unchanged_since_read:
+            current = {
+                attname: getattr(change.instance, attname) for attname in names.values()
+            }
+        else:
+            current = (
+                model.objects.filter(pk=change.instance.pk)
+                .values(*names.values())
+                .first()
+            )
         if current is None:
             outcome.gone.append(change)
             continue
@@ -176,12 +197,15 @@ def proposal_save_changes(
             values[name] = value
         if not values:
             continue
-        try:
-            with transaction.atomic():
-                model.objects.filter(pk=change.instance.pk).update(**values)
-        except IntegrityError:
-            outcome.refused.append(change)
-            continue
+        if change.instance is proposal:
+            own_values.update(values)
+        else:
+            try:
+                with transaction.atomic():
+                    model.objects.filter(pk=change.instance.pk).update(**values)
+            except IntegrityError:
+                outcome.refused.append(change)
+                continue
         for name, value in values.items():
             setattr(change.instance, name, value)
         outcome.saved.append((change.instance, sorted(values)))
@@ -190,8 +214,8 @@ def proposal_save_changes(
         for key, entry in (stored_refused or {}).items()
         if key not in cleared
     }
-    remembered.update(refused or {})
-    extra = {}
+    remembered.update({key: _storable(entry) for key, entry in (refused or {}).items()})
+    extra = dict(own_values)
     if remembered != (stored_refused or {}):
         extra["refused_inputs"] = remembered
     proposal.refused_inputs = remembered
@@ -204,6 +228,16 @@ def proposal_save_changes(
             **extra,
         )
     return outcome
+
+
+def _storable(entry: dict) -> dict:
+    """A refused input as ``refused_inputs`` can keep it: PostgreSQL's JSON holds
+    no NUL character, so one typed (or quoted in the message) is kept as U+FFFD
+    (the input is refused anyway; what is shown back marks where it was)."""
+    return {
+        key: value.replace("\x00", "\ufffd") if isinstance(value, str) else value
+        for key, value in entry.items()
+    }
 
 
 def proposal_mark_visited(*, proposal: Proposal, step: str) -> None:
@@ -293,7 +327,7 @@ class RowAction:
     row: object = None
 
 
-@transaction.atomic
+@transaction.atomic(savepoint=False)
 def proposal_save_step(
     *,
     proposal: Proposal,
@@ -301,11 +335,16 @@ def proposal_save_step(
     refused: dict | None = None,
     cleared: set | frozenset = frozenset(),
     row_action: RowAction | None = None,
+    locked: bool = False,
 ):
     """Store a step's changes (see ``proposal_save_changes``) and then its row
     operation. Returns ``(outcome, new_row)``."""
     outcome = proposal_save_changes(
-        proposal=proposal, changes=changes, refused=refused, cleared=cleared
+        proposal=proposal,
+        changes=changes,
+        refused=refused,
+        cleared=cleared,
+        locked=locked,
     )
     if row_action is None:
         return outcome, None

@@ -22,18 +22,19 @@ from urllib.parse import urlsplit
 
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import BadRequest
+from django.db import transaction
 from django.http import Http404
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
-from proposals import selectors, services
+from proposals import charts, selectors, services
 from proposals.domain.fields import FIELD_BY_KEY, columns
 from proposals.domain.sections import TABLE_BY_KIND, TABLE_KINDS
 from proposals.live import live_context
 from proposals.views import owned_proposal
-from proposals.views.accounts import number_format
+from proposals.views.accounts import browser_languages, number_format
 from proposals.wizard import (
     STEP_BY_SLUG,
     STEPS,
@@ -58,6 +59,18 @@ FRAGMENTS = {
 }
 
 
+def _editable(request, pk, *, lock=False):
+    """The request user's proposal ``pk`` in two queries (with the owner's number
+    format, read once per request), or a 404; ``lock``: see the selector."""
+    proposal = selectors.proposal_get_for_editing(user=request.user, pk=pk, lock=lock)
+    if proposal is None:
+        raise Http404("No such proposal.")
+    request._number_format = selectors.number_format_of(
+        proposal, languages=browser_languages(request)
+    )
+    return proposal
+
+
 def _step_or_404(slug: str):
     try:
         return STEP_BY_SLUG[slug]
@@ -79,7 +92,7 @@ def _page(request, proposal, step, step_forms, **extra):
     """Context shared by the full page and its fragments."""
     previous, following = neighbours(step.slug)
     system = proposal.system
-    live = live_context(proposal, step=step.slug)
+    live = live_context(proposal, step=step.slug, chart_link=True)
     return {
         "proposal": proposal,
         "step": step,
@@ -99,7 +112,10 @@ def _page(request, proposal, step, step_forms, **extra):
         "tables": TABLE_BY_KIND,
         "columns": {kind: columns(kind) for kind in TABLE_KINDS},
         "units": {key: spec.unit for key, spec in FIELD_BY_KEY.items() if spec.unit},
+        # Regions an autosave may leave out when the page shows them already.
         "chart_changed": True,
+        "findings_changed": True,
+        "badges_changed": True,
         **live,
         # The applicant's path: progress from the badges' counts; what the tier
         # does not ask for (Playground: job plan, measurements) folded away.
@@ -112,9 +128,18 @@ def _page(request, proposal, step, step_forms, **extra):
     }
 
 
+def _remember_chart(proposal, context) -> None:
+    """Note which data the page's chart URL stands for, so that the image view
+    draws it without assessing the proposal again."""
+    if context.get("chart_url"):
+        charts.remember(proposal.pk, context["chart_image_key"], context["chart_data"])
+
+
 def _answer(request, kind: str, context, *, status=200):
     """The one place that decides what answers: ``page`` (the full step), or for
     htmx ``autosave`` / ``rows`` fragments (``FRAGMENTS``)."""
+    if kind != "autosave" or context.get("chart_changed"):
+        _remember_chart(context["proposal"], context)
     if kind == "page" or not request.htmx:
         return TemplateResponse(request, TEMPLATE, context, status=status)
     response = TemplateResponse(
@@ -133,11 +158,21 @@ def _answer(request, kind: str, context, *, status=200):
 def wizard(request, pk, step):
     """One step of the wizard: GET shows it, POST saves it."""
     step = _step_or_404(step)
-    proposal = owned_proposal(request, pk)
     if request.method == "POST":
-        # Edited: the step's open items are shown as what they are from now on.
-        services.proposal_mark_visited(proposal=proposal, step=step.slug)
-        return _step_post(request, proposal, step)
+        autosave = bool(request.htmx) and bool(request.POST.get("autosave"))
+        with transaction.atomic():
+            # Read locked (one writer per proposal): the save compares the page's
+            # bases with what was read here and writes in the same transaction.
+            proposal = _editable(request, pk, lock=True)
+            # Edited: the step's open items are shown as what they are from now on.
+            services.proposal_mark_visited(proposal=proposal, step=step.slug)
+            system_before = proposal.system_id
+            saved = _save(
+                request, proposal, step, posted_rows_only=autosave, locked=True
+            )
+        # Assessed and rendered after the commit, without the lock.
+        return _step_post(request, proposal, step, saved, system_before, autosave)
+    proposal = _editable(request, pk)
     left = request.GET.get("from")
     if left in STEP_BY_SLUG and left != step.slug:
         # The step tabs say which step was left (so it was seen).
@@ -187,10 +222,7 @@ def row_operation(request, pk, step, kind, operation, row=None):
     return _after_rows(request, owned_proposal(request, pk), step, saved)
 
 
-def _step_post(request, proposal, step):
-    autosave = bool(request.htmx) and bool(request.POST.get("autosave"))
-    system_before = proposal.system_id
-    saved = _save(request, proposal, step, posted_rows_only=autosave)
+def _step_post(request, proposal, step, saved, system_before, autosave):
     step_forms, outcome = saved.step_forms, saved.outcome
     if proposal.system_id != system_before:
         # A new system changes what the inputs mean (GPUs per node, GCDs): show the
@@ -198,8 +230,11 @@ def _step_post(request, proposal, step):
         return _after_rows(request, owned_proposal(request, proposal.pk), step, saved)
     context = _page(request, proposal, step, step_forms, **saved.context())
     if autosave:
-        # The chart (tens of kilobytes) is sent again only when what it shows changed.
-        context["chart_changed"] = request.POST.get("chart_key") != context["chart_key"]
+        # A region is rendered and sent again only when what it shows changed: the
+        # page sends back the fingerprint of what it shows (``revision_field``).
+        for region in ("chart", "findings", "badges"):
+            shown = request.POST.get(f"{region}_key")
+            context[f"{region}_changed"] = shown != context[f"{region}_key"]
         return _answer(request, "autosave", context)
     if outcome.conflicts or any(form.errors for form in step_forms.all_forms()):
         context["focus_heading"] = True  # not <body>: the step and its messages
@@ -264,7 +299,9 @@ def _posted_bases(request) -> dict[str, str]:
     return bases
 
 
-def _save(request, proposal, step, *, posted_rows_only=False, row_action=None):
+def _save(
+    request, proposal, step, *, posted_rows_only=False, row_action=None, locked=False
+):
     """Validate and store a step's POST (field by field) and its row operation."""
     unit = _gpu_unit(proposal, request.POST.get("gpu_unit"))
     step_forms = build_step_forms(
@@ -291,6 +328,7 @@ def _save(request, proposal, step, *, posted_rows_only=False, row_action=None):
         refused=collected.refused,
         cleared=collected.cleared,
         row_action=row_action,
+        locked=locked,
     )
     for change in outcome.refused:
         change.form.add_error(

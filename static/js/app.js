@@ -31,11 +31,13 @@
   // operations replace it), so the state lives here and is keyed by nothing.
   const state = { dirty: false, inFlight: false, retries: 0, pendingSubmit: null };
 
+  // Typing shows at once, without a request: the autosave follows the debounce
+  // (hx-trigger on the form) and then says "Saving…" and "Saved".
   document.addEventListener("input", function (event) {
     const form = autosaveForm();
     if (!form || !form.contains(event.target)) return;
     state.dirty = true;
-    setStatus(form, "dirty", "Unsaved changes…");
+    setStatus(form, "dirty", "Typing…");
   }, true);
 
   // Switching between physical GPUs and GCDs converts the numbers already typed, so
@@ -89,7 +91,7 @@
       return;
     }
     state.retries = 0;
-    if (state.dirty) setStatus(form, "dirty", "Unsaved changes…");
+    if (state.dirty) setStatus(form, "dirty", "Typing…");
     if (state.pendingSubmit && !state.dirty) {
       const submitter = state.pendingSubmit;
       state.pendingSubmit = null;

@@ -98,7 +98,12 @@ def test_new_applicant_builds_the_lumi_fast_lane_example(
     expect(table).to_contain_text("95%")
     expect(table).to_contain_text("88%")
     expect(table).to_contain_text("1.90x")
-    expect(page.get_by_test_id("scaling-chart").locator("svg")).to_be_visible()
+    # The chart is an image of its own URL, loaded after the numbers.
+    chart = page.get_by_test_id("scaling-chart").locator("img")
+    expect(chart).to_be_visible()
+    page.wait_for_function(
+        "img => img.complete && img.naturalWidth > 0", arg=chart.element_handle()
+    )
     expect(page.get_by_test_id("projection")).to_contain_text("at 32 GPUs")
 
     page.get_by_role("link", name=re.compile("Code details")).click()

@@ -299,7 +299,16 @@ def test_lumi_guide_figures_show_on_the_scalability_step(user_client, user):
     assert 'data-testid="jobs-total">18,176</span>' in content
     assert "1.90x" in content and "95%" in content
     assert "3.52x" in content and "88%" in content
-    assert "<svg" in content  # the chart
+    assert "<svg" in chart_of(user_client, content)  # the chart, at its own URL
+
+
+def chart_of(client, page: str) -> str:
+    """The SVG of the chart ``page`` shows (its image has a URL of its own)."""
+    src = page.split('data-testid="scaling-chart"><img src="')[1].split('"')[0]
+    response = client.get(src)
+    assert response.status_code == 200
+    assert response["Content-Type"] == "image/svg+xml"
+    return response.content.decode()
 
 
 def _autosave_queries(client, proposal, rows):
@@ -309,6 +318,7 @@ def _autosave_queries(client, proposal, rows):
             proposal=proposal, gpus=4 + position, position=position
         )
     proposal.refresh_from_db()
+    client.get(step_url(proposal, "scalability"))  # the page the autosave comes from
     data = {
         "scalability_narrative": f"narrative {rows}",
         "workload": "",
@@ -421,13 +431,14 @@ def test_applicant_text_in_chart_labels_never_breaks_a_page(
     for step in ("organisation", "scalability", "review"):
         response = user_client.get(step_url(proposal, step))
         assert response.status_code == 200, step
-        assert "<svg" in response.content.decode()
+        assert "<svg" in chart_of(user_client, response.content.decode())
 
 
 def test_recompute_queries_do_not_grow_with_posted_rows(user_client, user):
     def queries_for(rows):
         proposal = ProposalFactory(owner=user)
         jobs = [JobTypeFactory(proposal=proposal, position=i) for i in range(rows)]
+        user_client.get(step_url(proposal, "scalability"))  # the page that autosaves
         data = {
             "scalability_narrative": "",
             "workload": "",

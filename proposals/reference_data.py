@@ -1,0 +1,102 @@
+"""The catalogue, the call terms and the country eligibility, kept in process.
+
+Every autosave assesses the proposal against these three tables, which change only
+when an administrator edits them. They are read from the database once and kept in
+this process while they are current:
+
+- a save or delete of a row of these tables (the admin, the shell) forgets the
+  copy at once, and removes the stamp kept in Django's configured cache;
+- a copy is current while the stamp it was loaded under is still in that cache (so,
+  with a cache shared between processes, the database cache, an edit made in one
+  process is seen by every other at its next request), and for at most
+  ``MAX_AGE`` seconds (the bound for processes that share no cache).
+"""
+
+import time
+import uuid
+
+from django.core.cache import cache
+from django.db import transaction
+from django.db.models.signals import post_delete, post_save
+
+from proposals import assess, domain
+from proposals.models import CallFamily, CallMode, Cluster, CountryEligibility
+
+STAMP_KEY = "reference-data:stamp"
+MAX_AGE = 60.0  # seconds
+
+# This process's copy: {"stamp": str, "loaded": float, "catalogue": ..., ...}, replaced
+# whole (never changed in place), so a thread reading it never sees half of one.
+_copy: dict = {}
+
+
+def forget() -> None:
+    """Drop this process's copy and the shared stamp (every process reloads)."""
+    global _copy
+    _copy = {}
+    cache.delete(STAMP_KEY)
+
+
+def _current() -> dict:
+    global _copy
+    stamp = cache.get(STAMP_KEY)
+    copy = _copy
+    fresh = copy and time.monotonic() - copy["loaded"] < MAX_AGE
+    if fresh and stamp is not None and copy["stamp"] == stamp:
+        return copy
+    if stamp is None:
+        stamp = uuid.uuid4().hex
+        cache.set(STAMP_KEY, stamp, timeout=None)
+    loaded = {
+        "stamp": stamp,
+        "loaded": time.monotonic(),
+        "catalogue": assess.catalogue_from_db(),
+        "terms": assess.terms_from_db(),
+        "countries": assess.countries_from_db(),
+        # The model instances, for the wizard's choice of system.
+        "clusters": {str(c.pk): c for c in Cluster.objects.all()},
+    }
+    _copy = loaded
+    return loaded
+
+
+def cached_catalogue() -> dict[str, domain.Cluster]:
+    return _current()["catalogue"]
+
+
+def cached_terms() -> dict[str, domain.FamilyTerms]:
+    return _current()["terms"]
+
+
+def cached_countries() -> dict[str, domain.Country] | None:
+    return _current()["countries"]
+
+
+def cached_clusters() -> dict[str, Cluster]:
+    """The catalogue's ``Cluster`` rows by primary key (as text)."""
+    return _current()["clusters"]
+
+
+def assess_cached(proposal, *, terms=None) -> domain.Assessment:
+    """``assess.assess_proposal`` with the reference data of this process."""
+    data = _current()
+    return domain.assess(
+        assess.proposal_to_domain(proposal),
+        data["catalogue"],
+        terms if terms is not None else data["terms"],
+        data["countries"],
+    )
+
+
+def _changed(sender, **kwargs):
+    forget()
+    # Forget again once the edit is committed: a copy read in between may hold the
+    # state before it (or an edit that is then rolled back).
+    transaction.on_commit(forget)
+
+
+# Receivers for these models only: a delete receiver for every model would make
+# every bulk delete in the project read its rows first.
+for _model in (Cluster, CallFamily, CallMode, CountryEligibility):
+    post_save.connect(_changed, sender=_model, dispatch_uid=f"refdata-save-{_model}")
+    post_delete.connect(_changed, sender=_model, dispatch_uid=f"refdata-del-{_model}")

@@ -1,0 +1,308 @@
+"""The wizard's live feedback: the queries of an autosave per step, the chart at its
+own URL (owner only, immutable), the regions an autosave leaves out, and the
+catalogue and call terms kept in process and forgotten when an administrator edits
+them."""
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from proposals import charts, reference_data, selectors
+from proposals.models import CallMode, Cluster, Proposal
+from proposals.views.charts import CACHE_CONTROL
+from proposals.wizard import STEP_BY_SLUG, STEPS, build_step_forms
+from tests.factories import (
+    CodeEntryFactory,
+    JobTypeFactory,
+    ProposalFactory,
+    ScalingMeasurementFactory,
+    UsageMonthFactory,
+    cluster,
+)
+
+pytestmark = pytest.mark.django_db
+HX = {"HX-Request": "true"}
+# Session, user, the proposal (locked, with its system, owner and preferences), its
+# four tables (one query), the UPDATE of the row typed in, the UPDATE of the
+# proposal's fields and revision. (A row's UPDATE runs in a savepoint of its own:
+# its values together may break a constraint, which refuses that row only.)
+AUTOSAVE_QUERIES = 6
+
+
+def step_url(proposal, step):
+    return reverse("proposals:step", args=[proposal.pk, step])
+
+
+def page_data(proposal, step: str, **changes) -> dict:
+    """What the step's page posts: every input with the value it shows, the bases,
+    then ``changes`` (input name -> typed text)."""
+    proposal = selectors.proposal_get_for_owner(user=proposal.owner, pk=proposal.pk)
+    forms = build_step_forms(STEP_BY_SLUG[step], proposal)
+    data = {"autosave": "1"}
+    for form in forms.all_forms():
+        for field in form:
+            value = field.value()
+            data[field.html_name] = "" if value is None else str(value)
+    return {**data, **changes}
+
+
+def statements(queries) -> list[str]:
+    """The SQL statements (the savepoint markers of the test's own transaction and
+    of a row's UPDATE left out)."""
+    return [
+        q["sql"]
+        for q in queries.captured_queries
+        if not q["sql"].startswith(("SAVEPOINT", "RELEASE SAVEPOINT"))
+    ]
+
+
+@pytest.fixture
+def full(user):
+    proposal = ProposalFactory(owner=user, system=cluster(), total_gpu_hours=5000)
+    code = CodeEntryFactory(proposal=proposal, position=0)
+    for position, (gpus, throughput) in enumerate([(4, 1200), (8, 2280), (16, 4225)]):
+        ScalingMeasurementFactory(
+            proposal=proposal,
+            code=code,
+            gpus=gpus,
+            throughput=throughput,
+            position=position,
+        )
+    JobTypeFactory(proposal=proposal, position=0)
+    UsageMonthFactory(proposal=proposal, position=0)
+    return Proposal.objects.get(pk=proposal.pk)
+
+
+TYPED = {
+    "organisation": {"organisation_name": "Nordlicht Labs"},
+    "selection": {"libraries": "PyTorch 2.4"},
+    "codes": {"codes-{code}-name": "trainer"},
+    "scalability": {"scalability_narrative": "We measured.", "jobs-{job}-title": "x"},
+    "optimisation": {"optimisation_narrative": "Mixed precision."},
+    "review": {},
+}
+
+
+@pytest.mark.parametrize("step", [step.slug for step in STEPS])
+def test_an_autosave_costs_at_most_six_queries_on_every_step(user_client, full, step):
+    user_client.get(step_url(full, step))  # the page the autosave comes from
+    # The first autosave of a step also notes that the step was visited (once).
+    user_client.post(step_url(full, step), {"autosave": "1"}, headers=HX)
+    names = {"code": full.codes.get().pk, "job": full.jobs.get().pk}
+    typed = {key.format(**names): value for key, value in TYPED[step].items()}
+    data = page_data(full, step, **typed)
+    with CaptureQueriesContext(connection) as queries:
+        response = user_client.post(step_url(full, step), data, headers=HX)
+    assert response.status_code == 200
+    sql = statements(queries)
+    assert len(sql) <= AUTOSAVE_QUERIES, "\n".join(sql)
+    stored = Proposal.objects.get(pk=full.pk)
+    assert stored.revision == full.revision + (1 if typed else 0)
+    for key, value in typed.items():
+        if "-" not in key:
+            assert getattr(stored, key) == value
+    if step == "codes":
+        assert stored.codes.get().name == "trainer"
+
+
+def test_a_stale_page_still_sees_the_change_made_elsewhere(user_client, full):
+    """When the revision moved since the page (another tab saved), the stored
+    values are read again and compared: the other tab's value is a conflict."""
+    page = page_data(full, "scalability", scalability_narrative="mine")
+    bases = {"scalability_narrative": full.scalability_narrative}
+    Proposal.objects.filter(pk=full.pk).update(
+        scalability_narrative="theirs", revision=full.revision + 1
+    )
+    import json
+
+    page["bases"] = json.dumps(bases)
+    response = user_client.post(step_url(full, "scalability"), page, headers=HX)
+    assert 'data-testid="conflict"' in response.content.decode()
+    assert Proposal.objects.get(pk=full.pk).scalability_narrative == "theirs"
+
+
+# --- The chart at its own URL ----------------------------------------------------------
+
+
+def chart_src(content: str) -> str:
+    return content.split('data-testid="scaling-chart"><img src="')[1].split('"')[0]
+
+
+def test_the_chart_is_an_immutable_image_of_its_data(user_client, full):
+    page = user_client.get(step_url(full, "scalability")).content.decode()
+    src = chart_src(page)
+    assert "<svg" not in page.split('id="live-chart"')[1].split("</section>")[0]
+    # The figures stay in the page, as a table, for screen readers.
+    assert 'data-testid="scaling-table"' in page and "1.90x" in page
+    response = user_client.get(src)
+    assert response.status_code == 200
+    assert response["Content-Type"] == "image/svg+xml"
+    assert response["Cache-Control"] == CACHE_CONTROL
+    body = response.content.decode()
+    assert "<svg" in body and "<text" in body  # text stays text (no font paths)
+    etag = response["ETag"]
+    again = user_client.get(src, headers={"If-None-Match": etag})
+    assert again.status_code == 304
+
+
+def test_the_chart_is_drawn_again_after_the_cache_forgot_it(user_client, full):
+    from django.core.cache import cache
+
+    src = chart_src(user_client.get(step_url(full, "scalability")).content.decode())
+    cache.clear()
+    assert b"<svg" in user_client.get(src).content
+
+
+def test_a_chart_key_the_proposal_does_not_show_is_404(user_client, full):
+    src = chart_src(user_client.get(step_url(full, "scalability")).content.decode())
+    key = src.rsplit("/", 1)[1].removesuffix(".svg")
+    other = src.replace(key, "0" * len(key))
+    assert user_client.get(other).status_code == 404
+
+
+def test_nobody_else_sees_the_chart(client, full, other_user, staff_user):
+    owner_client = type(client)()
+    owner_client.force_login(full.owner)
+    src = chart_src(owner_client.get(step_url(full, "scalability")).content.decode())
+    assert owner_client.get(src).status_code == 200  # now in the cache
+    for intruder in (other_user, staff_user):
+        client.force_login(intruder)
+        assert client.get(src).status_code == 404
+    client.logout()
+    assert client.get(src).status_code == 302  # to the login page
+    # Another user's proposal with the same data: its own key does not open ours.
+    twin = ProposalFactory(owner=other_user)
+    client.force_login(other_user)
+    key = src.rsplit("/", 1)[1].removesuffix(".svg")
+    url = reverse("proposals:chart", args=[twin.pk, key])
+    assert client.get(url).status_code == 404
+
+
+def test_the_chart_follows_the_data(user_client, full):
+    before = chart_src(user_client.get(step_url(full, "scalability")).content.decode())
+    m = full.measurements.order_by("position").last()
+    data = page_data(full, "scalability", **{f"measurements-{m.pk}-throughput": "4000"})
+    response = user_client.post(step_url(full, "scalability"), data, headers=HX)
+    content = response.content.decode()
+    after = chart_src(content)
+    assert after != before
+    assert b"<svg" in user_client.get(after).content
+
+
+# --- Regions an autosave leaves out ---------------------------------------------------
+
+
+def keys_of(content: str) -> dict:
+    found = {}
+    for name in ("chart_key", "findings_key", "badges_key"):
+        found[name] = (
+            content.split(f'name="{name}"')[1].split('value="')[1].split('"')[0]
+        )
+    return found
+
+
+def test_unchanged_regions_are_not_sent_again(user_client, full):
+    page = user_client.get(step_url(full, "scalability")).content.decode()
+    # The first autosave marks the step visited: its open items are no longer "to do".
+    first = user_client.post(
+        step_url(full, "scalability"), {"autosave": "1", **keys_of(page)}, headers=HX
+    ).content.decode()
+    assert 'id="live-findings"' in first
+    keys = keys_of(first)
+    data = page_data(full, "scalability", scalability_narrative="Only words.")
+    content = user_client.post(
+        step_url(full, "scalability"), {**data, **keys}, headers=HX
+    ).content.decode()
+    for region in ('id="live-chart"', 'id="live-findings"', 'id="badges-scalability"'):
+        assert region not in content
+    assert 'id="live-tier"' in content and 'id="save-status"' in content
+    assert keys_of(content) == keys
+    # A change the findings show: the findings and the badges come again.
+    data = page_data(full, "scalability", **{f"jobs-{full.jobs.get().pk}-gpus": "9999"})
+    content = user_client.post(
+        step_url(full, "scalability"), {**data, **keys}, headers=HX
+    ).content.decode()
+    assert 'id="live-findings"' in content and 'id="badges-scalability"' in content
+    assert keys_of(content)["findings_key"] != keys["findings_key"]
+
+
+def test_a_page_without_keys_gets_every_region(user_client, full):
+    data = page_data(full, "scalability", scalability_narrative="No keys.")
+    content = user_client.post(
+        step_url(full, "scalability"), data, headers=HX
+    ).content.decode()
+    for region in ('id="live-chart"', 'id="live-findings"', 'id="badges-review"'):
+        assert region in content
+
+
+# --- Reference data kept in process ------------------------------------------------------
+
+
+def largest_job(content: str) -> str:
+    return content.split('data-testid="largest-job">')[1].split("</dd>")[0]
+
+
+def test_an_admin_edit_of_the_catalogue_reaches_the_next_autosave(
+    user_client, full, admin_user
+):
+    JobTypeFactory(proposal=full, gpus=16, position=1)
+    data = page_data(full, "scalability", scalability_narrative="Before.")
+    before = user_client.post(step_url(full, "scalability"), data, headers=HX)
+    assert largest_job(before.content.decode()) == "16 GPUs / 4 nodes"  # 4 a node
+    # The administrator changes LUMI-G through the admin's own form.
+    lumi = Cluster.objects.get(slug="lumi-g")
+    url = reverse("admin:proposals_cluster_change", args=[lumi.pk])
+    admin = Client()  # ``client`` is ``user_client``'s
+    admin.force_login(admin_user)
+    form = admin.get(url).context["adminform"].form
+    posted = {}
+    for name in form.fields:
+        value = form[name].value()
+        if value not in (None, False):
+            posted[name] = "on" if value is True else value
+    posted["gpus_per_node"] = "8"
+    saved = admin.post(url, posted)
+    assert saved.status_code == 302, saved.content.decode()[:2000]
+    data = page_data(full, "scalability", scalability_narrative="After.")
+    after = user_client.post(step_url(full, "scalability"), data, headers=HX)
+    assert largest_job(after.content.decode()) == "16 GPUs / 2 nodes"
+
+
+def test_an_edit_of_the_call_terms_is_seen_at_once(full):
+    mode = CallMode.objects.exclude(max_hours=None).order_by("pk").first()
+    family = mode.family.slug
+    reference_data.cached_terms()
+    mode.max_hours = mode.max_hours + 1
+    mode.save()
+    modes = {m.slug: m for m in reference_data.cached_terms()[family].modes}
+    assert modes[mode.slug].max_hours == float(mode.max_hours)
+
+
+def test_the_copy_is_reloaded_when_the_shared_stamp_is_gone(full):
+    reference_data.cached_catalogue()
+    Cluster.objects.filter(slug="lumi-g").update(gpus_per_node=8)  # no signal
+    assert reference_data.cached_catalogue()["lumi-g"].gpus_per_node == 4
+    from django.core.cache import cache
+
+    cache.delete(reference_data.STAMP_KEY)  # as another process's edit does
+    assert reference_data.cached_catalogue()["lumi-g"].gpus_per_node == 8
+
+
+def test_chart_data_and_key_are_stable():
+    data = {
+        "series": [{"label": "A", "unit": "x/s", "points": [(4, 1.0, 1.0)]}],
+        "projection": None,
+    }
+    assert charts.url_key(data) == charts.url_key(dict(data))
+    assert len(charts.url_key(data)) == charts.URL_KEY_LENGTH
+
+
+def test_a_nul_character_typed_is_refused_not_a_server_error(user_client, full):
+    """PostgreSQL's JSON holds no NUL: the refused text is kept with U+FFFD."""
+    data = page_data(full, "organisation", organisation_name="Nord\x00licht")
+    response = user_client.post(step_url(full, "organisation"), data, headers=HX)
+    assert response.status_code == 200
+    stored = Proposal.objects.get(pk=full.pk)
+    assert stored.refused_inputs["organisation_name"]["text"] == "Nord\ufffdlicht"
