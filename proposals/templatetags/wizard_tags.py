@@ -1,9 +1,13 @@
 """Small presentation helpers for the wizard templates (no computation of figures)."""
 
 from django import forms, template
-from django.utils.html import format_html
+from django.template.defaultfilters import pluralize
+from django.urls import reverse
+from django.utils.html import conditional_escape, escape, format_html
+from django.utils.safestring import mark_safe
 
 from proposals.domain.numbers import MISSING, grouped
+from proposals.domain.sections import TABLE_BY_KIND
 from proposals.templatetags.glossary_tags import term_link
 
 register = template.Library()
@@ -60,7 +64,7 @@ def widget(field, size="", label=""):
         attrs["aria-invalid"] = "true"
     if label:
         attrs["aria-label"] = label
-    return field.as_widget(attrs=attrs)
+    return as_widget(field, attrs)
 
 
 @register.filter
@@ -99,3 +103,281 @@ def bound(form, name):
 def row_prefix(row, kind):
     """``jobs-17``: the prefix of a row's inputs (and of its keys elsewhere)."""
     return f"{kind}-{row.pk}"
+
+
+# --- Rendering without a template per cell ---------------------------------------
+# A step with hundreds of rows renders thousands of inputs: Django renders each widget
+# through three small templates, and the wizard used to include two more per cell. The
+# functions below write the same HTML (the same ids, names and ARIA wiring; checked
+# against Django's own rendering in tests/web/test_wizard_tags.py) in plain Python.
+
+_INPUT_TEMPLATES = frozenset(
+    f"django/forms/widgets/{name}.html"
+    for name in ("text", "number", "email", "url", "password", "search", "tel")
+)
+_SELECT_TEMPLATE = "django/forms/widgets/select.html"
+_OPTION_TEMPLATE = "django/forms/widgets/select_option.html"
+_TEXTAREA_TEMPLATE = "django/forms/widgets/textarea.html"
+
+
+def _attrs(attrs) -> str:
+    """Django's ``widgets/attrs.html``: `` name="value"``, bare for ``True``."""
+    parts = []
+    for name, value in attrs.items():
+        if value is False:
+            continue
+        parts.append(
+            f" {escape(name)}"
+            if value is True
+            else f' {escape(name)}="{escape(value)}"'
+        )
+    return "".join(parts)
+
+
+def _render_widget(widget, context) -> str | None:
+    """The widget's HTML as Django's default templates write it, or ``None`` for a
+    widget this does not know (rendered by Django then)."""
+    w = context["widget"]
+    template_name = w["template_name"]
+    if template_name in _INPUT_TEMPLATES:
+        value = "" if w["value"] is None else f' value="{escape(w["value"])}"'
+        kind, name = escape(w["type"]), escape(w["name"])
+        return f'<input type="{kind}" name="{name}"{value}{_attrs(w["attrs"])}>'
+    if template_name == _TEXTAREA_TEMPLATE:
+        value = escape(w["value"]) if w["value"] else ""
+        return f'<textarea name="{escape(w["name"])}"{_attrs(w["attrs"])}>\n{value}</textarea>'
+    if template_name == _SELECT_TEMPLATE:
+        out = [f'<select name="{escape(w["name"])}"{_attrs(w["attrs"])}>']
+        for group_name, group_choices, _index in w["optgroups"]:
+            if group_name:
+                out.append(f'\n  <optgroup label="{escape(group_name)}">')
+            for option in group_choices:
+                if option["template_name"] != _OPTION_TEMPLATE:
+                    return None
+                out.append(
+                    f'\n  <option value="{escape(option["value"])}"'
+                    f"{_attrs(option['attrs'])}>{conditional_escape(option['label'])}</option>\n"
+                )
+            if group_name:
+                out.append("\n  </optgroup>")
+        out.append("\n</select>")
+        return "".join(out)
+    return None
+
+
+_OPTIONS: dict[tuple, tuple[list[str], list[str], dict[str, int]]] = {}
+
+
+def _options(choices: tuple) -> tuple[list[str], list[str], dict[str, int]]:
+    """A select's ``<option>`` elements, plain and selected, and each value's index:
+    the same list for every row (a measurement's code list), written once."""
+    found = _OPTIONS.get(choices)
+    if found is None:
+        plain, chosen, index = [], [], {}
+        for position, (value, label) in enumerate(choices):
+            value = "" if value is None else str(value)
+            head, tail = (
+                f'\n  <option value="{escape(value)}"',
+                f">{conditional_escape(label)}</option>\n",
+            )
+            plain.append(head + tail)
+            chosen.append(f"{head} selected{tail}")
+            index.setdefault(value, position)
+        found = _OPTIONS[choices] = (plain, chosen, index)
+        if len(_OPTIONS) > 256:
+            _OPTIONS.pop(next(iter(_OPTIONS)))
+    return found
+
+
+def _plain_select(widget, name, value, attrs) -> str | None:
+    """A single-choice ``<select>`` without option groups, as Django writes it (the
+    first option matching the value is selected); ``None`` for anything else."""
+    try:
+        choices = tuple(widget.choices)
+        hash(choices)
+    except TypeError:
+        return None
+    if any(isinstance(label, (list, tuple)) for _, label in choices):
+        return None
+    plain, chosen, index = _options(choices)
+    options = list(plain)
+    selected = widget.format_value(value)
+    for wanted in selected:
+        if wanted in index:
+            options[index[wanted]] = chosen[index[wanted]]
+            break
+    final = widget.build_attrs(widget.attrs, attrs)
+    return f'<select name="{escape(name)}"{_attrs(final)}>{"".join(options)}\n</select>'
+
+
+def as_widget(field, attrs):
+    """``field.as_widget(attrs=attrs)``, without a template for the common widgets."""
+    widget = field.field.widget
+    if field.field.localize:
+        widget.is_localized = True
+    attrs = field.build_widget_attrs(dict(attrs), widget)
+    if field.auto_id and "id" not in widget.attrs:
+        attrs.setdefault("id", field.auto_id)
+    name = field.html_name
+    value = field.value()
+    if type(widget) is forms.Select:
+        html = _plain_select(widget, name, value, attrs)
+        if html is not None:
+            return mark_safe(html)
+    html = _render_widget(widget, widget.get_context(name, value, attrs))
+    if html is None:
+        return widget.render(
+            name=name, value=value, attrs=attrs, renderer=field.form.renderer
+        )
+    return mark_safe(html)
+
+
+def feedback_html(context, field, *, compact=False, oob=False, notes=None) -> str:
+    """A field's feedback block (``fb-<input id>``): errors, the reading note, the
+    reviewer's findings on it, and (not ``compact``) the tier-fitted help. Autosave
+    answers replace it out of band, never the input."""
+    anchor = field.auto_id
+    parts = [f'<div id="fb-{escape(anchor)}" class="field-feedback"']
+    if compact:
+        parts.append(f' data-label="{escape(field.label)}"')
+    if oob:
+        parts.append(' hx-swap-oob="true"')
+    parts.append(">")
+    if field.errors:
+        errors = "".join(f"{conditional_escape(e)} " for e in field.errors)
+        parts.append(
+            f'<div class="invalid-feedback d-block" role="alert">{errors}</div>'
+        )
+    note = (field.form.notes if notes is None else notes).get(field.name)
+    if note:
+        parts.append(
+            '<div class="small text-info-emphasis" data-testid="field-note">'
+            f"{conditional_escape(note)}</div>"
+        )
+    parts.append(f'<div class="field-findings" data-anchor="{escape(anchor)}">')
+    for item in (context.get("findings_by_anchor") or {}).get(anchor, ()):
+        css = escape(item["css"])
+        parts.append(
+            f'<div class="finding-inline small text-{css}-emphasis">'
+            f'<span class="badge text-bg-{css} me-1">{escape(item["finding"].code)}</span>'
+            f"{conditional_escape(item['finding'].message)}</div>"
+        )
+    parts.append("</div>")
+    proposal = context.get("proposal")
+    if field.name == "max_gpus_per_job" and proposal and proposal.max_gpus_per_job:
+        gpus = proposal.max_gpus_per_job
+        text = f"= {num(gpus)} physical GPU{pluralize(gpus)}"
+        nodes = context.get("max_gpus_nodes")
+        if nodes:
+            cluster = context.get("cluster")
+            text += (
+                f", {num(nodes)} node{pluralize(nodes)} of {cluster.gpus_per_node} GPUs"
+            )
+        parts.append(
+            '<div class="small text-body-secondary" data-testid="max-gpus-nodes">'
+            f"{escape(text)}</div>"
+        )
+    if not compact:
+        text = get_item(context.get("help"), field.name)
+        if text:
+            example = get_item(context.get("help_examples"), field.name)
+            example = (
+                ' <span class="text-body-secondary">Example: '
+                f"<q>{conditional_escape(example)}</q></span>"
+                if example
+                else ""
+            )
+            parts.append(
+                f'<div class="form-text">{conditional_escape(text)}{example}</div>'
+            )
+    parts.append("</div>")
+    return mark_safe("".join(parts))
+
+
+@register.simple_tag(takes_context=True)
+def field_feedback(context, field, compact=False, oob=False):
+    """``{% field_feedback field compact oob %}``: see :func:`feedback_html`."""
+    return feedback_html(context, field, compact=bool(compact), oob=bool(oob))
+
+
+def _cell_input(context, field) -> str:
+    html = widget(field, "sm", field.label)
+    if field.field.widget.attrs.get("data-gpu-count"):
+        unit = escape(context.get("gpu_unit_label") or "")
+        return (
+            '<div class="input-group input-group-sm flex-nowrap">'
+            f'{html}<span class="input-group-text px-1" data-gpu-unit-label>{unit}</span></div>'
+        )
+    return html
+
+
+@register.simple_tag(takes_context=True)
+def row_cells(context, form, specs):
+    """One table row's input cells, one ``<td>`` per column of ``specs``; each is
+    labelled (``data-label``, the vocabulary's label) for the stacked small-screen
+    layout. The cells' feedback goes under the row (:func:`row_feedback`)."""
+    cells = []
+    for spec in specs:
+        field = form[spec.name]
+        css = f' class="col-{escape(spec.width)}"' if spec.width else ""
+        cells.append(
+            f'<td{css} data-label="{escape(spec.label)}">{_cell_input(context, field)}</td>'
+        )
+    return mark_safe("".join(cells))
+
+
+@register.simple_tag(takes_context=True)
+def row_feedback(context, form, specs):
+    """The feedback blocks of one row's cells (errors, notes, findings), written
+    under the row across its whole width rather than squeezed into each cell."""
+    notes = form.notes
+    return mark_safe(
+        "".join(
+            feedback_html(context, form[spec.name], compact=True, notes=notes)
+            for spec in specs
+        )
+    )
+
+
+_ROW_BUTTONS = (
+    ("up", "secondary", "arrow-up", "Move up", "Move {} up"),
+    ("down", "secondary", "arrow-down", "Move down", "Move {} down"),
+    ("delete", "danger", "trash", "Remove", "Remove {}"),
+)
+
+
+@register.simple_tag(takes_context=True)
+def row_actions(context, kind, row, first=False, last=False):
+    """A row's buttons: each posts the whole step form to its own small endpoint
+    (``formaction`` without JavaScript, ``hx-post`` with it), so what was typed is
+    saved first."""
+    label = escape(TABLE_BY_KIND[kind].item.lower())
+    proposal, step = context["proposal"], context["step"]
+    buttons = []
+    for operation, css, icon, title, hidden in _ROW_BUTTONS:
+        url = escape(
+            reverse(
+                "proposals:row",
+                kwargs={
+                    "pk": proposal.pk,
+                    "step": step.slug,
+                    "kind": kind,
+                    "row": row.pk,
+                    "operation": operation,
+                },
+            )
+        )
+        confirm = f' hx-confirm="Remove this {label}?"' if operation == "delete" else ""
+        disabled = (operation == "up" and first) or (operation == "down" and last)
+        buttons.append(
+            f'<button type="submit" class="btn btn-outline-{css}" formaction="{url}" '
+            f'hx-post="{url}" hx-target="#wizard-form" hx-swap="outerHTML"{confirm} '
+            f'title="{title}"{" disabled" if disabled else ""}>'
+            f'<i class="bi bi-{icon}" aria-hidden="true"></i>'
+            f'<span class="visually-hidden">{hidden.format(label)}</span></button>'
+        )
+    return mark_safe(
+        '<div class="btn-group btn-group-sm row-actions" role="group" aria-label="Row actions">'
+        + "\n".join(buttons)
+        + "</div>"
+    )
