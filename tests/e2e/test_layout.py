@@ -129,7 +129,7 @@ def test_applicant_pages_fit(page: Page, live_server, submitted, artifacts, widt
         response = page.goto(f"{live_server.url}{url}")
         assert response.status == 200, url
         check_page(page, artifacts, f"{width}-{name}", problems)
-    assert problems == []
+    assert problems == [], "\n".join(problems)
     assert console.messages == []
 
 
@@ -157,7 +157,7 @@ def test_public_and_staff_pages_fit(
         response = page.goto(f"{live_server.url}{url}")
         assert response.status == 200, url
         check_page(page, artifacts, f"{width}-{name}", problems)
-    assert problems == []
+    assert problems == [], "\n".join(problems)
     assert console.messages == []
 
 
