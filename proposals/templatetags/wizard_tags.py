@@ -1,7 +1,7 @@
 """Small presentation helpers for the wizard templates (no computation of figures)."""
 
 from django import forms, template
-from django.template.defaultfilters import pluralize
+from django.template.defaultfilters import floatformat, pluralize
 from django.urls import reverse
 from django.utils.html import conditional_escape, escape, format_html
 from django.utils.safestring import mark_safe
@@ -380,4 +380,71 @@ def row_actions(context, kind, row, first=False, last=False):
         '<div class="btn-group btn-group-sm row-actions" role="group" aria-label="Row actions">'
         + "\n".join(buttons)
         + "</div>"
+    )
+
+
+def _oob(context) -> str:
+    return ' hx-swap-oob="true"' if context.get("oob") else ""
+
+
+@register.simple_tag(takes_context=True)
+def job_figures(context, row):
+    """A job row's computed GPU-hours (and nodes, and the walltime check), with a
+    stable id that autosave answers replace out of band."""
+    figures = get_item(context.get("job_figures"), row.pk)
+    parts = [
+        f'<div id="jobs-{row.pk}-computed" data-testid="job-gpu-hours"{_oob(context)}>'
+    ]
+    if figures and figures.gpu_hours:
+        parts.append(escape(num(figures.gpu_hours, 2)))
+        if figures.nodes:
+            parts.append(
+                '<div class="small text-body-secondary">'
+                f"{escape(num(figures.nodes))} node{pluralize(figures.nodes)}"
+            )
+            if figures.walltime_ok is False:
+                parts.append(
+                    ' · <span class="text-danger">over the walltime limit</span>'
+                )
+            parts.append("</div>")
+    else:
+        parts.append('<span class="text-body-secondary">—</span>')
+    if row_prefix(row, "jobs") in (context.get("refused_rows") or ()):
+        parts.append(
+            '<div class="small text-warning-emphasis" data-testid="job-figures-stale">'
+            "from the last saved values</div>"
+        )
+    parts.append("</div>")
+    return mark_safe("".join(parts))
+
+
+@register.simple_tag(takes_context=True)
+def point_figures(context, row):
+    """A measurement's computed speedup and efficiency (stable id, out of band)."""
+    point = get_item(context.get("point_figures"), row.pk)
+    if point:
+        inner = (
+            f'{escape(floatformat(point.speedup, 2))}x<div class="small">'
+            f"{escape(pct(point.efficiency))}</div>"
+        )
+    else:
+        inner = '<span class="text-body-secondary">—</span>'
+    return mark_safe(
+        f'<div id="measurements-{row.pk}-computed" data-testid="point-figures"'
+        f"{_oob(context)}>{inner}</div>"
+    )
+
+
+@register.simple_tag(takes_context=True)
+def form_errors(context, form):
+    """A row form's own errors (not a field's), under a stable id (out of band)."""
+    if not form.prefix:
+        return ""
+    errors = form.non_field_errors()
+    inner = ""
+    if errors:
+        text = "".join(f"{conditional_escape(error)} " for error in errors)
+        inner = f'<div class="text-danger small" role="alert">{text}</div>'
+    return mark_safe(
+        f'<div id="err-{escape(form.prefix)}" class="row-errors"{_oob(context)}>{inner}</div>'
     )
