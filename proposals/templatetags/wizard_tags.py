@@ -365,19 +365,27 @@ def row_actions(context, kind, row, first=False, last=False):
     label = _escape(TABLE_BY_KIND[kind].item.lower())
     proposal, step = context["proposal"], context["step"]
     buttons = []
-    for operation, css, icon, title, hidden in _ROW_BUTTONS:
-        url = _escape(
-            reverse(
+    # One reverse() per table and operation for the whole page; each row's URL is
+    # that URL with the row's id in place of 0.
+    key = ("row-urls", proposal.pk, step.slug, kind)
+    urls = context.render_context.get(key)
+    if urls is None:
+        urls = context.render_context[key] = {
+            operation: reverse(
                 "proposals:row",
                 kwargs={
                     "pk": proposal.pk,
                     "step": step.slug,
                     "kind": kind,
-                    "row": row.pk,
+                    "row": 0,
                     "operation": operation,
                 },
             )
-        )
+            for operation, *_ in _ROW_BUTTONS
+        }
+    generic, specific = f"/rows/{kind}/0/", f"/rows/{kind}/{int(row.pk)}/"
+    for operation, css, icon, title, hidden in _ROW_BUTTONS:
+        url = _escape(urls[operation].replace(generic, specific, 1))
         confirm = f' hx-confirm="Remove this {label}?"' if operation == "delete" else ""
         disabled = (operation == "up" and first) or (operation == "down" and last)
         buttons.append(
