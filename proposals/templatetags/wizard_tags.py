@@ -50,19 +50,25 @@ def _widget_class(widget) -> str:
     return "form-control"
 
 
+def _errors(field):
+    """``field.errors`` without making an empty error list for every field."""
+    return field.form.errors.get(field.name)
+
+
 @register.simple_tag
 def widget(field, size="", label=""):
     """Render a field's widget with Bootstrap classes and ARIA wiring to its feedback."""
     classes = [_widget_class(field.field.widget)]
     if size and classes[0] != "form-check-input":
         classes.append(f"{classes[0]}-{size}")
-    if field.errors:
+    errors = _errors(field)
+    if errors:
         classes.append("is-invalid")
     attrs = {
         "class": " ".join(classes),
         "aria-describedby": f"fb-{field.auto_id}",
     }
-    if field.errors:
+    if errors:
         attrs["aria-invalid"] = "true"
     if label:
         attrs["aria-label"] = label
@@ -231,6 +237,19 @@ def as_widget(field, attrs):
         attrs.setdefault("id", field.auto_id)
     name = field.html_name
     value = field.value()
+    if (
+        isinstance(widget, forms.widgets.Input)
+        and type(widget).get_context is forms.widgets.Input.get_context
+        and widget.template_name in _INPUT_TEMPLATES
+    ):
+        # An <input>: what Input.get_context would give, without the dictionaries.
+        value = widget.format_value(value)
+        value = "" if value is None else f' value="{_escape(value)}"'
+        final = widget.build_attrs(widget.attrs, attrs)
+        return mark_safe(
+            f'<input type="{_escape(widget.input_type)}" name="{_escape(name)}"'
+            f"{value}{_attrs(final)}>"
+        )
     if type(widget) is forms.Select:
         html = _plain_select(widget, name, value, attrs)
         if html is not None:
@@ -254,8 +273,9 @@ def feedback_html(context, field, *, compact=False, oob=False, notes=None) -> st
     if oob:
         parts.append(' hx-swap-oob="true"')
     parts.append(">")
-    if field.errors:
-        errors = "".join(f"{conditional_escape(e)} " for e in field.errors)
+    errors = _errors(field)
+    if errors:
+        errors = "".join(f"{conditional_escape(e)} " for e in errors)
         parts.append(
             f'<div class="invalid-feedback d-block" role="alert">{errors}</div>'
         )
