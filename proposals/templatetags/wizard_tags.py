@@ -1,5 +1,6 @@
 """Small presentation helpers for the wizard templates (no computation of figures)."""
 
+import functools
 import html
 
 from django import forms, template
@@ -180,28 +181,19 @@ def _render_widget(widget, context) -> str | None:
     return None
 
 
-_OPTIONS: dict[tuple, tuple[list[str], list[str], dict[str, int]]] = {}
-
-
-def _options(choices: tuple) -> tuple[list[str], list[str], dict[str, int]]:
+@functools.lru_cache(maxsize=256)
+def _options(choices: tuple) -> tuple[tuple[str, ...], tuple[str, ...], dict[str, int]]:
     """A select's ``<option>`` elements, plain and selected, and each value's index:
     the same list for every row (a measurement's code list), written once."""
-    found = _OPTIONS.get(choices)
-    if found is None:
-        plain, chosen, index = [], [], {}
-        for position, (value, label) in enumerate(choices):
-            value = "" if value is None else str(value)
-            head, tail = (
-                f'\n  <option value="{_escape(value)}"',
-                f">{conditional_escape(label)}</option>\n",
-            )
-            plain.append(head + tail)
-            chosen.append(f"{head} selected{tail}")
-            index.setdefault(value, position)
-        found = _OPTIONS[choices] = (plain, chosen, index)
-        if len(_OPTIONS) > 256:
-            _OPTIONS.pop(next(iter(_OPTIONS)))
-    return found
+    plain, chosen, index = [], [], {}
+    for position, (value, label) in enumerate(choices):
+        value = "" if value is None else str(value)
+        head = f'\n  <option value="{_escape(value)}"'
+        tail = f">{conditional_escape(label)}</option>\n"
+        plain.append(head + tail)
+        chosen.append(f"{head} selected{tail}")
+        index.setdefault(value, position)
+    return tuple(plain), tuple(chosen), index
 
 
 def _plain_select(widget, name, value, attrs) -> str | None:
@@ -209,10 +201,10 @@ def _plain_select(widget, name, value, attrs) -> str | None:
     first option matching the value is selected); ``None`` for anything else."""
     try:
         choices = tuple(widget.choices)
+        if any(isinstance(label, (list, tuple)) for _, label in choices):
+            return None  # option groups: Django writes them
         hash(choices)
-    except TypeError:
-        return None
-    if any(isinstance(label, (list, tuple)) for _, label in choices):
+    except (TypeError, ValueError):
         return None
     plain, chosen, index = _options(choices)
     options = list(plain)
