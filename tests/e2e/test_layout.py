@@ -181,7 +181,8 @@ def test_rows_are_cards_on_a_phone_with_their_labels(
     bar = page.get_by_test_id("live-bar")
     expect(bar).to_be_visible()
     expect(bar).to_contain_text("Fast Lane")
-    page.mouse.wheel(0, 2000)
+    page.evaluate("window.scrollTo(0, 2000)")
+    page.wait_for_function("window.scrollY > 1000")
     assert bar.bounding_box()["y"] < 5
     bar.get_by_role("link").click()
     expect(page.locator("#live-tier")).to_be_in_viewport()
@@ -230,3 +231,24 @@ def test_a_whole_journey_logs_no_error(page: Page, live_server, e2e_catalogue):
     page.goto(f"{base}{reverse('proposals:export_portal', args=[proposal.pk])}")
     page.wait_for_load_state("networkidle")
     assert console.messages == []
+
+
+@pytest.mark.parametrize("pixels", [820, 1024, 1280, 1440])
+def test_tables_fit_beside_the_sidebar_at_any_width(
+    page: Page, live_server, submitted, artifacts, pixels
+):
+    """Between the phone and the wide screen, each table is a table where its box has
+    room for the columns and cards where it has not: nothing is cut off."""
+    page.set_viewport_size({"width": pixels, "height": 900})
+    proposal = Proposal.objects.get(owner__username="demo", title__contains="Iberian")
+    log_in(page, live_server.url, "demo", "aifactory-demo")
+    page.goto(
+        f"{live_server.url}{reverse('proposals:step', args=[proposal.pk, 'scalability'])}"
+    )
+    problems: list[str] = []
+    page.wait_for_load_state("networkidle")
+    page.screenshot(path=artifacts / f"layout-{pixels}-scalability.png", full_page=True)
+    scroll, client = page.evaluate(SCROLL)
+    assert scroll <= client
+    problems.extend(page.evaluate(CLIPPED))
+    assert problems == [], "\n".join(problems)
