@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 # make run PORT=8080 where 8000 is taken.
 PORT ?= 8000
 
-.PHONY: run worker setup venv assets migrate demo test test-fast e2e lint format bench check-deploy clean system-packages
+.PHONY: run worker setup venv assets migrate demo test test-fast e2e lint format bench check-deploy clean system-packages loadtest
 
 ## make run: set everything up, load the demo data and serve at http://127.0.0.1:$(PORT)
 ## (8000 unless PORT= says otherwise), with the task worker (it sends the e-mails)
@@ -75,6 +75,15 @@ format: venv
 bench: venv assets
 	AIFACTORY_BENCH=1 \
 	  $(PY) -m pytest tests/bench -p no:cacheprovider -s -q --no-header -o addopts=""
+
+## make loadtest: N simulated typists (10, 20, 30; one autosave per second each)
+## against gunicorn + a scratch PostgreSQL database it creates and drops, loopback
+## only; prints throughput, p50/p95/p99 and errors per N and checks that every
+## acknowledged save is in the database. Needs LOADTEST_PG (or DATABASE_URL)
+## = postgres://USER:PASSWORD@127.0.0.1:5432/postgres, a user that may create
+## databases; LOADTEST_TYPISTS=10,20,30 and LOADTEST_SECONDS=20 tune it.
+loadtest: venv
+	$(PY) scripts/loadtest.py
 
 check-deploy: venv
 	DJANGO_DEBUG=0 DJANGO_SECRET_KEY=$$(head -c 48 /dev/urandom | base64) \

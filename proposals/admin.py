@@ -2,6 +2,7 @@ from django.contrib import admin, messages
 
 from proposals import services
 from proposals.models import (
+    AccountProfile,
     CallFamily,
     CallMode,
     Cluster,
@@ -31,6 +32,8 @@ class ClusterAdmin(admin.ModelAdmin):
         "carbon_intensity_g_per_kwh",
         "billing_unit",
         "billing_unit_gpu_hours",
+        "peak_bf16_tflops",
+        "peak_fp32_tflops",
     ]
     search_fields = ["name", "slug", "gpu_model"]
     prepopulated_fields = {"slug": ["name"]}
@@ -253,3 +256,14 @@ class OutgoingMailAdmin(ReadOnlyAdmin):
             f"{count} mail(s) queued again; sent mails were left alone.",
             messages.SUCCESS,
         )
+
+
+@admin.register(AccountProfile)
+class AccountProfileAdmin(ReadOnlyAdmin):
+    """Accounts' e-mail addresses and whether they were confirmed: for support, who
+    answer "I never got the mail". Written only by the account services."""
+
+    list_display = ["user", "email", "verified_at"]
+    list_filter = [("verified_at", admin.EmptyFieldListFilter)]
+    search_fields = ["user__username", "email"]
+    list_select_related = ["user"]

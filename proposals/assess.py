@@ -19,6 +19,7 @@ from django.core.exceptions import ValidationError
 from django.db.models import F, Q
 
 from . import domain
+from .domain import calendar
 from .domain.fields import FIELDS
 from .domain.sections import TABLE_KINDS
 from .models import (
@@ -35,6 +36,15 @@ from .models import (
 # The catalogue row keys are the domain Cluster fields (as in fixtures/catalogue.json).
 CLUSTER_FIELDS = [f.name for f in fields(domain.Cluster)]
 CHILDREN = TABLE_KINDS
+# The compute estimate's optional numbers of a code entry (same name everywhere).
+ESTIMATE_NUMBERS = (
+    "model_parameters",
+    "training_tokens",
+    "dataset_samples",
+    "epochs",
+    "tokens_per_sample",
+    "assumed_mfu_pct",
+)
 # Proposal model field -> its JSON path, from the vocabulary.
 FIELD_PATHS = {spec.name: spec.path for spec in FIELDS if spec.table is None}
 # The paths the domain reads as the proposal's own fields (``optimisation.narrative``
@@ -51,6 +61,14 @@ def _float(value) -> float | None:
 
 def _decimal(value: float | None) -> Decimal | None:
     return None if value is None else Decimal(repr(value))
+
+
+def _whole(value: float | None) -> Decimal | None:
+    """A float as a decimal, whole numbers without a ".0" (1.4e9 parameters fit a
+    field without decimal places)."""
+    if value is not None and float(value).is_integer():
+        return Decimal(int(value))
+    return _decimal(value)
 
 
 def _blank_if_zero(value):
@@ -119,6 +137,8 @@ def proposal_to_domain(proposal: Proposal) -> domain.Proposal:
                 version=c.version,
                 references=tuple(c.reference_list),
                 description=c.description,
+                model_use=c.model_use,
+                **{name: _float(getattr(c, name)) for name in ESTIMATE_NUMBERS},
             )
             for c in codes
         ),
@@ -320,6 +340,8 @@ def document_rows(
                 version=c.version,
                 references="\n".join(c.references),
                 description=c.description,
+                model_use=c.model_use,
+                **{name: _whole(getattr(c, name)) for name in ESTIMATE_NUMBERS},
             )
             for i, c in enumerate(source.codes)
         ],
@@ -373,3 +395,22 @@ def document_rows(
     if problems:
         raise domain.FormatError(problems)
     return rows
+
+
+def calendar_for(proposal: Proposal, assessment: domain.Assessment):
+    """The calendar of a saved ``proposal`` (issue 14) from its ``assessment``; no
+    query: the system is loaded with the proposal."""
+    system = proposal.system
+    cluster = (
+        domain.Cluster.from_dict(
+            {name: getattr(system, name) for name in CLUSTER_FIELDS}
+        )
+        if system is not None
+        else None
+    )
+    return calendar.feasibility(
+        requested_gpu_hours=assessment.requested_gpu_hours,
+        duration_months=proposal.duration_months,
+        plan=assessment.plan,
+        cluster=cluster,
+    )

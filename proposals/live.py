@@ -18,7 +18,7 @@ from proposals.domain.fields import (
 )
 from proposals.domain.jobplan import nodes_for
 from proposals.domain.sections import ROW_PREFIX, TABLE_BY_KIND, TABLE_KINDS, TABLES
-from proposals.domain.terms import figures
+from proposals.domain.terms import family_terms, figures
 from proposals.domain.tiers import tier_label
 from proposals.wizard import STEPS, finding_location
 
@@ -98,7 +98,13 @@ def live_context(proposal, *, step: str = "") -> dict:
         # Tier-fitted help and examples by field key (``total_gpu_hours``, ``jobs.gpus``),
         # with the figures of the call terms in force.
         "help": {spec.key: spec.help_for(tier, help_figures) for spec in FIELDS},
-        "help_examples": {spec.key: spec.example for spec in FIELDS},
+        # Examples fitted to the tier and the system (LUMI words for LUMI), by key.
+        "help_examples": {
+            spec.key: spec.examples_for(tier, getattr(proposal.system, "slug", None))
+            for spec in FIELDS
+        },
+        # What the request's mode (tier) asks for: the wizard folds what it does not.
+        "mode_terms": _mode_terms(terms, proposal, assessment),
         "chart_svg": chart_svg,
         "chart_key": chart_key,
         "cluster": proposal.system,
@@ -106,6 +112,12 @@ def live_context(proposal, *, step: str = "") -> dict:
         "max_gpus_nodes": nodes_for(proposal.max_gpus_per_job or 0, proposal.system),
         **refused,
     }
+
+
+def _mode_terms(terms, proposal, assessment):
+    """The terms of the mode the request falls into (``None``: not known yet)."""
+    family = family_terms(terms, proposal.call_family)
+    return family.mode(assessment.mode) if assessment.mode else None
 
 
 def _refused(proposal, rows, step: str) -> dict:

@@ -1,7 +1,17 @@
 from django.urls import path, re_path
 
 from proposals.http import MAX_DIGITS
-from proposals.views import exports, proposals, public, reference, review, staff, wizard
+from proposals.views import (
+    exports,
+    planning,
+    proposals,
+    public,
+    reference,
+    review,
+    staff,
+    wizard,
+)
+from proposals.views import paste as paste_views
 
 app_name = "proposals"
 
@@ -96,10 +106,58 @@ urlpatterns += [
         "proposals/<int:pk>/export.md", exports.export_markdown, name="export_markdown"
     ),
     path("proposals/<int:pk>/export.pdf", exports.export_pdf, name="export_pdf"),
+    path(
+        "proposals/<int:pk>/export/markdown/",
+        exports.export_markdown_view,
+        name="export_markdown_view",
+    ),
+    path(
+        "proposals/<int:pk>/export/pdf/<int:export_id>/",
+        exports.export_pdf_status,
+        name="export_pdf_status",
+    ),
+    path(
+        "proposals/<int:pk>/export/pdf/<int:export_id>/file.pdf",
+        exports.export_pdf_file,
+        name="export_pdf_file",
+    ),
+    path(
+        "proposals/<int:pk>/export/pdf/<int:export_id>/retry/",
+        exports.export_pdf_retry,
+        name="export_pdf_retry",
+    ),
     path("proposals/<int:pk>/export.json", exports.export_json, name="export_json"),
     path(
         "proposals/<int:pk>/import/",
         exports.import_json_revision,
         name="import_json_revision",
+    ),
+]
+
+# Paste a table (measurements, job plan, schedule) and undo the last paste.
+urlpatterns += [
+    path(
+        "proposals/<int:pk>/paste/<slug:kind>/",
+        paste_views.paste_table,
+        name="paste",
+    ),
+    path(
+        "proposals/<int:pk>/paste/<slug:kind>/undo/",
+        paste_views.paste_undo,
+        name="paste_undo",
+    ),
+]
+
+# Compute planning: compare the catalogue systems, copy retargeted to one of them.
+urlpatterns += [
+    path(
+        "proposals/<int:pk>/systems/",
+        planning.compare_systems,
+        name="compare_systems",
+    ),
+    path(
+        "proposals/<int:pk>/systems/copy/",
+        planning.retarget_copy,
+        name="retarget_copy",
     ),
 ]

@@ -15,6 +15,7 @@ from django.core.exceptions import NON_FIELD_ERRORS
 
 from proposals.domain.fields import anchor_name
 from proposals.domain.numbers import NUMBER_FORMAT_BY_NAME, NumberFormat
+from proposals.domain.rulebook.common import exploratory
 from proposals.domain.sections import ROW_PREFIX, Section, tables_of
 from proposals.domain.sections import STEPS as SECTION_STEPS
 from proposals.forms import (
@@ -307,3 +308,129 @@ def finding_location(path: str, rows: dict[str, list]) -> Location:
         anchor = f"id_{kind}-{row.pk}-{name}" if name else f"{kind}-{row.pk}"
         return Location(section, anchor)
     return Location(section, f"section-{kind}")
+
+
+# --- The applicant's path: what the tier asks for, and how far along it is --------
+
+# What only a tier that asks for a job plan or scaling data needs on the scalability
+# step: the workload shape, the runtime stability, the GPU/GCD toggle and the tables.
+PLAN_TABLES = ("measurements", "jobs", "schedule")
+PLAN_FIELDS = ("workload", "runtime_stability_pct")
+
+
+def plan_optional(mode) -> bool:
+    """Whether the request's mode (``ModeTerms``; ``None`` while the hours are not
+    known) asks for a description of tests but for neither a job plan nor scaling
+    data (Playground): the wizard then folds the job plan and the measurements away
+    behind "Add a job plan / scaling measurements"."""
+    return exploratory(mode)
+
+
+def has_plan_data(proposal) -> bool:
+    """Whether anything of the job plan or the scaling data is stored (rows, the
+    workload shape, a stability figure): what exists is always shown."""
+    return any(getattr(proposal, kind).all() for kind in PLAN_TABLES) or any(
+        getattr(proposal, name) not in (None, "") for name in PLAN_FIELDS
+    )
+
+
+def plan_folded(mode, proposal) -> bool:
+    """The server's decision: fold the job plan and measurements of ``proposal``
+    (its tier does not ask for them and none are stored)."""
+    return plan_optional(mode) and not has_plan_data(proposal)
+
+
+@dataclass(frozen=True)
+class StepProgress:
+    """How far one step is: ``started`` once edited or left (an untouched step is
+    never complete), ``items`` the errors, warnings, open items and unsaved inputs
+    the step still has (notes are advice, not items)."""
+
+    slug: str
+    started: bool
+    items: int
+
+    @property
+    def complete(self) -> bool:
+        return self.started and self.items == 0
+
+    @property
+    def state(self) -> str:
+        if not self.started:
+            return "not-started"
+        return "complete" if self.complete else "todo"
+
+    @property
+    def text(self) -> str:
+        """What the step tab says, in words (not only a colour)."""
+        if self.complete:
+            return "complete"
+        if not self.started:
+            return "not started"
+        return f"{self.items} item{'' if self.items == 1 else 's'} to do"
+
+
+@dataclass(frozen=True)
+class Progress:
+    """The progress of every step that has something to fill in, in step order."""
+
+    steps: tuple[StepProgress, ...]
+
+    @property
+    def by_step(self) -> dict[str, StepProgress]:
+        return {item.slug: item for item in self.steps}
+
+    @property
+    def complete(self) -> int:
+        return sum(item.complete for item in self.steps)
+
+    @property
+    def total(self) -> int:
+        return len(self.steps)
+
+    @property
+    def items(self) -> int:
+        return sum(item.items for item in self.steps)
+
+    @property
+    def percent(self) -> int:
+        return round(100 * self.complete / self.total) if self.total else 100
+
+    @property
+    def text(self) -> str:
+        """``4 of 5 steps complete, 3 items to do``."""
+        items = {0: "nothing to do", 1: "1 item to do"}.get(
+            self.items, f"{self.items} items to do"
+        )
+        return f"{self.complete} of {self.total} steps complete, {items}"
+
+
+def wizard_progress(
+    counts_by_step: dict[str, dict[str, int]],
+    refused_by_step: dict[str, int],
+    visited,
+) -> Progress:
+    """Progress per step and overall, from the same counts the step badges show
+    (findings by severity and "to do", inputs not saved). The review step has
+    nothing to fill in and is not counted."""
+    visited = set(visited or ())
+    steps = []
+    for step in STEPS:
+        if step.form_class is None and not step.tables:
+            continue
+        counts = counts_by_step.get(step.slug, {})
+        items = (
+            counts.get("error", 0)
+            + counts.get("warning", 0)
+            + counts.get("todo", 0)
+            + refused_by_step.get(step.slug, 0)
+        )
+        steps.append(StepProgress(step.slug, step.slug in visited, items))
+    return Progress(tuple(steps))
+
+
+def navigated_here(from_step: str | None, referer_path: str, step_paths) -> bool:
+    """Whether a step page was reached by moving around the wizard (a step tab,
+    which says the step it ``from``; or Next / Previous, whose form was on another
+    step page): then focus goes to the step's heading, not the top of the page."""
+    return from_step in STEP_BY_SLUG or referer_path in set(step_paths)

@@ -12,6 +12,10 @@ _migration = __import__(
 _billing = __import__(
     "proposals.migrations.0011_cluster_billing_units", fromlist=["load_billing_units"]
 )
+_peaks = __import__(
+    "proposals.migrations.0016_cluster_peak_throughput",
+    fromlist=["load_peak_throughput"],
+)
 _terms = __import__("proposals.migrations.0010_call_terms", fromlist=["load_terms"])
 _countries = __import__(
     "proposals.migrations.0012_country_eligibility", fromlist=["load_countries"]
@@ -24,6 +28,7 @@ def catalogue(db):
     eligibility and the staff group, as the data migrations create them."""
     _migration.forwards(apps, None)
     _billing.load_billing_units(apps, None)
+    _peaks.load_peak_throughput(apps, None)
     _terms.load_terms(apps, None)
     _countries.load_countries(apps, None)
 

@@ -7,12 +7,18 @@ odd input: problems in the data come back as findings.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cached_property
 
+from .compare import Comparison, compare
 from .countries import Countries
 from .energy import EnergyEstimate, estimate
+from .estimate import ComputeEstimate
+from .estimate import estimate as compute_estimate
 from .findings import SEVERITIES, Context, Finding, run_rules
 from .jobplan import JobPlan, job_plan
+from .mfu import MfuReading
+from .mfu import check as mfu_check
 from .numbers import json_number as n
 from .scaling import (
     Projection,
@@ -93,6 +99,17 @@ class Assessment:
     energy: EnergyEstimate | None
     findings: tuple[Finding, ...]
     billing: Billing | None = None
+    # Compute planning (issue 14): 6·N·D estimate, MFU cross-check, other systems.
+    compute_estimate: ComputeEstimate | None = None
+    mfu_check: tuple[MfuReading, ...] = ()
+    # (proposal, catalogue, job plan total): the comparison is computed when read.
+    comparison_input: tuple = field(default=(), repr=False, compare=False)
+
+    @cached_property
+    def systems_comparison(self) -> Comparison | None:
+        """Every catalogue system with the request converted (computed on first
+        use: the live sidebar does not need it)."""
+        return compare(*self.comparison_input) if self.comparison_input else None
 
     @property
     def scaling_points(self) -> tuple[ScalingPoint, ...]:
@@ -156,6 +173,13 @@ class Assessment:
             "energy": _energy(self.energy),
             "findings": [f.to_dict() for f in self.findings],
             "counts": self.counts,
+            "compute_estimate": (
+                self.compute_estimate.to_dict() if self.compute_estimate else None
+            ),
+            "mfu_check": [r.to_dict() for r in self.mfu_check],
+            "systems_comparison": (
+                self.systems_comparison.to_dict() if self.systems_comparison else None
+            ),
         }
 
     def to_text(self) -> str:
@@ -195,6 +219,7 @@ class Assessment:
             lines.append(
                 f"Energy: {e.energy_mwh:,.1f} MWh, {e.carbon_t_co2e:,.1f} t CO2e"
             )
+        lines += compute_lines(self)
         counts = self.counts
         lines.append(
             f"Findings: {counts['error']} errors, {counts['warning']} warnings, "
@@ -205,6 +230,51 @@ class Assessment:
             for f in self.findings
         ]
         return "\n".join(lines) + "\n"
+
+
+def compute_lines(a: Assessment) -> list[str]:
+    """The compute estimate, MFU check and system comparison, for people."""
+    lines = []
+    e = a.compute_estimate
+    if e:
+        lines.append(f"Compute estimate on {e.system or 'no system'}:")
+        for c in e.entries:
+            hours = f"{c.gpu_hours:,.0f} GPU-hours" if c.gpu_hours else "incomplete"
+            lines.append(
+                f"  {c.name or 'code ' + str(c.code + 1)}: {c.formula} "
+                f"({c.mfu_from}): {hours}"
+                + (f"; needs {', '.join(c.missing)}" if c.missing else "")
+            )
+        if e.ratio is not None:
+            lines.append(
+                f"  Job plan {e.plan_rows_from}: {e.plan_training_gpu_hours:,.0f} "
+                f"GPU-hours, {e.ratio:.2f}x the estimate"
+            )
+    if a.mfu_check:
+        lines.append("MFU check (implied from throughput, 6·N per token):")
+        lines += [
+            f"  {r.gpus:>6} GPUs  stated "
+            + (f"{r.stated_pct:g} %" if r.stated_pct is not None else "-")
+            + f"  implied {r.aggregate_pct:.1f} % in all, {r.per_gpu_pct:.1f} % "
+            "per GPU"
+            for r in a.mfu_check
+        ]
+    c = a.systems_comparison
+    if c and c.base_gpu_hours:
+        lines.append("Other systems (GPU-hours rescaled; * estimate from peak ratio):")
+        for o in c.options:
+            hours = f"{o.gpu_hours:>12,.0f}" if o.gpu_hours is not None else " " * 12
+            limits = ", ".join(
+                [f"walltime: {t}" for t in o.walltime_hits]
+                + [f"nodes: {t}" for t in o.node_limit_hits]
+            )
+            lines.append(
+                f"  {o.name:<20} {hours}{'*' if o.estimated else ' '}  "
+                f"{o.largest_job_nodes or '-'} nodes/job"
+                + (" (target)" if o.is_target else "")
+                + (f"  limit hit: {limits}" if limits else "")
+            )
+    return lines
 
 
 def _point(p: ScalingPoint, with_code: bool) -> dict:
@@ -351,4 +421,7 @@ def assess(
         energy=estimate(energy_hours, cluster),
         findings=tuple(run_rules(context)),
         billing=billing(cluster, hours, plan),
+        compute_estimate=compute_estimate(proposal, cluster, plan),
+        mfu_check=mfu_check(proposal, catalogue, cluster),
+        comparison_input=(proposal, catalogue, plan.total_gpu_hours),
     )

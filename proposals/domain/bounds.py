@@ -59,6 +59,18 @@ BOUNDS: dict[str, Bound] = {
         1, MAX_MONTHS, 0, "an allocation lasts at least a month", _MONTH.why_high
     ),
     "runtime_stability_pct": _pct("Runtime stability"),
+    "codes.model_parameters": Bound(
+        1, Decimal("1e14"), 0, "a model has at least one parameter"
+    ),
+    "codes.training_tokens": Bound(1, Decimal("1e17"), 0, "enter at least one token"),
+    "codes.dataset_samples": Bound(1, Decimal("1e15"), 0, "enter at least one sample"),
+    "codes.epochs": Bound(
+        Decimal("0.01"), 100_000, 2, "epochs are above zero", "far above any training"
+    ),
+    "codes.tokens_per_sample": Bound(1, 100_000_000, 0, "a sample has a token"),
+    "codes.assumed_mfu_pct": Bound(
+        Decimal("0.01"), 100, 2, "MFU is above zero", "a percentage is at most 100"
+    ),
     "measurements.gpus": _GPUS,
     "measurements.throughput": Bound(
         0, MAX_THROUGHPUT, 4, "throughput cannot be negative"

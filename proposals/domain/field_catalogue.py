@@ -9,6 +9,8 @@ terms in force when the help is shown (``FieldSpec.help_for``).
 
 from __future__ import annotations
 
+from . import field_examples as examples
+from .field_estimate import ESTIMATE_FIELDS
 from .fieldspec import FieldSpec, row, scalar
 
 FIELDS: tuple[FieldSpec, ...] = (
@@ -144,6 +146,7 @@ FIELDS: tuple[FieldSpec, ...] = (
             "schedule must both add up to this figure."
         ),
         example="18176",
+        examples=examples.TOTAL_GPU_HOURS,
     ),
     scalar(
         "max_gpus_per_job",
@@ -166,6 +169,7 @@ FIELDS: tuple[FieldSpec, ...] = (
             "this size: no extrapolation."
         ),
         example="32",
+        examples=examples.MAX_GPUS_PER_JOB,
     ),
     scalar(
         "storage_tb",
@@ -299,10 +303,12 @@ FIELDS: tuple[FieldSpec, ...] = (
         ),
         example=(
             "Training loop in PyTorch >= 2.4 with FSDP and bf16 mixed precision; "
-            "FlashAttention 2. All packages are in the LUMI AI Factory container; "
-            "we add our own wheel with pip in a virtual environment."
+            "FlashAttention 2. We check which of these the site's AI software "
+            "environment provides and add the rest with pip in a virtual environment."
         ),
+        examples=examples.CODE_DESCRIPTION,
     ),
+    *ESTIMATE_FIELDS,
     # --- Scalability and performance ------------------------------------------------
     scalar(
         "scalability_narrative",
@@ -329,6 +335,7 @@ FIELDS: tuple[FieldSpec, ...] = (
             "We tested on 4, 8 and 16 GPUs with PyTorch FSDP on a fixed 1M-image set: "
             "throughput rose from 1,200 to 4,225 samples/s (88% efficiency at 16)."
         ),
+        examples=examples.SCALABILITY_NARRATIVE,
     ),
     scalar(
         "workload",
@@ -468,5 +475,6 @@ FIELDS: tuple[FieldSpec, ...] = (
             "Data loading takes 30% of step time; we will pre-shard the dataset and "
             "raise loader workers from 4 to 16 per GPU to bring it under 10%."
         ),
+        examples=examples.OPTIMISATION_NARRATIVE,
     ),
 )

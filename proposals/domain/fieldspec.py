@@ -11,6 +11,20 @@ from .sections import TABLE_BY_KIND
 
 
 @dataclass(frozen=True)
+class Example:
+    """An example answer, for one tier and one system when they are given (``""``:
+    any). ``lead`` says what kind of example it is ("Tested already")."""
+
+    text: str
+    tier: str = ""
+    system: str = ""
+    lead: str = ""
+
+    def fits(self, tier: str | None, system: str | None) -> bool:
+        return self.tier in ("", tier) and self.system in ("", system)
+
+
+@dataclass(frozen=True)
 class FieldSpec:
     """One field. ``table`` is the table kind of a row field (``None`` for the
     proposal's own fields); ``path`` is the JSON path (relative to the row for a row
@@ -35,6 +49,8 @@ class FieldSpec:
     large_scale: str = ""
     # The glossary entry (``glossary.TERMS`` slug) that explains the field's word.
     term: str = ""
+    # Example answers fitted to a tier and a system (see :meth:`examples_for`).
+    examples: tuple[Example, ...] = ()
 
     @property
     def key(self) -> str:
@@ -54,6 +70,20 @@ class FieldSpec:
         the shipped terms)."""
         text = (getattr(self, tier, "") if tier else "") or self.help
         return fill(text, terms.figures() if figures is None else figures)
+
+    def examples_for(
+        self, tier: str | None, system: str | None = None
+    ) -> tuple[Example, ...]:
+        """The examples that fit ``tier`` and ``system`` (a cluster slug), the most
+        specific kind first found: for this tier and system, for this tier, for this
+        system, for any; else the general ``example``. An applicant on LUMI reads LUMI words,
+        one on MareNostrum reads MareNostrum words."""
+        fitting = [e for e in self.examples if e.fits(tier, system)]
+        for rank in ((True, True), (True, False), (False, True), (False, False)):
+            chosen = tuple(e for e in fitting if (bool(e.tier), bool(e.system)) == rank)
+            if chosen:
+                return chosen
+        return (Example(self.example),) if self.example else ()
 
 
 PLACEHOLDER = re.compile(r"\{(\w+)\}")

@@ -13,6 +13,7 @@ from .types import (
     CALL_FAMILIES,
     CODE_ROLES,
     EXPERIENCE_LEVELS,
+    MODEL_USES,
     ORGANISATION_KINDS,
     WORKLOADS,
     CodeEntry,
@@ -136,6 +137,53 @@ CODE = Shape(
             "between two.",
         ),
         Field("description", "string", max_length=limits.NARRATIVE_CHARS),
+        # The compute estimate's inputs (added to version 1 later: optional).
+        Field(
+            "model_use",
+            "enum",
+            choices=MODEL_USES,
+            description="training (6·N·D FLOPs) or inference (2·N FLOPs per token).",
+            default="training",
+        ),
+        Field(
+            "model_parameters",
+            "number",
+            nullable=True,
+            description="Model parameters N (1400000000 for 1.4 B).",
+            default=None,
+        ),
+        Field(
+            "training_tokens",
+            "number",
+            nullable=True,
+            description="Tokens D processed in all (all epochs); for inference, "
+            "the tokens generated or read.",
+            default=None,
+        ),
+        Field(
+            "dataset_samples",
+            "number",
+            nullable=True,
+            description="Samples in the data set (with epochs and tokens_per_sample "
+            "instead of training_tokens).",
+            default=None,
+        ),
+        Field("epochs", "number", nullable=True, default=None),
+        Field(
+            "tokens_per_sample",
+            "number",
+            nullable=True,
+            description="Also turns samples/s measurements into tokens/s.",
+            default=None,
+        ),
+        Field(
+            "assumed_mfu_pct",
+            "number",
+            nullable=True,
+            description="MFU assumed for the estimate; null: the measurements' MFU, "
+            "else 40.",
+            default=None,
+        ),
     ),
 )
 MEASUREMENT = Shape(

@@ -131,6 +131,17 @@ TERMS: tuple[Term, ...] = (
         "projection as a band between two models.",
         ("efficiency",),
     ),
+    Term(
+        "flops-estimate",
+        "6·N·D estimate",
+        "Training FLOPs are about 6 x parameters x tokens; inference 2 x per token.",
+        "A dense model with N parameters needs about 6·N floating-point operations "
+        "per training token (2·N forward, 4·N backward) and 2·N per token of "
+        "inference. Training on D tokens takes 6·N·D FLOPs; divided by the GPUs' "
+        "peak throughput times the MFU, that gives the GPU-hours: 1.4 B parameters "
+        "on 30 B tokens at 40 % of a 312 TFLOP/s A100 is about 560 GPU-hours.",
+        ("mfu", "gpu-hour"),
+    ),
 )
 
 TERM_BY_SLUG = {term.slug: term for term in TERMS}

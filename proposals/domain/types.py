@@ -29,6 +29,13 @@ ORGANISATION_KINDS = tuple(ORGANISATION_KIND_LABELS)
 EXPERIENCE_LEVELS = ("none", "some", "proven")
 CODE_ROLES = ("main", "preprocessing", "evaluation", "simulation", "other")
 WORKLOADS = ("single_large_job", "many_small_jobs")
+# What a code entry's model does, for the compute estimate: 6·N·D FLOPs to train,
+# 2·N per token for inference.
+MODEL_USE_LABELS = {
+    "training": "Training (6·N FLOPs per token)",
+    "inference": "Inference (2·N FLOPs per token)",
+}
+MODEL_USES = tuple(MODEL_USE_LABELS)
 
 
 @dataclass(frozen=True)
@@ -77,6 +84,15 @@ class CodeEntry:
     version: str = ""
     references: tuple[str, ...] = ()
     description: str = ""
+    # Optional inputs of the compute estimate (``estimate.py``): parameters N, tokens
+    # D (or dataset samples x epochs x tokens per sample) and an assumed MFU.
+    model_use: str = "training"  # one of MODEL_USES
+    model_parameters: float | None = None
+    training_tokens: float | None = None
+    dataset_samples: float | None = None
+    epochs: float | None = None
+    tokens_per_sample: float | None = None
+    assumed_mfu_pct: float | None = None
 
 
 @dataclass(frozen=True)
@@ -174,6 +190,12 @@ class Cluster:
     billing_unit_gpu_hours: float = 1.0
     billing_unit_source: str = ""
     billing_unit_checked: str = ""
+    # Peak throughput of one physical GPU (one MI250X, not one GCD) from the vendor's
+    # datasheet: dense BF16/FP16 tensor (matrix) and FP32 vector TFLOP/s, with source.
+    peak_bf16_tflops: float | None = None
+    peak_fp32_tflops: float | None = None
+    peak_source: str = ""
+    peak_checked: str = ""
 
     def in_billing_units(self, gpu_hours: float | None) -> float | None:
         """``gpu_hours`` in the system's billing unit."""
@@ -199,11 +221,16 @@ class Cluster:
             "default_partition",
             "billing_note",
             "billing_unit_source",
+            "peak_source",
         ):
             if values.get(key) is None:
                 values[key] = ""
-        checked = values.get("billing_unit_checked")
-        values["billing_unit_checked"] = "" if checked is None else str(checked)
+        for key in ("billing_unit_checked", "peak_checked"):
+            checked = values.get(key)
+            values[key] = "" if checked is None else str(checked)
+        for key in ("peak_bf16_tflops", "peak_fp32_tflops"):
+            if values.get(key) is not None:
+                values[key] = float(values[key])
         if values.get("billing_unit_gpu_hours") is not None:
             values["billing_unit_gpu_hours"] = float(values["billing_unit_gpu_hours"])
         return cls(partitions=partitions, **values)

@@ -20,14 +20,14 @@ from proposals.assess import (
     proposal_to_domain,
     terms_from_db,
 )
-from proposals.charts import scaling_chart_png
+from proposals.charts import chart_data, scaling_chart_png
 
 from . import markdown, pdf
 from .portal import PortalSection, portal_sections
 from .summary import Summary, build_summary
 from .tables import code_label
 
-CHART_DPI = 150
+CHART_DPI = pdf.CHART_DPI
 
 
 @dataclass(frozen=True)
@@ -37,7 +37,9 @@ class Source:
     proposal: domain.Proposal
     assessment: domain.Assessment
     catalogue: domain.Catalogue
-    revision: int
+    # The review revision shown (1 for r1, ...), ``None`` for the working draft: the
+    # exports name r1, r2 or the date, never the autosave counter.
+    revision: int | None
     status: str
     review: tuple[tuple[str, str], ...] = ()  # the staff's assessment (staff only)
 
@@ -52,7 +54,7 @@ def source_for(model) -> Source:
             proposal, catalogue, terms_from_db(), countries_from_db()
         ),
         catalogue=catalogue,
-        revision=model.revision,
+        revision=None,
         status=model.get_status_display(),
     )
 
@@ -108,11 +110,36 @@ def pdf_for(source: Source, *, today: datetime.date | None = None) -> bytes:
     return pdf.render(summary_for(source, today=today), chart_png=chart_png(source))
 
 
-def filename(model, extension: str, *, review_revision: int | None = None) -> str:
+def chart_input(source: Source) -> dict | None:
+    """The data the scaling chart shows (``None`` without measurements): what the
+    task worker draws for a PDF, and part of the PDF's content key."""
+    names = {
+        i: code_label(source.proposal, i) for i in range(len(source.proposal.codes))
+    }
+    return chart_data(source.assessment, names)
+
+
+def pdf_job(source: Source, *, today: datetime.date | None = None) -> pdf.Job:
+    """What the task worker needs to render the PDF of ``source`` (the HTML with a
+    placeholder for the chart, and the chart's data), with its content key. Cheap:
+    no WeasyPrint and no matplotlib on the request path."""
+    return pdf.job(summary_for(source, today=today), chart=chart_input(source))
+
+
+def filename(
+    model,
+    extension: str,
+    *,
+    review_revision: int | None = None,
+    on: datetime.date | None = None,
+) -> str:
     """``proposal-12-r3-defect-detection.md`` for review revision 3, or
-    ``proposal-12-draft-defect-detection.md`` for the working draft: the name carries
-    the revision that was sent for review, never the autosave counter. ASCII only,
-    safe in a header."""
+    ``proposal-12-draft-2025-03-14-defect-detection.md`` for the working draft on
+    that day: the name carries the revision that was sent for review or the date,
+    never the autosave counter. ASCII only, safe in a header."""
     slug = slugify(model.title)[:50].strip("-") or "proposal"
-    version = f"r{review_revision}" if review_revision else "draft"
+    if review_revision:
+        version = f"r{review_revision}"
+    else:
+        version = f"draft-{on or timezone.localdate():%Y-%m-%d}"
     return f"proposal-{model.pk}-{version}-{slug}.{extension}"

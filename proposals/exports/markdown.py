@@ -106,7 +106,7 @@ def render(summary: Summary, *, chart_png: bytes | None = None) -> str:
     """The whole proposal as Markdown; ``chart_png`` is embedded as a data URL."""
     s = summary
     out = [f"# {escape_inline(s.title)}", ""]
-    meta = f"Revision {s.revision}, exported on {s.date}"
+    meta = f"{s.version}, exported on {s.date}"
     if s.status:
         meta += f" (status: {escape_inline(s.status)})"
     out += [meta + ".", ""]

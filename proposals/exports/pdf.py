@@ -10,8 +10,12 @@ connection and read no other file. Fonts come from the machine (fontconfig).
 from __future__ import annotations
 
 import base64
+import hashlib
+import json
 import logging
 import mimetypes
+import secrets
+from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
@@ -31,6 +35,7 @@ TEMPLATE = "proposals/export_pdf.html"
 logging.getLogger("weasyprint.progress").setLevel(logging.WARNING)
 # The document's base URL: relative references resolve to our static files only.
 STATIC_ORIGIN = "https://static.aifactory.invalid/"
+CHART_DPI = 150  # the scaling chart's resolution in the PDF and Markdown
 
 
 class RefusedURL(ValueError):
@@ -84,13 +89,15 @@ def chart_data_url(png: bytes | None) -> str:
     return "data:image/png;base64," + base64.b64encode(png).decode("ascii")
 
 
-def render_html(summary: Summary, *, chart_png: bytes | None = None) -> str:
+def render_html(
+    summary: Summary, *, chart_png: bytes | None = None, chart_url: str = ""
+) -> str:
     """The HTML that becomes the PDF (the template only lays out ``summary``)."""
     return render_to_string(
         TEMPLATE,
         {
             "summary": summary,
-            "chart": chart_data_url(chart_png),
+            "chart": chart_url or chart_data_url(chart_png),
             # Section and table titles from the vocabulary.
             "sections": SECTION_BY_SLUG,
             "tables": TABLE_BY_KIND,
@@ -109,3 +116,40 @@ def html_to_pdf(html: str) -> bytes:
 def render(summary: Summary, *, chart_png: bytes | None = None) -> bytes:
     """The PDF bytes of ``summary``."""
     return html_to_pdf(render_html(summary, chart_png=chart_png))
+
+
+@dataclass(frozen=True)
+class Job:
+    """A PDF to render in the task worker: the HTML (the chart's ``src`` is
+    ``placeholder``), the chart's data, and ``key``, a hash of both: the same key,
+    the same PDF bytes, so a stored file is reused."""
+
+    html: str
+    placeholder: str
+    chart: dict | None
+    key: str
+
+
+def job(summary: Summary, *, chart: dict | None) -> Job:
+    """The :class:`Job` for ``summary`` and the chart data ``chart`` (from
+    ``charts.chart_data``). The placeholder is a random token, so applicant text
+    can never be mistaken for it."""
+    placeholder = f"chart-{secrets.token_hex(16)}" if chart else ""
+    html = render_html(summary, chart_url=placeholder)
+    digest = hashlib.sha256()
+    digest.update(
+        html.replace(placeholder, "CHART").encode() if chart else html.encode()
+    )
+    digest.update(json.dumps(chart, sort_keys=True, default=str).encode())
+    return Job(html=html, placeholder=placeholder, chart=chart, key=digest.hexdigest())
+
+
+def render_job(html: str, placeholder: str, chart: dict | None) -> bytes:
+    """The PDF of a :class:`Job`'s parts (the task worker's step): draw the chart,
+    put it in place, lay out the pages."""
+    from proposals.charts import cached_chart
+
+    if chart and placeholder:
+        png = cached_chart(chart, "png", CHART_DPI)
+        html = html.replace(placeholder, chart_data_url(png))
+    return html_to_pdf(html)

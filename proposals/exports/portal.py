@@ -16,6 +16,7 @@ from proposals.domain.fields import label
 from proposals.domain.sections import TABLE_BY_KIND, section_title
 from proposals.domain.terms import UNITS
 
+from .compute import estimate_sentence
 from .tables import (
     Figures,
     cluster_of,
@@ -173,12 +174,14 @@ def code_sections(proposal: Proposal) -> list[PortalSection]:
     return sections
 
 
-def scalability_text(proposal: Proposal, figs: Figures) -> str:
-    """Section (d): the narrative, then every generated table as monospace text."""
+def scalability_text(proposal: Proposal, figs: Figures, estimate: str = "") -> str:
+    """Section (d): the narrative, then every generated table as monospace text
+    (and the compute estimate after the job plan, when there is one)."""
     parts = [normalise(proposal.scalability.narrative), figs.workload]
     if figs.job_table:
         table = figs.job_table.render_text()
         parts.append(f"{TABLE_BY_KIND['jobs'].title}\n{table}\n{figs.job_note}")
+    parts.append(estimate)
     for scaling in figs.scaling:
         caption = scaling.caption
         if scaling.hardware:
@@ -209,7 +212,7 @@ def portal_sections(
                 Block(
                     "scalability.narrative",
                     f"d. {label('scalability_narrative')}",
-                    scalability_text(proposal, figs),
+                    scalability_text(proposal, figs, estimate_sentence(assessment)),
                 ),
             ),
         ),

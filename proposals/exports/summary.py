@@ -11,12 +11,14 @@ import datetime
 from dataclasses import dataclass
 
 from proposals.domain import Assessment, Catalogue, Finding, Proposal, tier_label
+from proposals.domain.calendar import for_proposal as calendar_of
 from proposals.domain.countries import name as country_name
 from proposals.domain.fields import describe_path, label, row_names
 from proposals.domain.jsonformat import dump
 from proposals.domain.numbers import MISSING
 from proposals.domain.types import CALL_FAMILY_LABELS, ORGANISATION_KIND_LABELS
 
+from .compute import summary_rows as compute_rows
 from .portal import ROLE_LABELS, Block, selection_blocks
 from .tables import Figures, code_label, figures, normalise, num, plural
 
@@ -59,7 +61,7 @@ class CodeSummary:
 @dataclass(frozen=True)
 class Summary:
     title: str
-    revision: int
+    revision: int | None  # the review revision (r1, r2), None for the draft
     date: str
     status: str
     organisation: tuple[tuple[str, str], ...]
@@ -75,6 +77,16 @@ class Summary:
     optimisation: str
     # The staff's technical assessment (staff exports only): (label, value) rows.
     review: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def version(self) -> str:
+        """``Review revision r2`` or ``Draft``: what the document is, in the staff's
+        words (never the autosave counter)."""
+        return f"Review revision r{self.revision}" if self.revision else "Working draft"
+
+    @property
+    def short_version(self) -> str:
+        return f"r{self.revision}" if self.revision else "Draft"
 
     @property
     def errors(self) -> tuple[FindingLine, ...]:
@@ -130,6 +142,7 @@ def _assessment_rows(
                 f"(at {num(e.carbon_intensity_g_per_kwh)} gCO2e/kWh)",
             )
         )
+    rows += compute_rows(a)
     return rows
 
 
@@ -145,7 +158,7 @@ def build_summary(
     assessment: Assessment,
     catalogue: Catalogue,
     *,
-    revision: int,
+    revision: int | None,
     today: datetime.date,
     status: str = "",
     review: tuple[tuple[str, str], ...] = (),
@@ -174,13 +187,18 @@ def build_summary(
         )
         for i, code in enumerate(proposal.codes)
     )
+    rows = _assessment_rows(proposal, assessment)
+    # The request on the calendar (issue 14): how busy it keeps the system.
+    cal = calendar_of(proposal, assessment.plan, catalogue)
+    if cal is not None:
+        rows.append(("Calendar", cal.summary()))
     return Summary(
         title=proposal.title.strip() or "Untitled proposal",
         revision=revision,
         date=today.isoformat(),
         status=status,
         organisation=tuple(organisation),
-        assessment=tuple(_assessment_rows(proposal, assessment)),
+        assessment=tuple(rows),
         reasons=assessment.reasons,
         energy_assumptions=assessment.energy.assumptions if assessment.energy else (),
         findings=finding_lines(proposal, assessment.findings),

@@ -27,6 +27,9 @@ from .constraints import (
     MAX_MONTHS,
     MAX_TB,
 )
+from .exports import (
+    PdfExport,
+)
 from .imports import (
     PendingImport,
 )
@@ -82,4 +85,5 @@ __all__ = [
     "PendingImport",
     "Preferences",
     "AccountProfile",
+    "PdfExport",
 ]

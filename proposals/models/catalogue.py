@@ -66,6 +66,30 @@ class Cluster(models.Model):
     billing_unit_checked = models.DateField(
         "billing unit checked on", null=True, blank=True
     )
+    # Peak throughput of one physical GPU, from the vendor's datasheet (the compute
+    # estimate, the MFU cross-check and the system comparison read it).
+    peak_bf16_tflops = models.FloatField(
+        "peak dense BF16/FP16 TFLOP/s per GPU",
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(0.001), MaxValueValidator(100000)],
+        help_text="Tensor/matrix units, without sparsity, per physical GPU "
+        "(one MI250X, not one GCD).",
+    )
+    peak_fp32_tflops = models.FloatField(
+        "peak FP32 TFLOP/s per GPU",
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(0.001), MaxValueValidator(100000)],
+        help_text="Vector FP32, per physical GPU.",
+    )
+    peak_source = models.CharField(
+        "peak throughput source",
+        max_length=500,
+        blank=True,
+        help_text="Datasheet URL or title.",
+    )
+    peak_checked = models.DateField("peak throughput checked on", null=True, blank=True)
 
     class Meta:
         ordering = ["name"]
@@ -73,6 +97,14 @@ class Cluster(models.Model):
             check("cluster_gpus_per_node_positive", Q(gpus_per_node__gte=1)),
             check("cluster_gcds_positive", Q(gcds_per_gpu__gte=1)),
             check("cluster_billing_unit_positive", Q(billing_unit_gpu_hours__gt=0)),
+            check(
+                "cluster_peak_bf16_positive",
+                Q(peak_bf16_tflops__gt=0) | Q(peak_bf16_tflops__isnull=True),
+            ),
+            check(
+                "cluster_peak_fp32_positive",
+                Q(peak_fp32_tflops__gt=0) | Q(peak_fp32_tflops__isnull=True),
+            ),
         ]
 
     def __str__(self):

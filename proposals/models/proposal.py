@@ -15,8 +15,13 @@ from django.db.models import Q
 from django.urls import reverse
 
 from proposals.domain import limits
+from proposals.domain.bounds import BOUNDS
 from proposals.domain.fields import label
-from proposals.domain.types import CALL_FAMILY_LABELS, ORGANISATION_KIND_LABELS
+from proposals.domain.types import (
+    CALL_FAMILY_LABELS,
+    MODEL_USE_LABELS,
+    ORGANISATION_KIND_LABELS,
+)
 
 from .catalogue import Cluster
 from .constraints import (
@@ -280,6 +285,20 @@ class ProposalChild(models.Model):
         ordering = ["position", "id"]
 
 
+def _estimate_number(name: str, digits: int, places: int) -> models.DecimalField:
+    """An optional number of the compute estimate, bounded as ``domain.bounds``
+    says."""
+    bound = BOUNDS[f"codes.{name}"]
+    return models.DecimalField(
+        label(name, "codes"),
+        max_digits=digits,
+        decimal_places=places,
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(bound.low), MaxValueValidator(bound.high)],
+    )
+
+
 class CodeEntry(ProposalChild):
     """One "+ Code details" entry: a significant software component."""
 
@@ -311,6 +330,19 @@ class CodeEntry(ProposalChild):
     description = models.TextField(
         label("description", "codes"), max_length=limits.NARRATIVE_CHARS, blank=True
     )
+    # The compute estimate's optional inputs (``domain.estimate``).
+    model_use = models.CharField(
+        label("model_use", "codes"),
+        max_length=16,
+        choices=list(MODEL_USE_LABELS.items()),
+        default="training",
+    )
+    model_parameters = _estimate_number("model_parameters", 18, 0)
+    training_tokens = _estimate_number("training_tokens", 20, 0)
+    dataset_samples = _estimate_number("dataset_samples", 18, 0)
+    epochs = _estimate_number("epochs", 9, 2)
+    tokens_per_sample = _estimate_number("tokens_per_sample", 12, 0)
+    assumed_mfu_pct = _estimate_number("assumed_mfu_pct", 5, 2)
 
     class Meta(ProposalChild.Meta):
         verbose_name = "code entry"

@@ -12,6 +12,12 @@ from .accounts import (
     account_signup,
     account_verify,
 )
+from .exports import (
+    pdf_export_render,
+    pdf_export_request,
+    pdf_export_retry,
+    render_pdf_export,
+)
 from .imports import (
     PendingImportError,
     pending_import_confirm,
@@ -61,6 +67,10 @@ from .review import (
 )
 
 __all__ = [
+    "pdf_export_render",
+    "pdf_export_request",
+    "pdf_export_retry",
+    "render_pdf_export",
     "preferences_set",
     "proposal_create",
     "RevisionConflict",

@@ -303,15 +303,18 @@ def feedback_html(context, field, *, compact=False, oob=False, notes=None) -> st
     if not compact:
         text = get_item(context.get("help"), field.name)
         if text:
-            example = get_item(context.get("help_examples"), field.name)
-            example = (
-                ' <span class="text-body-secondary">Example: '
-                f"<q>{conditional_escape(example)}</q></span>"
-                if example
-                else ""
+            examples = "".join(
+                ' <span class="text-body-secondary d-block mt-1" data-testid="help-example">'
+                + (
+                    f"{conditional_escape(item.lead)}, for example"
+                    if item.lead
+                    else "Example"
+                )
+                + f": <q>{conditional_escape(item.text)}</q></span>"
+                for item in get_item(context.get("help_examples"), field.name) or ()
             )
             parts.append(
-                f'<div class="form-text">{conditional_escape(text)}{example}</div>'
+                f'<div class="form-text">{conditional_escape(text)}{examples}</div>'
             )
     parts.append("</div>")
     return mark_safe("".join(parts))

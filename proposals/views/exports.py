@@ -10,6 +10,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
+from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods
 
@@ -18,6 +19,7 @@ from proposals.domain import technical_review
 from proposals.exports import jsonio
 from proposals.exports.summary import finding_lines
 from proposals.http import parse_int
+from proposals.models import PdfExport
 from proposals.views import owned_proposal
 
 
@@ -41,7 +43,7 @@ class Export:
             source = exports.source_from_snapshot(
                 self.revision.snapshot,
                 revision=self.revision.number,
-                status=f"revision {self.revision.number} as sent for review",
+                status="as sent for review",
             )
         return replace(source, review=self.assessment_rows())
 
@@ -69,6 +71,10 @@ class Export:
             self.proposal, extension, review_revision=self.review_number
         )
 
+    @property
+    def query(self) -> str:
+        return f"?revision={self.review_number}" if self.revision else ""
+
 
 def _export(request, pk) -> Export:
     """The owner's proposal, or for support staff one sent for review (404 for
@@ -85,14 +91,23 @@ def _export(request, pk) -> Export:
     return Export(proposal, revision, as_staff)
 
 
+def _file_response(body, *, filename: str, content_type: str, inline: bool = False):
+    """``body`` as a download, or shown in the browser with ``inline``."""
+    response = HttpResponse(body, content_type=content_type)
+    disposition = "inline" if inline else "attachment"
+    response["Content-Disposition"] = f'{disposition}; filename="{filename}"'
+    response["X-Content-Type-Options"] = "nosniff"
+    return response
+
+
 def _download(request, pk, *, extension: str, content_type: str, render):
     """The proposal as an attachment; ``render(export)`` makes the body."""
     export = _export(request, pk)
-    response = HttpResponse(render(export), content_type=content_type)
-    filename = export.filename(extension)
-    response["Content-Disposition"] = f'attachment; filename="{filename}"'
-    response["X-Content-Type-Options"] = "nosniff"
-    return response
+    return _file_response(
+        render(export),
+        filename=export.filename(extension),
+        content_type=content_type,
+    )
 
 
 @login_required
@@ -136,14 +151,129 @@ def export_markdown(request, pk):
 
 @login_required
 @require_GET
-def export_pdf(request, pk):
-    return _download(
+def export_markdown_view(request, pk):
+    """The Markdown in the browser (as text, beside its download button)."""
+    export = _export(request, pk)
+    return TemplateResponse(
         request,
-        pk,
-        extension="pdf",
-        content_type="application/pdf",
-        render=lambda e: exports.pdf_for(e.source()),
+        "proposals/export_markdown.html",
+        {
+            "proposal": export.proposal,
+            "revision": export.revision,
+            "staff_view": export.read_as_staff,
+            "query": export.query,
+            "text": exports.markdown_for(export.source(), chart=False),
+            "filename": export.filename("md"),
+        },
     )
+
+
+def _wants_inline(request) -> bool:
+    return request.GET.get("inline", "") == "1"
+
+
+@login_required
+@require_GET
+def export_pdf(request, pk):
+    """The PDF of the draft or of ``?revision=N``: the stored file when this content
+    was rendered before, otherwise handed to the task worker, with a page that shows
+    its progress (``?inline=1`` shows the file in the browser)."""
+    export = _export(request, pk)
+    stored = services.pdf_export_request(
+        proposal=export.proposal,
+        job=exports.pdf_job(export.source()),
+        review_revision=export.review_number,
+        for_staff=export.read_as_staff,
+    )
+    if stored.is_ready:
+        return _pdf_file(export.proposal, stored, inline=_wants_inline(request))
+    url = reverse("proposals:export_pdf_status", args=[export.proposal.pk, stored.pk])
+    return redirect(url + ("?inline=1" if _wants_inline(request) else ""))
+
+
+def _pdf_file(proposal, stored: PdfExport, *, inline: bool):
+    if not stored.is_ready:
+        raise Http404("This PDF is not ready.")
+    body = PdfExport.objects.filter(pk=stored.pk).values_list("pdf", flat=True).get()
+    name = exports.filename(
+        proposal,
+        "pdf",
+        review_revision=stored.review_revision,
+        on=timezone.localdate(stored.created_at),
+    )
+    return _file_response(
+        bytes(body), filename=name, content_type="application/pdf", inline=inline
+    )
+
+
+def _stored_pdf(request, pk, export_id) -> tuple[object, PdfExport]:
+    """A stored PDF of a proposal the reader may see, made for readers like them
+    (an owner never gets the staff's copy, which shows their assessment)."""
+    proposal, as_staff = selectors.proposal_get_for_reader(user=request.user, pk=pk)
+    if proposal is None:
+        raise Http404("No such proposal.")
+    stored = (
+        PdfExport.objects.filter(proposal=proposal, pk=export_id, for_staff=as_staff)
+        .defer("html", "pdf", "chart")
+        .first()
+    )
+    if stored is None:
+        raise Http404("No such PDF.")
+    return proposal, stored
+
+
+@login_required
+@require_GET
+def export_pdf_status(request, pk, export_id):
+    """The PDF's progress: waiting, rendering, ready (view or download) or failed
+    (with the reason and a retry). Polled by htmx; without JavaScript the page
+    refreshes itself while the PDF is on its way."""
+    proposal, stored = _stored_pdf(request, pk, export_id)
+    template = "proposals/export_pdf_status.html"
+    if request.htmx:
+        template += "#pdf_status"
+    query = f"?revision={stored.review_revision}" if stored.review_revision else ""
+    inline = _wants_inline(request)
+    status_url = reverse("proposals:export_pdf_status", args=[proposal.pk, stored.pk])
+    file_url = reverse("proposals:export_pdf_file", args=[proposal.pk, stored.pk])
+    # A page that waited for the file opens it once it is ready (htmx: exports.js;
+    # without JavaScript: a meta refresh).
+    waited = request.GET.get("waiting") == "1"
+    return TemplateResponse(
+        request,
+        template,
+        {
+            "proposal": proposal,
+            "stored": stored,
+            "staff_view": stored.for_staff,
+            "query": query,
+            "inline": inline,
+            "working": not (stored.is_ready or stored.is_failed or stored.is_stalled),
+            "poll_url": status_url
+            + ("?waiting=1&inline=1" if inline else "?waiting=1"),
+            "open_url": (file_url + ("?inline=1" if inline else ""))
+            if waited and stored.is_ready
+            else "",
+        },
+    )
+
+
+@login_required
+@require_GET
+def export_pdf_file(request, pk, export_id):
+    """A stored PDF, as a download or (``?inline=1``) shown in the browser."""
+    proposal, stored = _stored_pdf(request, pk, export_id)
+    return _pdf_file(proposal, stored, inline=_wants_inline(request))
+
+
+@login_required
+@require_http_methods(["POST"])
+def export_pdf_retry(request, pk, export_id):
+    """Render a failed (or stalled) PDF again."""
+    proposal, stored = _stored_pdf(request, pk, export_id)
+    services.pdf_export_retry(export=stored)
+    url = reverse("proposals:export_pdf_status", args=[proposal.pk, stored.pk])
+    return redirect(url + ("?inline=1" if _wants_inline(request) else ""))
 
 
 def _json_text(export: Export) -> str:

@@ -18,6 +18,7 @@ fragments only (save status, errors and notes under fields, computed regions).
 """
 
 import json
+from urllib.parse import urlsplit
 
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import BadRequest
@@ -40,7 +41,11 @@ from proposals.wizard import (
     build_step_forms,
     collect_changes,
     field_bases,
+    navigated_here,
     neighbours,
+    plan_folded,
+    plan_optional,
+    wizard_progress,
 )
 
 TEMPLATE = "proposals/wizard.html"
@@ -74,6 +79,7 @@ def _page(request, proposal, step, step_forms, **extra):
     """Context shared by the full page and its fragments."""
     previous, following = neighbours(step.slug)
     system = proposal.system
+    live = live_context(proposal, step=step.slug)
     return {
         "proposal": proposal,
         "step": step,
@@ -94,7 +100,14 @@ def _page(request, proposal, step, step_forms, **extra):
         "columns": {kind: columns(kind) for kind in TABLE_KINDS},
         "units": {key: spec.unit for key, spec in FIELD_BY_KEY.items() if spec.unit},
         "chart_changed": True,
-        **live_context(proposal, step=step.slug),
+        **live,
+        # The applicant's path: progress from the badges' counts; what the tier
+        # does not ask for (Playground: job plan, measurements) folded away.
+        "progress": wizard_progress(
+            live["counts_by_step"], live["refused_by_step"], proposal.visited_steps
+        ),
+        "plan_folded": plan_folded(live["mode_terms"], proposal),
+        "plan_optional": plan_optional(live["mode_terms"]),
         **extra,
     }
 
@@ -136,6 +149,12 @@ def wizard(request, pk, step):
         number_format=number_format(request),
     )
     context = _page(request, proposal, step, step_forms)
+    # Moved here from another step: focus goes to this step's heading (focus.js).
+    context["focus_heading"] = navigated_here(
+        left,
+        urlsplit(request.headers.get("Referer", "")).path,
+        [reverse("proposals:step", args=[proposal.pk, s]) for s in STEP_SLUGS],
+    )
     # Staff comments waiting for the applicant, shown on the step tabs.
     context["comments_by_step"] = selectors.review_open_comments_by_step(
         proposal=proposal
@@ -183,6 +202,7 @@ def _step_post(request, proposal, step):
         context["chart_changed"] = request.POST.get("chart_key") != context["chart_key"]
         return _answer(request, "autosave", context)
     if outcome.conflicts or any(form.errors for form in step_forms.all_forms()):
+        context["focus_heading"] = True  # not <body>: the step and its messages
         return _answer(request, "page", context)
     destination = request.POST.get("goto", step.slug)
     if destination not in STEP_BY_SLUG:

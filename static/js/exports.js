@@ -67,3 +67,17 @@
     }
   });
 })();
+
+// The PDF's progress page: when the polled status turns "ready" after waiting, open
+// the file (shown in the browser, or downloaded) as the person asked; the buttons
+// stay on the page for another look.
+(function () {
+  function openWhenReady() {
+    const status = document.querySelector("#pdf-status[data-open]");
+    if (!status) return;
+    const url = status.dataset.open;
+    status.removeAttribute("data-open");
+    window.location.assign(url);
+  }
+  document.addEventListener("htmx:afterSettle", openWhenReady);
+})();

@@ -1,5 +1,8 @@
 """Export performance for the Large Scale demo: PDF (target under 2 s), Markdown and
-portal text, each through its view and as the bare rendering step."""
+portal text, each through its view and as the bare rendering step.
+
+The PDF view never renders (issue 16): its first request hands the PDF to the task
+worker, and the same content afterwards is the stored file (target under 50 ms)."""
 
 import pytest
 from django.core.cache import cache
@@ -13,11 +16,12 @@ from tests.bench.conftest import median_ms, report
 from tests.bench.test_bench_wizard import _plain_template_rendering  # noqa: F401
 from tests.web.test_exports import load_demo
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.urls("tests.bench.urls")]
 PDF_TARGET_MS = 2000
+STORED_TARGET_MS = 50
 
 
-def test_bench_exports_large_scale(user):
+def test_bench_exports_large_scale(user, run_tasks):
     proposal = load_demo("bsc-large-scale", user)
     client = Client()
     client.force_login(user)
@@ -33,8 +37,15 @@ def test_bench_exports_large_scale(user):
     source = fresh_source()
     cache.clear()
     cold_pdf = median_ms(lambda: exports.pdf_for(source), repeat=1, warmup=0)
+    pdf_url = reverse("proposals:export_pdf", args=[proposal.pk])
+    handoff = median_ms(lambda: client.get(pdf_url), repeat=1, warmup=0)
+    assert client.get(pdf_url).status_code == 302  # waiting for the worker
+    worker = median_ms(run_tasks, repeat=1, warmup=0)
+    assert client.get(pdf_url)["Content-Type"] == "application/pdf"
+    trivial = median_ms(lambda: client.get("/bench/trivial/"), repeat=50)
+    stored = median_ms(view("export_pdf"), repeat=30)
     figures = {
-        "PDF view": median_ms(view("export_pdf"), repeat=15),
+        "PDF view, stored file (same content)": stored,
         "Markdown view": median_ms(view("export_markdown"), repeat=30),
         "portal text view": median_ms(view("export_portal"), repeat=30),
         "PDF render only": median_ms(lambda: exports.pdf_for(source), repeat=15),
@@ -45,7 +56,18 @@ def test_bench_exports_large_scale(user):
         "assessment (shared by all)": median_ms(fresh_source),
     }
     rows = [("PDF, first call (chart not cached)", f"{cold_pdf:8.1f} ms")]
+    rows.append(("PDF view, first request (hand-off)", f"{handoff:8.1f} ms"))
+    rows.append(("PDF in the task worker (one task)", f"{worker:8.1f} ms"))
+    rows.append(("trivial view (baseline)", f"{trivial:8.1f} ms (median)"))
     rows += [(label, f"{ms:8.1f} ms (median)") for label, ms in figures.items()]
+    verdict = "ok" if stored < STORED_TARGET_MS else "ABOVE target"
+    rows.append(
+        (
+            "stored-PDF target",
+            f"< {STORED_TARGET_MS} ms: {verdict} "
+            f"({stored / figures['PDF render only']:.3f}x rendering it)",
+        )
+    )
     rows.append(("PDF target", f"< {PDF_TARGET_MS} ms"))
     report("Exports of the Large Scale demo", rows)
-    assert figures["PDF view"] < PDF_TARGET_MS * 3, "PDF far beyond its target"
+    assert figures["PDF render only"] < PDF_TARGET_MS * 3, "PDF far beyond its target"

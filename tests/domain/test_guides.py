@@ -107,6 +107,9 @@ def test_assessment_dict_has_the_documented_shape():
         "energy",
         "findings",
         "counts",
+        "compute_estimate",
+        "mfu_check",
+        "systems_comparison",
     ]
     assert d["totals"] == {
         "requested_gpu_hours": 18176,

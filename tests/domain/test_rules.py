@@ -2,7 +2,7 @@
 
 import pytest
 
-from proposals.domain import CodeEntry, Measurement, Proposal, assess, rules
+from proposals.domain import CodeEntry, Job, Measurement, Proposal, assess, rules
 from proposals.domain.findings import sort_key
 
 from .builders import catalogue, edit, example, findings
@@ -398,6 +398,31 @@ CASES = [
         "optimisation.narrative",
     ),
     ("OPT-1", LUMI, {}, None),
+    # PLAN-3: 18,176 GPU-hours in one month on a plan of one 4-GPU job type.
+    (
+        "PLAN-3",
+        LUMI,
+        {
+            "selection__duration_months": 1,
+            "scalability__jobs": (Job("Run", gpus=4, hours=4544.0, count=1),),
+        },
+        "scalability.jobs",
+    ),
+    ("PLAN-3", LUMI, {}, None),
+    # PLAN-4: the LUMI guide's own text expects 80-85 % at 32 GPUs; 76-82 % projected.
+    ("PLAN-4", LUMI, {}, "scalability.narrative"),
+    ("PLAN-4", PLAY, {}, None),
+    # 1.4 B parameters x 30 B tokens: ~236 GPU-hours on H100, against 104,448 in the
+    # plan's training rows; 10 T tokens: ~78,600, within a factor 2.
+    (
+        "PLAN-1",
+        LARGE,
+        {"codes[0]__training_tokens": 30e9},
+        "scalability.jobs",
+    ),
+    ("PLAN-1", LARGE, {"codes[0]__training_tokens": 1e13}, None),
+    ("PLAN-2", LARGE, {}, "scalability.measurements[0].mfu_pct"),
+    ("PLAN-2", LARGE, {"codes[0]__model_parameters": None}, None),
 ]
 
 

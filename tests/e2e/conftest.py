@@ -76,3 +76,8 @@ def e2e_catalogue(transactional_db):
         "proposals.migrations.0002_staff_group_and_catalogue", fromlist=["forwards"]
     )
     migration.forwards(apps, None)
+    peaks = __import__(
+        "proposals.migrations.0016_cluster_peak_throughput",
+        fromlist=["load_peak_throughput"],
+    )
+    peaks.load_peak_throughput(apps, None)

@@ -165,6 +165,7 @@ def test_gpu_unit_survives_edits_on_every_other_step(applicant):
         retype(page, selector, f"edited on {step}")
         settled(page)
     page.goto(f"{base}/proposals/{proposal.pk}/scalability/")
+    page.get_by_test_id("add-plan").click()  # Playground: folded until asked for
     expect(page.get_by_label("GCDs, as Slurm counts them")).to_be_checked()
     expect(page.locator("th").filter(has_text="GCDs").first).to_be_visible()
     page.goto(f"{base}/proposals/{proposal.pk}/selection/")
@@ -221,8 +222,10 @@ def test_rows_added_in_two_tabs_are_both_kept(applicant):
     other = page.context.new_page()
     page.goto(f"{base}/proposals/{proposal.pk}/scalability/")
     other.goto(f"{base}/proposals/{proposal.pk}/scalability/")
+    page.get_by_test_id("add-plan").click()  # Playground: folded until asked for
     page.get_by_test_id("add-jobs").click()
     expect(page.locator("tr[id^='jobs-']")).to_have_count(1)
+    other.get_by_test_id("add-plan").click()
     other.get_by_test_id("add-jobs").click()
     expect(other.locator("tr[id^='jobs-']")).to_have_count(2)
     first = page.locator("tr[id^='jobs-']").first.get_attribute("id")

@@ -63,6 +63,12 @@ PAGES = {
         ("proposals", lambda p: reverse("proposals:list")),
         ("new", lambda p: reverse("proposals:create")),
         ("portal-text", lambda p: reverse("proposals:export_portal", args=[p.pk])),
+        (
+            "markdown-view",
+            lambda p: reverse("proposals:export_markdown_view", args=[p.pk]),
+        ),
+        # Redirects to the PDF's progress page (no worker runs here).
+        ("pdf-progress", lambda p: reverse("proposals:export_pdf", args=[p.pk])),
         ("import", lambda p: reverse("proposals:import_json")),
         ("review-status", lambda p: reverse("proposals:review_status", args=[p.pk])),
         ("rules", lambda p: reverse("proposals:rules")),

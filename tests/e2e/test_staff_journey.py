@@ -28,7 +28,7 @@ def demo(e2e_catalogue):
     return Proposal.objects.get(title=TITLE)
 
 
-def test_staff_journey(page: Page, browser, live_server, demo, artifacts):
+def test_staff_journey(page: Page, browser, live_server, demo, artifacts, run_tasks):
     base = live_server.url
     # Sign-in lands on the queue, which has work in it.
     log_in(page, base, "staff", "aifactory-staff")
@@ -46,9 +46,19 @@ def test_staff_journey(page: Page, browser, live_server, demo, artifacts):
     review_url = page.url
 
     # Its PDF and its portal text.
-    pdf_href = page.get_by_test_id("staff-export-pdf").get_attribute("href")
+    # The PDF is rendered by the task worker: the page shows its progress, polls,
+    # and offers the file when it is ready.
+    page.get_by_test_id("staff-export-pdf").click()
+    expect(page.get_by_test_id("pdf-status")).to_have_attribute(
+        "data-status", "pending"
+    )
+    run_tasks()
+    expect(page.get_by_test_id("pdf-view")).to_be_visible(timeout=10_000)
+    pdf_href = page.get_by_test_id("pdf-view").get_attribute("href")
     pdf = page.request.get(base + pdf_href)
     assert pdf.status == 200 and pdf.headers["content-type"] == "application/pdf"
+    assert pdf.headers["content-disposition"].startswith("inline;")
+    page.goto(review_url)
     page.get_by_test_id("staff-export-portal").click()
     expect(page.get_by_role("heading", level=1)).to_contain_text("application portal")
     page.goto(review_url)

@@ -125,3 +125,21 @@ def test_catalogue_and_review_comments_stay_editable(admin_client, catalogue):
         admin_client.get(reverse("admin:proposals_reviewcomment_add")).status_code
         == 200
     )
+
+
+def test_account_profiles_are_listed_read_only(admin_client, user):
+    """Support can see whether an applicant confirmed their address; nobody edits
+    the record by hand (the account services write it)."""
+    from proposals.models import AccountProfile
+
+    AccountProfile.objects.update_or_create(
+        user=user, defaults={"email": "someone@example.eu"}
+    )
+    url = reverse("admin:proposals_accountprofile_changelist")
+    page = admin_client.get(url, {"q": "someone@example"})
+    assert page.status_code == 200
+    assert "someone@example.eu" in page.content.decode()
+    assert (
+        admin_client.get(reverse("admin:proposals_accountprofile_add")).status_code
+        == 403
+    )

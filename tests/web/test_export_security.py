@@ -203,7 +203,7 @@ def _text(data: bytes) -> str:
 
 
 def test_pdf_keeps_markup_in_applicant_text_as_text(
-    user, user_client, listener, canary
+    user, user_client, listener, canary, run_tasks
 ):
     payload = (
         f'<img src="http://127.0.0.1:{listener.port}/x"> '
@@ -213,7 +213,10 @@ def test_pdf_keeps_markup_in_applicant_text_as_text(
     proposal = ProposalFactory(
         owner=user, scalability_narrative=payload, optimisation_narrative=payload
     )
-    response = user_client.get(reverse("proposals:export_pdf", args=[proposal.pk]))
+    from tests.web.test_exports import get_pdf
+
+    url = reverse("proposals:export_pdf", args=[proposal.pk])
+    response = get_pdf(user_client, url, run_tasks)
     text = _text(response.content)
     assert "CANARYSECRET" not in text
     assert listener.connections == 0

@@ -46,6 +46,19 @@ def frozen_today(monkeypatch):
     monkeypatch.setattr(timezone, "localdate", lambda *args, **kwargs: TODAY)
 
 
+def get_pdf(client, url: str, run_tasks):
+    """The PDF at ``url`` as a person gets it: the first request hands it to the task
+    worker (a redirect to its progress page), the worker renders it, and the same
+    URL then answers with the stored file."""
+    response = client.get(url)
+    assert response.status_code == 302, response.status_code
+    assert "/export/pdf/" in response["Location"]
+    run_tasks()
+    response = client.get(url)
+    assert response.status_code == 200
+    return response
+
+
 def pdf_text(data: bytes) -> list[str]:
     """The text of each page, with runs of blanks and line breaks as one space."""
     pages = PdfReader(io.BytesIO(data)).pages
@@ -138,10 +151,11 @@ def test_portal_order_follows_the_portal(user):
 
 
 def test_pdf_has_title_tables_findings_and_page_numbers(
-    user, user_client, frozen_today
+    user, user_client, frozen_today, run_tasks
 ):
     proposal = load_demo("bsc-large-scale", user)
-    response = user_client.get(reverse("proposals:export_pdf", args=[proposal.pk]))
+    url = reverse("proposals:export_pdf", args=[proposal.pk])
+    response = get_pdf(user_client, url, run_tasks)
     assert response["Content-Type"] == "application/pdf"
     assert response.content.startswith(b"%PDF-")
     pages = pdf_text(response.content)
@@ -150,7 +164,9 @@ def test_pdf_has_title_tables_findings_and_page_numbers(
     for number, page in enumerate(pages, start=1):
         assert f"Page {number} of {len(pages)}" in page
     assert "1.4B-parameter language model for Iberian languages" in pages[0]
-    assert "Revision 1, exported on 2025-03-14" in pages[0]
+    # The draft is named by the date, never by the autosave counter.
+    assert "Working draft, exported on 2025-03-14" in pages[0]
+    assert "Revision" not in pages[0].replace("Review revision", "")
     assert "Large Scale" in text
     assert "SCAL-10" in text and "TIER-1" in text
     assert "135,000" in text and "11.25x" in text and "70%" in text
@@ -159,17 +175,19 @@ def test_pdf_has_title_tables_findings_and_page_numbers(
     assert "Measured 70% efficiency at 128 GPUs" in text
 
 
-def test_pdf_lists_error_findings_first(user, user_client):
+def test_pdf_lists_error_findings_first(user, user_client, run_tasks):
     proposal = ProposalFactory(owner=user, total_gpu_hours=None)
-    response = user_client.get(reverse("proposals:export_pdf", args=[proposal.pk]))
+    url = reverse("proposals:export_pdf", args=[proposal.pk])
+    response = get_pdf(user_client, url, run_tasks)
     first = pdf_text(response.content)[0]
     assert "Fix before you submit" in first
     assert "SEL-1" in first
 
 
-def test_pdf_embeds_the_chart(user, user_client):
+def test_pdf_embeds_the_chart(user, user_client, run_tasks):
     proposal = load_demo("lumi-fast-lane", user)
-    response = user_client.get(reverse("proposals:export_pdf", args=[proposal.pk]))
+    url = reverse("proposals:export_pdf", args=[proposal.pk])
+    response = get_pdf(user_client, url, run_tasks)
     reader = PdfReader(io.BytesIO(response.content))
     # WeasyPrint shares one resource dictionary between pages: count distinct images.
     names = {image.name for page in reader.pages for image in page.images}
@@ -180,12 +198,13 @@ def test_pdf_embeds_the_chart(user, user_client):
     os.environ.get("AIFACTORY_PDF_PREVIEW") != "1",
     reason="writes PNG previews of the PDF pages for a person to look at",
 )
-def test_pdf_preview_pages(user, user_client, tmp_path):
+def test_pdf_preview_pages(user, user_client, tmp_path, run_tasks):
     out = Path("/tmp/aifactory-pdf-preview")
     out.mkdir(exist_ok=True)
     for name in DEMOS:
         proposal = load_demo(name, user)
-        pdf = user_client.get(reverse("proposals:export_pdf", args=[proposal.pk]))
+        url = reverse("proposals:export_pdf", args=[proposal.pk])
+        pdf = get_pdf(user_client, url, run_tasks)
         path = out / f"{name}.pdf"
         path.write_bytes(pdf.content)
         subprocess.run(
@@ -201,17 +220,20 @@ def test_json_download_is_the_format(user, user_client):
     assert response.content.decode() == expected
 
 
-def test_blank_proposal_exports_without_errors(user, user_client):
+def test_blank_proposal_exports_without_errors(user, user_client, run_tasks):
     proposal = ProposalFactory(owner=user, system=None, total_gpu_hours=None)
     CodeEntryFactory(proposal=proposal, name="", version="", references="")
-    for name in ("export_portal", "export_markdown", "export_pdf", "export_json"):
+    for name in ("export_portal", "export_markdown", "export_json"):
         response = user_client.get(reverse(f"proposals:{name}", args=[proposal.pk]))
         assert response.status_code == 200, name
+    url = reverse("proposals:export_pdf", args=[proposal.pk])
+    assert get_pdf(user_client, url, run_tasks).content.startswith(b"%PDF-")
 
 
 EXPORT_URLS = [
     "export_portal",
     "export_markdown",
+    "export_markdown_view",
     "export_pdf",
     "export_json",
     "import_json_revision",

@@ -37,10 +37,12 @@ def test_assess_with_conditions_is_recorded_and_shown_to_the_applicant(
         text="Fits the Fast Lane profile.",
         action="record",
         **{
-            "decision-0": tr.CONDITION,
-            "reason-0": "Describe the optimisation plan at kick-off.",
-            "decision-1": tr.WAIVED,
-            "reason-1": "No storage needed beyond home.",
+            # The checklist in findings order: SEL-1 storage is item 0; OPT-1, a
+            # note in Playground, item 5.
+            "decision-5": tr.CONDITION,
+            "reason-5": "Describe the optimisation plan at kick-off.",
+            "decision-0": tr.WAIVED,
+            "reason-0": "No storage needed beyond home.",
         },
     )
     assert response.status_code == 302
@@ -97,7 +99,8 @@ def test_request_changes_composes_the_note_from_the_chosen_findings(
             outcome=tr.NOT_FEASIBLE,
             action="request_changes",
             text="Two things to fix.",
-            **{"decision-0": tr.CHANGE_REQUEST, "decision-4": tr.CHANGE_REQUEST},
+            # OPT-1 (item 5) and CODE-6 (item 3).
+            **{"decision-5": tr.CHANGE_REQUEST, "decision-3": tr.CHANGE_REQUEST},
         )
     run_tasks()
     assert response.status_code == 302
@@ -123,14 +126,16 @@ def test_change_request_note_unit():
     assert "Accepted as conditions" in note and "- B-2: b" in note
 
 
-def test_the_outcome_is_in_the_staff_exports_only(client, staff_user, user, submitted):
+def test_the_outcome_is_in_the_staff_exports_only(
+    client, staff_user, user, submitted, run_tasks
+):
     client.force_login(staff_user)
     assess(
         client,
         submitted,
         outcome=tr.FEASIBLE_WITH_CONDITIONS,
         action="record",
-        **{"decision-0": tr.CONDITION, "reason-0": "Plan due at kick-off"},
+        **{"decision-5": tr.CONDITION, "reason-5": "Plan due at kick-off"},  # OPT-1
     )
     heading = "Technical assessment (support staff)"
     for query in ("", "?revision=1"):
@@ -140,15 +145,24 @@ def test_the_outcome_is_in_the_staff_exports_only(client, staff_user, user, subm
         assert "OPT-1" in text.split(heading)[1]
         portal = reverse("proposals:export_portal", args=[submitted.pk]) + query
         assert heading in client.get(portal).text
-    pdf = client.get(
-        reverse("proposals:export_pdf", args=[submitted.pk]) + "?revision=1"
-    )
-    from tests.web.test_exports import pdf_text
+    from tests.web.test_exports import get_pdf, pdf_text
+
+    pdf_url = reverse("proposals:export_pdf", args=[submitted.pk]) + "?revision=1"
+    pdf = get_pdf(client, pdf_url, run_tasks)
 
     assert any(heading in page for page in pdf_text(pdf.content))
     client.force_login(user)
     url = reverse("proposals:export_markdown", args=[submitted.pk])
     assert heading not in client.get(url).content.decode()
+    # The owner's PDF of the same revision is their own, without the assessment;
+    # the staff's stored copy is not theirs to fetch.
+    owner_pdf = get_pdf(client, pdf_url, run_tasks)
+    assert not any(heading in page for page in pdf_text(owner_pdf.content))
+    from proposals.models import PdfExport
+
+    staff_copy = PdfExport.objects.get(proposal=submitted, for_staff=True)
+    file_url = reverse("proposals:export_pdf_file", args=[submitted.pk, staff_copy.pk])
+    assert client.get(file_url).status_code == 404
 
 
 def test_an_assessment_is_append_only(client, staff_user, submitted):

@@ -172,7 +172,10 @@ def test_people_never_read_a_json_path(
     status = user_client.get(reverse("proposals:review_status", args=[demo.pk]))
     markdown = user_client.get(reverse("proposals:export_markdown", args=[demo.pk]))
     portal = user_client.get(reverse("proposals:export_portal", args=[demo.pk]))
-    pdf = user_client.get(reverse("proposals:export_pdf", args=[demo.pk]))
+    from tests.web.test_exports import get_pdf
+
+    pdf_url = reverse("proposals:export_pdf", args=[demo.pk])
+    pdf = get_pdf(user_client, pdf_url, run_tasks)
     pdf_text = " ".join(
         page.extract_text() for page in PdfReader(io.BytesIO(pdf.content)).pages
     )

@@ -91,7 +91,7 @@ OLD_FEEDBACK = """{% load wizard_tags %}{% with anchor=field.auto_id %}
   <div class="field-findings" data-anchor="{{ anchor }}">{% for item in findings_by_anchor|get_item:anchor %}<div class="finding-inline small text-{{ item.css }}-emphasis"><span class="badge text-bg-{{ item.css }} me-1">{{ item.finding.code }}</span>{{ item.finding.message }}</div>{% endfor %}</div>
   {% if field.name == "max_gpus_per_job" and proposal.max_gpus_per_job %}<div class="small text-body-secondary" data-testid="max-gpus-nodes">= {{ proposal.max_gpus_per_job|num }} physical GPU{{ proposal.max_gpus_per_job|pluralize }}{% if max_gpus_nodes %}, {{ max_gpus_nodes|num }} node{{ max_gpus_nodes|pluralize }} of {{ cluster.gpus_per_node }} GPUs{% endif %}</div>{% endif %}
   {% if not compact %}{% with text=help|get_item:field.name example=help_examples|get_item:field.name %}{% if text %}
-  <div class="form-text">{{ text }}{% if example %} <span class="text-body-secondary">Example: <q>{{ example }}</q></span>{% endif %}</div>
+  <div class="form-text">{{ text }}{% for item in example %} <span class="text-body-secondary d-block mt-1" data-testid="help-example">{% if item.lead %}{{ item.lead }}, for example{% else %}Example{% endif %}: <q>{{ item.text }}</q></span>{% endfor %}</div>
   {% endif %}{% endwith %}{% endif %}
 </div>{% endwith %}"""  # noqa: E501
 OLD_JOB_FIGURES = """{% load wizard_tags %}{% with figures=job_figures|get_item:row.pk %}<div id="jobs-{{ row.pk }}-computed" data-testid="job-gpu-hours"{% if oob %} hx-swap-oob="true"{% endif %}>{% if figures and figures.gpu_hours %}{{ figures.gpu_hours|num:2 }}{% if figures.nodes %}<div class="small text-body-secondary">{{ figures.nodes|num }} node{{ figures.nodes|pluralize }}{% if figures.walltime_ok is False %} · <span class="text-danger">over the walltime limit</span>{% endif %}</div>{% endif %}{% else %}<span class="text-body-secondary">—</span>{% endif %}{% if row|row_prefix:"jobs" in refused_rows %}<div class="small text-warning-emphasis" data-testid="job-figures-stale">from the last saved values</div>{% endif %}</div>{% endwith %}"""  # noqa: E501
@@ -141,7 +141,12 @@ CONTEXTS = [
         "max_gpus_nodes": 8,
         "cluster": SimpleNamespace(gpus_per_node=4),
         "help": {"hours": "Wall-clock & more", "max_gpus_per_job": "Largest"},
-        "help_examples": {"hours": "24 <h>"},
+        "help_examples": {
+            "hours": [
+                SimpleNamespace(lead="", text="24 <h>"),
+                SimpleNamespace(lead="Tested & run", text="48"),
+            ]
+        },
     },
     {"proposal": SimpleNamespace(max_gpus_per_job=1), "help": {"hours": "H"}},
 ]

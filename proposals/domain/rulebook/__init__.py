@@ -6,6 +6,24 @@ Each family keeps the vocabulary only it uses (keyword patterns, thresholds, req
 fields) beside its rules; ``common`` holds what several families share.
 """
 
-from . import codes, eligibility, optimisation, scalability, selection, tier
+from . import (
+    codes,
+    compute,
+    eligibility,
+    optimisation,
+    planning,
+    scalability,
+    selection,
+    tier,
+)
 
-__all__ = ["codes", "eligibility", "optimisation", "scalability", "selection", "tier"]
+__all__ = [
+    "codes",
+    "compute",
+    "eligibility",
+    "optimisation",
+    "planning",
+    "scalability",
+    "selection",
+    "tier",
+]

@@ -18,3 +18,14 @@ def words(*patterns: str) -> re.Pattern:
 
 
 DIGIT = re.compile(r"\d")
+
+
+def exploratory(mode) -> bool:
+    """Whether a mode (``ModeTerms``; ``None``: not known) asks for a description of
+    tests but for neither a job plan nor scaling data: Playground, which the guides
+    call a place for first-time users to port, test and measure."""
+    return (
+        mode is not None
+        and mode.tests_description_required
+        and not (mode.job_plan_required or mode.scaling_data_required)
+    )

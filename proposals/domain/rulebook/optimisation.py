@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..findings import ERROR, WARNING, Context, Hit, rule
-from .common import DIGIT, words
+from ..findings import ERROR, INFO, WARNING, Context, Hit, rule
+from ..tiers import tier_label
+from .common import DIGIT, exploratory, words
 
 TECHNIQUE = words(
     r"fsdp",
@@ -53,15 +54,28 @@ TECHNIQUE = words(
 
 @rule(
     "OPT-1",
-    severity=(ERROR, WARNING),
+    severity=(ERROR, WARNING, INFO),
     title="Optimisation plan missing or vague",
     step="optimisation",
 )
 def opt_plan(ctx: Context) -> Iterator[Hit]:
     """The optimisation text is empty (error), or names no concrete technique or
-    gives no quantified benefit (warning)."""
+    gives no quantified benefit (warning). In Playground, where the guides ask for
+    the tests or optimisations planned "if any" and their examples name what will be
+    learnt or ported without figures, an empty text or one without a technique is a
+    note (info) and no figure is asked for."""
     text = ctx.proposal.optimisation_narrative
+    optional = exploratory(ctx.mode)
     if not text.strip():
+        if optional:
+            yield Hit(
+                "optimisation.narrative",
+                f"Optional in {tier_label(ctx.tier)}: if you plan tests or "
+                "optimisations (for example learning multi-GPU training with DDP, or "
+                "porting your code to the target GPUs), say which.",
+                INFO,
+            )
+            return
         yield Hit(
             "optimisation.narrative",
             "Describe the concrete optimisations you plan: which component, which "
@@ -73,11 +87,11 @@ def opt_plan(ctx: Context) -> Iterator[Hit]:
         missing.append(
             "the technique (FSDP, FlashAttention, checkpointing, data loading, ...)"
         )
-    if not DIGIT.search(text):
+    if not DIGIT.search(text) and not optional:
         missing.append("the expected gain in numbers")
     if missing:
         yield Hit(
             "optimisation.narrative",
             "Make the optimisation plan concrete: add " + " and ".join(missing) + ".",
-            WARNING,
+            INFO if optional else WARNING,
         )

@@ -14,7 +14,7 @@ from ..scaling import SUPERLINEAR_EFFICIENCY
 from ..schedule import hours_match
 from ..terms import ModeTerms
 from ..tiers import tier_label
-from .common import num
+from .common import exploratory, num
 
 GPU_TOKEN = re.compile(r"[A-Za-z]+\d+[A-Za-z]*")
 
@@ -111,12 +111,13 @@ def scal_job_plan(ctx: Context) -> Iterator[Hit]:
 
 @rule(
     "SCAL-3",
-    severity=ERROR,
+    severity=(ERROR, WARNING),
     title="Job plan total differs from request",
     step="scalability",
 )
 def scal_total(ctx: Context) -> Iterator[Hit]:
-    """The job plan's GPU-hours do not add up to the requested total."""
+    """The job plan's GPU-hours do not add up to the requested total (a warning in
+    Playground, whose terms ask for no job plan: one given should still agree)."""
     requested = ctx.proposal.selection.total_gpu_hours
     planned = ctx.plan.total_gpu_hours
     if requested is None or not ctx.plan.rows or hours_match(planned, requested):
@@ -125,6 +126,7 @@ def scal_total(ctx: Context) -> Iterator[Hit]:
         "scalability.jobs",
         f"The job plan adds up to {num(planned)} GPU-hours but {num(requested)} are "
         f"requested (difference {num(planned - requested)}); make them agree.",
+        WARNING if exploratory(ctx.mode) else None,
     )
 
 
@@ -447,9 +449,12 @@ def scal_job_rows(ctx: Context) -> Iterator[Hit]:
     step="scalability",
 )
 def scal_stability(ctx: Context) -> Iterator[Hit]:
-    """The workload is many small independent jobs but no runtime stability figure
-    (for example ±5%) from a representative job is given."""
+    """Tiers whose terms require scaling data (Fast Lane, Large Scale): the workload
+    is many small independent jobs but no runtime stability figure (for example ±5%)
+    from a representative job is given. (Playground needs no scaling data.)"""
     scal = ctx.proposal.scalability
+    if not requires(ctx, "scaling_data_required"):
+        return
     if scal.workload == "many_small_jobs" and scal.runtime_stability_pct is None:
         yield Hit(
             "scalability.runtime_stability_pct",

@@ -16,6 +16,7 @@ from django.db import DatabaseError
 
 from proposals import domain
 from proposals.assess import catalogue_from_db, countries_from_db, terms_from_db
+from proposals.domain import calendar
 from proposals.exports import jsonio
 
 SHIPPED_CATALOGUE = settings.BASE_DIR / "fixtures" / "catalogue.json"
@@ -66,12 +67,19 @@ class Command(BaseCommand):
         systems = {slug: None for slug in catalogue}
         proposal = read_proposal(self, file, systems=systems)
         assessment = domain.assess(proposal, catalogue, terms, countries)
+        # The calendar of the request (issue 14): a key of its own in the report.
+        cal = calendar.for_proposal(proposal, assessment.plan, catalogue)
         if output_format == "json":
-            self.stdout.write(
-                json.dumps(assessment.to_dict(), indent=2, ensure_ascii=False)
-            )
+            report = assessment.to_dict()
+            report["calendar"] = cal.to_dict() if cal else None
+            self.stdout.write(json.dumps(report, indent=2, ensure_ascii=False))
         else:
-            self.stdout.write(assessment.to_text(), ending="")
+            text = assessment.to_text()
+            if cal is not None:
+                line = f"Calendar: {cal.summary()}\n"
+                at = text.find("Findings:")
+                text = text[:at] + line + text[at:] if at >= 0 else text + line
+            self.stdout.write(text, ending="")
         if assessment.has_errors:
             raise SystemExit(1)
 

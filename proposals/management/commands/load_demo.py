@@ -1,4 +1,4 @@
-"""Create the demo users and the demo proposals (idempotent): three drafts, and three
+"""Create the demo users and the demo proposals (idempotent): two drafts, and three
 proposals at work in the review (waiting, a change request answered, ready)."""
 
 from pathlib import Path

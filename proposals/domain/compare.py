@@ -1,0 +1,212 @@
+"""Compare systems: "what if only system X is offered".
+
+For every catalogue system, the request converted: nodes per job, the jobs that hit a
+partition's node or walltime limit, and the GPU-hours rescaled from the reference
+system (the target, else the hardware of the measurements). The rescaling uses the
+measured throughput per GPU where the measurements were taken on both GPUs, else the
+ratio of the datasheet peaks (an estimate, and marked as one); on the same GPU the
+figures carry over unchanged. Job walltimes are rescaled by the same factor.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .jobplan import job_plan
+from .mfu import cluster_for_hardware, gpu_token
+from .numbers import json_number as n
+from .terms import UNITS
+from .types import Catalogue, Cluster, Job, Proposal
+
+SAME_GPU = "same_gpu"
+MEASURED = "measured"
+PEAK_RATIO = "peak_ratio"
+UNKNOWN = "unknown"
+AS_REQUESTED = "as_requested"
+BASIS_WORDS = {
+    SAME_GPU: "same GPU as the reference",
+    MEASURED: "measured throughput per GPU",
+    PEAK_RATIO: "estimate from the ratio of peak BF16 throughput",
+    UNKNOWN: "no peak throughput recorded: not rescaled",
+    AS_REQUESTED: "no reference system: as requested",
+}
+
+
+@dataclass(frozen=True)
+class JobOnSystem:
+    title: str
+    gpus: int
+    nodes: int | None
+    hours: float  # rescaled walltime
+    fits_partition: bool | None
+    walltime_ok: bool | None
+
+
+@dataclass(frozen=True)
+class SystemOption:
+    """The request converted to one catalogue system."""
+
+    slug: str
+    name: str
+    gpu_model: str
+    gpus_per_node: int
+    is_target: bool
+    basis: str
+    factor: float | None  # GPU-hours here / GPU-hours on the reference
+    gpu_hours: float | None
+    billing_unit: str
+    billing_value: float | None
+    jobs: tuple[JobOnSystem, ...]
+    measured_here: bool = False  # some measurement ran on this system's GPU
+
+    @property
+    def estimated(self) -> bool:
+        """Whether the GPU-hours are an estimate from datasheet peaks."""
+        return self.basis == PEAK_RATIO
+
+    @property
+    def largest_job_nodes(self) -> int | None:
+        return max((j.nodes for j in self.jobs if j.nodes), default=None)
+
+    @property
+    def walltime_hits(self) -> tuple[str, ...]:
+        return tuple(
+            j.title or "(untitled)" for j in self.jobs if j.walltime_ok is False
+        )
+
+    @property
+    def node_limit_hits(self) -> tuple[str, ...]:
+        return tuple(
+            j.title or "(untitled)" for j in self.jobs if j.fits_partition is False
+        )
+
+    @property
+    def basis_words(self) -> str:
+        return BASIS_WORDS[self.basis]
+
+    def to_dict(self) -> dict:
+        return {
+            "system": self.slug,
+            "name": self.name,
+            "gpu_model": self.gpu_model,
+            "target": self.is_target,
+            "basis": self.basis,
+            "estimate": self.estimated,
+            "factor": n(self.factor),
+            "gpu_hours": n(self.gpu_hours),
+            "billing_unit": self.billing_unit,
+            "in_billing_unit": n(self.billing_value),
+            "largest_job_nodes": self.largest_job_nodes,
+            "walltime_limit_hit": list(self.walltime_hits),
+            "node_limit_hit": list(self.node_limit_hits),
+            "measured_here": self.measured_here,
+        }
+
+
+@dataclass(frozen=True)
+class Comparison:
+    reference: str  # the reference system's slug ("" when none)
+    reference_from: str  # "target", "measurements" or ""
+    base_gpu_hours: float | None
+    options: tuple[SystemOption, ...]
+
+    def to_dict(self) -> dict:
+        return {
+            "reference": self.reference,
+            "reference_from": self.reference_from,
+            "base_gpu_hours": n(self.base_gpu_hours),
+            "systems": [o.to_dict() for o in self.options],
+        }
+
+
+def measured_per_gpu(proposal: Proposal, catalogue: Catalogue, target) -> dict:
+    """(GPU model token, unit) -> throughput per GPU at the smallest GPU count
+    measured on that GPU."""
+    found: dict[tuple[str, str], tuple[int, float]] = {}
+    for m in proposal.scalability.measurements:
+        cluster = cluster_for_hardware(m.hardware, catalogue, target)
+        if cluster is None or m.gpus <= 0 or m.throughput <= 0:
+            continue
+        key = (gpu_token(cluster.gpu_model), m.unit.strip().lower())
+        if key not in found or m.gpus < found[key][0]:
+            found[key] = (m.gpus, m.throughput / m.gpus)
+    return {key: value[1] for key, value in found.items()}
+
+
+def _reference(proposal: Proposal, catalogue: Catalogue, target):
+    if target is not None:
+        return target, "target"
+    for m in proposal.scalability.measurements:
+        if m.hardware.strip():
+            cluster = cluster_for_hardware(m.hardware, catalogue, None)
+            if cluster is not None:
+                return cluster, "measurements"
+    return None, ""
+
+
+def _factor(reference: Cluster | None, cluster: Cluster, measured: dict):
+    """(factor, basis): GPU-hours on ``cluster`` per GPU-hour on ``reference``."""
+    if reference is None:
+        return 1.0, AS_REQUESTED
+    ref_gpu, gpu = gpu_token(reference.gpu_model), gpu_token(cluster.gpu_model)
+    if ref_gpu and ref_gpu == gpu:
+        return 1.0, SAME_GPU
+    for (token, unit), per_gpu in sorted(measured.items()):
+        if token == gpu and (ref_gpu, unit) in measured:
+            return measured[(ref_gpu, unit)] / per_gpu, MEASURED
+    if reference.peak_bf16_tflops and cluster.peak_bf16_tflops:
+        return reference.peak_bf16_tflops / cluster.peak_bf16_tflops, PEAK_RATIO
+    return None, UNKNOWN
+
+
+def compare(
+    proposal: Proposal, catalogue: Catalogue, plan_total: float = 0.0
+) -> Comparison:
+    """Every catalogue system with the request converted (target system first)."""
+    slug = proposal.selection.system
+    target = catalogue.get(slug) if slug else None
+    reference, reference_from = _reference(proposal, catalogue, target)
+    base = proposal.selection.total_gpu_hours or plan_total or None
+    measured = measured_per_gpu(proposal, catalogue, target)
+    measured_gpus = {token for token, _ in measured}
+    options = []
+    for cluster in catalogue.values():
+        factor, basis = _factor(reference, cluster, measured)
+        jobs = proposal.scalability.jobs
+        if factor is not None and factor != 1:
+            jobs = tuple(Job(j.title, j.gpus, j.hours * factor, j.count) for j in jobs)
+        plan = job_plan(jobs, cluster)
+        hours = base * factor if base is not None and factor is not None else None
+        options.append(
+            SystemOption(
+                slug=cluster.slug,
+                name=cluster.name,
+                gpu_model=cluster.gpu_model,
+                gpus_per_node=cluster.gpus_per_node,
+                is_target=cluster is target,
+                basis=basis,
+                factor=factor,
+                gpu_hours=hours,
+                billing_unit=UNITS.get(cluster.billing_unit, cluster.billing_unit),
+                billing_value=cluster.in_billing_units(hours),
+                measured_here=gpu_token(cluster.gpu_model) in measured_gpus,
+                jobs=tuple(
+                    JobOnSystem(
+                        title=r.title,
+                        gpus=r.gpus,
+                        nodes=r.nodes,
+                        hours=r.hours,
+                        fits_partition=r.fits_partition,
+                        walltime_ok=r.walltime_ok,
+                    )
+                    for r in plan.rows
+                ),
+            )
+        )
+    options.sort(key=lambda o: (not o.is_target, o.name))
+    return Comparison(
+        reference=reference.slug if reference else "",
+        reference_from=reference_from,
+        base_gpu_hours=base,
+        options=tuple(options),
+    )

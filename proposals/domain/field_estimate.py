@@ -1,0 +1,72 @@
+"""The optional inputs of the compute estimate, per code entry (parameters N, tokens
+D or data set size x epochs x tokens per sample, assumed MFU): part of
+:data:`.field_catalogue.FIELDS`, kept here so that each file stays short."""
+
+from __future__ import annotations
+
+from .fieldspec import FieldSpec, row
+
+ESTIMATE_FIELDS: tuple[FieldSpec, ...] = (
+    row(
+        "codes",
+        "model_use",
+        "What the model does",
+        help=(
+            "Training counts 6·N FLOPs per token (forward and backward pass), "
+            "inference 2·N per token."
+        ),
+        term="flops-estimate",
+    ),
+    row(
+        "codes",
+        "model_parameters",
+        "Model parameters (N)",
+        width="num",
+        help="Optional: the number of parameters, for the 6·N·D compute estimate.",
+        example="1,400,000,000",
+        term="flops-estimate",
+    ),
+    row(
+        "codes",
+        "training_tokens",
+        "Tokens processed (D)",
+        width="num",
+        unit="tokens",
+        help=(
+            "Optional: all tokens the model trains on, over all epochs (for "
+            "inference: the tokens generated or read). Or give the data set size, "
+            "epochs and tokens per sample below."
+        ),
+        example="30,000,000,000",
+    ),
+    row(
+        "codes",
+        "dataset_samples",
+        "Data set size (samples)",
+        width="num",
+        help="Optional, instead of the tokens: samples in the data set.",
+        example="1,000,000",
+    ),
+    row("codes", "epochs", "Epochs", width="num", example="3"),
+    row(
+        "codes",
+        "tokens_per_sample",
+        "Tokens per sample",
+        width="num",
+        help="Also turns a samples/s measurement into tokens/s for the MFU check.",
+        example="2,048",
+    ),
+    row(
+        "codes",
+        "assumed_mfu_pct",
+        "Assumed MFU (%)",
+        width="pct",
+        short="MFU %",
+        unit="%",
+        help=(
+            "Optional: the model FLOPs utilisation you expect. Blank: the MFU of your "
+            "measurements of this code, else 40 %."
+        ),
+        term="mfu",
+    ),
+)

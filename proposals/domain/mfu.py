@@ -1,0 +1,201 @@
+"""MFU cross-check: the MFU a measurement implies, from its throughput, the model
+size and the GPU count, against the catalogue's peak per GPU.
+
+Implied MFU = k·N·(tokens/s) / (GPUs x peak), with k = 6 for training and 2 for
+inference. A throughput in tokens/s is read as the total of all the measurement's
+GPUs unless its unit says "per GPU"; the other reading is computed too, so that a
+disagreement with the stated MFU can say which reading reconciles them. Samples/s
+become tokens/s with the code entry's tokens per sample. The peak is that of the GPU
+the measurement names (matched against the catalogue's GPU models and system
+names), else the target system's.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from .estimate import FLOPS_PER_TOKEN
+from .numbers import json_number as n
+from .types import Catalogue, Cluster, Proposal
+
+TOLERANCE_POINTS = 10.0
+"""How far (percentage points) the implied MFU may be from the stated one."""
+
+GPU_TOKEN = re.compile(r"\b(MI\d{3}[A-Z]?|GH\d{3}|GB\d{3}|[ABHLV]\d{2,3})\b", re.I)
+TOKENS_UNIT = re.compile(r"\btok", re.IGNORECASE)
+SAMPLES_UNIT = re.compile(r"sample|seq|image|img|example", re.IGNORECASE)
+PER_GPU_UNIT = re.compile(r"/\s*(?:gpu|gcd|device)|per\s+(?:gpu|gcd|device)", re.I)
+
+AGGREGATE = "aggregate"
+PER_GPU = "per_gpu"
+READING_WORDS = {
+    AGGREGATE: "the total of all its GPUs",
+    PER_GPU: "the throughput of one GPU",
+}
+
+
+def gpu_token(text: str) -> str:
+    """The GPU model named in ``text`` ("A100" in "NVIDIA A100 64 GB"), or ""."""
+    match = GPU_TOKEN.search(text or "")
+    return match[1].upper() if match else ""
+
+
+def _squash(text: str) -> str:
+    return re.sub(r"[^a-z0-9]", "", text.lower())
+
+
+def system_names(cluster: Cluster) -> set[str]:
+    """Squashed ways people name a system: name, slug, first word ("lumi",
+    "marenostrum") and initials with number ("mn5")."""
+    words = re.split(r"[\s-]+", cluster.name)
+    names = {_squash(cluster.name), _squash(cluster.slug)}
+    if len(words[0]) >= 4:
+        names.add(_squash(words[0]))
+    caps = "".join(ch for ch in words[0] if ch.isupper())
+    if len(caps) >= 2 and len(words) > 1 and words[1].isdigit():
+        names.add((caps + words[1]).lower())
+    return {name for name in names if len(name) >= 3}
+
+
+def cluster_for_hardware(
+    hardware: str, catalogue: Catalogue, target: Cluster | None
+) -> Cluster | None:
+    """The catalogue system whose GPU model (or name) the measurement's hardware
+    names, the target first; the target when the hardware is blank; ``None`` when
+    the hardware names nothing the catalogue knows."""
+    text = (hardware or "").strip()
+    if not text:
+        return target
+    ordered = ([target] if target is not None else []) + list(catalogue.values())
+    token = gpu_token(text)
+    if token:
+        return next((c for c in ordered if gpu_token(c.gpu_model) == token), None)
+    squashed = _squash(text)
+    for cluster in ordered:
+        if any(name in squashed for name in system_names(cluster)):
+            return cluster
+    return None
+
+
+@dataclass(frozen=True)
+class MfuReading:
+    """One measurement's implied MFU under both readings of its throughput."""
+
+    index: int  # the measurement's row
+    code: int | None
+    gpus: int
+    tokens_per_s: float  # as written (converted from samples/s when needed)
+    stated_reading: str  # AGGREGATE, or PER_GPU when the unit says so
+    parameters: float
+    use: str
+    gpu: str  # the hardware as the measurement names it (else the target's GPU)
+    peak_tflops: float
+    stated_pct: float | None
+    aggregate_pct: float  # the throughput read as the total of all GPUs
+    per_gpu_pct: float  # the throughput read as one GPU's
+
+    def pct(self, reading: str) -> float:
+        return self.aggregate_pct if reading == AGGREGATE else self.per_gpu_pct
+
+    @property
+    def implied_pct(self) -> float:
+        """The MFU under the reading the unit states."""
+        return self.pct(self.stated_reading)
+
+    @property
+    def other_reading(self) -> str:
+        return PER_GPU if self.stated_reading == AGGREGATE else AGGREGATE
+
+    @property
+    def disagrees(self) -> bool:
+        """The stated MFU is more than :data:`TOLERANCE_POINTS` from the implied."""
+        return (
+            self.stated_pct is not None
+            and abs(self.implied_pct - self.stated_pct) > TOLERANCE_POINTS
+        )
+
+    @property
+    def reconciling(self) -> str | None:
+        """The reading that brings the implied MFU within tolerance of the stated
+        one (``None``: neither does, or there is no stated MFU)."""
+        if self.stated_pct is None:
+            return None
+        for reading in (self.stated_reading, self.other_reading):
+            if abs(self.pct(reading) - self.stated_pct) <= TOLERANCE_POINTS:
+                return reading
+        return None
+
+    def to_dict(self) -> dict:
+        return {
+            "measurement": self.index,
+            "code": self.code,
+            "gpus": self.gpus,
+            "tokens_per_s": n(self.tokens_per_s),
+            "throughput_read_as": self.stated_reading,
+            "parameters": n(self.parameters),
+            "use": self.use,
+            "gpu": self.gpu,
+            "peak_tflops_per_gpu": n(self.peak_tflops),
+            "stated_mfu_pct": n(self.stated_pct),
+            "implied_mfu_pct": n(self.implied_pct),
+            "aggregate_mfu_pct": n(self.aggregate_pct),
+            "per_gpu_mfu_pct": n(self.per_gpu_pct),
+            "disagrees": self.disagrees,
+            "reconciling_reading": self.reconciling,
+        }
+
+
+def tokens_per_second(throughput: float, unit: str, tokens_per_sample) -> float | None:
+    """Tokens/s from a tokens/s or samples/s throughput (``None``: cannot tell)."""
+    if TOKENS_UNIT.search(unit or ""):
+        return throughput
+    if SAMPLES_UNIT.search(unit or "") and tokens_per_sample:
+        return throughput * tokens_per_sample
+    return None
+
+
+def check(
+    proposal: Proposal, catalogue: Catalogue, target: Cluster | None
+) -> tuple[MfuReading, ...]:
+    """Every measurement whose code entry states its parameters, whose unit gives
+    tokens, and whose GPU's peak the catalogue knows."""
+    codes = proposal.codes
+    readings = []
+    for i, m in enumerate(proposal.scalability.measurements):
+        if m.code is None or not 0 <= m.code < len(codes) or m.gpus <= 0:
+            continue
+        code = codes[m.code]
+        tokens = tokens_per_second(m.throughput, m.unit, code.tokens_per_sample)
+        cluster = cluster_for_hardware(m.hardware, catalogue, target)
+        if not code.model_parameters or not tokens or cluster is None:
+            continue
+        peak = cluster.peak_bf16_tflops
+        if not peak:
+            continue
+        use = code.model_use if code.model_use in FLOPS_PER_TOKEN else "training"
+        flops = FLOPS_PER_TOKEN[use] * code.model_parameters * tokens
+        per_gpu_unit = bool(PER_GPU_UNIT.search(m.unit))
+        one_gpu = 100 * flops / (peak * 1e12)
+        readings.append(
+            MfuReading(
+                index=i,
+                code=m.code,
+                gpus=m.gpus,
+                tokens_per_s=tokens,
+                stated_reading=PER_GPU if per_gpu_unit else AGGREGATE,
+                parameters=code.model_parameters,
+                use=use,
+                gpu=m.hardware.strip() or cluster.gpu_model,
+                peak_tflops=peak,
+                stated_pct=m.mfu_pct,
+                aggregate_pct=one_gpu / m.gpus,
+                per_gpu_pct=one_gpu,
+            )
+        )
+    return tuple(readings)
+
+
+def disagreements(readings: Iterable[MfuReading]) -> list[MfuReading]:
+    return [r for r in readings if r.disagrees]

@@ -1,0 +1,383 @@
+"""A table pasted from a spreadsheet or a training log, read into rows of one of the
+proposal's tables (scaling measurements, job plan, usage schedule).
+
+The text may be tab-separated (what a spreadsheet copies), comma- or
+semicolon-separated (CSV, read with :mod:`csv` and its ``Sniffer``), a Markdown table
+(pipes, with or without an alignment row) or columns aligned with spaces (a training
+log). Columns are mapped by their header, using the labels and units of the
+vocabulary (:mod:`.fields`) and the synonyms below; a column whose header says
+nothing known is left for the person to map. Numbers are read in the person's number
+format (:func:`.numbers.parse_number`) and checked against :mod:`.bounds`; a GPU
+count given in GCDs or nodes is converted to physical GPUs. Nothing is dropped
+silently: every refused cell, skipped line and ignored column is said.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from . import limits
+from .bounds import BOUNDS
+from .numbers import NumberError, NumberFormat, format_number, parse_number
+from .paste_columns import (
+    COMPUTED,
+    GCDS,
+    IGNORE,
+    MAX_PASTE_CHARS,
+    MONTHS,
+    NODES,
+    PASTE_KINDS,
+    SYNONYMS,
+    UNIT,
+    Grid,
+    Target,
+    match_header,
+    split_cells,
+    targets,
+)
+from .sections import TABLE_BY_KIND
+
+__all__ = [
+    "COMPUTED",
+    "GCDS",
+    "IGNORE",
+    "MONTHS",
+    "NODES",
+    "PASTE_KINDS",
+    "SYNONYMS",
+    "Grid",
+    "Target",
+    "match_header",
+    "read_paste",
+    "split_cells",
+    "targets",
+]
+
+# --- Reading the cells into rows ---------------------------------------------------
+
+
+_TOTAL = re.compile(r"^(total|sum|totals|grand total)\b", re.IGNORECASE)
+_TEXT_LIMITS = {
+    "title": limits.LINE_CHARS,
+    "hardware": limits.LINE_CHARS,
+    "unit": limits.UNIT_CHARS,
+    "activity": limits.ACTIVITY_CHARS,
+    "code": limits.LINE_CHARS,
+}
+
+
+@dataclass(frozen=True)
+class Column:
+    """One pasted column: its header (or "Column 3" when there is none), the target
+    it was mapped to (``None``: unknown, the person chooses) and the throughput unit
+    the header names."""
+
+    index: int
+    header: str
+    target: str | None
+    unit: str = ""
+    chosen: bool = False
+
+    @property
+    def known(self) -> bool:
+        return self.target is not None
+
+
+@dataclass
+class PastedRow:
+    """One line of the paste: the values to store (field name -> value), and what
+    was refused (``problems``) or read in a way worth saying (``notes``)."""
+
+    line: int
+    cells: tuple[str, ...]
+    values: dict[str, object] = field(default_factory=dict)
+    problems: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Paste:
+    """What the wizard understood of a pasted table."""
+
+    kind: str
+    layout: str
+    columns: list[Column] = field(default_factory=list)
+    rows: list[PastedRow] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)  # lines not read, and why
+    problems: list[str] = field(default_factory=list)  # the table as a whole
+
+    @property
+    def accepted(self) -> list[PastedRow]:
+        return [row for row in self.rows if not row.problems]
+
+    @property
+    def refused(self) -> list[PastedRow]:
+        return [row for row in self.rows if row.problems]
+
+    @property
+    def unknown(self) -> list[Column]:
+        return [column for column in self.columns if not column.known]
+
+    @property
+    def ready(self) -> bool:
+        """Whether rows can be added: every column mapped, nothing wrong with the
+        table as a whole, at least one readable row."""
+        return not self.unknown and not self.problems and bool(self.accepted)
+
+
+def _label(kind: str, key: str) -> str:
+    return next((t.label for t in targets(kind) if t.key == key), key)
+
+
+def _number(text: str, key: str, kind: str, fmt: NumberFormat, row: PastedRow):
+    """``text`` read as the number field ``key`` (``None`` when refused; the
+    problem is added to ``row``)."""
+    bound = BOUNDS[f"{kind}.{key}"]
+    name = _label(kind, key)
+    try:
+        reading = parse_number(text, fmt, places=bound.places)
+    except NumberError as error:
+        row.problems.append(f"{name}: {error}")
+        return None
+    value = reading.value
+    if value < bound.low:
+        row.problems.append(f"{name}: {text} is too small ({bound.why_low}).")
+        return None
+    if value > bound.high:
+        row.problems.append(f"{name}: {text} is too large ({bound.why_high}).")
+        return None
+    if reading.ambiguous:
+        row.notes.append(f"{name}: “{text}” read as {format_number(value, fmt)}.")
+    return int(value) if bound.places == 0 else value
+
+
+def _strip_suffix(text: str, key: str) -> tuple[str, str]:
+    """A cell without the unit people write after the number: ``85 %``, ``24 h``,
+    ``1,200 samples/s`` -> (number text, throughput unit or "")."""
+    text = text.strip()
+    if key.endswith("_pct") and text.endswith("%"):
+        return text[:-1].strip(), ""
+    if key == "hours" and re.fullmatch(r".*\d\s*h", text):
+        return text[:-1].strip(), ""
+    if key == "throughput":
+        match = UNIT.search(text)
+        if match:
+            return text[: match.start()].strip(), match.group(0).replace(" ", "")
+    return text, ""
+
+
+def _months(text: str, row: PastedRow) -> None:
+    match = re.fullmatch(r"\s*(\d{1,3})\s*(?:(?:-|–|—|to|\.\.)\s*(\d{1,3}))?\s*", text)
+    if not match:
+        row.problems.append(f"Months: “{text}” is not a month (3) or a range (4-6).")
+        return
+    first, last = int(match[1]), int(match[2] or match[1])
+    bound = BOUNDS["schedule.from_month"]
+    if not (bound.low <= first <= bound.high and bound.low <= last <= bound.high):
+        row.problems.append(f"Months: “{text}”: {bound.why_low}, {bound.why_high}.")
+        return
+    row.values["from_month"], row.values["to_month"] = first, last
+
+
+@dataclass(frozen=True)
+class Context:
+    """What reading needs to know of the proposal: the number format, how many GCDs
+    one GPU has and GPUs one node has on the target system (``None``: no system),
+    the code entries by name (lower case -> id), room left in the table, and the
+    unit a measurement gets when the table names none."""
+
+    fmt: NumberFormat
+    gcds_per_gpu: int | None = None
+    gpus_per_node: int | None = None
+    codes: Mapping[str, int] = field(default_factory=dict)
+    room: int | None = None
+    default_unit: str = "samples/s"
+
+
+def _cell(column: Column, text: str, kind: str, ctx: Context, row: PastedRow) -> None:
+    key = column.target
+    if not text or key in (IGNORE, None):
+        return
+    if key == COMPUTED:
+        row.values.setdefault("_computed", text)
+        return
+    if key == MONTHS:
+        _months(text, row)
+        return
+    if key in _TEXT_LIMITS:
+        if len(text) > _TEXT_LIMITS[key]:
+            row.problems.append(
+                f"{_label(kind, key)}: longer than {_TEXT_LIMITS[key]} characters."
+            )
+        elif key == "code":
+            found = ctx.codes.get(text.strip().lower())
+            if found is None:
+                known = ", ".join(sorted(ctx.codes)) or "none yet"
+                row.problems.append(f"Code: no code entry named “{text}” ({known}).")
+            else:
+                row.values["code"] = found
+        else:
+            row.values[key] = text
+        return
+    number_text, unit = _strip_suffix(text, key)
+    if unit:
+        row.values["unit"] = unit
+    if key in (GCDS, NODES):
+        count = _number(number_text, "gpus", kind, ctx.fmt, row)
+        if count is None:
+            return
+        per = ctx.gcds_per_gpu if key == GCDS else ctx.gpus_per_node
+        what = "GCDs" if key == GCDS else "nodes"
+        if not per:
+            row.problems.append(
+                f"{what}: choose the target system first, so {what} can be "
+                "converted to GPUs."
+            )
+        elif key == GCDS and count % per:
+            row.problems.append(
+                f"GCDs: {count} GCDs is not a whole number of GPUs ({per} GCDs each)."
+            )
+        else:
+            gpus = count // per if key == GCDS else count * per
+            row.values["gpus"] = gpus
+            row.notes.append(f"{count} {what} = {gpus} GPUs.")
+        return
+    value = _number(number_text, key, kind, ctx.fmt, row)
+    if value is not None:
+        row.values[key] = value
+
+
+def _check_row(kind: str, row: PastedRow, ctx: Context) -> None:
+    computed = row.values.pop("_computed", None)
+    values = row.values
+    if kind == "schedule":
+        first, last = values.get("from_month"), values.get("to_month")
+        if first and last and last < first:
+            row.problems.append("To month: the last month comes before the first.")
+        elif first and not last:
+            values["to_month"] = first
+        elif last and not first:
+            values["from_month"] = last
+    if kind == "jobs" and computed is not None and not row.problems:
+        gpus, hours, count = (values.get(k) for k in ("gpus", "hours", "count"))
+        try:
+            pasted = parse_number(computed, ctx.fmt, places=2).value
+        except NumberError:
+            pasted = None
+        if pasted is not None and None not in (gpus, hours, count):
+            product = Decimal(gpus) * Decimal(hours) * Decimal(count)
+            if product != pasted:
+                row.notes.append(
+                    f"Your GPU-hours {format_number(pasted, ctx.fmt)} differ from "
+                    f"GPUs × hours × jobs = {format_number(product, ctx.fmt)}; the "
+                    "wizard computes them."
+                )
+    if kind == "measurements" and "throughput" in values and "unit" not in values:
+        values["unit"] = ctx.default_unit
+
+
+def _is_number(text: str, fmt: NumberFormat) -> bool:
+    try:
+        parse_number(_strip_suffix(text, "throughput")[0].rstrip("%"), fmt, places=6)
+    except NumberError:
+        return False
+    return True
+
+
+def read_paste(
+    text: str,
+    kind: str,
+    ctx: Context,
+    *,
+    mapping: Mapping[int, str] | None = None,
+) -> Paste:
+    """Read a pasted table into rows of ``kind``.
+
+    ``mapping`` (column index -> target key, ``""`` to ignore) overrides what the
+    headers say: the person's answer where a header was unknown."""
+    if kind not in PASTE_KINDS:
+        raise ValueError(f"Cannot paste into {kind}.")
+    if len(text) > MAX_PASTE_CHARS:
+        paste = Paste(kind, "too long")
+        paste.problems.append(
+            f"The text is longer than {MAX_PASTE_CHARS:,} characters: paste at most "
+            f"{limits.MAX_ROWS[kind]} rows at a time."
+        )
+        return paste
+    grid = split_cells(text)
+    paste = Paste(kind, grid.layout)
+    if grid.blank_lines > 0:
+        paste.skipped.append(f"{grid.blank_lines} blank line(s) left out.")
+    if not grid.lines:
+        paste.problems.append("Nothing to read: paste a table with one row per line.")
+        return paste
+    first_line, first = grid.lines[0]
+    matches = [match_header(cell, kind) for cell in first]
+    has_header = any(key for key, _ in matches) or not any(
+        _is_number(cell, ctx.fmt) for cell in first if cell
+    )
+    width = max(len(cells) for _, cells in grid.lines)
+    for index in range(width):
+        header = first[index] if has_header and index < len(first) else ""
+        target, unit = (
+            matches[index] if has_header and index < len(matches) else (None, "")
+        )
+        chosen = False
+        if mapping and index in mapping:
+            chosen = mapping[index] != target
+            target = mapping[index]
+        paste.columns.append(
+            Column(index, header or f"Column {index + 1}", target, unit, chosen)
+        )
+    stored = [
+        c.target for c in paste.columns if c.target not in (IGNORE, COMPUTED, None)
+    ]
+    expanded = [
+        name
+        for key in stored
+        for name in (
+            {GCDS: ["gpus"], NODES: ["gpus"], MONTHS: ["from_month", "to_month"]}.get(
+                key, [key]
+            )
+        )
+    ]
+    for name in sorted({n for n in expanded if expanded.count(n) > 1}):
+        paste.problems.append(
+            f"Several columns hold {_label(kind, name)}: keep one, ignore the others."
+        )
+    body = grid.lines[1:] if has_header else grid.lines
+    if has_header:
+        paste.skipped.append(f"Line {first_line} read as the header.")
+    room = ctx.room if ctx.room is not None else limits.MAX_ROWS[kind]
+    title = TABLE_BY_KIND[kind].title
+    for number, cells in body:
+        row = PastedRow(number, cells)
+        named = cells[0] if cells else ""
+        if _TOTAL.match(named.replace("*", "").strip()):
+            paste.skipped.append(
+                f"Line {number} is a total line: not added (the wizard adds up the "
+                "rows itself)."
+            )
+            continue
+        if len(cells) > len(paste.columns):
+            row.problems.append(f"{len(cells)} cells, but the table has {width}.")
+        for column, cell in zip(paste.columns, cells, strict=False):
+            _cell(column, cell.replace("*", "").strip(), kind, ctx, row)
+        waiting = any(
+            cell.strip() and not column.known
+            for column, cell in zip(paste.columns, cells, strict=False)
+        )
+        if not row.values and not row.problems and not waiting:
+            paste.skipped.append(f"Line {number} has nothing to store: left out.")
+            continue
+        _check_row(kind, row, ctx)
+        if not row.problems and len(paste.accepted) >= room:
+            row.problems.append(
+                f"The {title.lower()} holds at most {limits.MAX_ROWS[kind]} rows: "
+                "there is no room for this one."
+            )
+        paste.rows.append(row)
+    return paste

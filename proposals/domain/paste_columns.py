@@ -1,0 +1,204 @@
+"""How a pasted table is cut into cells and how its headers name the wizard's
+columns (see :mod:`.paste`): the vocabulary's labels and units, plus the synonyms
+people use in spreadsheets and training logs."""
+
+from __future__ import annotations
+
+import csv
+import re
+from dataclasses import dataclass
+from functools import cache
+
+from .fields import columns
+
+# The tables a person can paste into.
+PASTE_KINDS = ("measurements", "jobs", "schedule")
+# Beyond this many characters the text is not read at all (a pasted table of the
+# largest allowed size is far shorter).
+MAX_PASTE_CHARS = 200_000
+
+# Targets that are not a stored field: a GPU count in GCDs or nodes (converted to
+# GPUs), a month or month range ("3" or "4-6") for the schedule, and columns the
+# wizard computes itself (checked where they can be, never stored).
+GCDS, NODES, MONTHS, COMPUTED, IGNORE = "gcds", "nodes", "months", "computed", ""
+
+# Header words (lower case, after the unit in brackets is taken off) that mean a
+# field, beyond the field's own label, short label and name. Per table kind.
+SYNONYMS: dict[str, dict[str, tuple[str, ...]]] = {
+    "measurements": {
+        "code": ("code", "software", "code entry", "model"),
+        "gpus": ("gpus", "gpu", "#gpus", "gpu count", "num gpus", "number of gpus"),
+        GCDS: ("gcds", "gcd", "#gcds", "gcd count", "number of gcds"),
+        NODES: ("nodes", "node", "#nodes", "number of nodes"),
+        "throughput": ("throughput", "speed", "perf", "performance", "rate"),
+        "unit": ("unit", "units", "throughput unit"),
+        "mfu_pct": (
+            "mfu",
+            "mfu %",
+            "model flops utilisation",
+            "model flops utilization",
+        ),
+        "comm_overhead_pct": (
+            "comm",
+            "comm %",
+            "comm.",
+            "communication",
+            "communication overhead",
+            "comm overhead",
+        ),
+        "hardware": ("hardware", "system", "machine", "platform", "cluster"),
+        COMPUTED: ("speedup", "efficiency", "eff", "eff.", "scaling efficiency"),
+    },
+    "jobs": {
+        "title": ("job", "job type", "title", "name", "task", "phase", "description"),
+        "gpus": ("gpus", "gpu", "gpus per job", "#gpus", "gpus/job", "gpu count"),
+        GCDS: ("gcds", "gcd", "gcds per job", "#gcds", "gcds/job"),
+        NODES: ("nodes", "node", "nodes per job", "#nodes", "nodes/job"),
+        "hours": ("hours", "hours per job", "walltime", "wall time", "duration", "h"),
+        "count": ("count", "jobs", "number of jobs", "#jobs", "runs", "n", "repeats"),
+        COMPUTED: ("gpu-hours", "gpu hours", "gpuh", "total", "total gpu-hours"),
+    },
+    "schedule": {
+        "from_month": ("from", "from month", "start", "start month", "first month"),
+        "to_month": ("to", "to month", "end", "end month", "last month", "until"),
+        MONTHS: ("month", "months", "period", "month range"),
+        "gpu_hours": ("gpu-hours", "gpu hours", "gpuh", "hours", "budget"),
+        "activity": ("activity", "phase", "what", "task", "description", "work"),
+    },
+}
+
+# Throughput units a header or a cell may carry ("Throughput (tokens/s)", "1,200
+# samples/s"): anything per second.
+UNIT = re.compile(r"[A-Za-z][\w-]*\s*/\s*(?:s|sec|second)\b", re.IGNORECASE)
+_BRACKETED = re.compile(r"\(([^)]*)\)|\[([^\]]*)\]")
+_ALIGNMENT = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$")
+
+
+@dataclass(frozen=True)
+class Target:
+    """What a column can hold: a field of the table (its name), or one of the
+    conversions above. ``label`` is how the preview and the column select name it."""
+
+    key: str
+    label: str
+
+
+@cache
+def targets(kind: str) -> tuple[Target, ...]:
+    """Everything a column of a ``kind`` table can be mapped to, for the select."""
+    found = [Target(spec.name, spec.header) for spec in columns(kind)]
+    extra = {
+        GCDS: "GCDs (converted to GPUs)",
+        NODES: "Nodes (converted to GPUs)",
+        MONTHS: "Month or month range (3, or 4-6)",
+        COMPUTED: "Computed by the wizard (checked, not stored)",
+    }
+    found += [Target(key, text) for key, text in extra.items() if key in SYNONYMS[kind]]
+    return (*found, Target(IGNORE, "Ignore this column"))
+
+
+def _words(text: str) -> str:
+    return " ".join(text.replace("*", "").replace("_", " ").lower().split())
+
+
+def _header_unit(header: str) -> tuple[str, str]:
+    """``"Throughput (tokens/s)"`` -> (``"throughput"``, ``"tokens/s"``)."""
+    unit = ""
+    for match in _BRACKETED.finditer(header):
+        inside = (match.group(1) or match.group(2) or "").strip()
+        if UNIT.search(inside):
+            unit = UNIT.search(inside).group(0).replace(" ", "")
+    bare = _words(_BRACKETED.sub(" ", header))
+    if not unit and UNIT.fullmatch(bare.replace(" ", "")):
+        unit = bare.replace(" ", "")
+    return bare, unit
+
+
+def match_header(header: str, kind: str) -> tuple[str | None, str]:
+    """The target a header names (``None``: unknown) and the throughput unit it
+    carries. ``"GPUs"`` -> gpus, ``"GCDs"`` -> gcds, ``"tokens/s"`` -> throughput."""
+    bare, unit = _header_unit(header)
+    full = _words(header)
+    if unit and (not bare or bare == unit or UNIT.fullmatch(bare.replace(" ", ""))):
+        return ("throughput" if kind == "measurements" else None), unit
+    for spec in columns(kind):
+        names = {_words(spec.label), _words(spec.header), _words(spec.name)}
+        if bare in names or full in names:
+            return spec.name, unit
+    for key, words in SYNONYMS[kind].items():
+        if bare in words or full in words:
+            return key, unit
+    if "%" in full or "percent" in full:
+        bare = bare.replace("%", "").strip()
+        for key in ("mfu_pct", "comm_overhead_pct"):
+            if key in SYNONYMS[kind] and bare in SYNONYMS[kind][key]:
+                return key, unit
+    return None, unit
+
+
+# --- Splitting the text into cells -------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Grid:
+    """The pasted text as lines of cells. ``lines`` are (line number, cells)."""
+
+    layout: str
+    lines: tuple[tuple[int, tuple[str, ...]], ...]
+    blank_lines: int = 0
+
+
+def _markdown_cells(line: str) -> tuple[str, ...]:
+    body = line.strip()
+    if body.startswith("|"):
+        body = body[1:]
+    if body.endswith("|") and not body.endswith("\\|"):
+        body = body[:-1]
+    cells = re.split(r"(?<!\\)\|", body)
+    return tuple(cell.replace("\\|", "|").strip() for cell in cells)
+
+
+def split_cells(text: str) -> Grid:
+    """Split ``text`` into cells: Markdown, tab-separated, CSV (``csv.Sniffer``
+    picks the delimiter among ``,``, ``;`` and tab) or columns aligned with at
+    least two spaces. Blank lines (and a Markdown alignment row) are left out and
+    counted."""
+    numbered = list(
+        enumerate(text.replace("\r\n", "\n").replace("\r", "\n").split("\n"), 1)
+    )
+    filled = [(n, line) for n, line in numbered if line.strip()]
+    blank = len(numbered) - len(filled)
+    if text.endswith("\n"):
+        blank -= 1  # the line break after the last line is no blank line
+    if not filled:
+        return Grid("empty", (), blank)
+    if all(line.lstrip().startswith("|") for _, line in filled):
+        lines = tuple(
+            (n, _markdown_cells(line))
+            for n, line in filled
+            if not _ALIGNMENT.match(line)
+        )
+        return Grid("Markdown table", lines, blank)
+    if any("\t" in line for _, line in filled):
+        lines = tuple(
+            (n, tuple(c.strip() for c in line.split("\t"))) for n, line in filled
+        )
+        return Grid("tab-separated", lines, blank)
+    sample = "\n".join(line for _, line in filled[:20])
+    try:
+        dialect = csv.Sniffer().sniff(sample, delimiters=",;")
+    except csv.Error:
+        dialect = None
+    if dialect is not None:
+        rows = []
+        for n, line in filled:
+            cells = next(csv.reader([line], dialect), [])
+            rows.append((n, tuple(cell.strip() for cell in cells)))
+        if len({len(cells) for _, cells in rows}) == 1 and len(rows[0][1]) > 1:
+            name = "semicolon-separated" if dialect.delimiter == ";" else "CSV"
+            return Grid(name, tuple(rows), blank)
+    lines = tuple(
+        (n, tuple(c.strip() for c in re.split(r"\s{2,}", line.strip())))
+        for n, line in filled
+    )
+    return Grid("columns aligned with spaces", lines, blank)

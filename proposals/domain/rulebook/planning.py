@@ -1,0 +1,100 @@
+"""PLAN rules (planning): the request on the calendar, and the narrative's figures
+against the tables. PLAN-1 and PLAN-2 (the compute estimate) live in ``compute``.
+
+Each rule's docstring is its documentation (``docs/rules.md`` is generated from it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from ..calendar import feasibility
+from ..findings import WARNING, Context, Hit, rule
+from ..narrative_figures import contradictions
+from .common import num
+
+
+def calendar_of(ctx: Context):
+    """The calendar of the assessed proposal (see :mod:`..calendar`)."""
+    selection = ctx.proposal.selection
+    return feasibility(
+        requested_gpu_hours=selection.total_gpu_hours,
+        duration_months=selection.duration_months,
+        plan=ctx.plan,
+        cluster=ctx.cluster,
+    )
+
+
+@rule(
+    "PLAN-3",
+    severity=WARNING,
+    title="Request does not fit the calendar",
+    step="scalability",
+)
+def plan_calendar(ctx: Context) -> Iterator[Hit]:
+    """Spread over the allocation's duration, the request needs more GPUs busy on
+    average than the job plan ever runs at once (all its jobs in parallel), so it
+    cannot be used up in time; a single job runs longer than the whole allocation;
+    or the average number of busy nodes is more than the share of the target
+    system (its largest partition in the catalogue) one project can sensibly
+    expect: 10 % of its nodes (``MAX_MACHINE_SHARE`` in
+    ``proposals/domain/calendar.py``)."""
+    cal = calendar_of(ctx)
+    if cal is None:
+        return
+    months = f"{cal.duration_months} month{'s' if cal.duration_months != 1 else ''}"
+    if cal.cannot_use_up:
+        yield Hit(
+            "scalability.jobs",
+            f"{num(cal.gpu_hours)} GPU-hours over {months} keep "
+            f"{num(cal.average_busy_gpus)} GPUs busy around the clock on average, "
+            f"but the job plan runs at most {num(cal.plan_parallel_gpus)} GPUs at "
+            "once, even with all its jobs in parallel: it cannot be used up in "
+            "time. Plan more or larger jobs, ask for a longer allocation, or "
+            "request fewer GPU-hours.",
+        )
+    for job in cal.long_jobs:
+        yield Hit(
+            f"scalability.jobs[{job.index}].hours",
+            f"One job of this type runs {num(job.hours)} hours, longer than the "
+            f"whole allocation ({num(round(cal.calendar_hours))} hours in {months}): "
+            "split it into shorter jobs that restart from checkpoints.",
+        )
+    if cal.too_large_share:
+        yield Hit(
+            "selection.total_gpu_hours",
+            f"Keeping {num(round(cal.average_busy_nodes, 1))} nodes busy on average "
+            f"for {months} is {cal.machine_share:.0%} of {cal.system_name} "
+            f"({num(cal.system_nodes)} nodes), more than the {cal.max_share:.0%} "
+            "one project can expect: spread the work over a longer allocation or "
+            "request fewer GPU-hours.",
+        )
+
+
+@rule(
+    "PLAN-4",
+    severity=WARNING,
+    title="Narrative contradicts the computed figures",
+    step="scalability",
+)
+def plan_narrative_figures(ctx: Context) -> Iterator[Hit]:
+    """The scalability narrative states an efficiency, a speedup, a GPU count per
+    job or a total of GPU-hours that the tables contradict: an efficiency or speedup
+    at a measured GPU count that the measurement does not give (2 points or 5 %
+    slack for rounding), one at the target GPU count outside the projected band,
+    a maximum job size other than the declared one, or a GPU-hour total other than
+    the requested one (and the job plan's)."""
+    for item in contradictions(
+        ctx.proposal.scalability.narrative,
+        analysis=ctx.analysis,
+        projection=ctx.projection,
+        plan=ctx.plan,
+        requested_gpu_hours=ctx.proposal.selection.total_gpu_hours,
+        target_gpus=ctx.target_gpus,
+        gcds_per_gpu=ctx.cluster.gcds_per_gpu if ctx.cluster else 1,
+    ):
+        yield Hit(
+            "scalability.narrative",
+            f"Your text says “{item.quote}”, but the tables give {item.computed}: "
+            "make the text and the figures agree.",
+        )

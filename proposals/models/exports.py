@@ -1,0 +1,77 @@
+"""Stored PDF exports: rendered by the task worker, reused for identical content."""
+
+from datetime import timedelta
+
+from django.db import models
+from django.utils import timezone
+
+from .proposal import Proposal
+
+
+class PdfExport(models.Model):
+    """One PDF of a proposal (its draft or a review revision), keyed by a hash of the
+    content it shows (``exports.pdf.Job.key``). The web request stores the HTML and
+    the chart data and hands the rendering to the task worker
+    (``proposals.services.exports.render_pdf_export``); the same content later is
+    served from ``pdf`` without rendering again."""
+
+    # A render still pending after this long has lost its worker: offer a retry.
+    STALLED_AFTER = timedelta(minutes=5)
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Waiting for the worker"
+        RENDERING = "rendering", "Rendering"
+        DONE = "done", "Ready"
+        FAILED = "failed", "Failed"
+
+    proposal = models.ForeignKey(
+        Proposal, on_delete=models.CASCADE, related_name="pdf_exports"
+    )
+    # The review revision shown (r1, r2, ...); null for the working draft.
+    review_revision = models.PositiveIntegerField(null=True, blank=True)
+    # Made for support staff (it shows their assessment): never served to the owner.
+    for_staff = models.BooleanField(default=False)
+    content_key = models.CharField(max_length=64)
+    status = models.CharField(
+        max_length=10, choices=Status.choices, default=Status.PENDING
+    )
+    # The renderer's input, kept until the PDF exists (and for a retry).
+    html = models.TextField(blank=True)
+    chart_placeholder = models.CharField(max_length=64, blank=True)
+    chart = models.JSONField(null=True, blank=True)
+    pdf = models.BinaryField(null=True, blank=True)
+    error = models.TextField(blank=True)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        verbose_name = "PDF export"
+        constraints = [
+            models.UniqueConstraint(
+                fields=["proposal", "for_staff", "content_key"],
+                name="pdf_export_unique_content",
+            )
+        ]
+
+    def __str__(self):
+        version = f"r{self.review_revision}" if self.review_revision else "draft"
+        return f"PDF of proposal {self.proposal_id} ({version}): {self.status}"
+
+    @property
+    def is_ready(self) -> bool:
+        return self.status == self.Status.DONE
+
+    @property
+    def is_failed(self) -> bool:
+        return self.status == self.Status.FAILED
+
+    @property
+    def is_stalled(self) -> bool:
+        """Pending or rendering for so long that no worker is on it."""
+        if self.status not in (self.Status.PENDING, self.Status.RENDERING):
+            return False
+        since = self.started_at or self.created_at
+        return since is not None and timezone.now() - since > self.STALLED_AFTER

@@ -1,0 +1,76 @@
+"""Writes of a pasted table: the rows it adds, in one step, and undoing exactly
+those rows."""
+
+from django.db import IntegrityError, transaction
+
+from proposals.domain import limits
+from proposals.domain.sections import TABLE_BY_KIND
+from proposals.models import Proposal
+
+from .proposals import ROW_MODELS, _bump, _forget_row
+
+# Domain value names that are stored under another attribute.
+_ATTRIBUTES = {"code": "code_id"}
+
+
+class PasteError(Exception):
+    """The rows cannot be added (the table is full, or the values contradict a
+    database rule); nothing was stored."""
+
+
+@transaction.atomic
+def proposal_paste_rows(*, proposal: Proposal, kind: str, rows: list[dict]) -> list:
+    """Append ``rows`` (field name -> value, as :func:`domain.paste.read_paste`
+    accepted them) after every stored row of ``kind``, in one transaction and one
+    revision. Measurements without a code or hardware take those of the last stored
+    measurement, as "+ Measurement" does. Returns the new rows' primary keys."""
+    model = ROW_MODELS[kind]
+    # One writer per proposal at a time, so the row limit holds.
+    Proposal.objects.select_for_update().filter(pk=proposal.pk).values("pk").get()
+    stored = model.objects.filter(proposal=proposal)
+    room = limits.MAX_ROWS[kind] - stored.count()
+    if len(rows) > room:
+        raise PasteError(
+            f"The {TABLE_BY_KIND[kind].title.lower()} has room for {max(room, 0)} "
+            f"more rows (at most {limits.MAX_ROWS[kind]}); {len(rows)} were pasted."
+        )
+    last = stored.order_by("-position", "-id").first()
+    start = last.position + 1 if last else 0
+    inherited = {}
+    if kind == "measurements" and last is not None:
+        inherited = {"code_id": last.code_id, "hardware": last.hardware}
+    objects = []
+    for offset, values in enumerate(rows):
+        attributes = {_ATTRIBUTES.get(k, k): v for k, v in values.items()}
+        objects.append(
+            model(
+                proposal=proposal,
+                position=start + offset,
+                **{**inherited, **attributes},
+            )
+        )
+    try:
+        with transaction.atomic():
+            created = model.objects.bulk_create(objects)
+    except IntegrityError as error:
+        raise PasteError(
+            "These values contradict each other; nothing was added."
+        ) from error
+    _bump(proposal)
+    return [row.pk for row in created]
+
+
+@transaction.atomic
+def proposal_undo_paste(*, proposal: Proposal, kind: str, pks: list) -> int:
+    """Remove the rows of one paste (those of ``pks`` that are still there, and what
+    was typed into them and refused); returns how many were removed."""
+    model = ROW_MODELS[kind]
+    rows = model.objects.filter(proposal=proposal, pk__in=list(pks))
+    found = list(rows.values_list("pk", flat=True))
+    if not found:
+        return 0
+    for pk in found:
+        proposal.refused_inputs = _forget_row(proposal, kind, pk)
+    _bump(proposal, refused_inputs=proposal.refused_inputs)
+    model.objects.filter(pk__in=found).delete()
+    return len(found)

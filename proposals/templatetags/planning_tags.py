@@ -1,0 +1,25 @@
+"""Planning helpers for templates: how many rows the last paste added (for "Undo
+paste", from the session) and the calendar of the proposal shown."""
+
+from django import template
+
+from proposals.assess import calendar_for
+from proposals.views.paste import last_paste
+
+register = template.Library()
+
+
+@register.simple_tag(takes_context=True)
+def last_paste_count(context, proposal, kind) -> int:
+    request = context.get("request")
+    if request is None or proposal is None:
+        return 0
+    return len(last_paste(request, proposal.pk, kind))
+
+
+@register.simple_tag
+def calendar_of(proposal, assessment):
+    """The calendar of ``proposal`` (a saved one) from its live ``assessment``."""
+    if proposal is None or assessment is None:
+        return None
+    return calendar_for(proposal, assessment)

@@ -1,0 +1,290 @@
+"""Paste a table into the measurements, job plan or schedule of the scalability step.
+
+The control sits in the step's form, so its buttons post the whole step with
+``formaction`` (without JavaScript) or ``hx-post`` (with it), like the row buttons:
+
+- ``paste`` (the textarea's button, or "Update preview"): show what was understood,
+  with a select per column; nothing is stored;
+- ``paste_add``: add the readable rows in one step; the rows' keys are kept in the
+  session so that "Undo paste" removes exactly those rows;
+- the undo endpoint removes them.
+
+Without JavaScript the preview is a page of its own (with a real form); with htmx it
+replaces the control's preview region, and adding or undoing reloads the step.
+"""
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpResponse
+from django.shortcuts import redirect
+from django.template.response import TemplateResponse
+from django.urls import reverse
+from django.views.decorators.http import require_http_methods, require_POST
+
+from proposals.domain import limits
+from proposals.domain.fields import columns
+from proposals.domain.numbers import format_number
+from proposals.domain.paste import (
+    PASTE_KINDS,
+    Context,
+    read_paste,
+    split_cells,
+    targets,
+)
+from proposals.domain.sections import TABLE_BY_KIND
+from proposals.models import Proposal
+from proposals.services.paste import (
+    PasteError,
+    proposal_paste_rows,
+    proposal_undo_paste,
+)
+from proposals.views import owned_proposal, wizard
+from proposals.views.accounts import number_format
+
+STEP = "scalability"
+SESSION_KEY = "pastes"
+
+
+def _kind_or_404(kind: str) -> str:
+    if kind not in PASTE_KINDS:
+        raise Http404("No table to paste into.")
+    return kind
+
+
+def session_key(proposal_pk, kind: str) -> str:
+    return f"{proposal_pk}:{kind}"
+
+
+def last_paste(request, proposal_pk, kind: str) -> list:
+    """The keys of the rows the last paste into ``kind`` added (for "Undo paste")."""
+    return request.session.get(SESSION_KEY, {}).get(session_key(proposal_pk, kind), [])
+
+
+def _remember(request, proposal_pk, kind: str, pks: list) -> None:
+    pastes = dict(request.session.get(SESSION_KEY, {}))
+    if pks:
+        pastes[session_key(proposal_pk, kind)] = pks
+    else:
+        pastes.pop(session_key(proposal_pk, kind), None)
+    request.session[SESSION_KEY] = pastes
+
+
+def _context(request, proposal, kind: str) -> Context:
+    """What reading a paste needs to know of ``proposal``."""
+    system = proposal.system
+    stored = list(getattr(proposal, kind).all())
+    units = [row.unit for row in stored if getattr(row, "unit", "")]
+    return Context(
+        fmt=number_format(request),
+        gcds_per_gpu=system.gcds_per_gpu if system else None,
+        gpus_per_node=system.gpus_per_node if system else None,
+        codes={
+            code.name.strip().lower(): code.pk
+            for code in proposal.codes.all()
+            if code.name.strip()
+        },
+        room=limits.MAX_ROWS[kind] - len(stored),
+        default_unit=units[-1] if units else "samples/s",
+    )
+
+
+def signature(text: str) -> str:
+    """The first line's cells: a choice of columns applies to the table it was made
+    for, not to a different text pasted since."""
+    grid = split_cells(text)
+    return "\t".join(grid.lines[0][1]) if grid.lines else ""
+
+
+def _mapping(request, kind: str, text: str) -> dict[int, str]:
+    """The person's choice per column (``paste-<kind>-map-<i>``), kept only while
+    the pasted text still starts with the line it was made for."""
+    if request.POST.get(f"paste-{kind}-signature") != signature(text):
+        return {}
+    allowed = {target.key for target in targets(kind)}
+    chosen = {}
+    for name, value in request.POST.items():
+        prefix = f"paste-{kind}-map-"
+        index = name[len(prefix) :]
+        digits = index.isdigit() and len(index) < 4
+        if name.startswith(prefix) and digits and value in allowed:
+            chosen[int(index)] = value
+    return chosen
+
+
+def _shown(value, fmt) -> str:
+    if isinstance(value, bool) or value is None:
+        return ""
+    if isinstance(value, int | float) or hasattr(value, "as_tuple"):
+        return format_number(value, fmt)
+    return str(value)
+
+
+def _preview(request, proposal, kind: str, text: str) -> dict:
+    """The template context of a preview: the columns with their selects, the rows
+    as they will be stored (numbers in the person's format), refusals, skipped
+    lines."""
+    ctx = _context(request, proposal, kind)
+    paste = read_paste(text, kind, ctx, mapping=_mapping(request, kind, text))
+    code_names = {code.pk: code.name for code in proposal.codes.all()}
+    stored = [t for t in targets(kind) if t.key in _stored_fields(kind)]
+    rows = []
+    for row in paste.rows:
+        values = dict(row.values)
+        if "code" in values:
+            values["code"] = code_names.get(values["code"], "")
+        rows.append(
+            {
+                "line": row.line,
+                "cells": [_shown(values.get(t.key), ctx.fmt) for t in stored],
+                "problems": row.problems,
+                "notes": row.notes,
+                "raw": row.cells,
+            }
+        )
+    return {
+        "proposal": proposal,
+        "kind": kind,
+        "table": TABLE_BY_KIND[kind],
+        "text": text,
+        "paste": paste,
+        "inherited": _inherited(proposal, kind, paste, code_names),
+        # On systems whose GPUs have several dies, "GPUs" in a Slurm log are dies.
+        "gcd_hint": (ctx.gcds_per_gpu or 1) > 1
+        and any(column.target == "gpus" for column in paste.columns),
+        "gcds_per_gpu": ctx.gcds_per_gpu,
+        "system_name": proposal.system.name if proposal.system else "",
+        "targets": targets(kind),
+        "stored_columns": stored,
+        "rows": rows,
+        "number_example": ctx.fmt.example,
+        "signature": signature(text),
+        "paste_url": reverse("proposals:paste", args=[proposal.pk, kind]),
+        "step_url": reverse("proposals:step", args=[proposal.pk, STEP]),
+    }
+
+
+def _inherited(proposal, kind: str, paste, code_names) -> str:
+    """What pasted measurements take from the last stored one (as "+ Measurement"
+    does) because the table has no column for it, said in the preview."""
+    stored = list(proposal.measurements.all()) if kind == "measurements" else []
+    if not stored:
+        return ""
+    last = stored[-1]
+    mapped = {column.target for column in paste.columns}
+    parts = []
+    if "code" not in mapped and last.code_id in code_names:
+        parts.append(f"code “{code_names[last.code_id]}”")
+    if "hardware" not in mapped and last.hardware:
+        parts.append(f"hardware “{last.hardware}”")
+    if not parts:
+        return ""
+    return (
+        "Not in the table, taken from the last measurement: "
+        + " and ".join(parts)
+        + "."
+    )
+
+
+def _stored_fields(kind: str) -> list[str]:
+    return [spec.name for spec in columns(kind)]
+
+
+def _back_to_step(request, proposal, kind: str):
+    url = reverse("proposals:step", args=[proposal.pk, STEP]) + f"#section-{kind}"
+    if request.htmx:
+        # The page is already at the step's URL: only a new query (the revision the
+        # paste made) makes the browser load it again rather than scroll.
+        revision = Proposal.objects.values_list("revision", flat=True).get(
+            pk=proposal.pk
+        )
+        url = url.replace("#", f"?revision={revision}#")
+        response = HttpResponse()
+        response.headers["HX-Redirect"] = url
+        return response
+    return redirect(url)
+
+
+def _save_step_first(request, proposal) -> None:
+    """Without JavaScript the whole step's form arrives here: store what was typed
+    in it first (as the row buttons do), so that nothing typed is lost."""
+    if request.htmx or "bases" not in request.POST:
+        return
+    wizard._save(request, proposal, wizard.STEP_BY_SLUG[STEP])
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def paste_table(request, pk, kind):
+    """GET: the paste form on a page of its own. POST: a preview, or (``paste_add``)
+    add the rows."""
+    kind = _kind_or_404(kind)
+    proposal = owned_proposal(request, pk)
+    text = (
+        request.POST.get(f"paste-{kind}-text", "") if request.method == "POST" else ""
+    )
+    if request.method == "POST":
+        _save_step_first(request, proposal)
+        proposal = owned_proposal(request, pk)
+    context = (
+        _preview(request, proposal, kind, text)
+        if text.strip()
+        else {
+            "proposal": proposal,
+            "kind": kind,
+            "table": TABLE_BY_KIND[kind],
+            "text": text,
+            "paste": None,
+            "paste_url": reverse("proposals:paste", args=[proposal.pk, kind]),
+            "step_url": reverse("proposals:step", args=[proposal.pk, STEP]),
+        }
+    )
+    if request.method == "POST" and request.POST.get("paste_add") and context["paste"]:
+        paste = context["paste"]
+        if paste.ready:
+            try:
+                pks = proposal_paste_rows(
+                    proposal=proposal,
+                    kind=kind,
+                    rows=[dict(row.values) for row in paste.accepted],
+                )
+            except PasteError as error:
+                context["error"] = str(error)
+            else:
+                _remember(request, proposal.pk, kind, pks)
+                refused = len(paste.refused)
+                messages.success(
+                    request,
+                    f"Added {len(pks)} row{'s' if len(pks) != 1 else ''} to the "
+                    f"{TABLE_BY_KIND[kind].title.lower()}"
+                    + (f"; {refused} refused (not added)." if refused else "."),
+                )
+                return _back_to_step(request, proposal, kind)
+    template = (
+        "proposals/_paste_preview.html" if request.htmx else "proposals/paste.html"
+    )
+    return TemplateResponse(request, template, context)
+
+
+@login_required
+@require_POST
+def paste_undo(request, pk, kind):
+    """Remove exactly the rows of the last paste into ``kind``."""
+    kind = _kind_or_404(kind)
+    proposal = owned_proposal(request, pk)
+    _save_step_first(request, proposal)
+    proposal = owned_proposal(request, pk)
+    pks = last_paste(request, proposal.pk, kind)
+    removed = proposal_undo_paste(proposal=proposal, kind=kind, pks=pks) if pks else 0
+    _remember(request, proposal.pk, kind, [])
+    title = TABLE_BY_KIND[kind].title.lower()
+    if removed:
+        gone = len(pks) - removed
+        messages.success(
+            request,
+            f"Undone: removed the {removed} pasted row{'s' if removed != 1 else ''} "
+            f"from the {title}"
+            + (f" ({gone} had been removed already)." if gone else "."),
+        )
+    else:
+        messages.info(request, f"Nothing to undo in the {title}.")
+    return _back_to_step(request, proposal, kind)

@@ -1,0 +1,46 @@
+"""The applicant views their PDF in the browser (issues 15 and 16): the review step's
+"View PDF" shows the progress while the task worker renders it, and the page opens
+the file, inline, once it is ready; the Markdown has its own page."""
+
+import pytest
+from django.core.management import call_command
+from playwright.sync_api import Page, expect
+
+from proposals.models import Proposal
+from tests.e2e.test_staff_journey import log_in
+
+
+@pytest.fixture
+def draft(e2e_catalogue):
+    call_command("load_demo", verbosity=0)
+    return Proposal.objects.filter(owner__username="demo").order_by("pk").first()
+
+
+def test_view_pdf_shows_progress_then_opens_the_file(
+    page: Page, live_server, draft, artifacts, run_tasks
+):
+    base = live_server.url
+    log_in(page, base, "demo", "aifactory-demo")
+    page.goto(f"{base}/proposals/{draft.pk}/review/")
+    page.get_by_test_id("export-pdf-view").click()
+    status = page.get_by_test_id("pdf-status")
+    expect(status).to_have_attribute("data-status", "pending")
+    expect(status).to_contain_text("the page updates by itself")
+    page.screenshot(path=artifacts / "pdf-progress.png")
+    with page.expect_response(lambda r: "/file.pdf" in r.url) as opened:
+        run_tasks()
+    response = opened.value
+    assert response.status == 200
+    assert response.headers["content-type"] == "application/pdf"
+    assert response.headers["content-disposition"].startswith("inline;")
+    assert f"proposal-{draft.pk}-draft-" in response.headers["content-disposition"]
+
+
+def test_view_markdown_in_the_browser(page: Page, live_server, draft):
+    base = live_server.url
+    log_in(page, base, "demo", "aifactory-demo")
+    page.goto(f"{base}/proposals/{draft.pk}/review/")
+    page.get_by_test_id("export-markdown-view").click()
+    text = page.get_by_test_id("markdown-text")
+    expect(text).to_contain_text("Working draft, exported on")
+    expect(page.get_by_test_id("markdown-download")).to_be_visible()
