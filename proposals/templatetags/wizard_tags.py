@@ -1,9 +1,16 @@
 """Small presentation helpers for the wizard templates (no computation of figures)."""
 
+import functools
+import html
+
 from django import forms, template
-from django.utils.html import format_html
+from django.template.defaultfilters import floatformat, pluralize
+from django.urls import reverse
+from django.utils.html import conditional_escape, format_html
+from django.utils.safestring import mark_safe
 
 from proposals.domain.numbers import MISSING, grouped
+from proposals.domain.sections import TABLE_BY_KIND
 from proposals.templatetags.glossary_tags import term_link
 
 register = template.Library()
@@ -44,23 +51,29 @@ def _widget_class(widget) -> str:
     return "form-control"
 
 
+def _errors(field):
+    """``field.errors`` without making an empty error list for every field."""
+    return field.form.errors.get(field.name)
+
+
 @register.simple_tag
 def widget(field, size="", label=""):
     """Render a field's widget with Bootstrap classes and ARIA wiring to its feedback."""
     classes = [_widget_class(field.field.widget)]
     if size and classes[0] != "form-check-input":
         classes.append(f"{classes[0]}-{size}")
-    if field.errors:
+    errors = _errors(field)
+    if errors:
         classes.append("is-invalid")
     attrs = {
         "class": " ".join(classes),
         "aria-describedby": f"fb-{field.auto_id}",
     }
-    if field.errors:
+    if errors:
         attrs["aria-invalid"] = "true"
     if label:
         attrs["aria-label"] = label
-    return field.as_widget(attrs=attrs)
+    return as_widget(field, attrs)
 
 
 @register.filter
@@ -99,3 +112,373 @@ def bound(form, name):
 def row_prefix(row, kind):
     """``jobs-17``: the prefix of a row's inputs (and of its keys elsewhere)."""
     return f"{kind}-{row.pk}"
+
+
+# --- Rendering without a template per cell ---------------------------------------
+# A step with hundreds of rows renders thousands of inputs: Django renders each widget
+# through three small templates, and the wizard used to include two more per cell. The
+# functions below write the same HTML (the same ids, names and ARIA wiring; checked
+# against Django's own rendering in tests/web/test_wizard_tags.py) in plain Python.
+
+
+def _escape(value) -> str:
+    """Django's ``escape`` (``html.escape`` of ``str(value)``) without its lazy-string
+    wrapper, which costs more than the escaping on a page of thousands of attributes."""
+    return html.escape(str(value))
+
+
+_INPUT_TEMPLATES = frozenset(
+    f"django/forms/widgets/{name}.html"
+    for name in ("text", "number", "email", "url", "password", "search", "tel")
+)
+_SELECT_TEMPLATE = "django/forms/widgets/select.html"
+_OPTION_TEMPLATE = "django/forms/widgets/select_option.html"
+_TEXTAREA_TEMPLATE = "django/forms/widgets/textarea.html"
+
+
+def _attrs(attrs) -> str:
+    """Django's ``widgets/attrs.html``: `` name="value"``, bare for ``True``."""
+    parts = []
+    for name, value in attrs.items():
+        if value is False:
+            continue
+        parts.append(
+            f" {_escape(name)}"
+            if value is True
+            else f' {_escape(name)}="{_escape(value)}"'
+        )
+    return "".join(parts)
+
+
+def _render_widget(widget, context) -> str | None:
+    """The widget's HTML as Django's default templates write it, or ``None`` for a
+    widget this does not know (rendered by Django then)."""
+    w = context["widget"]
+    template_name = w["template_name"]
+    if template_name in _INPUT_TEMPLATES:
+        value = "" if w["value"] is None else f' value="{_escape(w["value"])}"'
+        kind, name = _escape(w["type"]), _escape(w["name"])
+        return f'<input type="{kind}" name="{name}"{value}{_attrs(w["attrs"])}>'
+    if template_name == _TEXTAREA_TEMPLATE:
+        value = _escape(w["value"]) if w["value"] else ""
+        return f'<textarea name="{_escape(w["name"])}"{_attrs(w["attrs"])}>\n{value}</textarea>'
+    if template_name == _SELECT_TEMPLATE:
+        out = [f'<select name="{_escape(w["name"])}"{_attrs(w["attrs"])}>']
+        for group_name, group_choices, _index in w["optgroups"]:
+            if group_name:
+                out.append(f'\n  <optgroup label="{_escape(group_name)}">')
+            for option in group_choices:
+                if option["template_name"] != _OPTION_TEMPLATE:
+                    return None
+                out.append(
+                    f'\n  <option value="{_escape(option["value"])}"'
+                    f"{_attrs(option['attrs'])}>{conditional_escape(option['label'])}</option>\n"
+                )
+            if group_name:
+                out.append("\n  </optgroup>")
+        out.append("\n</select>")
+        return "".join(out)
+    return None
+
+
+@functools.lru_cache(maxsize=256)
+def _options(choices: tuple) -> tuple[tuple[str, ...], tuple[str, ...], dict[str, int]]:
+    """A select's ``<option>`` elements, plain and selected, and each value's index:
+    the same list for every row (a measurement's code list), written once."""
+    plain, chosen, index = [], [], {}
+    for position, (value, label) in enumerate(choices):
+        value = "" if value is None else str(value)
+        head = f'\n  <option value="{_escape(value)}"'
+        tail = f">{conditional_escape(label)}</option>\n"
+        plain.append(head + tail)
+        chosen.append(f"{head} selected{tail}")
+        index.setdefault(value, position)
+    return tuple(plain), tuple(chosen), index
+
+
+def _plain_select(widget, name, value, attrs) -> str | None:
+    """A single-choice ``<select>`` without option groups, as Django writes it (the
+    first option matching the value is selected); ``None`` for anything else."""
+    try:
+        choices = tuple(widget.choices)
+        if any(isinstance(label, (list, tuple)) for _, label in choices):
+            return None  # option groups: Django writes them
+        hash(choices)
+    except (TypeError, ValueError):
+        return None
+    plain, chosen, index = _options(choices)
+    options = list(plain)
+    selected = widget.format_value(value)
+    for wanted in selected:
+        if wanted in index:
+            options[index[wanted]] = chosen[index[wanted]]
+            break
+    final = widget.build_attrs(widget.attrs, attrs)
+    return (
+        f'<select name="{_escape(name)}"{_attrs(final)}>{"".join(options)}\n</select>'
+    )
+
+
+def as_widget(field, attrs):
+    """``field.as_widget(attrs=attrs)``, without a template for the common widgets."""
+    widget = field.field.widget
+    if field.field.localize:
+        widget.is_localized = True
+    attrs = field.build_widget_attrs(dict(attrs), widget)
+    if field.auto_id and "id" not in widget.attrs:
+        attrs.setdefault("id", field.auto_id)
+    name = field.html_name
+    value = field.value()
+    if (
+        isinstance(widget, forms.widgets.Input)
+        and type(widget).get_context is forms.widgets.Input.get_context
+        and widget.template_name in _INPUT_TEMPLATES
+    ):
+        # An <input>: what Input.get_context would give, without the dictionaries.
+        value = widget.format_value(value)
+        value = "" if value is None else f' value="{_escape(value)}"'
+        final = widget.build_attrs(widget.attrs, attrs)
+        return mark_safe(
+            f'<input type="{_escape(widget.input_type)}" name="{_escape(name)}"'
+            f"{value}{_attrs(final)}>"
+        )
+    if type(widget) is forms.Select:
+        html = _plain_select(widget, name, value, attrs)
+        if html is not None:
+            return mark_safe(html)
+    html = _render_widget(widget, widget.get_context(name, value, attrs))
+    if html is None:
+        return widget.render(
+            name=name, value=value, attrs=attrs, renderer=field.form.renderer
+        )
+    return mark_safe(html)
+
+
+def feedback_html(context, field, *, compact=False, oob=False, notes=None) -> str:
+    """A field's feedback block (``fb-<input id>``): errors, the reading note, the
+    reviewer's findings on it, and (not ``compact``) the tier-fitted help. Autosave
+    answers replace it out of band, never the input."""
+    anchor = field.auto_id
+    parts = [f'<div id="fb-{_escape(anchor)}" class="field-feedback"']
+    if compact:
+        parts.append(f' data-label="{_escape(field.label)}"')
+    if oob:
+        parts.append(' hx-swap-oob="true"')
+    parts.append(">")
+    errors = _errors(field)
+    if errors:
+        errors = "".join(f"{conditional_escape(e)} " for e in errors)
+        parts.append(
+            f'<div class="invalid-feedback d-block" role="alert">{errors}</div>'
+        )
+    note = (field.form.notes if notes is None else notes).get(field.name)
+    if note:
+        parts.append(
+            '<div class="small text-info-emphasis" data-testid="field-note">'
+            f"{conditional_escape(note)}</div>"
+        )
+    parts.append(f'<div class="field-findings" data-anchor="{_escape(anchor)}">')
+    for item in (context.get("findings_by_anchor") or {}).get(anchor, ()):
+        css = _escape(item["css"])
+        parts.append(
+            f'<div class="finding-inline small text-{css}-emphasis">'
+            f'<span class="badge text-bg-{css} me-1">{_escape(item["finding"].code)}</span>'
+            f"{conditional_escape(item['finding'].message)}</div>"
+        )
+    parts.append("</div>")
+    proposal = context.get("proposal")
+    if field.name == "max_gpus_per_job" and proposal and proposal.max_gpus_per_job:
+        gpus = proposal.max_gpus_per_job
+        text = f"= {num(gpus)} physical GPU{pluralize(gpus)}"
+        nodes = context.get("max_gpus_nodes")
+        if nodes:
+            cluster = context.get("cluster")
+            text += (
+                f", {num(nodes)} node{pluralize(nodes)} of {cluster.gpus_per_node} GPUs"
+            )
+        parts.append(
+            '<div class="small text-body-secondary" data-testid="max-gpus-nodes">'
+            f"{_escape(text)}</div>"
+        )
+    if not compact:
+        text = get_item(context.get("help"), field.name)
+        if text:
+            examples = "".join(
+                ' <span class="text-body-secondary d-block mt-1" data-testid="help-example">'
+                + (
+                    f"{conditional_escape(item.lead)}, for example"
+                    if item.lead
+                    else "Example"
+                )
+                + f": <q>{conditional_escape(item.text)}</q></span>"
+                for item in get_item(context.get("help_examples"), field.name) or ()
+            )
+            parts.append(
+                f'<div class="form-text">{conditional_escape(text)}{examples}</div>'
+            )
+    parts.append("</div>")
+    return mark_safe("".join(parts))
+
+
+@register.simple_tag(takes_context=True)
+def field_feedback(context, field, compact=False, oob=False):
+    """``{% field_feedback field compact oob %}``: see :func:`feedback_html`."""
+    return feedback_html(context, field, compact=bool(compact), oob=bool(oob))
+
+
+def _cell_input(context, field) -> str:
+    html = widget(field, "sm", field.label)
+    if field.field.widget.attrs.get("data-gpu-count"):
+        unit = _escape(context.get("gpu_unit_label") or "")
+        return (
+            '<div class="input-group input-group-sm flex-nowrap">'
+            f'{html}<span class="input-group-text px-1" data-gpu-unit-label>{unit}</span></div>'
+        )
+    return html
+
+
+@register.simple_tag(takes_context=True)
+def row_cells(context, form, specs):
+    """One table row's input cells, one ``<td>`` per column of ``specs``; each is
+    labelled (``data-label``, the vocabulary's label) for the stacked small-screen
+    layout. The cells' feedback goes under the row (:func:`row_feedback`)."""
+    cells = []
+    for spec in specs:
+        field = form[spec.name]
+        css = f' class="col-{_escape(spec.width)}"' if spec.width else ""
+        cells.append(
+            f'<td{css} data-label="{_escape(spec.label)}">{_cell_input(context, field)}</td>'
+        )
+    return mark_safe("".join(cells))
+
+
+@register.simple_tag(takes_context=True)
+def row_feedback(context, form, specs):
+    """The feedback blocks of one row's cells (errors, notes, findings), written
+    under the row across its whole width rather than squeezed into each cell."""
+    notes = form.notes
+    return mark_safe(
+        "".join(
+            feedback_html(context, form[spec.name], compact=True, notes=notes)
+            for spec in specs
+        )
+    )
+
+
+_ROW_BUTTONS = (
+    ("up", "secondary", "arrow-up", "Move up", "Move {} up"),
+    ("down", "secondary", "arrow-down", "Move down", "Move {} down"),
+    ("delete", "danger", "trash", "Remove", "Remove {}"),
+)
+
+
+@register.simple_tag(takes_context=True)
+def row_actions(context, kind, row, first=False, last=False):
+    """A row's buttons: each posts the whole step form to its own small endpoint
+    (``formaction`` without JavaScript, ``hx-post`` with it), so what was typed is
+    saved first."""
+    label = _escape(TABLE_BY_KIND[kind].item.lower())
+    proposal, step = context["proposal"], context["step"]
+    buttons = []
+    # One reverse() per table and operation for the whole page; each row's URL is
+    # that URL with the row's id in place of 0.
+    key = ("row-urls", proposal.pk, step.slug, kind)
+    urls = context.render_context.get(key)
+    if urls is None:
+        urls = context.render_context[key] = {
+            operation: reverse(
+                "proposals:row",
+                kwargs={
+                    "pk": proposal.pk,
+                    "step": step.slug,
+                    "kind": kind,
+                    "row": 0,
+                    "operation": operation,
+                },
+            )
+            for operation, *_ in _ROW_BUTTONS
+        }
+    generic, specific = f"/rows/{kind}/0/", f"/rows/{kind}/{int(row.pk)}/"
+    for operation, css, icon, title, hidden in _ROW_BUTTONS:
+        url = _escape(urls[operation].replace(generic, specific, 1))
+        confirm = f' hx-confirm="Remove this {label}?"' if operation == "delete" else ""
+        disabled = (operation == "up" and first) or (operation == "down" and last)
+        buttons.append(
+            f'<button type="submit" class="btn btn-outline-{css}" formaction="{url}" '
+            f'hx-post="{url}" hx-target="#wizard-form" hx-swap="outerHTML"{confirm} '
+            f'title="{title}"{" disabled" if disabled else ""}>'
+            f'<i class="bi bi-{icon}" aria-hidden="true"></i>'
+            f'<span class="visually-hidden">{hidden.format(label)}</span></button>'
+        )
+    return mark_safe(
+        '<div class="btn-group btn-group-sm row-actions" role="group" aria-label="Row actions">'
+        + "\n".join(buttons)
+        + "</div>"
+    )
+
+
+def _oob(context) -> str:
+    return ' hx-swap-oob="true"' if context.get("oob") else ""
+
+
+@register.simple_tag(takes_context=True)
+def job_figures(context, row):
+    """A job row's computed GPU-hours (and nodes, and the walltime check), with a
+    stable id that autosave answers replace out of band."""
+    figures = get_item(context.get("job_figures"), row.pk)
+    parts = [
+        f'<div id="jobs-{row.pk}-computed" data-testid="job-gpu-hours"{_oob(context)}>'
+    ]
+    if figures and figures.gpu_hours:
+        parts.append(_escape(num(figures.gpu_hours, 2)))
+        if figures.nodes:
+            parts.append(
+                '<div class="small text-body-secondary">'
+                f"{_escape(num(figures.nodes))} node{pluralize(figures.nodes)}"
+            )
+            if figures.walltime_ok is False:
+                parts.append(
+                    ' · <span class="text-danger">over the walltime limit</span>'
+                )
+            parts.append("</div>")
+    else:
+        parts.append('<span class="text-body-secondary">—</span>')
+    if row_prefix(row, "jobs") in (context.get("refused_rows") or ()):
+        parts.append(
+            '<div class="small text-warning-emphasis" data-testid="job-figures-stale">'
+            "from the last saved values</div>"
+        )
+    parts.append("</div>")
+    return mark_safe("".join(parts))
+
+
+@register.simple_tag(takes_context=True)
+def point_figures(context, row):
+    """A measurement's computed speedup and efficiency (stable id, out of band)."""
+    point = get_item(context.get("point_figures"), row.pk)
+    if point:
+        inner = (
+            f'{_escape(floatformat(point.speedup, 2))}x<div class="small">'
+            f"{_escape(pct(point.efficiency))}</div>"
+        )
+    else:
+        inner = '<span class="text-body-secondary">—</span>'
+    return mark_safe(
+        f'<div id="measurements-{row.pk}-computed" data-testid="point-figures"'
+        f"{_oob(context)}>{inner}</div>"
+    )
+
+
+@register.simple_tag(takes_context=True)
+def form_errors(context, form):
+    """A row form's own errors (not a field's), under a stable id (out of band)."""
+    if not form.prefix:
+        return ""
+    errors = form.non_field_errors()
+    inner = ""
+    if errors:
+        text = "".join(f"{conditional_escape(error)} " for error in errors)
+        inner = f'<div class="text-danger small" role="alert">{text}</div>'
+    return mark_safe(
+        f'<div id="err-{_escape(form.prefix)}" class="row-errors"{_oob(context)}>{inner}</div>'
+    )

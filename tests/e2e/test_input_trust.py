@@ -255,5 +255,8 @@ def test_a_new_proposal_is_a_to_do_list_not_a_wall_of_red(applicant):
     page.get_by_test_id("add-jobs").click()
     row = page.locator("tr[id^='jobs-']").first
     expect(row).to_be_visible()
-    expect(row.locator(".finding-inline.text-danger-emphasis")).to_have_count(0)
+    # The row's findings are written under it, in the row of feedback that follows.
+    feedback = page.locator("tr[id^='jobs-'] + tr.row-feedback").first
+    expect(feedback.locator(".field-feedback")).to_have_count(4)
+    expect(feedback.locator(".finding-inline.text-danger-emphasis")).to_have_count(0)
     expect(row.locator("input.is-invalid")).to_have_count(0)

@@ -72,6 +72,12 @@ PAGES = {
         ("import", lambda p: reverse("proposals:import_json")),
         ("review-status", lambda p: reverse("proposals:review_status", args=[p.pk])),
         ("rules", lambda p: reverse("proposals:rules")),
+        ("glossary", lambda p: reverse("proposals:glossary")),
+        ("guide", lambda p: reverse("proposals:guide")),
+    ],
+    "anonymous": [
+        ("landing", lambda p: reverse("home")),
+        ("glossary", lambda p: reverse("proposals:glossary")),
     ],
     "staff": [
         ("queue", lambda p: reverse("proposals:review_queue")),
@@ -95,22 +101,33 @@ LOGINS = {
     "applicant": ("demo", "aifactory-demo"),
     "staff": ("staff", "aifactory-staff"),
 }
+# A laptop and a phone: the pages are checked at both widths.
+WIDTHS = {"laptop": 1366, "phone": 390}
 
 
+@pytest.mark.parametrize("width", list(WIDTHS))
 @pytest.mark.parametrize(
     ("role", "name"),
     [(role, name) for role, pages in PAGES.items() for name, _ in pages],
 )
-def test_page_is_accessible(page: Page, live_server, submitted, artifacts, role, name):
+def test_page_is_accessible(
+    page: Page, live_server, submitted, artifacts, role, name, width
+):
     url = dict(PAGES[role])[name](submitted)
-    log_in(page, live_server.url, *LOGINS[role])
+    page.set_viewport_size({"width": WIDTHS[width], "height": 900})
+    if role in LOGINS:
+        log_in(page, live_server.url, *LOGINS[role])
     response = page.goto(f"{live_server.url}{url}")
     assert response.status == 200
-    page.screenshot(path=artifacts / f"page-{role}-{name}.png", full_page=True)
+    page.screenshot(path=artifacts / f"page-{role}-{name}-{width}.png", full_page=True)
     assert serious_violations(page) == []
 
 
+@pytest.mark.parametrize("width", list(WIDTHS))
 @pytest.mark.parametrize("name", ["login", "signup"])
-def test_account_pages_are_accessible(page: Page, live_server, e2e_catalogue, name):
+def test_account_pages_are_accessible(
+    page: Page, live_server, e2e_catalogue, name, width
+):
+    page.set_viewport_size({"width": WIDTHS[width], "height": 900})
     page.goto(f"{live_server.url}{reverse(name)}")
     assert serious_violations(page) == []

@@ -96,7 +96,7 @@ def test_page_shows_the_row_summary_and_paginates(staff_client, catalogue):
     # Proposal 4: fast_lane, 5,000 GPU-hours, no error, 4 warnings.
     assert rows(filtered) == 1
     assert "Fast Lane" in filtered and "5,000" in filtered
-    assert '<td class="text-end">0</td>' in filtered
+    assert 'data-label="Errors" class="text-end">0</td>' in filtered
     assert '<span class="badge text-bg-warning">4</span>' in filtered
 
 

@@ -1,0 +1,113 @@
+"""A step page that grows with the proposal: the same step with ten times the demo's
+rows, against the demo's own page, in the same run (issue 16: at most 2x)."""
+
+import statistics
+import time
+
+import pytest
+from django.core.management import call_command
+from django.test.utils import override_settings
+from django.urls import reverse
+
+from proposals import services
+from proposals.models import Proposal
+from tests.bench.conftest import report
+
+pytestmark = pytest.mark.django_db
+
+KINDS = ("codes", "measurements", "jobs", "schedule")
+
+
+@pytest.fixture(autouse=True)
+def _plain_template_rendering(monkeypatch):
+    """Render templates the way a server does (the test runner records every render)."""
+    from django.template import Template
+
+    if hasattr(Template, "_original_render"):
+        monkeypatch.setattr(Template, "_render", Template._original_render)
+
+
+def interleaved_medians(first, second, *, repeat: int) -> tuple[float, float]:
+    """Median milliseconds of ``first()`` and ``second()``, run in turns so that a
+    change of load on a shared machine weighs on both alike."""
+    for func in (first, second):
+        func()
+    times: tuple[list[float], list[float]] = ([], [])
+    for _ in range(repeat):
+        for samples, func in zip(times, (first, second), strict=True):
+            start = time.perf_counter()
+            func()
+            samples.append((time.perf_counter() - start) * 1000)
+    return statistics.median(times[0]), statistics.median(times[1])
+
+
+def _demo(title: str) -> Proposal:
+    return Proposal.objects.get(owner__username="demo", title__contains=title)
+
+
+def _copy_rows(source: Proposal, target: Proposal, times: int):
+    """``times`` copies of each of ``source``'s rows on ``target`` (measurements keep
+    the code they measured, mapped to its copy)."""
+    codes = {}
+    for kind in KINDS:
+        position = 0
+        for _ in range(times):
+            for row in getattr(source, kind).all().order_by("position", "pk"):
+                original = row.pk
+                row.pk = None
+                row.id = None
+                row.proposal = target
+                row.position = position
+                position += 1
+                if kind == "measurements" and row.code_id is not None:
+                    row.code = codes[row.code_id]
+                row.save()
+                if kind == "codes":
+                    codes.setdefault(original, row)
+
+
+def _ten_times(source: Proposal) -> Proposal:
+    # A second, identical proposal (the service "Duplicate" uses)...
+    bigger = services.proposal_duplicate(
+        proposal=source, owner=source.owner, title=f"{source.title} (x10)"
+    )
+    for kind in KINDS:  # ...whose rows become ten copies of the demo's
+        getattr(bigger, kind).all().delete()
+    _copy_rows(source, bigger, 10)
+    return bigger
+
+
+@pytest.mark.parametrize(
+    ("title", "step"),
+    [("paper mills", "scalability"), ("paper mills", "codes")],
+)
+@override_settings(DEBUG=False)
+def test_step_page_with_ten_times_the_rows(client, catalogue, title, step):
+    call_command("load_demo", verbosity=0)
+    demo = _demo(title)
+    counts = {kind: getattr(demo, kind).count() for kind in KINDS}
+    bigger = _ten_times(demo)
+    assert {k: getattr(bigger, k).count() for k in KINDS} == {
+        k: n * 10 for k, n in counts.items()
+    }
+    client.force_login(demo.owner)
+
+    def get(proposal):
+        def run():
+            response = client.get(reverse("proposals:step", args=[proposal.pk, step]))
+            assert response.status_code == 200
+            return response
+
+        return run
+
+    small_size = len(get(demo)().content)
+    big_size = len(get(bigger)().content)
+    small, big = interleaved_medians(get(demo), get(bigger), repeat=25)
+    report(
+        f"Step page '{step}' with ten times the demo's rows ({counts})",
+        [
+            ("demo's rows, median", f"{small:.1f} ms, {small_size / 1024:.0f} KB"),
+            ("ten times the rows, median", f"{big:.1f} ms, {big_size / 1024:.0f} KB"),
+            ("ratio (target <= 2x)", f"{big / small:.2f}x"),
+        ],
+    )

@@ -1,0 +1,254 @@
+"""Pages that fit: at 390 px (a phone) and 1366 px (a laptop), no page scrolls sideways,
+no control is cut off by the window or by a scrolling box around it, axe finds no
+serious or critical violation, and the browser logs no error or warning. Screenshots
+of every page at both widths go to ``test-artifacts/`` to be looked at."""
+
+# ruff: noqa: F811 (the ``submitted`` fixture is imported, then requested by name)
+import re
+
+import pytest
+from django.urls import reverse
+from playwright.sync_api import Page, expect
+
+from proposals.models import Proposal
+from tests.e2e.test_pages_accessible import (  # noqa: F401 (fixture)
+    log_in,
+    serious_violations,
+    submitted,
+)
+from tests.e2e.test_wizard_journey import (
+    LUMI_JOBS,
+    STEPS,
+    add_row,
+    sign_up,
+    type_into,
+    wait_saved,
+)
+
+WIDTHS = {"phone": 390, "laptop": 1366}
+
+# The controls that must be whole on screen, and the geometry check: the element's box
+# inside the window horizontally and inside every ancestor that clips or scrolls it.
+CLIPPED = """
+() => {
+  const out = [];
+  const width = document.documentElement.clientWidth;
+  const selector = "button, input:not([type=hidden]), select, textarea, .badge, a.btn";
+  for (const el of document.querySelectorAll(selector)) {
+    if (el.closest(".visually-hidden, .copy-fallback, [hidden]")) continue;
+    const box = el.getBoundingClientRect();
+    if (box.width < 2 || box.height < 2) continue;
+    const style = getComputedStyle(el);
+    if (style.visibility === "hidden" || style.opacity === "0") continue;
+    const name = el.id || el.name || el.textContent.trim().slice(0, 30) || el.className;
+    const what = `${el.tagName.toLowerCase()} "${name}"`;
+    if (box.left < -1 || box.right > width + 1) {
+      out.push(`${what}: ${Math.round(box.left)}..${Math.round(box.right)} outside 0..${width}`);
+      continue;
+    }
+    for (let up = el.parentElement; up && up !== document.body; up = up.parentElement) {
+      const overflow = getComputedStyle(up).overflowX;
+      if (overflow === "visible") continue;
+      const clip = up.getBoundingClientRect();
+      if (box.left < clip.left - 1 || box.right > clip.right + 1) {
+        const by = `${up.tagName.toLowerCase()}.${up.className}`;
+        out.push(`${what}: ${Math.round(box.left)}..${Math.round(box.right)} cut by ` +
+                 `${by} ${Math.round(clip.left)}..${Math.round(clip.right)}`);
+        break;
+      }
+    }
+  }
+  return out;
+}
+"""
+SCROLL = (
+    "() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]"
+)
+
+
+class Console:
+    """Every error and warning the page logs, and every uncaught exception."""
+
+    def __init__(self, page: Page):
+        self.messages: list[str] = []
+        page.on("console", self._console)
+        page.on("pageerror", lambda error: self.messages.append(f"pageerror: {error}"))
+
+    def _console(self, message):
+        if message.type in ("error", "warning"):
+            self.messages.append(f"{message.type}: {message.text} ({message.location})")
+
+
+def check_page(page: Page, artifacts, name: str, problems: list[str]):
+    """Screenshot, sideways scroll, clipped controls and axe for the page shown."""
+    page.wait_for_load_state("networkidle")
+    page.screenshot(path=artifacts / f"layout-{name}.png", full_page=True)
+    scroll, client = page.evaluate(SCROLL)
+    if scroll > client:
+        problems.append(f"{name}: the page is {scroll} px wide in a {client} px window")
+    problems.extend(f"{name}: {item}" for item in page.evaluate(CLIPPED))
+    problems.extend(f"{name}: axe {item}" for item in serious_violations(page))
+
+
+def applicant_pages(proposals) -> list[tuple[str, str]]:
+    pages = [
+        ("proposals", reverse("proposals:list")),
+        ("glossary", reverse("proposals:glossary")),
+        ("guide", reverse("proposals:guide")),
+    ]
+    for label, proposal in proposals:
+        pages += [
+            (f"{label}-{step}", reverse("proposals:step", args=[proposal.pk, step]))
+            for step in STEPS
+        ]
+        pages.append(
+            (
+                f"{label}-portal-text",
+                reverse("proposals:export_portal", args=[proposal.pk]),
+            )
+        )
+    return pages
+
+
+@pytest.fixture(params=list(WIDTHS), ids=list(WIDTHS))
+def width(request, page: Page):
+    page.set_viewport_size({"width": WIDTHS[request.param], "height": 900})
+    return request.param
+
+
+def test_applicant_pages_fit(page: Page, live_server, submitted, artifacts, width):
+    console = Console(page)
+    demos = Proposal.objects.filter(owner__username="demo")
+    proposals = [
+        ("fast-lane", demos.get(title__contains="paper mills")),
+        ("large-scale", demos.get(title__contains="Iberian")),
+    ]
+    log_in(page, live_server.url, "demo", "aifactory-demo")
+    problems: list[str] = []
+    for name, url in applicant_pages(proposals):
+        response = page.goto(f"{live_server.url}{url}")
+        assert response.status == 200, url
+        check_page(page, artifacts, f"{width}-{name}", problems)
+    assert problems == [], "\n".join(problems)
+    assert console.messages == []
+
+
+def test_public_and_staff_pages_fit(
+    page: Page,
+    live_server,
+    submitted,
+    artifacts,
+    width,
+):
+    console = Console(page)
+    problems: list[str] = []
+    for name, url in [
+        ("landing", reverse("home")),
+        ("glossary-anonymous", reverse("proposals:glossary")),
+        ("login", reverse("login")),
+    ]:
+        page.goto(f"{live_server.url}{url}")
+        check_page(page, artifacts, f"{width}-{name}", problems)
+    log_in(page, live_server.url, "staff", "aifactory-staff")
+    for name, url in [
+        ("staff-queue", reverse("proposals:review_queue")),
+        ("staff-review", reverse("proposals:staff_review", args=[submitted.pk])),
+    ]:
+        response = page.goto(f"{live_server.url}{url}")
+        assert response.status == 200, url
+        check_page(page, artifacts, f"{width}-{name}", problems)
+    assert problems == [], "\n".join(problems)
+    assert console.messages == []
+
+
+def test_rows_are_cards_on_a_phone_with_their_labels(
+    page: Page, live_server, submitted
+):
+    page.set_viewport_size({"width": 390, "height": 900})
+    proposal = Proposal.objects.get(
+        owner__username="demo", title__contains="paper mills"
+    )
+    log_in(page, live_server.url, "demo", "aifactory-demo")
+    page.goto(
+        f"{live_server.url}{reverse('proposals:step', args=[proposal.pk, 'scalability'])}"
+    )
+    row = page.locator("tr[id^='jobs-']").first
+    title = row.locator("td[data-label]").first
+    expect(title).to_have_attribute("data-label", "Job type")
+    label = title.evaluate("td => getComputedStyle(td, '::before').content")
+    assert label == '"Job type"'
+    # The summary is at hand at the top of the screen, and leads to the sidebar.
+    bar = page.get_by_test_id("live-bar")
+    expect(bar).to_be_visible()
+    expect(bar).to_contain_text("Fast Lane")
+    page.evaluate("window.scrollTo(0, 2000)")
+    page.wait_for_function("window.scrollY > 1000")
+    assert bar.bounding_box()["y"] < 5
+    bar.get_by_role("link").click()
+    expect(page.locator("#live-tier")).to_be_in_viewport()
+    # On a laptop the sidebar is beside the form: no bar.
+    page.set_viewport_size({"width": 1366, "height": 900})
+    expect(bar).to_be_hidden()
+
+
+def test_a_whole_journey_logs_no_error(page: Page, live_server, e2e_catalogue):
+    """Sign up, build a Fast Lane proposal through every step (autosaves on every step,
+    rows added and typed in), read the portal text: not one console error or warning
+    (the schedule's total, absent below Large Scale, is not sent out of band)."""
+    console = Console(page)
+    base = live_server.url
+    sign_up(page, base, "journey")
+    page.get_by_role("link", name="New proposal").click()
+    page.fill("#id_title", "Journey on LUMI")
+    page.select_option("#id_system", label="LUMI-G")
+    page.get_by_role("button", name="Create proposal").click()
+    proposal = Proposal.objects.get(title="Journey on LUMI")
+    page.get_by_role("link", name=re.compile("Selection")).click()
+    type_into(page, "#id_total_gpu_hours", "18176")
+    type_into(page, "#id_max_gpus_per_job", "32")
+    page.get_by_role("link", name=re.compile("Scalability")).click()
+    type_into(page, "#id_scalability_narrative", "We measured on LUMI-G.")
+    for title, gpus, hours, count in LUMI_JOBS[:2]:
+        row = add_row(page, "jobs")
+        page.fill(f"#{row} input[name$='-title']", title)
+        page.fill(f"#{row} input[name$='-gpus']", gpus)
+        page.fill(f"#{row} input[name$='-hours']", hours)
+        page.fill(f"#{row} input[name$='-count']", count)
+        wait_saved(page)
+    for gpus, throughput in (("4", "1200"), ("8", "2280")):
+        row = add_row(page, "measurements")
+        page.fill(f"#{row} input[name$='-gpus']", gpus)
+        page.fill(f"#{row} input[name$='-throughput']", throughput)
+        wait_saved(page)
+    expect(page.get_by_test_id("scaling-chart").locator("svg")).to_be_visible()
+    page.get_by_role("link", name=re.compile("Code details")).click()
+    page.fill("input[name$='-name']", "PyTorch training loop")
+    wait_saved(page)
+    page.get_by_role("link", name=re.compile("Optimisation")).click()
+    type_into(page, "#id_optimisation_narrative", "FSDP and FlashAttention.")
+    page.get_by_role("button", name=re.compile("Review")).first.click()
+    expect(page.locator("#save-status")).to_be_attached()
+    page.goto(f"{base}{reverse('proposals:export_portal', args=[proposal.pk])}")
+    page.wait_for_load_state("networkidle")
+    assert console.messages == []
+
+
+@pytest.mark.parametrize("pixels", [820, 1024, 1280, 1440])
+def test_tables_fit_beside_the_sidebar_at_any_width(
+    page: Page, live_server, submitted, artifacts, pixels
+):
+    """Between the phone and the wide screen, each table is a table where its box has
+    room for the columns and cards where it has not: nothing is cut off."""
+    page.set_viewport_size({"width": pixels, "height": 900})
+    proposal = Proposal.objects.get(owner__username="demo", title__contains="Iberian")
+    log_in(page, live_server.url, "demo", "aifactory-demo")
+    page.goto(
+        f"{live_server.url}{reverse('proposals:step', args=[proposal.pk, 'scalability'])}"
+    )
+    problems: list[str] = []
+    page.wait_for_load_state("networkidle")
+    page.screenshot(path=artifacts / f"layout-{pixels}-scalability.png", full_page=True)
+    scroll, client = page.evaluate(SCROLL)
+    assert scroll <= client
+    problems.extend(page.evaluate(CLIPPED))
+    assert problems == [], "\n".join(problems)

@@ -1,0 +1,216 @@
+"""The wizard's widgets and row cells are written in Python (no template per cell):
+the same HTML as Django's own widget templates, the same ids, names and ARIA wiring."""
+
+import re
+from types import SimpleNamespace
+
+import pytest
+from django import forms
+from django.template import Context, Template
+
+from proposals.domain.sections import TABLE_BY_KIND
+from proposals.forms import JobTypeForm, MeasurementForm
+from proposals.templatetags import wizard_tags
+from tests.factories import CodeEntryFactory, JobTypeFactory, ScalingMeasurementFactory
+
+
+class Everything(forms.Form):
+    text = forms.CharField(widget=forms.TextInput(attrs={"inputmode": "decimal"}))
+    number = forms.IntegerField(required=False)
+    area = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}))
+    choice = forms.ChoiceField(
+        choices=[("", "—"), ("1", "A & B"), ("2", "<two>"), ("x", 'say "x"')]
+    )
+    grouped = forms.ChoiceField(choices=[("G", [("1", "one"), ("2", "two")])])
+
+
+ATTRS = {"class": "form-control", "aria-describedby": "fb-x", "aria-label": "A <b>"}
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        None,
+        {"text": 'a "quoted" <v>', "number": "7", "area": "x\ny", "choice": "2"},
+        {"text": "", "number": "", "area": "", "choice": "x", "grouped": "2"},
+        {"choice": "nope"},
+    ],
+)
+def test_widgets_render_as_django_renders_them(data):
+    form = Everything(data, prefix="row-3")
+    for name in form.fields:
+        field = form[name]
+        assert wizard_tags.as_widget(field, ATTRS) == field.as_widget(attrs=ATTRS)
+
+
+@pytest.mark.django_db
+def test_row_cells_keep_ids_names_and_aria(proposal):
+    code = CodeEntryFactory(proposal=proposal, name="trainer")
+    rows = [
+        (JobTypeForm, JobTypeFactory(proposal=proposal, title="Eval & test"), {}),
+        (
+            MeasurementForm,
+            ScalingMeasurementFactory(proposal=proposal, code=code),
+            {"codes": [code]},
+        ),
+    ]
+    for form_class, row, kwargs in rows:
+        form = form_class(instance=row, prefix=f"r-{row.pk}", **kwargs)
+        html = Template(
+            "{% load wizard_tags %}{% row_cells form specs %}{% row_feedback form specs %}"
+        ).render(Context({"form": form, "specs": _specs(form)}))
+        for name, field in form.fields.items():
+            bound = form[name]
+            expected = bound.as_widget(
+                attrs={
+                    "class": wizard_tags._widget_class(field.widget)
+                    + " "
+                    + wizard_tags._widget_class(field.widget)
+                    + "-sm",
+                    "aria-describedby": f"fb-{bound.auto_id}",
+                    "aria-label": bound.label,
+                }
+            )
+            assert expected in html
+            assert f'id="fb-{bound.auto_id}"' in html
+            assert f'data-anchor="{bound.auto_id}"' in html
+
+
+def _specs(form):
+    from proposals.domain.fields import columns
+
+    return [spec for spec in columns(form.table) if spec.name in form.fields]
+
+
+# The templates these tags replaced (main before issue 16), as the reference for the
+# HTML they write: the same elements, ids, names, classes and ARIA attributes.
+OLD_FEEDBACK = """{% load wizard_tags %}{% with anchor=field.auto_id %}
+<div id="fb-{{ anchor }}" class="field-feedback"{% if oob %} hx-swap-oob="true"{% endif %}>
+  {% if field.errors %}<div class="invalid-feedback d-block" role="alert">{% for error in field.errors %}{{ error }} {% endfor %}</div>{% endif %}
+  {% with note=field.form.notes|get_item:field.name %}{% if note %}<div class="small text-info-emphasis" data-testid="field-note">{{ note }}</div>{% endif %}{% endwith %}
+  <div class="field-findings" data-anchor="{{ anchor }}">{% for item in findings_by_anchor|get_item:anchor %}<div class="finding-inline small text-{{ item.css }}-emphasis"><span class="badge text-bg-{{ item.css }} me-1">{{ item.finding.code }}</span>{{ item.finding.message }}</div>{% endfor %}</div>
+  {% if field.name == "max_gpus_per_job" and proposal.max_gpus_per_job %}<div class="small text-body-secondary" data-testid="max-gpus-nodes">= {{ proposal.max_gpus_per_job|num }} physical GPU{{ proposal.max_gpus_per_job|pluralize }}{% if max_gpus_nodes %}, {{ max_gpus_nodes|num }} node{{ max_gpus_nodes|pluralize }} of {{ cluster.gpus_per_node }} GPUs{% endif %}</div>{% endif %}
+  {% if not compact %}{% with text=help|get_item:field.name example=help_examples|get_item:field.name %}{% if text %}
+  <div class="form-text">{{ text }}{% for item in example %} <span class="text-body-secondary d-block mt-1" data-testid="help-example">{% if item.lead %}{{ item.lead }}, for example{% else %}Example{% endif %}: <q>{{ item.text }}</q></span>{% endfor %}</div>
+  {% endif %}{% endwith %}{% endif %}
+</div>{% endwith %}"""  # noqa: E501
+OLD_JOB_FIGURES = """{% load wizard_tags %}{% with figures=job_figures|get_item:row.pk %}<div id="jobs-{{ row.pk }}-computed" data-testid="job-gpu-hours"{% if oob %} hx-swap-oob="true"{% endif %}>{% if figures and figures.gpu_hours %}{{ figures.gpu_hours|num:2 }}{% if figures.nodes %}<div class="small text-body-secondary">{{ figures.nodes|num }} node{{ figures.nodes|pluralize }}{% if figures.walltime_ok is False %} · <span class="text-danger">over the walltime limit</span>{% endif %}</div>{% endif %}{% else %}<span class="text-body-secondary">—</span>{% endif %}{% if row|row_prefix:"jobs" in refused_rows %}<div class="small text-warning-emphasis" data-testid="job-figures-stale">from the last saved values</div>{% endif %}</div>{% endwith %}"""  # noqa: E501
+OLD_POINT_FIGURES = """{% load wizard_tags %}{% with point=point_figures|get_item:row.pk %}<div id="measurements-{{ row.pk }}-computed" data-testid="point-figures"{% if oob %} hx-swap-oob="true"{% endif %}>{% if point %}{{ point.speedup|floatformat:2 }}x<div class="small">{{ point.efficiency|pct }}</div>{% else %}<span class="text-body-secondary">—</span>{% endif %}</div>{% endwith %}"""  # noqa: E501
+OLD_FORM_ERRORS = """{% if form.prefix %}<div id="err-{{ form.prefix }}" class="row-errors"{% if oob %} hx-swap-oob="true"{% endif %}>{% if form.non_field_errors %}<div class="text-danger small" role="alert">{% for error in form.non_field_errors %}{{ error }} {% endfor %}</div>{% endif %}</div>{% endif %}"""  # noqa: E501
+OLD_ROW_ACTIONS = """{% load wizard_tags %}{% with label=tables|get_item:kind %}{% with label=label.item|lower %}<div class="btn-group btn-group-sm row-actions" role="group" aria-label="Row actions">
+  {% url 'proposals:row' pk=proposal.pk step=step.slug kind=kind row=row.pk operation="up" as up_url %}<button type="submit" class="btn btn-outline-secondary" formaction="{{ up_url }}" hx-post="{{ up_url }}" hx-target="#wizard-form" hx-swap="outerHTML" title="Move up"{% if first %} disabled{% endif %}><i class="bi bi-arrow-up" aria-hidden="true"></i><span class="visually-hidden">Move {{ label }} up</span></button>
+  {% url 'proposals:row' pk=proposal.pk step=step.slug kind=kind row=row.pk operation="down" as down_url %}<button type="submit" class="btn btn-outline-secondary" formaction="{{ down_url }}" hx-post="{{ down_url }}" hx-target="#wizard-form" hx-swap="outerHTML" title="Move down"{% if last %} disabled{% endif %}><i class="bi bi-arrow-down" aria-hidden="true"></i><span class="visually-hidden">Move {{ label }} down</span></button>
+  {% url 'proposals:row' pk=proposal.pk step=step.slug kind=kind row=row.pk operation="delete" as delete_url %}<button type="submit" class="btn btn-outline-danger" formaction="{{ delete_url }}" hx-post="{{ delete_url }}" hx-target="#wizard-form" hx-swap="outerHTML" hx-confirm="Remove this {{ label }}?" title="Remove"><i class="bi bi-trash" aria-hidden="true"></i><span class="visually-hidden">Remove {{ label }}</span></button>
+</div>{% endwith %}{% endwith %}"""  # noqa: E501
+
+
+def _same(new: str, old: str, *, ignore=()):
+    """Equal up to whitespace between tags and the given added attributes."""
+
+    def norm(html):
+        for pattern in ignore:
+            html = re.sub(pattern, "", html)
+        return re.sub(r">\s+<", "><", html).strip()
+
+    assert norm(new) == norm(old)
+
+
+class Row(forms.Form):
+    max_gpus_per_job = forms.IntegerField()
+    hours = forms.CharField()
+
+    notes = {"hours": "Read 1,5 as 1.5 <hours>"}
+
+    def clean(self):
+        raise forms.ValidationError("This row & that one")
+
+
+def _finding(code, message, css):
+    return {"finding": SimpleNamespace(code=code, message=message), "css": css}
+
+
+CONTEXTS = [
+    {},
+    {
+        "oob": True,
+        "findings_by_anchor": {
+            "id_r-1-hours": [_finding("JOB-2", "Too <long>", "warning")],
+            "id_r-1-max_gpus_per_job": [_finding("SEL-1", "Big", "danger")],
+        },
+        "proposal": SimpleNamespace(max_gpus_per_job=32),
+        "max_gpus_nodes": 8,
+        "cluster": SimpleNamespace(gpus_per_node=4),
+        "help": {"hours": "Wall-clock & more", "max_gpus_per_job": "Largest"},
+        "help_examples": {
+            "hours": [
+                SimpleNamespace(lead="", text="24 <h>"),
+                SimpleNamespace(lead="Tested & run", text="48"),
+            ]
+        },
+    },
+    {"proposal": SimpleNamespace(max_gpus_per_job=1), "help": {"hours": "H"}},
+]
+
+
+@pytest.mark.parametrize("context", CONTEXTS)
+@pytest.mark.parametrize("data", [None, {"r-1-max_gpus_per_job": "x", "r-1-hours": ""}])
+@pytest.mark.parametrize("compact", [False, True])
+def test_feedback_as_the_template_wrote_it(context, data, compact):
+    form = Row(data, prefix="r-1")
+    for name in form.fields:
+        values = {"help": {}, "help_examples": {}, **context}
+        values.update(field=form[name], compact=compact)
+        new = Template("{% load wizard_tags %}{% field_feedback field compact oob %}")
+        _same(
+            new.render(Context(values)),
+            Template(OLD_FEEDBACK).render(Context(values)),
+            ignore=[r' data-label="[^"]*"'],
+        )
+    new = Template("{% load wizard_tags %}{% form_errors form %}")
+    values = {**context, "form": form}
+    _same(
+        new.render(Context(values)), Template(OLD_FORM_ERRORS).render(Context(values))
+    )
+
+
+@pytest.mark.parametrize("oob", [False, True])
+def test_figures_as_the_templates_wrote_them(oob):
+    figures = {
+        1: SimpleNamespace(gpu_hours=3840.0, nodes=2, walltime_ok=False),
+        2: SimpleNamespace(gpu_hours=12.5, nodes=1, walltime_ok=True),
+        3: SimpleNamespace(gpu_hours=0, nodes=None, walltime_ok=None),
+    }
+    points = {1: SimpleNamespace(speedup=1.899, efficiency=0.95)}
+    for pk in (1, 2, 3, 4):
+        values = {
+            "row": SimpleNamespace(pk=pk),
+            "job_figures": figures,
+            "point_figures": points,
+            "refused_rows": {"jobs-2"},
+            "oob": oob,
+        }
+        for tag, old in (
+            ("job_figures", OLD_JOB_FIGURES),
+            ("point_figures", OLD_POINT_FIGURES),
+        ):
+            new = Template(f"{{% load wizard_tags %}}{{% {tag} row %}}")
+            _same(new.render(Context(values)), Template(old).render(Context(values)))
+
+
+@pytest.mark.parametrize("kind", ["codes", "measurements", "jobs", "schedule"])
+@pytest.mark.parametrize(
+    ("first", "last"), [(True, False), (False, True), (True, True)]
+)
+def test_row_buttons_as_the_template_wrote_them(kind, first, last):
+    values = {
+        "proposal": SimpleNamespace(pk=7),
+        "step": SimpleNamespace(slug="scalability"),
+        "row": SimpleNamespace(pk=41),
+        "kind": kind,
+        "first": first,
+        "last": last,
+        "tables": TABLE_BY_KIND,
+    }
+    new = Template("{% load wizard_tags %}{% row_actions kind row first last %}")
+    old = Template(OLD_ROW_ACTIONS).render(Context(values))
+    _same(new.render(Context(values)), old)
