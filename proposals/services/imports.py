@@ -18,6 +18,9 @@ from proposals.models import (
 
 from .proposals import _bump_revision
 
+# An imported file fills every section: none of its steps is "not started".
+_IMPORTED_STEPS = [section.slug for section in domain.sections.SECTIONS]
+
 # --------------------------------------------------------------------------------------
 # Import of a file in the JSON format: a new proposal, or a new revision of one.
 # --------------------------------------------------------------------------------------
@@ -43,7 +46,9 @@ def proposal_import(*, owner, document: domain.Proposal) -> Proposal:
     problem's JSON path, and nothing written); then a fixed number of queries
     writes it, however many rows it has."""
     rows = assess.document_rows(document, systems=assess.system_ids())
-    proposal = Proposal.objects.create(owner=owner, **rows.values)
+    proposal = Proposal.objects.create(
+        owner=owner, visited_steps=_IMPORTED_STEPS, **rows.values
+    )
     _write_children(proposal=proposal, rows=rows)
     return proposal
 
@@ -60,7 +65,9 @@ def proposal_import_revision(
     the document does not fit. Either way nothing is written."""
     rows = assess.document_rows(document, systems=assess.system_ids())
     _bump_revision(proposal=proposal, expected_revision=expected_revision)
-    Proposal.objects.filter(pk=proposal.pk).update(**rows.values)
+    Proposal.objects.filter(pk=proposal.pk).update(
+        visited_steps=_IMPORTED_STEPS, **rows.values
+    )
     # Measurements first: then deleting the codes has nothing to detach.
     for model in (ScalingMeasurement, CodeEntry, JobType, UsageMonth):
         model.objects.filter(proposal=proposal).delete()

@@ -192,3 +192,20 @@ def test_a_refused_next_keeps_focus_in_the_step(user_client, proposal):
     page = user_client.post(step_url(proposal, "selection"), data)
     assert page.status_code == 200  # stays, with the message
     assert 'id="step-heading" tabindex="-1" data-focus-on-load' in page.text
+
+
+def test_an_imported_proposal_is_not_shown_as_never_started(user_client, user):
+    """A file imported (or a demo loaded) fills every section: its steps are counted
+    as started, complete where nothing is left to do, never "not started"."""
+    from pathlib import Path
+
+    from proposals.domain import jsonformat
+
+    text = (
+        Path(__file__).resolve().parents[2] / "fixtures/examples/lumi-fast-lane.json"
+    ).read_text(encoding="utf-8")
+    proposal = services.proposal_import(owner=user, document=jsonformat.loads(text))
+    page = user_client.get(step_url(proposal, "organisation")).content.decode()
+    for step in ("organisation", "selection", "codes", "scalability", "optimisation"):
+        assert 'data-testid="step-not-started"' not in _badges(page, step)
+    assert re.search(r"[1-5] of 5 steps complete", page)
