@@ -129,6 +129,11 @@ def export_portal(request, pk):
             "revision": export.revision,
             "staff_view": export.read_as_staff,
             "query": query,
+            "portal_here": (
+                f"Portal text of r{export.review_number}"
+                if export.revision
+                else "Portal text"
+            ),
             "sections": exports.portal_for(source),
             "errors": errors,
             "counts": source.assessment.counts,

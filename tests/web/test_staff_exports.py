@@ -109,6 +109,7 @@ def test_revision_export_shows_the_revision_not_the_draft(client, staff_user, se
     assert new["title"] == "Renamed in the draft"
     page = client.get(_url("export_portal", sent, 1)).text
     assert "revision 1, as sent for review" in page
+    assert "Portal text of r1</li>" in page
     assert "Upload JSON" not in page  # staff never write
 
 
