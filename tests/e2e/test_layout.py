@@ -220,7 +220,12 @@ def test_a_whole_journey_logs_no_error(page: Page, live_server, e2e_catalogue):
         page.fill(f"#{row} input[name$='-gpus']", gpus)
         page.fill(f"#{row} input[name$='-throughput']", throughput)
         wait_saved(page)
-    expect(page.get_by_test_id("scaling-chart").locator("svg")).to_be_visible()
+    # The chart arrives as an image after the numbers (its own URL, drawn once).
+    chart = page.get_by_test_id("scaling-chart").locator("img")
+    expect(chart).to_be_visible()
+    page.wait_for_function(
+        "img => img.complete && img.naturalWidth > 0", arg=chart.element_handle()
+    )
     page.get_by_role("link", name=re.compile("Code details")).click()
     page.fill("input[name$='-name']", "PyTorch training loop")
     wait_saved(page)
