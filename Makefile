@@ -79,11 +79,14 @@ bench: venv assets
 ## make loadtest: N simulated typists (10, 20, 30; one autosave per second each)
 ## against gunicorn + a scratch PostgreSQL database it creates and drops, loopback
 ## only; prints throughput, p50/p95/p99 and errors per N and checks that every
-## acknowledged save is in the database. Needs LOADTEST_PG (or DATABASE_URL)
+## acknowledged save is in the database. The server is LOADTEST_PG (or DATABASE_URL)
 ## = postgres://USER:PASSWORD@127.0.0.1:5432/postgres, a user that may create
-## databases; LOADTEST_TYPISTS=10,20,30 and LOADTEST_SECONDS=20 tune it.
+## databases; unset, the machine's PostgreSQL 15 is started and a role made for it
+## (scripts/local_postgres.sh). LOADTEST_TYPISTS=10,20,30 and LOADTEST_SECONDS=20 tune it.
 loadtest: venv
-	$(PY) scripts/loadtest.py
+	@pg="$${LOADTEST_PG:-$$DATABASE_URL}"; \
+	  if [ -z "$$pg" ]; then pg=$$(bash scripts/local_postgres.sh) || exit 1; fi; \
+	  LOADTEST_PG="$$pg" $(PY) scripts/loadtest.py
 
 check-deploy: venv
 	DJANGO_DEBUG=0 DJANGO_SECRET_KEY=$$(head -c 48 /dev/urandom | base64) \
