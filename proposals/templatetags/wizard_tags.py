@@ -482,3 +482,37 @@ def form_errors(context, form):
     return mark_safe(
         f'<div id="err-{_escape(form.prefix)}" class="row-errors"{_oob(context)}>{inner}</div>'
     )
+
+
+@register.simple_tag(takes_context=True)
+def wizard_field(context, field):
+    """``{% include "proposals/_field.html" with field=field %}`` written in Python for
+    text inputs, selects and text areas (a code entry has a dozen of them, so a step
+    with many entries rendered hundreds of includes); checkboxes and radio buttons go
+    through the template. Checked against the template in tests/web/test_wizard_tags.py.
+    """
+    if is_checkbox(field) or is_radio(field):
+        with context.push(field=field):
+            return context.template.engine.get_template("proposals/_field.html").render(
+                context
+            )
+    unit = context.get("addon") or get_item(context.get("units"), field.name)
+    control = widget(field)
+    if unit:
+        unit = conditional_escape(unit)
+        marker = " data-gpu-unit-label" if unit == context.get("gpu_unit_label") else ""
+        control = (
+            f'<div class="input-group">{control}<span class="input-group-text"'
+            f"{marker}>{unit}</span></div>"
+        )
+    feedback = feedback_html(
+        context,
+        field,
+        compact=bool(context.get("compact")),
+        oob=bool(context.get("oob")),
+    )
+    return mark_safe(
+        f'\n<div class="mb-3 wizard-field" id="wrap-{_escape(field.auto_id)}">\n  \n'
+        f'  <label class="form-label" for="{_escape(field.id_for_label)}">'
+        f"{conditional_escape(field.label)}</label>\n  {control}\n  \n  {feedback}\n</div>\n"
+    )
