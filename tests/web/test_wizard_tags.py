@@ -278,3 +278,39 @@ def test_unbound_rows_share_one_set_of_fields_and_show_their_own_values(proposal
     assert (a["gpus"].value(), b["gpus"].value()) == ("8", "16")
     assert not c.is_valid() and "gpus" in c.errors and not a.errors
     assert f'name="jobs-{second.pk}-gpus"' in str(b["gpus"])
+
+
+OLD_FINDING_ITEMS = """{% for item in findings %}
+      <li class="mb-1 finding finding-{{ item.finding.severity }}" data-anchor="{{ item.anchor }}" data-css="{{ item.css }}">
+        <span class="badge text-bg-{{ item.css }}">{{ item.finding.code }}</span>
+        <a href="{% if staff_view %}#section-{{ item.step }}-h{% else %}{% url 'proposals:step' proposal.pk item.step %}#{{ item.anchor }}{% endif %}" class="link-body-emphasis">{{ item.finding.message }}</a>
+      </li>
+      {% empty %}<li class="text-body-secondary">Nothing to flag yet.</li>
+      {% endfor %}"""  # noqa: E501  (the sidebar's loop before finding_items)
+
+
+@pytest.mark.parametrize("staff_view", [False, True])
+@pytest.mark.parametrize("count", [0, 3])
+def test_finding_items_as_the_sidebar_wrote_them(staff_view, count):
+    def finding(i):
+        message = f"Row {i} <b>needs</b> & more"
+        return SimpleNamespace(severity="warning", code=f"S-{i}", message=message)
+
+    findings = [
+        {
+            "finding": finding(i),
+            "css": "warning",
+            "anchor": f"id_jobs-{i}-gpus",
+            "step": ("scalability", "codes")[i % 2],
+        }
+        for i in range(count)
+    ]
+    values = {
+        "findings": findings,
+        "staff_view": staff_view,
+        "proposal": SimpleNamespace(pk=7),
+    }
+    new = Template("{% load wizard_tags %}{% finding_items findings %}")
+    assert new.render(Context(values)) == Template(OLD_FINDING_ITEMS).render(
+        Context(values)
+    )
