@@ -348,11 +348,12 @@ def row_cells(context, form, specs):
     labelled (``data-label``, the vocabulary's label) for the stacked small-screen
     layout. The cells' feedback goes under the row (:func:`row_feedback`)."""
     cells = []
+    values = _feedback_values(context)
     for spec in specs:
         field = form[spec.name]
         css = f' class="col-{_escape(spec.width)}"' if spec.width else ""
         cells.append(
-            f'<td{css} data-label="{_escape(spec.label)}">{_cell_input(context, field)}</td>'
+            f'<td{css} data-label="{_escape(spec.label)}">{_cell_input(values, field)}</td>'
         )
     return mark_safe("".join(cells))
 
@@ -362,12 +363,30 @@ def row_feedback(context, form, specs):
     """The feedback blocks of one row's cells (errors, notes, findings), written
     under the row across its whole width rather than squeezed into each cell."""
     notes = form.notes
+    values = _feedback_values(context)
     return mark_safe(
         "".join(
-            feedback_html(context, form[spec.name], compact=True, notes=notes)
+            feedback_html(values, form[spec.name], compact=True, notes=notes)
             for spec in specs
         )
     )
+
+
+_FEEDBACK_KEYS = (
+    "findings_by_anchor",
+    "proposal",
+    "max_gpus_nodes",
+    "cluster",
+    "help",
+    "help_examples",
+    "gpu_unit_label",
+)
+
+
+def _feedback_values(context) -> dict:
+    """The template variables :func:`feedback_html` and the cells read, looked up
+    once per row rather than once per cell through the whole context stack."""
+    return {key: context.get(key) for key in _FEEDBACK_KEYS}
 
 
 _ROW_BUTTONS = (
@@ -557,3 +576,21 @@ def finding_items(context, findings):
             f"{conditional_escape(finding.message)}</a>\n      </li>\n      "
         )
     return mark_safe("".join(parts))
+
+
+@register.simple_tag
+def scaling_rows(points):
+    """The live scaling table's rows (``_sidebar.html``) written in Python: one row
+    per measurement, on every step's page."""
+    return mark_safe(
+        "".join(
+            '\n      <tr><td class="text-end">'
+            f"{conditional_escape(num(point.gpus))}</td>"
+            f'<td class="text-end">{conditional_escape(num(point.throughput, 2))} '
+            f'<span class="text-body-secondary">{conditional_escape(point.unit)}</span>'
+            f'</td><td class="text-end">{conditional_escape(floatformat(point.speedup, 2))}x'
+            f'</td><td class="text-end">{conditional_escape(pct(point.efficiency))}</td>'
+            "</tr>\n      "
+            for point in points
+        )
+    )

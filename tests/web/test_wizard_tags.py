@@ -314,3 +314,31 @@ def test_finding_items_as_the_sidebar_wrote_them(staff_view, count):
     assert new.render(Context(values)) == Template(OLD_FINDING_ITEMS).render(
         Context(values)
     )
+
+
+OLD_SCALING_ROWS = """{% load wizard_tags %}{% for point in points %}
+      <tr><td class="text-end">{{ point.gpus|num }}</td><td class="text-end">{{ point.throughput|num:2 }} <span class="text-body-secondary">{{ point.unit }}</span></td><td class="text-end">{{ point.speedup|floatformat:2 }}x</td><td class="text-end">{{ point.efficiency|pct }}</td></tr>
+      {% endfor %}"""  # noqa: E501  (the sidebar's loop before scaling_rows)
+
+
+def test_scaling_rows_as_the_sidebar_wrote_them():
+    from decimal import Decimal
+
+    points = [
+        SimpleNamespace(
+            gpus=8, throughput=Decimal("1234.5"), unit="img/s", speedup=1, efficiency=1
+        ),
+        SimpleNamespace(
+            gpus=1024,
+            throughput=98765.4321,
+            unit="tokens <per> s & more",
+            speedup=7.456,
+            efficiency=None,
+        ),
+    ]
+    new = Template("{% load wizard_tags %}{% scaling_rows points %}")
+    for chosen in (points, points[:1], []):
+        values = {"points": chosen}
+        assert new.render(Context(values)) == Template(OLD_SCALING_ROWS).render(
+            Context(values)
+        )
