@@ -226,9 +226,24 @@ class WizardStepForm(forms.ModelForm):
         except ValidationError as error:
             self._update_errors(error)
 
-    def __init__(self, *args, number_format: NumberFormat = ENGLISH, **kwargs):
+    def __init__(
+        self,
+        *args,
+        number_format: NumberFormat = ENGLISH,
+        shared_fields: dict | None = None,
+        **kwargs,
+    ):
+        # ``shared_fields``: the fields of an unbound form of the same class made with
+        # the same arguments. Unbound forms never change their fields, so the rows of
+        # a table share one set rather than deep-copying and re-fitting it per row.
+        self.shares_fields = shared_fields is not None
+        if self.shares_fields:
+            self.base_fields = {}
         super().__init__(*args, **kwargs)
         self.held_notes: dict[str, str] = {}
+        if self.shares_fields:
+            self.fields = dict(shared_fields)
+            return
         for name, field in list(self.fields.items()):
             bound = BOUNDS.get(self.field_key(name))
             if bound is not None:
@@ -437,13 +452,14 @@ class MeasurementForm(GpuUnitMixin, WizardStepForm):
 
     def __init__(self, *args, codes=(), gcds_per_gpu=1, gpu_unit="gpus", **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["code"] = forms.TypedChoiceField(
-            label=label("code", "measurements"),
-            choices=[("", "—")] + [(str(code.pk), str(code)) for code in codes],
-            required=False,
-            coerce=int,
-            empty_value=None,
-        )
+        if not self.shares_fields:
+            self.fields["code"] = forms.TypedChoiceField(
+                label=label("code", "measurements"),
+                choices=[("", "—")] + [(str(code.pk), str(code)) for code in codes],
+                required=False,
+                coerce=int,
+                empty_value=None,
+            )
         self.codes_by_pk = {code.pk: code for code in codes}
         self.initial["code"] = self.instance.code_id
         self.setup_gpu_unit(gcds_per_gpu=gcds_per_gpu, unit=gpu_unit)

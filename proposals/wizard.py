@@ -160,6 +160,7 @@ def build_step_forms(
         if kind == "measurements":
             kwargs["codes"] = codes
         row_forms = []
+        shared = {}  # the fields of this kind's first unbound form
         for row in rows:
             prefix = f"{kind}-{row.pk}"
             # Bind a row's form only when its inputs were posted: rows added in another
@@ -167,12 +168,19 @@ def build_step_forms(
             posted = prefix in posted_rows
             if posted_rows_only and not posted:
                 continue
-            form = form_class(
-                data if posted else None,
-                instance=copy.copy(row),
-                prefix=prefix,
-                **kwargs,
-            )
+            if posted:
+                form = form_class(
+                    data, instance=copy.copy(row), prefix=prefix, **kwargs
+                )
+            else:
+                form = form_class(
+                    None,
+                    instance=copy.copy(row),
+                    prefix=prefix,
+                    shared_fields=shared.get("fields"),
+                    **kwargs,
+                )
+                shared.setdefault("fields", form.fields)
             originals[id(form)] = row
             row_forms.append(RowForm(kind, row, form))
         tables[kind] = row_forms

@@ -124,7 +124,12 @@ def row_prefix(row, kind):
 def _escape(value) -> str:
     """Django's ``escape`` (``html.escape`` of ``str(value)``) without its lazy-string
     wrapper, which costs more than the escaping on a page of thousands of attributes."""
-    return html.escape(str(value))
+    return _escape_text(str(value))
+
+
+# The same class names, labels and ARIA values recur in every row of a table: each is
+# escaped once (the cache is bounded; any string escapes to the same text every time).
+_escape_text = functools.lru_cache(maxsize=8192)(html.escape)
 
 
 _INPUT_TEMPLATES = frozenset(
@@ -343,11 +348,12 @@ def row_cells(context, form, specs):
     labelled (``data-label``, the vocabulary's label) for the stacked small-screen
     layout. The cells' feedback goes under the row (:func:`row_feedback`)."""
     cells = []
+    values = _feedback_values(context)
     for spec in specs:
         field = form[spec.name]
         css = f' class="col-{_escape(spec.width)}"' if spec.width else ""
         cells.append(
-            f'<td{css} data-label="{_escape(spec.label)}">{_cell_input(context, field)}</td>'
+            f'<td{css} data-label="{_escape(spec.label)}">{_cell_input(values, field)}</td>'
         )
     return mark_safe("".join(cells))
 
@@ -357,12 +363,30 @@ def row_feedback(context, form, specs):
     """The feedback blocks of one row's cells (errors, notes, findings), written
     under the row across its whole width rather than squeezed into each cell."""
     notes = form.notes
+    values = _feedback_values(context)
     return mark_safe(
         "".join(
-            feedback_html(context, form[spec.name], compact=True, notes=notes)
+            feedback_html(values, form[spec.name], compact=True, notes=notes)
             for spec in specs
         )
     )
+
+
+_FEEDBACK_KEYS = (
+    "findings_by_anchor",
+    "proposal",
+    "max_gpus_nodes",
+    "cluster",
+    "help",
+    "help_examples",
+    "gpu_unit_label",
+)
+
+
+def _feedback_values(context) -> dict:
+    """The template variables :func:`feedback_html` and the cells read, looked up
+    once per row rather than once per cell through the whole context stack."""
+    return {key: context.get(key) for key in _FEEDBACK_KEYS}
 
 
 _ROW_BUTTONS = (
@@ -481,4 +505,92 @@ def form_errors(context, form):
         inner = f'<div class="text-danger small" role="alert">{text}</div>'
     return mark_safe(
         f'<div id="err-{_escape(form.prefix)}" class="row-errors"{_oob(context)}>{inner}</div>'
+    )
+
+
+@register.simple_tag(takes_context=True)
+def wizard_field(context, field):
+    """``{% include "proposals/_field.html" with field=field %}`` written in Python for
+    text inputs, selects and text areas (a code entry has a dozen of them, so a step
+    with many entries rendered hundreds of includes); checkboxes and radio buttons go
+    through the template. Checked against the template in tests/web/test_wizard_tags.py.
+    """
+    if is_checkbox(field) or is_radio(field):
+        with context.push(field=field):
+            return context.template.engine.get_template("proposals/_field.html").render(
+                context
+            )
+    unit = context.get("addon") or get_item(context.get("units"), field.name)
+    control = widget(field)
+    if unit:
+        unit = conditional_escape(unit)
+        marker = " data-gpu-unit-label" if unit == context.get("gpu_unit_label") else ""
+        control = (
+            f'<div class="input-group">{control}<span class="input-group-text"'
+            f"{marker}>{unit}</span></div>"
+        )
+    feedback = feedback_html(
+        context,
+        field,
+        compact=bool(context.get("compact")),
+        oob=bool(context.get("oob")),
+    )
+    return mark_safe(
+        f'\n<div class="mb-3 wizard-field" id="wrap-{_escape(field.auto_id)}">\n  \n'
+        f'  <label class="form-label" for="{_escape(field.id_for_label)}">'
+        f"{conditional_escape(field.label)}</label>\n  {control}\n  \n  {feedback}\n</div>\n"
+    )
+
+
+@register.simple_tag(takes_context=True)
+def finding_items(context, findings):
+    """The live findings list's items (``_sidebar.html``) written in Python: the list
+    grows with the proposal's rows, and each item's link to its step was one
+    ``{% url %}`` per finding; here it is one ``reverse()`` per step."""
+    if not findings:
+        return mark_safe(
+            '<li class="text-body-secondary">Nothing to flag yet.</li>\n      '
+        )
+    staff_view = context.get("staff_view")
+    proposal = context.get("proposal")
+    urls: dict = {}
+    parts = []
+    for item in findings:
+        step = item["step"]
+        anchor = conditional_escape(item["anchor"])
+        if staff_view:
+            href = f"#section-{conditional_escape(step)}-h"
+        else:
+            if step not in urls:
+                urls[step] = conditional_escape(
+                    reverse("proposals:step", args=[proposal.pk, step])
+                )
+            href = f"{urls[step]}#{anchor}"
+        finding, css = item["finding"], conditional_escape(item["css"])
+        parts.append(
+            f'\n      <li class="mb-1 finding finding-{conditional_escape(finding.severity)}"'
+            f' data-anchor="{anchor}" data-css="{css}">\n'
+            f'        <span class="badge text-bg-{css}">{conditional_escape(finding.code)}'
+            f"</span>\n"
+            f'        <a href="{href}" class="link-body-emphasis">'
+            f"{conditional_escape(finding.message)}</a>\n      </li>\n      "
+        )
+    return mark_safe("".join(parts))
+
+
+@register.simple_tag
+def scaling_rows(points):
+    """The live scaling table's rows (``_sidebar.html``) written in Python: one row
+    per measurement, on every step's page."""
+    return mark_safe(
+        "".join(
+            '\n      <tr><td class="text-end">'
+            f"{conditional_escape(num(point.gpus))}</td>"
+            f'<td class="text-end">{conditional_escape(num(point.throughput, 2))} '
+            f'<span class="text-body-secondary">{conditional_escape(point.unit)}</span>'
+            f'</td><td class="text-end">{conditional_escape(floatformat(point.speedup, 2))}x'
+            f'</td><td class="text-end">{conditional_escape(pct(point.efficiency))}</td>'
+            "</tr>\n      "
+            for point in points
+        )
     )

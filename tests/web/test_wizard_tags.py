@@ -214,3 +214,131 @@ def test_row_buttons_as_the_template_wrote_them(kind, first, last):
     new = Template("{% load wizard_tags %}{% row_actions kind row first last %}")
     old = Template(OLD_ROW_ACTIONS).render(Context(values))
     _same(new.render(Context(values)), old)
+
+
+class Mixed(forms.Form):
+    name = forms.CharField(label="Name & <version>", required=False)
+    about = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), required=False)
+    role = forms.ChoiceField(choices=[("", "—"), ("a", "A & B")], required=False)
+    hours = forms.IntegerField(required=True)
+    agree = forms.BooleanField(required=False)
+    kind = forms.ChoiceField(
+        choices=[("x", "X"), ("y", "Y")], widget=forms.RadioSelect, required=False
+    )
+    notes = {"name": "Read as <1.5>"}
+
+
+@pytest.mark.parametrize(
+    "data", [None, {"c-2-name": 'a "b" <c>', "c-2-hours": "x", "c-2-role": "a"}]
+)
+@pytest.mark.parametrize(
+    "extra",
+    [
+        {},
+        {"addon": "GPUs", "gpu_unit_label": "GPUs"},
+        {"units": {"hours": "h <per> job"}, "compact": "c-2", "oob": True},
+    ],
+)
+def test_wizard_field_as_the_field_template_writes_it(data, extra):
+    """``{% wizard_field f.x %}`` (the code entries' fields) is byte for byte
+    ``{% include "proposals/_field.html" with field=f.x %}``."""
+    form = Mixed(data, prefix="c-2")
+    values = {"help": {"name": "Say <what>"}, "help_examples": {}, "f": form, **extra}
+    for name in form.fields:
+        new = Template("{% load wizard_tags %}{% wizard_field f." + name + " %}")
+        old = Template(
+            '{% include "proposals/_field.html" with field=f.' + name + " %}"
+        )
+        assert new.render(Context(values)) == old.render(Context(values))
+
+
+@pytest.mark.django_db
+def test_unbound_rows_share_one_set_of_fields_and_show_their_own_values(proposal):
+    """A table's unbound row forms share their fields (no deep copy per row) yet
+    each shows its own row; a posted row validates with fields of its own."""
+    from proposals import selectors
+    from proposals.wizard import STEP_BY_SLUG, build_step_forms
+
+    first, second, posted = (
+        JobTypeFactory(proposal=proposal, title=title, gpus=gpus)
+        for title, gpus in (("Eval & test", 8), ("Train", 16), ("Tune", 4))
+    )
+    proposal = selectors.proposal_get_for_owner(user=proposal.owner, pk=proposal.pk)
+    data = {f"jobs-{posted.pk}-title": "Tuned", f"jobs-{posted.pk}-gpus": "x"}
+    forms_ = {
+        row.row.pk: row.form
+        for row in build_step_forms(STEP_BY_SLUG["scalability"], proposal, data).tables[
+            "jobs"
+        ]
+    }
+    a, b, c = forms_[first.pk], forms_[second.pk], forms_[posted.pk]
+    assert a.fields["gpus"] is b.fields["gpus"] and a.fields is not b.fields
+    assert c.fields["gpus"] is not a.fields["gpus"]
+    assert (a["title"].value(), b["title"].value()) == ("Eval & test", "Train")
+    assert (a["gpus"].value(), b["gpus"].value()) == ("8", "16")
+    assert not c.is_valid() and "gpus" in c.errors and not a.errors
+    assert f'name="jobs-{second.pk}-gpus"' in str(b["gpus"])
+
+
+OLD_FINDING_ITEMS = """{% for item in findings %}
+      <li class="mb-1 finding finding-{{ item.finding.severity }}" data-anchor="{{ item.anchor }}" data-css="{{ item.css }}">
+        <span class="badge text-bg-{{ item.css }}">{{ item.finding.code }}</span>
+        <a href="{% if staff_view %}#section-{{ item.step }}-h{% else %}{% url 'proposals:step' proposal.pk item.step %}#{{ item.anchor }}{% endif %}" class="link-body-emphasis">{{ item.finding.message }}</a>
+      </li>
+      {% empty %}<li class="text-body-secondary">Nothing to flag yet.</li>
+      {% endfor %}"""  # noqa: E501  (the sidebar's loop before finding_items)
+
+
+@pytest.mark.parametrize("staff_view", [False, True])
+@pytest.mark.parametrize("count", [0, 3])
+def test_finding_items_as_the_sidebar_wrote_them(staff_view, count):
+    def finding(i):
+        message = f"Row {i} <b>needs</b> & more"
+        return SimpleNamespace(severity="warning", code=f"S-{i}", message=message)
+
+    findings = [
+        {
+            "finding": finding(i),
+            "css": "warning",
+            "anchor": f"id_jobs-{i}-gpus",
+            "step": ("scalability", "codes")[i % 2],
+        }
+        for i in range(count)
+    ]
+    values = {
+        "findings": findings,
+        "staff_view": staff_view,
+        "proposal": SimpleNamespace(pk=7),
+    }
+    new = Template("{% load wizard_tags %}{% finding_items findings %}")
+    assert new.render(Context(values)) == Template(OLD_FINDING_ITEMS).render(
+        Context(values)
+    )
+
+
+OLD_SCALING_ROWS = """{% load wizard_tags %}{% for point in points %}
+      <tr><td class="text-end">{{ point.gpus|num }}</td><td class="text-end">{{ point.throughput|num:2 }} <span class="text-body-secondary">{{ point.unit }}</span></td><td class="text-end">{{ point.speedup|floatformat:2 }}x</td><td class="text-end">{{ point.efficiency|pct }}</td></tr>
+      {% endfor %}"""  # noqa: E501  (the sidebar's loop before scaling_rows)
+
+
+def test_scaling_rows_as_the_sidebar_wrote_them():
+    from decimal import Decimal
+
+    points = [
+        SimpleNamespace(
+            gpus=8, throughput=Decimal("1234.5"), unit="img/s", speedup=1, efficiency=1
+        ),
+        SimpleNamespace(
+            gpus=1024,
+            throughput=98765.4321,
+            unit="tokens <per> s & more",
+            speedup=7.456,
+            efficiency=None,
+        ),
+    ]
+    new = Template("{% load wizard_tags %}{% scaling_rows points %}")
+    for chosen in (points, points[:1], []):
+        values = {"points": chosen}
+        assert new.render(Context(values)) == Template(OLD_SCALING_ROWS).render(
+            Context(values)
+        )
