@@ -1,5 +1,6 @@
 import pytest
 from django.apps import apps
+from django.db import transaction
 
 from tests.factories import ProposalFactory, StaffUserFactory, UserFactory
 
@@ -88,10 +89,16 @@ def run_tasks(db):
 
     def run() -> int:
         count = 0
-        while (result := DBTaskResult.objects.ready().get_locked()) is not None:
-            result.claim(worker.worker_id)
+        while True:
+            # Claimed under a row lock, as the worker does: PostgreSQL refuses
+            # SELECT ... FOR UPDATE outside a transaction (the browser tests run in
+            # autocommit).
+            with transaction.atomic():
+                result = DBTaskResult.objects.ready().get_locked()
+                if result is None:
+                    return count
+                result.claim(worker.worker_id)
             worker.run_task(result)
             count += 1
-        return count
 
     return run
