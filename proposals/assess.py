@@ -20,6 +20,7 @@ from django.db.models import F, Q
 
 from . import domain
 from .domain import calendar
+from .domain.field_estimate import ESTIMATE_FIELDS
 from .domain.fields import FIELDS
 from .domain.sections import TABLE_KINDS
 from .models import (
@@ -36,14 +37,10 @@ from .models import (
 # The catalogue row keys are the domain Cluster fields (as in fixtures/catalogue.json).
 CLUSTER_FIELDS = [f.name for f in fields(domain.Cluster)]
 CHILDREN = TABLE_KINDS
-# The compute estimate's optional numbers of a code entry (same name everywhere).
-ESTIMATE_NUMBERS = (
-    "model_parameters",
-    "training_tokens",
-    "dataset_samples",
-    "epochs",
-    "tokens_per_sample",
-    "assumed_mfu_pct",
+# The compute estimate's optional numbers of a code entry: its fields in the
+# vocabulary, less the choice of training or inference.
+ESTIMATE_NUMBERS = tuple(
+    spec.name for spec in ESTIMATE_FIELDS if spec.name != "model_use"
 )
 # Proposal model field -> its JSON path, from the vocabulary.
 FIELD_PATHS = {spec.name: spec.path for spec in FIELDS if spec.table is None}
