@@ -28,6 +28,9 @@ def wait_saved(page: Page):
 
 
 def type_into(page: Page, selector: str, value: str):
+    # A click on a step link returns once the navigation commits; typing before htmx
+    # has set up the form (on load) would show "Typing…" with no autosave to follow.
+    page.wait_for_load_state("load")
     field = page.locator(selector)
     field.fill(value)
     wait_saved(page)
