@@ -41,6 +41,9 @@ def applicant(browser, live_server, e2e_catalogue):
 
 
 def open_paste(page: Page, kind: str):
+    # Adding rows reloads the step: until its load event, htmx has not yet set up
+    # the form, and "Preview" would post the whole page instead of its region.
+    page.wait_for_load_state("load")
     page.get_by_test_id(f"paste-{kind}-toggle").click()
     box = page.get_by_test_id(f"paste-{kind}-text")
     box.click()
@@ -90,6 +93,7 @@ def test_paste_a_spreadsheet_and_a_markdown_plan_then_undo(applicant, artifacts)
     page.screenshot(path=artifacts / "paste-added.png", full_page=True)
 
     # 3. Undo the job plan's paste: exactly its rows go, the measurements stay.
+    page.wait_for_load_state("load")
     page.get_by_test_id("paste-jobs-undo").click()
     expect(page.locator(".messages")).to_contain_text("removed the 2 pasted rows")
     expect(page.get_by_test_id("jobs-table")).to_contain_text("No job types yet.")
