@@ -10,11 +10,11 @@ from collections import defaultdict
 from django.urls import reverse
 
 from proposals import charts
+from proposals.assess import calendar_for
 from proposals.charts import chart_data, inline_svg
 from proposals.domain.bounds import BOUNDS
 from proposals.domain.fields import (
     FIELD_BY_KEY,
-    FIELDS,
     SEPARATOR,
     columns,
     describe_path,
@@ -33,6 +33,28 @@ def region_key(*parts) -> str:
     """A short fingerprint of what a region of the page shows (frozen dataclasses,
     numbers and text: their ``repr`` is stable)."""
     return hashlib.sha256(repr(parts).encode()).hexdigest()[:16]
+
+
+class PerField(dict):
+    """A field's help (or examples) by field key, computed when a template first asks
+    for it: a step shows a few of the vocabulary's fields, not all of them."""
+
+    def __init__(self, compute):
+        super().__init__()
+        self._compute = compute
+
+    def __missing__(self, key):
+        spec = FIELD_BY_KEY.get(key)
+        if spec is None:
+            raise KeyError(key)
+        value = self[key] = self._compute(spec)
+        return value
+
+    def get(self, key, default=None):
+        try:
+            return self[key]
+        except KeyError:
+            return default
 
 
 def live_context(proposal, *, step: str = "", chart_link: bool = False) -> dict:
@@ -98,6 +120,7 @@ def live_context(proposal, *, step: str = "", chart_link: bool = False) -> dict:
     }
     tier = assessment.tier
     help_figures = figures(terms)
+    calendar = calendar_for(proposal, assessment)
     data = chart_data(assessment, code_names)
     chart_svg, chart_url = "", ""
     if chart_link:
@@ -119,12 +142,11 @@ def live_context(proposal, *, step: str = "", chart_link: bool = False) -> dict:
         "point_figures": point_figures,
         # Tier-fitted help and examples by field key (``total_gpu_hours``, ``jobs.gpus``),
         # with the figures of the call terms in force.
-        "help": {spec.key: spec.help_for(tier, help_figures) for spec in FIELDS},
+        "help": PerField(lambda spec: spec.help_for(tier, help_figures)),
         # Examples fitted to the tier and the system (LUMI words for LUMI), by key.
-        "help_examples": {
-            spec.key: spec.examples_for(tier, getattr(proposal.system, "slug", None))
-            for spec in FIELDS
-        },
+        "help_examples": PerField(
+            lambda spec: spec.examples_for(tier, getattr(proposal.system, "slug", None))
+        ),
         # What the request's mode (tier) asks for: the wizard folds what it does not.
         "mode_terms": _mode_terms(terms, proposal, assessment),
         "chart_svg": chart_svg,
@@ -143,6 +165,16 @@ def live_context(proposal, *, step: str = "", chart_link: bool = False) -> dict:
             counts_by_step,
             refused["refused_by_step"],
             sorted(proposal.visited_steps or ()),
+        ),
+        # The tier, totals, compute estimate, energy, calendar and the small
+        # screens' bar: everything they show comes from these.
+        "calendar": calendar,
+        "summary_key": region_key(
+            assessment,
+            calendar,
+            _severity_counts(findings),
+            refused["refused_labels"],
+            proposal.pk,
         ),
         "cluster": proposal.system,
         # duck-typed: the model has the same gpus_per_node as the domain's Cluster

@@ -12,6 +12,7 @@ count; the band between the two at the target is what the wizard shows.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections import defaultdict
 from dataclasses import dataclass
@@ -220,8 +221,22 @@ def project(
     """Fit both models on ``series`` and evaluate them at ``target`` GPUs.
 
     Returns ``None`` without a positive target or without two distinct GPU counts.
-    Repeated GPU counts are averaged before fitting.
+    Repeated GPU counts are averaged before fitting. The same (frozen) inputs give
+    the same projection, so it is kept: the wizard assesses on every keystroke and
+    most keystrokes leave the measurements alone.
     """
+    try:
+        return _project_kept(series, target, tier)
+    except TypeError:  # an input that cannot be a key (unhashable)
+        return _project(series, target, tier)
+
+
+@functools.lru_cache(maxsize=512)
+def _project_kept(series, target, tier) -> Projection | None:
+    return _project(series, target, tier)
+
+
+def _project(series, target, tier) -> Projection | None:
     if series is None or not target or target <= 0:
         return None
     by_gpus: dict[int, list[float]] = defaultdict(list)

@@ -117,13 +117,20 @@ def _bump(
     """Advance the revision (and store ``values``; see :func:`_advance`). With
     ``locked_revision`` (read under ``select_for_update`` in this transaction) the
     new number is known without reading it back."""
-    _advance(Proposal.objects.filter(pk=proposal.pk), proposal, edit=edit, **values)
+    rows = Proposal.objects.filter(pk=proposal.pk)
     if locked_revision is not None:
+        # Read locked in this transaction: its status is the stored one, so the
+        # update need not test it (an edit after submission is still recorded).
+        bump = {"revision": locked_revision + 1, "updated_at": timezone.now()}
+        rows.update(**bump, **values)
+        if edit and proposal.status in workflow.AFTER_EDIT:
+            review_record_edit(proposal=proposal)
         proposal.revision = locked_revision + 1
-    else:
-        proposal.revision = Proposal.objects.values_list("revision", flat=True).get(
-            pk=proposal.pk
-        )
+        return proposal.revision
+    _advance(rows, proposal, edit=edit, **values)
+    proposal.revision = Proposal.objects.values_list("revision", flat=True).get(
+        pk=proposal.pk
+    )
     return proposal.revision
 
 

@@ -32,7 +32,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from proposals import charts, selectors, services
 from proposals.domain.fields import FIELD_BY_KEY, columns
 from proposals.domain.sections import TABLE_BY_KIND, TABLE_KINDS
-from proposals.live import live_context
+from proposals.live import live_context, region_key
 from proposals.views import owned_proposal
 from proposals.views.accounts import browser_languages, number_format
 from proposals.wizard import (
@@ -93,6 +93,7 @@ def _page(request, proposal, step, step_forms, **extra):
     previous, following = neighbours(step.slug)
     system = proposal.system
     live = live_context(proposal, step=step.slug, chart_link=True)
+    folded = plan_folded(live["mode_terms"], proposal)
     return {
         "proposal": proposal,
         "step": step,
@@ -116,14 +117,19 @@ def _page(request, proposal, step, step_forms, **extra):
         "chart_changed": True,
         "findings_changed": True,
         "badges_changed": True,
+        "summary_changed": True,
         **live,
         # The applicant's path: progress from the badges' counts; what the tier
         # does not ask for (Playground: job plan, measurements) folded away.
         "progress": wizard_progress(
             live["counts_by_step"], live["refused_by_step"], proposal.visited_steps
         ),
-        "plan_folded": plan_folded(live["mode_terms"], proposal),
+        "plan_folded": folded,
         "plan_optional": plan_optional(live["mode_terms"]),
+        # Without measurements the chart region's text names the tier and whether
+        # it asks for scaling data; every number is written in the person's format.
+        "chart_key": region_key(live["chart_key"], folded, live["tier_label"]),
+        "summary_key": region_key(live["summary_key"], number_format(request).name),
         **extra,
     }
 
@@ -232,7 +238,7 @@ def _step_post(request, proposal, step, saved, system_before, autosave):
     if autosave:
         # A region is rendered and sent again only when what it shows changed: the
         # page sends back the fingerprint of what it shows (``revision_field``).
-        for region in ("chart", "findings", "badges"):
+        for region in ("chart", "findings", "badges", "summary"):
             shown = request.POST.get(f"{region}_key")
             context[f"{region}_changed"] = shown != context[f"{region}_key"]
         return _answer(request, "autosave", context)

@@ -1,8 +1,15 @@
-"""The project's URLs plus a trivial view: the baseline for request benchmarks."""
+"""The project's URLs plus the baselines for request benchmarks: a trivial view, and
+the least a save can cost (one SELECT and one UPDATE of a proposal), both as an
+anonymous GET and as the autosave itself arrives (an authenticated POST of the
+step's inputs, the proposal read as its owner's)."""
 
+from django.contrib.auth.decorators import login_required
+from django.db import transaction
+from django.http import Http404
 from django.template.response import TemplateResponse
 from django.urls import path
 from django.utils import timezone
+from django.views.decorators.http import require_POST
 
 from aifactory.urls import urlpatterns as project_urlpatterns
 
@@ -12,8 +19,8 @@ def trivial(request):
 
 
 def select_update(request, pk):
-    """One SELECT and one UPDATE of a proposal, then the trivial template: the
-    least a save can cost (the autosave's baseline)."""
+    """One SELECT and one UPDATE of a proposal, then the trivial template (no user:
+    the session is never read)."""
     from proposals.models import Proposal
 
     revision = Proposal.objects.values_list("revision", flat=True).get(pk=pk)
@@ -21,8 +28,31 @@ def select_update(request, pk):
     return TemplateResponse(request, "bench/trivial.html", {"name": revision})
 
 
+@login_required
+@require_POST
+def owner_select_update(request, pk):
+    """What every save must do before any work of its own: the request's user (its
+    session), the posted form read, the owner's proposal selected and updated in one
+    transaction, then the trivial template."""
+    from proposals.models import Proposal
+
+    with transaction.atomic():
+        revision = (
+            Proposal.objects.filter(pk=pk, owner=request.user, deleted_at__isnull=True)
+            .values_list("revision", flat=True)
+            .first()
+        )
+        if revision is None or "autosave" not in request.POST:
+            raise Http404("No such proposal.")
+        Proposal.objects.filter(pk=pk).update(
+            revision=revision + 1, updated_at=timezone.now()
+        )
+    return TemplateResponse(request, "bench/trivial.html", {"name": revision})
+
+
 urlpatterns = [
     path("bench/trivial/", trivial),
     path("bench/select-update/<int:pk>/", select_update),
+    path("bench/owner-select-update/<int:pk>/", owner_select_update),
     *project_urlpatterns,
 ]

@@ -196,7 +196,7 @@ def test_the_chart_follows_the_data(user_client, full):
 
 def keys_of(content: str) -> dict:
     found = {}
-    for name in ("chart_key", "findings_key", "badges_key"):
+    for name in ("chart_key", "findings_key", "badges_key", "summary_key"):
         found[name] = (
             content.split(f'name="{name}"')[1].split('value="')[1].split('"')[0]
         )
@@ -215,17 +215,68 @@ def test_unchanged_regions_are_not_sent_again(user_client, full):
     content = user_client.post(
         step_url(full, "scalability"), {**data, **keys}, headers=HX
     ).content.decode()
-    for region in ('id="live-chart"', 'id="live-findings"', 'id="badges-scalability"'):
+    for region in SUMMARY_REGIONS + (
+        'id="live-chart"',
+        'id="live-findings"',
+        'id="badges-scalability"',
+    ):
         assert region not in content
-    assert 'id="live-tier"' in content and 'id="save-status"' in content
+    assert (
+        'id="save-status"' in content and 'id="fb-id_scalability_narrative"' in content
+    )
     assert keys_of(content) == keys
-    # A change the findings show: the findings and the badges come again.
+    # A change the findings and the totals show: they come again, the chart not.
     data = page_data(full, "scalability", **{f"jobs-{full.jobs.get().pk}-gpus": "9999"})
     content = user_client.post(
         step_url(full, "scalability"), {**data, **keys}, headers=HX
     ).content.decode()
     assert 'id="live-findings"' in content and 'id="badges-scalability"' in content
+    for region in SUMMARY_REGIONS:
+        assert region in content
+    assert 'id="live-chart"' not in content
     assert keys_of(content)["findings_key"] != keys["findings_key"]
+    assert keys_of(content)["summary_key"] != keys["summary_key"]
+
+
+SUMMARY_REGIONS = (
+    'id="live-tier"',
+    'id="live-totals"',
+    'id="live-compute"',
+    'id="live-energy"',
+    'id="live-calendar"',
+    'id="live-bar"',
+)
+
+
+def test_the_tier_and_totals_follow_the_hours_typed(user_client, full):
+    """The summary regions are left out only while what they show is the same: a
+    new total of GPU-hours changes the tier, the totals and the calendar."""
+    page = user_client.get(step_url(full, "selection")).content.decode()
+    keys = keys_of(page)
+    data = page_data(full, "selection", total_gpu_hours="500")
+    content = user_client.post(
+        step_url(full, "selection"), {**data, **keys}, headers=HX
+    ).content.decode()
+    for region in SUMMARY_REGIONS:
+        assert region in content
+    assert 'data-testid="requested-hours">500<' in content
+    assert "Playground" in content.split('id="live-tier"')[1].split("</section>")[0]
+    assert keys_of(content)["summary_key"] != keys["summary_key"]
+
+
+def test_the_chart_region_follows_the_tier_without_measurements(user_client, user):
+    """Without measurements the chart region only says whether the tier asks for
+    scaling data: a new tier sends it again."""
+    proposal = ProposalFactory(owner=user, total_gpu_hours=500)
+    page = user_client.get(step_url(proposal, "selection")).content.decode()
+    keys = keys_of(page)
+    assert "needs no scaling data" in page
+    data = page_data(proposal, "selection", total_gpu_hours="20000")
+    content = user_client.post(
+        step_url(proposal, "selection"), {**data, **keys}, headers=HX
+    ).content.decode()
+    region = content.split('id="live-chart"')[1].split("</section>")[0]
+    assert "Enter scaling measurements" in region
 
 
 def test_a_page_without_keys_gets_every_region(user_client, full):

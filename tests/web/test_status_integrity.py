@@ -92,3 +92,26 @@ def test_a_wizard_save_after_ready_changes_the_status(
     submitted.refresh_from_db()
     assert submitted.title == "A new title"
     assert submitted.status == S.CHANGED_SINCE_READY
+
+
+@pytest.mark.parametrize("status", [S.SUBMITTED, S.DRAFT])
+def test_an_autosave_records_the_edit_too(client, submitted, status):
+    """The wizard's autosave reads the proposal locked and updates it knowing its
+    status: an edit during review is recorded there as well, a draft's is not."""
+    from tests.web.test_live import page_data
+
+    Proposal.objects.filter(pk=submitted.pk).update(status=status)
+    before = StatusChange.objects.filter(proposal=submitted).count()
+    client.force_login(submitted.owner)
+    url = reverse("proposals:step", args=[submitted.pk, "scalability"])
+    data = page_data(submitted, "scalability", scalability_narrative="Edited again.")
+    response = client.post(url, data, headers={"HX-Request": "true"})
+    assert 'data-state="saved"' in response.text
+    submitted.refresh_from_db()
+    assert submitted.scalability_narrative == "Edited again."
+    if status == S.SUBMITTED:
+        assert submitted.status == S.CHANGED_IN_REVIEW
+        assert StatusChange.objects.filter(proposal=submitted).count() == before + 1
+    else:
+        assert submitted.status == S.DRAFT
+        assert StatusChange.objects.filter(proposal=submitted).count() == before

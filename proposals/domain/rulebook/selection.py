@@ -6,6 +6,7 @@ so it states when the rule fires. Field paths use the JSON format's names.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator
 
@@ -76,9 +77,11 @@ def node_counts(text: str) -> list[int]:
     return found
 
 
+@functools.lru_cache(maxsize=256)
 def claims_dies_as_gpus(text: str, per_node: int, dies: int) -> bool:
     """Whether ``text`` counts a node's compute dies as GPUs: "8 GPUs per node" on a
-    node of 4 GPUs with 8 dies, or "16 GPUs (2 nodes)"."""
+    node of 4 GPUs with 8 dies, or "16 GPUs (2 nodes)". (Kept per text: the
+    wizard asks again on every keystroke, mostly about texts not being typed in.)"""
     for match in PER_NODE_MENTION.finditer(text):
         if count(next(g for g in match.groups() if g)) == dies:
             return True

@@ -1,0 +1,42 @@
+"""Results the engine keeps between calls (the wizard assesses on every keystroke):
+the same inputs give the very same result, different inputs their own, and an input
+that cannot be a key is still computed."""
+
+from proposals.domain.rulebook.selection import claims_dies_as_gpus
+from proposals.domain.scaling import _project, analyse, project
+from proposals.domain.types import Measurement
+
+
+def series(*rows):
+    measured = tuple(Measurement(gpus=g, throughput=t) for g, t in rows)
+    return analyse(measured).series[0]
+
+
+def test_a_projection_is_kept_for_the_same_measurements():
+    data = series((4, 1200), (8, 2280), (16, 4225))
+    first = project(data, 32, "fast_lane")
+    again = project(series((4, 1200), (8, 2280), (16, 4225)), 32, "fast_lane")
+    assert again is first
+    assert first == _project(data, 32, "fast_lane")
+
+
+def test_another_measurement_or_target_is_projected_afresh():
+    first = project(series((4, 1200), (8, 2280), (16, 4225)), 32, "fast_lane")
+    other = project(series((4, 1200), (8, 2280), (16, 4000)), 32, "fast_lane")
+    assert other != first and other.efficiency_low < first.efficiency_low
+    assert project(series((4, 1200), (8, 2280), (16, 4225)), 64, "fast_lane") != first
+
+
+class Unhashable(str):
+    __hash__ = None
+
+
+def test_an_input_that_cannot_be_a_key_is_computed():
+    data = series((4, 1200), (8, 2280), (16, 4225))
+    assert project(data, 32, Unhashable("fast_lane")) == _project(data, 32, "fast_lane")
+
+
+def test_the_dies_check_answers_alike_each_time():
+    text = "We run on 16 GPUs (2 nodes)."
+    assert claims_dies_as_gpus(text, 4, 8) is claims_dies_as_gpus(text, 4, 8) is True
+    assert claims_dies_as_gpus("We run on 8 GPUs (2 nodes).", 4, 8) is False
