@@ -27,3 +27,12 @@ graceful_timeout = 30
 # Heartbeat files in memory, not on a disk that may stall.
 worker_tmp_dir = "/dev/shm" if os.path.isdir("/dev/shm") else None
 accesslog = os.environ.get("GUNICORN_ACCESSLOG") or None
+
+
+def post_worker_init(worker):
+    """The application is loaded: what it holds now (Django, numpy, matplotlib, the
+    catalogue) lives as long as the worker, so the garbage collector's full passes
+    need not walk it again on every request that triggers one."""
+    import gc
+
+    gc.freeze()

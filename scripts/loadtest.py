@@ -54,6 +54,7 @@ FIELD = "optimisation_narrative"
 TARGET_P95_MS = 150
 PDF_PROPOSALS = 40  # distinct PDFs the worker renders during the PDF round
 PDF_TYPISTS = 10
+SINGLE_REPEAT = 200  # autosaves (and baselines) of the one-typist timing
 
 
 def fail(message: str, status: int = 2):
@@ -146,8 +147,8 @@ class FormReader(HTMLParser):
 BASES = re.compile(
     r'<input type="hidden" name="bases" id="bases-field" value="([^"]*)"'
 )
-CHART_KEY = re.compile(
-    r'<input type="hidden" name="chart_key" id="chart-key-field" value="([^"]*)"'
+REGION_KEY = re.compile(
+    r'<input type="hidden" name="([a-z]+_key)" id="[a-z-]+-key-field" value="([^"]*)"'
 )
 STATE = re.compile(r'id="save-status"[^>]*data-state="([a-z]+)"')
 
@@ -177,13 +178,13 @@ class Typist:
     def _cookie_header(self) -> str:
         return "; ".join(f"{k}={v}" for k, v in self.cookies.items())
 
-    def _request(self, method, body=None, headers=None):
+    def _request(self, method, body=None, headers=None, url=None):
         headers = dict(headers or {})
         headers["Cookie"] = self._cookie_header()
         headers["Host"] = f"127.0.0.1:{self.port}"
         for attempt in range(2):
             try:
-                self.conn.request(method, self.url, body=body, headers=headers)
+                self.conn.request(method, url or self.url, body=body, headers=headers)
                 response = self.conn.getresponse()
                 data = response.read()
                 break
@@ -220,18 +221,21 @@ class Typist:
             )
         self.text = self.fields[self.field]
 
+    def headers(self) -> dict:
+        return {
+            "Content-Type": "application/x-www-form-urlencoded",
+            "HX-Request": "true",
+            "HX-Current-URL": f"http://127.0.0.1:{self.port}{self.url}",
+            "X-CSRFToken": self.cookies.get("csrftoken", ""),
+        }
+
     def autosave(self, word: str):
         text = f"{self.text} {word}".strip()
         fields = dict(self.fields)
         fields[self.field] = text
         fields["autosave"] = "1"
         body = urllib.parse.urlencode(fields)
-        headers = {
-            "Content-Type": "application/x-www-form-urlencoded",
-            "HX-Request": "true",
-            "HX-Current-URL": f"http://127.0.0.1:{self.port}{self.url}",
-            "X-CSRFToken": self.cookies.get("csrftoken", ""),
-        }
+        headers = self.headers()
         self.sent += 1
         start = time.perf_counter()
         try:
@@ -253,9 +257,9 @@ class Typist:
         bases = BASES.search(answer)
         if bases:
             self.fields["bases"] = html.unescape(bases.group(1))
-        chart = CHART_KEY.search(answer)
-        if chart:
-            self.fields["chart_key"] = html.unescape(chart.group(1))
+        # The fingerprints of the regions the page shows, as the page keeps them.
+        for name, value in REGION_KEY.findall(answer):
+            self.fields[name] = html.unescape(value)
 
     def run(self, start_at: float, seconds: float, rnd_offset: float):
         tick = 0
@@ -364,8 +368,10 @@ def start_servers(env: dict, port: int, log) -> list[subprocess.Popen]:
     ]
     if os.environ.get("WEB_CONCURRENCY") is None:
         gunicorn += ["--workers", str(2 * (os.cpu_count() or 1) + 1)]
+    # The web server also answers the baselines of ``single_typist`` (loopback only).
+    web_env = {**env, "DJANGO_SETTINGS_MODULE": "tests.bench.server_settings"}
     web = subprocess.Popen(
-        gunicorn, cwd=ROOT, env=env, stdout=log, stderr=log, start_new_session=True
+        gunicorn, cwd=ROOT, env=web_env, stdout=log, stderr=log, start_new_session=True
     )
     # The task worker yields the CPU to the web workers (as README advises).
     worker = subprocess.Popen(
@@ -408,6 +414,44 @@ def percentile(values: list[float], q: float) -> float:
     if len(values) == 1:
         return values[0]
     return statistics.quantiles(values, n=100, method="inclusive")[int(q) - 1]
+
+
+def single_typist(sessions, port: int, repeat: int = SINGLE_REPEAT) -> list[tuple]:
+    """One typist, one request at a time, the issue's way of timing an autosave:
+    the autosave (its text changes, the chart does not) in turns with three
+    baselines on the same server and connection. Returns (label, median ms)."""
+    proposal, session = sessions[0]
+    typist = Typist(number=0, proposal=proposal, session=session, port=port)
+    typist.load()
+    baselines = {
+        "trivial view (GET)": ("GET", "/bench/trivial/"),
+        "one SELECT + one UPDATE (GET, no user)": (
+            "GET",
+            f"/bench/select-update/{proposal}/",
+        ),
+        "the owner's SELECT + UPDATE (POST of the step's inputs)": (
+            "POST",
+            f"/bench/owner-select-update/{proposal}/",
+        ),
+    }
+    times: dict[str, list[float]] = {label: [] for label in baselines}
+    for i in range(repeat):
+        typist.autosave(f"s{i}")
+        for label, (method, url) in baselines.items():
+            fields = {**typist.fields, "autosave": "1"}
+            body = urllib.parse.urlencode(fields) if method == "POST" else None
+            start = time.perf_counter()
+            status, _ = typist._request(method, body, typist.headers(), url=url)
+            times[label].append((time.perf_counter() - start) * 1000)
+            if status != 200:
+                fail(f"baseline {url} answered {status}")
+    if typist.errors:
+        fail(f"single typist: {typist.errors[:3]}")
+    medians = [(label, statistics.median(ms)) for label, ms in times.items()]
+    return [
+        *medians,
+        ("autosave, chart unchanged", statistics.median(typist.latencies)),
+    ]
 
 
 def run_round(
@@ -562,6 +606,19 @@ def main() -> int:
 
         django.core.management.call_command("createcachetable", verbosity=0)
         processes = start_servers(env, port, log)
+        timed = single_typist(sessions, port)
+        print("One typist, one request at a time (medians):")
+        for label, ms in timed:
+            print(f"  {label:<58} {ms:>7.2f} ms")
+        autosave_ms, owner_ms = timed[-1][1], timed[-2][1]
+        print(
+            f"  {'ratio autosave / owner SELECT + UPDATE (target <= 3x)':<58} "
+            f"{autosave_ms / owner_ms:>7.1f}x"
+        )
+        print(
+            f"  {'ratio autosave / anonymous SELECT + UPDATE':<58} "
+            f"{autosave_ms / timed[1][1]:>7.1f}x\n"
+        )
         print(
             f"{'typists':>8} {'saves/s':>8} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8} "
             f"{'errors':>7} {'lost':>5}  target p95 < {TARGET_P95_MS} ms"
