@@ -244,3 +244,40 @@
   }
   document.body.addEventListener("htmx:afterSettle", highlight);
 })();
+
+// What was typed while the page was still arriving (before htmx had set up the form,
+// or before this script ran) has no autosave to follow: once the page is ready, each
+// input that no longer shows what the server sent is announced again, so the autosave
+// (and its rows) pick it up like any keystroke. A reload or a step back, where the
+// browser itself may put earlier values back, is left alone.
+(function () {
+  function differs(el) {
+    if (el.type === "hidden" || el.disabled || !el.name) return false;
+    if (el.type === "checkbox" || el.type === "radio") return el.checked !== el.defaultChecked;
+    if (el instanceof HTMLSelectElement) {
+      const options = Array.from(el.options);
+      if (el.multiple) {
+        return options.some(function (option) { return option.selected !== option.defaultSelected; });
+      }
+      // Without a "selected" option the browser shows the first one.
+      let shown = 0;
+      options.forEach(function (option, index) { if (option.defaultSelected) shown = index; });
+      return options.length > 0 && el.selectedIndex !== shown;
+    }
+    return el.value !== el.defaultValue;
+  }
+
+  document.addEventListener("DOMContentLoaded", function () {
+    // After htmx's own set-up, which listens for the same event and was loaded first.
+    window.setTimeout(function () {
+      const form = document.querySelector("form[data-autosave]");
+      if (!form) return;
+      const navigation = performance.getEntriesByType("navigation")[0];
+      if (navigation && navigation.type !== "navigate") return;
+      form.querySelectorAll("input, select, textarea").forEach(function (el) {
+        if (el.closest("[data-paste]") || !differs(el)) return;
+        el.dispatchEvent(new Event("input", { bubbles: true }));
+      });
+    }, 0);
+  });
+})();
