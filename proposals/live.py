@@ -120,6 +120,7 @@ def live_context(proposal, *, step: str = "", chart_link: bool = False) -> dict:
     }
     tier = assessment.tier
     help_figures = figures(terms)
+    system_slug = getattr(proposal.system, "slug", None)
     calendar = calendar_for(proposal, assessment)
     data = chart_data(assessment, code_names)
     chart_svg, chart_url = "", ""
@@ -142,11 +143,9 @@ def live_context(proposal, *, step: str = "", chart_link: bool = False) -> dict:
         "point_figures": point_figures,
         # Tier-fitted help and examples by field key (``total_gpu_hours``, ``jobs.gpus``),
         # with the figures of the call terms in force.
-        "help": PerField(lambda spec: spec.help_for(tier, help_figures)),
+        "help": PerField(lambda spec: spec.help_for(tier, help_figures, system_slug)),
         # Examples fitted to the tier and the system (LUMI words for LUMI), by key.
-        "help_examples": PerField(
-            lambda spec: spec.examples_for(tier, getattr(proposal.system, "slug", None))
-        ),
+        "help_examples": PerField(lambda spec: spec.examples_for(tier, system_slug)),
         # What the request's mode (tier) asks for: the wizard folds what it does not.
         "mode_terms": _mode_terms(terms, proposal, assessment),
         "chart_svg": chart_svg,

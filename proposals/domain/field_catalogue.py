@@ -98,8 +98,12 @@ FIELDS: tuple[FieldSpec, ...] = (
         "organisation",
         "Software stack already run on the target system",
         help=(
-            "Has your software already run on this system's GPUs (for LUMI-G: AMD "
-            "MI250X with ROCm)? If not, start with Playground to port and test it."
+            "Has your software already run on this system's GPUs? If not, start with "
+            "Playground to port and test it."
+        ),
+        on_system=(
+            (examples.LUMI, "On LUMI-G that means AMD MI250X GPUs with ROCm."),
+            (examples.MN5, "On MareNostrum 5 ACC that means NVIDIA H100 GPUs."),
         ),
     ),
     # --- AI Factory selection -------------------------------------------------------
@@ -129,9 +133,13 @@ FIELDS: tuple[FieldSpec, ...] = (
         unit="GPU-hours",
         term="gpu-hour",
         help=(
-            "One GPU-hour is one physical GPU for one hour (on LUMI-G one MI250X, i.e. "
-            "two GCDs). The amount decides the call: up to {playground_max} Playground, "
-            "up to {fast_lane_max} Fast Lane, above that Large Scale."
+            "One GPU-hour is one physical GPU for one hour. The amount decides the "
+            "call: up to {playground_max} Playground, up to {fast_lane_max} Fast Lane, "
+            "above that Large Scale."
+        ),
+        on_system=(
+            (examples.LUMI, "On LUMI-G one GPU is one MI250X, that is two GCDs."),
+            (examples.MN5, "On MareNostrum 5 ACC one GPU is one H100."),
         ),
         playground=(
             "Up to {playground_max} GPU-hours is Playground: no scaling data and no job plan "
@@ -221,10 +229,15 @@ FIELDS: tuple[FieldSpec, ...] = (
         "CPU-hours beyond the default allocation",
         unit="CPU-hours",
         help=(
-            "Leave empty if the default CPU allocation is enough (on LUMI, AI Factory "
-            "projects get 1,000 CPU-hours on LUMI-C). If you need more, explain why in "
-            "the description of the code that needs them. Do not run CPU-only jobs on "
-            "GPU nodes."
+            "Leave empty if the default CPU allocation is enough. If you need more, "
+            "explain why in the description of the code that needs them. Do not run "
+            "CPU-only jobs on GPU nodes."
+        ),
+        on_system=(
+            (
+                examples.LUMI,
+                "On LUMI, AI Factory projects get 1,000 CPU-hours on LUMI-C by default.",
+            ),
         ),
     ),
     scalar(
@@ -232,11 +245,14 @@ FIELDS: tuple[FieldSpec, ...] = (
         "selection.auxiliary_services",
         "selection",
         "Auxiliary services",
-        help=(
-            "Small services such as an MLflow or Weights & Biases server. On LUMI they "
-            "run on the LUMI-K Kubernetes platform, which has no GPUs."
+        help="Small services such as an MLflow or Weights & Biases server.",
+        on_system=(
+            (
+                examples.LUMI,
+                "On LUMI they run on the LUMI-K Kubernetes platform, which has no GPUs.",
+            ),
         ),
-        example="MLflow tracking server on LUMI-K",
+        example="MLflow tracking server",
     ),
     scalar(
         "duration_months",

@@ -51,6 +51,8 @@ class FieldSpec:
     term: str = ""
     # Example answers fitted to a tier and a system (see :meth:`examples_for`).
     examples: tuple[Example, ...] = ()
+    # A sentence of help that holds on one system only: (cluster slug, sentence).
+    on_system: tuple[tuple[str, str], ...] = ()
 
     @property
     def key(self) -> str:
@@ -63,12 +65,18 @@ class FieldSpec:
         return (self.short or self.label).replace("{gpus}", "GPUs")
 
     def help_for(
-        self, tier: str | None, figures: Mapping[str, str] | None = None
+        self,
+        tier: str | None,
+        figures: Mapping[str, str] | None = None,
+        system: str | None = None,
     ) -> str:
         """The advice for ``tier`` when there is tier-specific advice, else general,
         with the call terms' ``figures`` filled in (``{playground_max}`` ...; default:
-        the shipped terms)."""
+        the shipped terms), then what holds on ``system`` (a cluster slug) only."""
         text = (getattr(self, tier, "") if tier else "") or self.help
+        local = next((line for slug, line in self.on_system if slug == system), "")
+        if local:
+            text = f"{text} {local}" if text else local
         return fill(text, terms.figures() if figures is None else figures)
 
     def examples_for(

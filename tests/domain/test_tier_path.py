@@ -116,3 +116,32 @@ def test_without_a_variant_the_general_example_stands():
     assert FIELD_BY_KEY["storage_tb"].examples_for("playground", LUMI)[0].text == "5"
     assert FIELD_BY_KEY["auxiliary_services"].examples_for(None) != ()
     assert FIELD_BY_KEY["organisation_name"].examples_for("fast_lane", LUMI) == ()
+
+
+SYSTEM_HELP = ["total_gpu_hours", "extra_cpu_hours", "auxiliary_services"]
+
+
+@pytest.mark.parametrize(
+    "key, system, present",
+    [
+        ("total_gpu_hours", LUMI, "MI250X, that is two GCDs"),
+        ("total_gpu_hours", MN5, "one GPU is one H100"),
+        ("stack_demonstrated_on_target", LUMI, "MI250X GPUs with ROCm"),
+        ("stack_demonstrated_on_target", MN5, "NVIDIA H100"),
+        # LUMI guide: AI Factory projects "by default also receive 1,000 CPU hours
+        # that can be used on LUMI-C"; "any project with access to LUMI-G also has
+        # access to the LUMI-K Kubernetes platform".
+        ("extra_cpu_hours", LUMI, "1,000 CPU-hours on LUMI-C"),
+        ("auxiliary_services", LUMI, "LUMI-K"),
+    ],
+)
+def test_help_names_the_system_it_is_about(key, system, present):
+    assert present in FIELD_BY_KEY[key].help_for("fast_lane", system=system)
+
+
+@pytest.mark.parametrize("key", [*SYSTEM_HELP, "stack_demonstrated_on_target"])
+@pytest.mark.parametrize("system", [MN5, "vega-gpu", None])
+def test_help_for_another_system_says_nothing_of_lumi(key, system):
+    for tier in (None, "playground", "fast_lane", "large_scale"):
+        assert "LUMI" not in FIELD_BY_KEY[key].help_for(tier, system=system)
+    assert "LUMI" not in FIELD_BY_KEY[key].example

@@ -209,3 +209,24 @@ def test_an_imported_proposal_is_not_shown_as_never_started(user_client, user):
     for step in ("organisation", "selection", "codes", "scalability", "optimisation"):
         assert 'data-testid="step-not-started"' not in _badges(page, step)
     assert re.search(r"[1-5] of 5 steps complete", page)
+
+
+@pytest.mark.parametrize(
+    "slug, present, absent",
+    [
+        ("lumi-g", ["MI250X, that is two GCDs", "LUMI-C", "LUMI-K"], ["H100"]),
+        ("marenostrum5-acc", ["one GPU is one H100"], ["LUMI"]),
+    ],
+)
+def test_the_selection_help_speaks_of_the_chosen_system(
+    user_client, user, slug, present, absent
+):
+    from tests.factories import cluster
+
+    proposal = ProposalFactory(owner=user, system=cluster(slug))
+    page = user_client.get(step_url(proposal, "selection")).content.decode()
+    help_texts = " ".join(re.findall(r'<div class="form-text">(.*?)</div>', page, re.S))
+    for text in present:
+        assert text in help_texts
+    for text in absent:
+        assert text not in help_texts
