@@ -230,3 +230,17 @@ def test_the_selection_help_speaks_of_the_chosen_system(
         assert text in help_texts
     for text in absent:
         assert text not in help_texts
+
+
+def test_playground_folds_the_gcd_choice_on_the_selection_step(user_client, user):
+    playground = ProposalFactory(owner=user)  # LUMI-G, 4,000 GPU-hours
+    page = user_client.get(step_url(playground, "selection")).content.decode()
+    fold = _details_body(page, 'data-testid="gpu-unit-fold"')
+    assert 'name="gpu_unit"' in fold
+    # Chosen already: the choice stays in view.
+    gcds = ProposalFactory(owner=user, gpu_unit="gcds")
+    page = user_client.get(step_url(gcds, "selection")).content.decode()
+    assert 'data-testid="gpu-unit-fold"' not in page and 'name="gpu_unit"' in page
+    fast_lane = ProposalFactory(owner=user, total_gpu_hours=18176)
+    page = user_client.get(step_url(fast_lane, "selection")).content.decode()
+    assert 'data-testid="gpu-unit-fold"' not in page and 'name="gpu_unit"' in page
