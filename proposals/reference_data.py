@@ -8,8 +8,10 @@ this process while they are current:
   copy at once, and removes the stamp kept in Django's configured cache;
 - a copy is current while the stamp it was loaded under is still in that cache (so,
   with a cache shared between processes, the database cache, an edit made in one
-  process is seen by every other at its next request), and for at most
-  ``MAX_AGE`` seconds (the bound for processes that share no cache).
+  process is seen by every other within ``STAMP_CHECK`` seconds: the stamp is looked
+  up at most that often, not at every use, which with the database cache would be a
+  query each time), and for at most ``MAX_AGE`` seconds (the bound for processes
+  that share no cache).
 """
 
 import time
@@ -24,10 +26,12 @@ from proposals.models import CallFamily, CallMode, Cluster, CountryEligibility
 
 STAMP_KEY = "reference-data:stamp"
 MAX_AGE = 60.0  # seconds
+STAMP_CHECK = 1.0  # seconds between two looks at the shared stamp
 
 # This process's copy: {"stamp": str, "loaded": float, "catalogue": ..., ...}, replaced
 # whole (never changed in place), so a thread reading it never sees half of one.
 _copy: dict = {}
+_checked = 0.0  # when the shared stamp last matched this process's copy
 
 
 def forget() -> None:
@@ -38,11 +42,15 @@ def forget() -> None:
 
 
 def _current() -> dict:
-    global _copy
-    stamp = cache.get(STAMP_KEY)
+    global _copy, _checked
     copy = _copy
-    fresh = copy and time.monotonic() - copy["loaded"] < MAX_AGE
+    now = time.monotonic()
+    fresh = copy and now - copy["loaded"] < MAX_AGE
+    if fresh and now - _checked < STAMP_CHECK:
+        return copy
+    stamp = cache.get(STAMP_KEY)
     if fresh and stamp is not None and copy["stamp"] == stamp:
+        _checked = now
         return copy
     if stamp is None:
         stamp = uuid.uuid4().hex
@@ -57,6 +65,7 @@ def _current() -> dict:
         "clusters": {str(c.pk): c for c in Cluster.objects.all()},
     }
     _copy = loaded
+    _checked = time.monotonic()
     return loaded
 
 

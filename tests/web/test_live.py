@@ -331,13 +331,58 @@ def test_an_edit_of_the_call_terms_is_seen_at_once(full):
     assert modes[mode.slug].max_hours == float(mode.max_hours)
 
 
-def test_the_copy_is_reloaded_when_the_shared_stamp_is_gone(full):
+class Clock:
+    """``time.monotonic`` for ``reference_data``, moved by hand."""
+
+    def __init__(self):
+        self.now = 1000.0
+
+    def monotonic(self):
+        return self.now
+
+
+def test_the_copy_is_reloaded_when_the_shared_stamp_is_gone(full, monkeypatch):
+    from django.core.cache import cache
+
+    clock = Clock()
+    monkeypatch.setattr(reference_data, "time", clock)
+    reference_data.forget()
     reference_data.cached_catalogue()
     Cluster.objects.filter(slug="lumi-g").update(gpus_per_node=8)  # no signal
     assert reference_data.cached_catalogue()["lumi-g"].gpus_per_node == 4
+    cache.delete(reference_data.STAMP_KEY)  # as another process's edit does
+    # Seen at the next look at the shared stamp, at most STAMP_CHECK later.
+    clock.now += reference_data.STAMP_CHECK / 2
+    assert reference_data.cached_catalogue()["lumi-g"].gpus_per_node == 4
+    clock.now += reference_data.STAMP_CHECK
+    assert reference_data.cached_catalogue()["lumi-g"].gpus_per_node == 8
+
+
+def test_the_shared_stamp_is_read_at_most_once_a_second(full, monkeypatch):
+    """With the database cache each look at the stamp is a query: an autosave
+    (which reads the catalogue and the terms several times) makes none within
+    STAMP_CHECK of the last look."""
     from django.core.cache import cache
 
-    cache.delete(reference_data.STAMP_KEY)  # as another process's edit does
+    clock = Clock()
+    monkeypatch.setattr(reference_data, "time", clock)
+    reference_data.forget()
+    reference_data.cached_catalogue()
+    looks = []
+    real_get = cache.get
+    monkeypatch.setattr(
+        cache, "get", lambda *a, **k: looks.append(a) or real_get(*a, **k)
+    )
+    for _ in range(5):
+        reference_data.cached_terms()
+        reference_data.cached_clusters()
+    assert looks == []
+    clock.now += reference_data.STAMP_CHECK
+    reference_data.cached_terms()
+    reference_data.cached_terms()
+    assert looks == [(reference_data.STAMP_KEY,)]
+    clock.now += reference_data.MAX_AGE  # and a copy never outlives MAX_AGE
+    Cluster.objects.filter(slug="lumi-g").update(gpus_per_node=8)  # no signal
     assert reference_data.cached_catalogue()["lumi-g"].gpus_per_node == 8
 
 
