@@ -122,6 +122,7 @@ def live_context(proposal, *, step: str = "", chart_link: bool = False) -> dict:
     help_figures = figures(terms)
     system_slug = getattr(proposal.system, "slug", None)
     calendar = calendar_for(proposal, assessment)
+    finding_counts = _severity_counts(findings)
     data = chart_data(assessment, code_names)
     chart_svg, chart_url = "", ""
     if chart_link:
@@ -138,7 +139,7 @@ def live_context(proposal, *, step: str = "", chart_link: bool = False) -> dict:
         "findings_by_step": dict(by_step),
         "findings_by_anchor": dict(by_anchor),
         "counts_by_step": counts_by_step,
-        "finding_counts": _severity_counts(findings),
+        "finding_counts": finding_counts,
         "job_figures": job_figures,
         "point_figures": point_figures,
         # Tier-fitted help and examples by field key (``total_gpu_hours``, ``jobs.gpus``),
@@ -171,7 +172,7 @@ def live_context(proposal, *, step: str = "", chart_link: bool = False) -> dict:
         "summary_key": region_key(
             assessment,
             calendar,
-            _severity_counts(findings),
+            finding_counts,
             refused["refused_labels"],
             proposal.pk,
         ),
