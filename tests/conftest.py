@@ -63,10 +63,15 @@ def user_client(client, user):
 @pytest.fixture(autouse=True)
 def _empty_cache():
     """Rate-limit counters (and cached charts) live in the cache: start each test
-    with none."""
+    with none. The reference data's stamp lives there too, so this process's copy of
+    the reference data goes with it (otherwise the first look at the missing stamp,
+    up to STAMP_CHECK into the test, would reload it mid-measurement)."""
     from django.core.cache import cache
 
+    from proposals import reference_data
+
     cache.clear()
+    reference_data.forget()
 
 
 @pytest.fixture

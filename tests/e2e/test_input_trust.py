@@ -153,6 +153,8 @@ def test_gpu_unit_survives_edits_on_every_other_step(applicant):
     page, proposal, base = applicant
     CodeEntryFactory(proposal=proposal)
     page.goto(f"{base}/proposals/{proposal.pk}/selection/")
+    # Playground: the choice is folded away until asked for, as the job plan is.
+    page.get_by_test_id("gpu-unit-fold").locator("summary").click()
     page.get_by_label("GCDs, as Slurm counts them").check()
     settled(page)
     expect(page.locator("#id_max_gpus_per_job")).to_have_value("8")  # 4 GPUs

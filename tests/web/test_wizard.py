@@ -328,13 +328,13 @@ def _autosave_queries(client, proposal, rows):
     with CaptureQueriesContext(connection) as queries:
         response = client.post(step_url(proposal, "scalability"), data, headers=HX)
     assert response.status_code == 200
-    return len(queries)
+    return [q["sql"] for q in queries.captured_queries]
 
 
 def test_recompute_queries_do_not_grow_with_rows(user_client, user):
     small = _autosave_queries(user_client, ProposalFactory(owner=user), 3)
     large = _autosave_queries(user_client, ProposalFactory(owner=user), 40)
-    assert small == large
+    assert len(small) == len(large), "\n".join(large)
 
 
 def test_unknown_step_is_404(user_client, proposal):
