@@ -9,6 +9,8 @@ widget's own attributes, the label, the select's options) is written once per ta
 each row adds only its name, id, value and messages, all escaped.
 """
 
+from types import SimpleNamespace
+
 from django import forms, template
 from django.forms.forms import NON_FIELD_ERRORS
 from django.forms.utils import pretty_name
@@ -17,16 +19,21 @@ from django.utils.safestring import mark_safe
 
 from proposals.templatetags.wizard_tags import (
     _INPUT_TEMPLATES,
+    _TEXTAREA_TEMPLATE,
     _attrs,
     _escape,
     _feedback_values,
     _options,
     _widget_class,
     feedback_html,
+    get_item,
+    is_checkbox,
+    is_radio,
     job_figures,
     point_figures,
     row_actions,
     widget,
+    wizard_field,
 )
 
 register = template.Library()
@@ -40,38 +47,28 @@ _ID = "\x00"
 _INPUTS = (forms.TextInput, forms.NumberInput, forms.EmailInput, forms.URLInput)
 
 
-class _Column:
-    """One column's input as every row of a table writes it: the HTML around a row's
-    name, value and id, for a cell with errors and for one without."""
+class _Control:
+    """One field's input as every row writes it (wizard_tags.widget(field, size,
+    label) and Django's BoundField.build_widget_attrs): the HTML around a row's name,
+    value and id, with and without errors. ``fast`` is false for the widgets left to
+    wizard_tags.widget (whose HTML Django's own rendering checks)."""
 
-    __slots__ = ("name", "field", "label", "fast", "td", "wrap", "parts", "choices")
+    __slots__ = ("field", "fast", "parts", "choices", "textarea")
 
-    def __init__(self, spec, field, form, unit_label):
-        self.name = spec.name
+    def __init__(self, field, form, *, size="", label=""):
         self.field = field
-        self.label = field.label if field.label is not None else pretty_name(spec.name)
-        css = f' class="col-{_escape(spec.width)}"' if spec.width else ""
-        self.td = f'<td{css} data-label="{_escape(spec.label)}">'
-        self.wrap = ("", "")
-        if field.widget.attrs.get("data-gpu-count"):
-            self.wrap = (
-                '<div class="input-group input-group-sm flex-nowrap">',
-                '<span class="input-group-text px-1" data-gpu-unit-label>'
-                f"{_escape(unit_label or '')}</span></div>",
-            )
         self.fast = self._fast(field, form)
         self.parts = {}
         self.choices = None
+        self.textarea = type(field.widget) is forms.Textarea
         if self.fast:
             for errors in (False, True):
-                self.parts[errors] = self._attr_parts(field, form, errors)
+                self.parts[errors] = self._attr_parts(field, form, errors, size, label)
             if isinstance(field.widget, forms.Select):
                 self.choices = _options(tuple(field.widget.choices))
 
     @staticmethod
     def _fast(field, form) -> bool:
-        """Whether this column's inputs are written here: the widgets whose HTML
-        and attributes do not depend on the row (else wizard_tags.widget)."""
         widget_ = field.widget
         auto_id = form.auto_id
         if not (auto_id and "%s" in str(auto_id)) or field.localize:
@@ -80,6 +77,8 @@ class _Column:
             return False
         if type(widget_) in _INPUTS:
             return widget_.template_name in _INPUT_TEMPLATES
+        if type(widget_) is forms.Textarea:
+            return widget_.template_name == _TEXTAREA_TEMPLATE
         if type(widget_) is forms.Select:
             try:
                 choices = tuple(widget_.choices)
@@ -89,20 +88,19 @@ class _Column:
             return not any(isinstance(label, (list, tuple)) for _, label in choices)
         return False
 
-    def _attr_parts(self, field, form, errors) -> tuple[str, ...]:
-        """The input's attributes as wizard_tags.widget(field, "sm", label) and
-        Django's BoundField.build_widget_attrs write them, split where the id goes."""
+    @staticmethod
+    def _attr_parts(field, form, errors, size, label) -> tuple[str, ...]:
         widget_ = field.widget
         classes = [_widget_class(widget_)]
-        if classes[0] != "form-check-input":
-            classes.append(f"{classes[0]}-sm")
+        if size and classes[0] != "form-check-input":
+            classes.append(f"{classes[0]}-{size}")
         if errors:
             classes.append("is-invalid")
         attrs = {"class": " ".join(classes), "aria-describedby": f"fb-{_ID}"}
         if errors:
             attrs["aria-invalid"] = "true"
-        if self.label:
-            attrs["aria-label"] = self.label
+        if label:
+            attrs["aria-label"] = label
         # build_widget_attrs: these widgets' use_required_attribute ignores the value.
         if (
             widget_.use_required_attribute(None)
@@ -117,36 +115,66 @@ class _Column:
         attrs.setdefault("id", _ID)
         return tuple(_attrs(widget_.build_attrs(widget_.attrs, attrs)).split(_ID))
 
-    def cell(self, form, errors, values) -> str:
-        """The row's ``<td>`` for this column."""
-        field = form.fields.get(self.name)
+    def html(self, form, name, errors) -> str | None:
+        """The input of ``form``'s field ``name``, or ``None`` if not written here."""
+        field = form.fields.get(name)
         if not self.fast or field is not self.field:
-            return self._slow(form, values)
-        name = form.add_prefix(self.name)
-        auto_id = _escape(form.auto_id % name)
+            return None
+        html_name = form.add_prefix(name)
+        auto_id = _escape(form.auto_id % html_name)
         if form.is_bound:
-            value = form[self.name].value()
+            value = form[name].value()
         else:
-            value = field.prepare_value(form.get_initial_for_field(field, self.name))
+            value = field.prepare_value(form.get_initial_for_field(field, name))
         attrs = auto_id.join(self.parts[bool(errors)])
         widget_ = field.widget
-        if self.choices is None:
-            value = widget_.format_value(value)
-            value = "" if value is None else f' value="{_escape(value)}"'
-            control = (
-                f'<input type="{_escape(widget_.input_type)}" name="{_escape(name)}"'
-                f"{value}{attrs}>"
-            )
-        else:
+        if self.choices is not None:
             plain, chosen, index = self.choices
             options = list(plain)
             for wanted in widget_.format_value(value):
                 if wanted in index:
                     options[index[wanted]] = chosen[index[wanted]]
                     break
-            control = (
-                f'<select name="{_escape(name)}"{attrs}>{"".join(options)}\n</select>'
+            return (
+                f'<select name="{_escape(html_name)}"{attrs}>'
+                f"{''.join(options)}\n</select>"
             )
+        value = widget_.format_value(value)
+        if self.textarea:
+            value = _escape(value) if value else ""
+            return f'<textarea name="{_escape(html_name)}"{attrs}>\n{value}</textarea>'
+        value = "" if value is None else f' value="{_escape(value)}"'
+        return (
+            f'<input type="{_escape(widget_.input_type)}" name="{_escape(html_name)}"'
+            f"{value}{attrs}>"
+        )
+
+
+class _Column:
+    """One column of a table: its cell as every row writes it (the label for the
+    stacked small-screen layout, the input, the GPU unit beside GPU counts)."""
+
+    __slots__ = ("name", "label", "control", "td", "wrap")
+
+    def __init__(self, spec, field, form, unit_label):
+        self.name = spec.name
+        self.label = field.label if field.label is not None else pretty_name(spec.name)
+        css = f' class="col-{_escape(spec.width)}"' if spec.width else ""
+        self.td = f'<td{css} data-label="{_escape(spec.label)}">'
+        self.wrap = ("", "")
+        if field.widget.attrs.get("data-gpu-count"):
+            self.wrap = (
+                '<div class="input-group input-group-sm flex-nowrap">',
+                '<span class="input-group-text px-1" data-gpu-unit-label>'
+                f"{_escape(unit_label or '')}</span></div>",
+            )
+        self.control = _Control(field, form, size="sm", label=self.label)
+
+    def cell(self, form, errors, values) -> str:
+        """The row's ``<td>`` for this column."""
+        control = self.control.html(form, self.name, errors)
+        if control is None:
+            return self._slow(form, values)
         return f"{self.td}{self.wrap[0]}{control}{self.wrap[1]}</td>"
 
     def _slow(self, form, values) -> str:
@@ -220,6 +248,29 @@ def _form_errors(form, oob) -> str:
 
 _FIGURES = {"measurements": point_figures, "jobs": job_figures}
 
+# A row id no table holds: row_actions writes a table's buttons once around it (per
+# first/last state); each row's buttons are those with its own id in its place.
+_SAMPLE_PK = 987654320123456789
+
+
+class _Buttons:
+    """A table's row buttons (wizard_tags.row_actions), written once per table."""
+
+    def __init__(self, context, kind):
+        self.context, self.kind, self.parts = context, kind, {}
+
+    def __call__(self, row, first, last) -> str:
+        parts = self.parts.get((first, last))
+        if parts is None:
+            sample = SimpleNamespace(pk=_SAMPLE_PK)
+            html = row_actions(self.context, self.kind, sample, first, last)
+            parts = self.parts[(first, last)] = tuple(html.split(str(_SAMPLE_PK)))
+            if len(parts) != 7:  # the id elsewhere than the six URLs: no shortcut
+                parts = self.parts[(first, last)] = ()
+        if not parts:
+            return row_actions(self.context, self.kind, row, first, last)
+        return str(int(row.pk)).join(parts)
+
 
 @register.simple_tag(takes_context=True)
 def table_rows(context, kind, computed="", empty=""):
@@ -252,6 +303,7 @@ def table_rows(context, kind, computed="", empty=""):
             f'data-label="{conditional_escape(computed)}">'
         )
     cache: dict = {}
+    buttons = _Buttons(context, kind)
     last = len(entries) - 1
     out = []
     for position, entry in enumerate(entries):
@@ -274,10 +326,112 @@ def table_rows(context, kind, computed="", empty=""):
         if figures is not None:
             out.append(f"{computed}{figures(values, row)}</td>")
         out.append('\n      <td class="row-actions-cell">')
-        out.append(row_actions(context, kind, row, position == 0, position == last))
+        out.append(buttons(row, position == 0, position == last))
         out.append(
             '</td>\n    </tr>\n    <tr class="row-feedback">'
             f'<td colspan="{span}">{"".join(feedback)}{_form_errors(form, oob)}'
             "</td></tr>\n    "
+        )
+    return mark_safe("".join(out))
+
+
+_FIELD_KEYS = ("addon", "units", "compact", "oob")
+
+
+class _Fields:
+    """A code entry's fields as ``{% wizard_field %}`` writes them (label, input, unit,
+    feedback), each field's input attributes written once per page."""
+
+    def __init__(self, context):
+        self.context = context
+        self.values = _feedback_values(context)
+        self.values.update({key: context.get(key) for key in _FIELD_KEYS})
+        self.controls: dict = {}
+
+    def __call__(self, form, name) -> str:
+        bound = form[name]
+        field = bound.field
+        control = self.controls.get(id(field))
+        if control is None:
+            control = self.controls[id(field)] = _Control(field, form)
+        html = None
+        if not (is_checkbox(bound) or is_radio(bound)):
+            html = control.html(form, name, form.errors.get(name))
+        if html is None:
+            return wizard_field(self.context, bound)
+        values = self.values
+        unit = values["addon"] or get_item(values["units"], name)
+        if unit:
+            unit = conditional_escape(unit)
+            marker = " data-gpu-unit-label" if unit == values["gpu_unit_label"] else ""
+            html = (
+                f'<div class="input-group">{html}<span class="input-group-text"'
+                f"{marker}>{unit}</span></div>"
+            )
+        feedback = feedback_html(
+            values, bound, compact=bool(values["compact"]), oob=bool(values["oob"])
+        )
+        anchor = _escape(bound.auto_id)
+        return (
+            f'\n<div class="mb-3 wizard-field" id="wrap-{anchor}">\n  \n'
+            f'  <label class="form-label" for="{anchor}">'
+            f"{conditional_escape(bound.label)}</label>\n  {html}\n  \n  {feedback}\n</div>\n"
+        )
+
+
+@register.simple_tag(takes_context=True)
+def code_entries(context, summary="", empty=""):
+    """The code entries of the codes step, one card each (its title, buttons, own
+    errors and fields; the model's compute inputs folded under ``summary``, open
+    when filled in), or ``empty`` when there are none. The same HTML as the loop
+    of ``{% wizard_field %}`` it replaced (tests/web/test_wizard_tags.py)."""
+    entries = context["forms"].tables["codes"]
+    if not entries:
+        return mark_safe(
+            f'\n<p class="alert alert-warning">{conditional_escape(empty)}</p>\n'
+        )
+    item = conditional_escape(context["tables"]["codes"].item)
+    summary = conditional_escape(summary)
+    oob = ' hx-swap-oob="true"' if context.get("oob") else ""
+    buttons = _Buttons(context, "codes")
+    fields = _Fields(context)
+    last = len(entries) - 1
+    out = []
+    for position, entry in enumerate(entries):
+        f, row = entry.form, entry.row
+        pk = _escape(row.pk)
+        title = f" ({conditional_escape(row.name)})" if row.name else ""
+        opened = " open" if row.model_parameters else ""
+        out.append(
+            f'\n<section class="card mb-3 code-entry" id="codes-{pk}" '
+            f'aria-labelledby="codes-{pk}-h">\n'
+            '  <div class="card-header d-flex align-items-center gap-2">\n'
+            f'    <h3 class="h6 mb-0 me-auto" id="codes-{pk}-h">{item} {position + 1}'
+            f"{title}</h3>\n"
+            f"    {buttons(row, position == 0, position == last)}\n"
+            "  </div>\n"
+            '  <div class="card-body">\n'
+            f"    {_form_errors(f, oob)}\n\n"  # (the include's file ended in one)
+            f"    {fields(f, 'role')}\n"
+            '    <div class="row">\n'
+            f'      <div class="col-md-8">{fields(f, "name")}</div>\n'
+            f'      <div class="col-md-4">{fields(f, "version")}</div>\n'
+            "    </div>\n"
+            f"    {fields(f, 'references')}\n"
+            f"    {fields(f, 'description')}\n"
+            f'    <details class="compute-inputs"{opened}>\n'
+            f'      <summary class="small">{summary}</summary>\n'
+            '      <div class="row mt-2">\n'
+            f'        <div class="col-md-4">{fields(f, "model_use")}</div>\n'
+            f'        <div class="col-md-4">{fields(f, "model_parameters")}</div>\n'
+            f'        <div class="col-md-4">{fields(f, "training_tokens")}</div>\n'
+            f'        <div class="col-md-4">{fields(f, "dataset_samples")}</div>\n'
+            f'        <div class="col-md-2 col-6">{fields(f, "epochs")}</div>\n'
+            f'        <div class="col-md-3 col-6">{fields(f, "tokens_per_sample")}</div>\n'
+            f'        <div class="col-md-3">{fields(f, "assumed_mfu_pct")}</div>\n'
+            "      </div>\n"
+            "    </details>\n"
+            "  </div>\n"
+            "</section>\n"
         )
     return mark_safe("".join(out))
