@@ -17,6 +17,7 @@ from django.forms.utils import pretty_name
 from django.utils.html import conditional_escape
 from django.utils.safestring import mark_safe
 
+from proposals.templatetags.stack import on_fresh_stack
 from proposals.templatetags.wizard_tags import (
     _INPUT_TEMPLATES,
     _TEXTAREA_TEMPLATE,
@@ -274,6 +275,10 @@ class _Buttons:
 
 @register.simple_tag(takes_context=True)
 def table_rows(context, kind, computed="", empty=""):
+    return on_fresh_stack(_table_rows, context, kind, computed, empty)
+
+
+def _table_rows(context, kind, computed="", empty=""):
     """Every row of the step's ``kind`` table: a ``<tr>`` of labelled inputs (each
     cell's ``data-label`` for the stacked small-screen layout), the computed figures
     (a cell labelled ``computed``, for the kinds that have them), the row's buttons,
@@ -381,6 +386,10 @@ class _Fields:
 
 @register.simple_tag(takes_context=True)
 def code_entries(context, summary="", empty=""):
+    return on_fresh_stack(_code_entries, context, summary, empty)
+
+
+def _code_entries(context, summary, empty):
     """The code entries of the codes step, one card each (its title, buttons, own
     errors and fields; the model's compute inputs folded under ``summary``, open
     when filled in), or ``empty`` when there are none. The same HTML as the loop
