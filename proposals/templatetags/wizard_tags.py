@@ -12,6 +12,7 @@ from django.utils.safestring import mark_safe
 from proposals.domain.numbers import MISSING, grouped
 from proposals.domain.sections import TABLE_BY_KIND
 from proposals.templatetags.glossary_tags import term_link
+from proposals.templatetags.stack import on_fresh_stack
 
 register = template.Library()
 
@@ -544,6 +545,11 @@ def wizard_field(context, field):
 
 @register.simple_tag(takes_context=True)
 def finding_items(context, findings):
+    """See :func:`_finding_items` (run on a stack chunk of its own: stack.py)."""
+    return on_fresh_stack(_finding_items, context, findings)
+
+
+def _finding_items(context, findings):
     """The live findings list's items (``_sidebar.html``) written in Python: the list
     grows with the proposal's rows, and each item's link to its step was one
     ``{% url %}`` per finding; here it is one ``reverse()`` per step."""
@@ -580,6 +586,11 @@ def finding_items(context, findings):
 
 @register.simple_tag
 def scaling_rows(points):
+    """See :func:`_scaling_rows` (run on a stack chunk of its own: stack.py)."""
+    return on_fresh_stack(_scaling_rows, points)
+
+
+def _scaling_rows(points):
     """The live scaling table's rows (``_sidebar.html``) written in Python: one row
     per measurement, on every step's page."""
     return mark_safe(
