@@ -351,14 +351,20 @@ class _Fields:
         self.context = context
         self.values = _feedback_values(context)
         self.values.update({key: context.get(key) for key in _FIELD_KEYS})
+        self.values["_help_cache"] = {}  # each field's help, once per page
         self.controls: dict = {}
+        self.labels: dict = {}
+        self.form = self.notes = None
 
     def __call__(self, form, name) -> str:
+        if form is not self.form:  # the form's notes, once per entry
+            self.form, self.notes = form, form.notes
         bound = form[name]
         field = bound.field
         control = self.controls.get(id(field))
         if control is None:
             control = self.controls[id(field)] = _Control(field, form)
+            self.labels[id(field)] = conditional_escape(bound.label)
         html = None
         if not (is_checkbox(bound) or is_radio(bound)):
             html = control.html(form, name, form.errors.get(name))
@@ -374,13 +380,17 @@ class _Fields:
                 f"{marker}>{unit}</span></div>"
             )
         feedback = feedback_html(
-            values, bound, compact=bool(values["compact"]), oob=bool(values["oob"])
+            values,
+            bound,
+            compact=bool(values["compact"]),
+            oob=bool(values["oob"]),
+            notes=self.notes,
         )
         anchor = _escape(bound.auto_id)
         return (
             f'\n<div class="mb-3 wizard-field" id="wrap-{anchor}">\n  \n'
             f'  <label class="form-label" for="{anchor}">'
-            f"{conditional_escape(bound.label)}</label>\n  {html}\n  \n  {feedback}\n</div>\n"
+            f"{self.labels[id(field)]}</label>\n  {html}\n  \n  {feedback}\n</div>\n"
         )
 
 
