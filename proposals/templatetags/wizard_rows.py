@@ -196,7 +196,8 @@ class _Column:
             return feedback_html(
                 values, form[self.name], compact=True, notes=form.notes
             )
-        anchor = _escape(f"id_{form.add_prefix(self.name)}")
+        key = f"id_{form.add_prefix(self.name)}"
+        anchor = _escape(key)
         parts = [
             f'<div id="fb-{anchor}" class="field-feedback" '
             f'data-label="{_escape(self.label)}">'
@@ -212,7 +213,7 @@ class _Column:
                 f"{conditional_escape(note)}</div>"
             )
         parts.append(f'<div class="field-findings" data-anchor="{anchor}">')
-        for item in findings.get(f"id_{form.add_prefix(self.name)}", ()):
+        for item in findings.get(key, ()):
             css = _escape(item["css"])
             parts.append(
                 f'<div class="finding-inline small text-{css}-emphasis">'
@@ -226,7 +227,7 @@ class _Column:
 def _columns(specs, form, unit_label, cache) -> list[_Column]:
     """The columns of ``form``'s row, made once per set of fields (the unbound rows of
     a table share theirs; a posted row has its own)."""
-    key = tuple(id(form.fields.get(spec.name)) for spec in specs)
+    key = tuple(map(id, map(form.fields.get, [spec.name for spec in specs])))
     found = cache.get(key)
     if found is None:
         found = cache[key] = [
