@@ -355,6 +355,7 @@ class _Fields:
         self.values["_help_cache"] = {}  # each field's help, once per page
         self.controls: dict = {}
         self.labels: dict = {}
+        self.units: dict = {}
         self.form = self.notes = None
 
     def __call__(self, form, name) -> str:
@@ -372,14 +373,22 @@ class _Fields:
         if html is None:
             return wizard_field(self.context, bound)
         values = self.values
-        unit = values["addon"] or get_item(values["units"], name)
-        if unit:
-            unit = conditional_escape(unit)
-            marker = " data-gpu-unit-label" if unit == values["gpu_unit_label"] else ""
-            html = (
-                f'<div class="input-group">{html}<span class="input-group-text"'
-                f"{marker}>{unit}</span></div>"
-            )
+        unit = self.units.get(name)
+        if unit is None:  # the unit beside the input, once per field name
+            unit = values["addon"] or get_item(values["units"], name)
+            if unit:
+                text = conditional_escape(unit)
+                marker = (
+                    " data-gpu-unit-label" if text == values["gpu_unit_label"] else ""
+                )
+                unit = (
+                    '<div class="input-group">',
+                    f'<span class="input-group-text"{marker}>{text}</span></div>',
+                )
+            else:
+                unit = ("", "")
+            self.units[name] = unit
+        html = f"{unit[0]}{html}{unit[1]}"
         feedback = feedback_html(
             values,
             bound,

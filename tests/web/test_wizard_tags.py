@@ -467,6 +467,8 @@ def _step_context(proposal, step, data=None, *, gpu_unit="gpus", oob=False):
         "help_examples": {"name": [SimpleNamespace(lead="", text="nanoGPT <1.0>")]},
         "cluster": proposal.system,
         "max_gpus_nodes": None,
+        # units beside inputs (one escaped, one the GPU unit the toggle relabels)
+        "units": {"epochs": "passes <over> data", "model_parameters": "GPUs"},
     }
 
 
@@ -562,6 +564,8 @@ def test_code_entries_as_the_step_template_wrote_them(proposal, posted, oob):
     old = Template("{% load wizard_tags %}" + OLD_CODE_LOOP).render(Context(context))
     assert html == old
     assert "Trainer &amp; &quot;co&quot; &lt;x&gt;" in html
+    assert "passes &lt;over&gt; data</span>" in html
+    assert '<span class="input-group-text" data-gpu-unit-label>GPUs</span>' in html
     assert ("&lt;b&gt;bold&lt;/b&gt;" in html) == posted
 
 
