@@ -65,6 +65,8 @@ class _Control:
         if self.fast:
             for errors in (False, True):
                 self.parts[errors] = self._attr_parts(field, form, errors, size, label)
+            # The id goes in twice (aria-describedby, id); anything else: Django's way.
+            self.fast = all(len(parts) == 3 for parts in self.parts.values())
             if isinstance(field.widget, forms.Select):
                 self.choices = _options(tuple(field.widget.choices))
 
@@ -276,6 +278,7 @@ class _Buttons:
 
 @register.simple_tag(takes_context=True)
 def table_rows(context, kind, computed="", empty=""):
+    """See :func:`_table_rows` (run on a stack chunk of its own: stack.py)."""
     return on_fresh_stack(_table_rows, context, kind, computed, empty)
 
 
@@ -406,6 +409,7 @@ class _Fields:
 
 @register.simple_tag(takes_context=True)
 def code_entries(context, summary="", empty=""):
+    """See :func:`_code_entries` (run on a stack chunk of its own: stack.py)."""
     return on_fresh_stack(_code_entries, context, summary, empty)
 
 

@@ -593,3 +593,27 @@ def test_on_fresh_stack_calls_through_a_frame_larger_than_a_stack_chunk():
     assert on_fresh_stack.__code__.co_nlocals * 8 > 16 * 1024  # CPython's chunk
     with pytest.raises(ZeroDivisionError):
         on_fresh_stack(divmod, 1, 0)
+
+
+class _OwnInput(forms.TextInput):
+    """A widget the row tags leave to Django's own rendering (not one they know)."""
+
+
+@pytest.mark.django_db
+def test_table_rows_leave_other_widgets_to_django_and_match_the_loop(proposal):
+    rows = _rows(proposal)
+    context = _step_context(proposal, "scalability", _posted(*rows))
+    for entry in context["forms"].tables["jobs"]:
+        field = entry.form.fields["title"]
+        if not isinstance(field.widget, _OwnInput):
+            field.widget = _OwnInput(attrs={"data-x": 'a "b" \x00 <c>'})
+        entry.form.fields["hours"].widget.attrs["data-y"] = "\x00"  # the id's marker
+    new = Template(
+        f'{{% load wizard_rows %}}{{% table_rows "jobs" {TABLE_TAGS["jobs"]} %}}'
+    ).render(Context(context))
+    old = Template("{% load wizard_tags %}" + OLD_TABLE_LOOPS["jobs"]).render(
+        Context(context)
+    )
+    assert new == old
+    assert 'data-x="a &quot;b&quot; \x00 &lt;c&gt;"' in new
+    assert new.count('data-y="\x00"') == len(context["forms"].tables["jobs"])
