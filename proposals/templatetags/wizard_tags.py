@@ -12,6 +12,7 @@ from django.utils.safestring import mark_safe
 from proposals.domain.numbers import MISSING, grouped
 from proposals.domain.sections import TABLE_BY_KIND
 from proposals.templatetags.glossary_tags import term_link
+from proposals.templatetags.stack import on_fresh_stack
 
 register = template.Library()
 
@@ -306,23 +307,31 @@ def feedback_html(context, field, *, compact=False, oob=False, notes=None) -> st
             f"{_escape(text)}</div>"
         )
     if not compact:
-        text = get_item(context.get("help"), field.name)
-        if text:
-            examples = "".join(
-                ' <span class="text-body-secondary d-block mt-1" data-testid="help-example">'
-                + (
-                    f"{conditional_escape(item.lead)}, for example"
-                    if item.lead
-                    else "Example"
-                )
-                + f": <q>{conditional_escape(item.text)}</q></span>"
-                for item in get_item(context.get("help_examples"), field.name) or ()
-            )
-            parts.append(
-                f'<div class="form-text">{conditional_escape(text)}{examples}</div>'
-            )
+        # The same for every row's field of that name: written once per page where
+        # the caller keeps a cache (``_help_cache``: the row tags of wizard_rows).
+        cache = context.get("_help_cache")
+        block = None if cache is None else cache.get(field.name)
+        if block is None:
+            block = _help_block(context, field.name)
+            if cache is not None:
+                cache[field.name] = block
+        parts.append(block)
     parts.append("</div>")
     return mark_safe("".join(parts))
+
+
+def _help_block(context, name) -> str:
+    """A field's tier-fitted help and its examples (``""`` for none)."""
+    text = get_item(context.get("help"), name)
+    if not text:
+        return ""
+    examples = "".join(
+        ' <span class="text-body-secondary d-block mt-1" data-testid="help-example">'
+        + (f"{conditional_escape(item.lead)}, for example" if item.lead else "Example")
+        + f": <q>{conditional_escape(item.text)}</q></span>"
+        for item in get_item(context.get("help_examples"), name) or ()
+    )
+    return f'<div class="form-text">{conditional_escape(text)}{examples}</div>'
 
 
 @register.simple_tag(takes_context=True)
@@ -544,6 +553,11 @@ def wizard_field(context, field):
 
 @register.simple_tag(takes_context=True)
 def finding_items(context, findings):
+    """See :func:`_finding_items` (run on a stack chunk of its own: stack.py)."""
+    return on_fresh_stack(_finding_items, context, findings)
+
+
+def _finding_items(context, findings):
     """The live findings list's items (``_sidebar.html``) written in Python: the list
     grows with the proposal's rows, and each item's link to its step was one
     ``{% url %}`` per finding; here it is one ``reverse()`` per step."""
@@ -580,6 +594,11 @@ def finding_items(context, findings):
 
 @register.simple_tag
 def scaling_rows(points):
+    """See :func:`_scaling_rows` (run on a stack chunk of its own: stack.py)."""
+    return on_fresh_stack(_scaling_rows, points)
+
+
+def _scaling_rows(points):
     """The live scaling table's rows (``_sidebar.html``) written in Python: one row
     per measurement, on every step's page."""
     return mark_safe(

@@ -1,6 +1,7 @@
 """A step page that grows with the proposal: the same step with ten times the demo's
 rows, against the demo's own page, in the same run (issue 16: at most 2x)."""
 
+import resource
 import statistics
 import time
 
@@ -39,6 +40,15 @@ def interleaved_medians(first, second, *, repeat: int) -> tuple[float, float]:
             func()
             samples.append((time.perf_counter() - start) * 1000)
     return statistics.median(times[0]), statistics.median(times[1])
+
+
+def page_faults(func, *, repeat: int) -> float:
+    """Minor page faults per call of ``func()`` (memory the process maps afresh:
+    wizard_rows' loops once cost thousands per page, see templatetags/stack.py)."""
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+    for _ in range(repeat):
+        func()
+    return (resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before) / repeat
 
 
 def _demo(title: str) -> Proposal:
@@ -103,11 +113,13 @@ def test_step_page_with_ten_times_the_rows(client, catalogue, title, step):
     small_size = len(get(demo)().content)
     big_size = len(get(bigger)().content)
     small, big = interleaved_medians(get(demo), get(bigger), repeat=25)
+    faults = [page_faults(get(proposal), repeat=10) for proposal in (demo, bigger)]
     report(
         f"Step page '{step}' with ten times the demo's rows ({counts})",
         [
             ("demo's rows, median", f"{small:.1f} ms, {small_size / 1024:.0f} KB"),
             ("ten times the rows, median", f"{big:.1f} ms, {big_size / 1024:.0f} KB"),
             ("ratio (target <= 2x)", f"{big / small:.2f}x"),
+            ("page faults per request", "{:.0f} and {:.0f}".format(*faults)),
         ],
     )
