@@ -12,6 +12,12 @@ time, against ~800 with this).
 always gets a chunk of its own (32 KB), and the calls made under it fit in the
 remaining room, whatever the depth of the template around it. The cost is one chunk
 per call of the tag, not one per call in its loop.
+
+This works around a known interpreter bug, python/cpython#142183 ("Calls across
+stack chunks perform badly"). It was fixed by keeping one spare chunk per thread
+(python/cpython#145789, backported to 3.13 as #146123); 3.11, which the project runs,
+receives security fixes only. On an interpreter with the fix this wrapper costs one
+call and changes nothing else; remove it when the project moves past 3.11.
 """
 
 # A function whose frame is larger than a 16 KB chunk: ~2,200 local variables (never
