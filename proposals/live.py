@@ -35,6 +35,46 @@ def region_key(*parts) -> str:
     return hashlib.sha256(repr(parts).encode()).hexdigest()[:16]
 
 
+# The parts of the live summary, each sent again by an autosave only when what it
+# shows has changed (``summary_keys``; the templates test ``"tier" in
+# summary_changed``).
+SUMMARY_PARTS = ("tier", "totals", "compute", "energy", "calendar", "bar")
+
+
+def summary_keys(assessment, calendar, finding_counts, refused_labels) -> dict:
+    """A fingerprint per part of the live summary (``SUMMARY_PARTS``), from what
+    that part's template reads."""
+    plan, schedule = assessment.plan, assessment.schedule
+    return {
+        "tier": region_key(
+            assessment.tier,
+            assessment.mode_label,
+            assessment.recommended_tier,
+            assessment.reasons,
+            refused_labels,
+        ),
+        "totals": region_key(
+            assessment.requested_gpu_hours,
+            assessment.billing,
+            plan.total_gpu_hours,
+            bool(plan.rows),
+            plan.largest_job_gpus,
+            plan.largest_job_nodes,
+            schedule.total_gpu_hours,
+            bool(schedule.rows),
+        ),
+        "compute": region_key(assessment.compute_estimate, assessment.mfu_check),
+        "energy": region_key(assessment.energy),
+        "calendar": region_key(calendar),
+        "bar": region_key(
+            assessment.tier,
+            assessment.mode_label,
+            assessment.requested_gpu_hours,
+            finding_counts,
+        ),
+    }
+
+
 class PerField(dict):
     """A field's help (or examples) by field key, computed when a template first asks
     for it: a step shows a few of the vocabulary's fields, not all of them."""
@@ -167,14 +207,12 @@ def live_context(proposal, *, step: str = "", chart_link: bool = False) -> dict:
             sorted(proposal.visited_steps or ()),
         ),
         # The tier, totals, compute estimate, energy, calendar and the small
-        # screens' bar: everything they show comes from these.
+        # screens' bar: each part's fingerprint from what that part shows (a test
+        # renders the parts after many edits: an unchanged fingerprint is an
+        # unchanged part).
         "calendar": calendar,
-        "summary_key": region_key(
-            assessment,
-            calendar,
-            finding_counts,
-            refused["refused_labels"],
-            proposal.pk,
+        "summary_keys": summary_keys(
+            assessment, calendar, finding_counts, refused["refused_labels"]
         ),
         "cluster": proposal.system,
         # duck-typed: the model has the same gpus_per_node as the domain's Cluster

@@ -32,7 +32,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from proposals import charts, selectors, services
 from proposals.domain.fields import FIELD_BY_KEY, columns
 from proposals.domain.sections import TABLE_BY_KIND, TABLE_KINDS
-from proposals.live import live_context, region_key
+from proposals.live import SUMMARY_PARTS, live_context, region_key
 from proposals.views import owned_proposal
 from proposals.views.accounts import browser_languages, number_format
 from proposals.wizard import (
@@ -117,7 +117,7 @@ def _page(request, proposal, step, step_forms, **extra):
         "chart_changed": True,
         "findings_changed": True,
         "badges_changed": True,
-        "summary_changed": True,
+        "summary_changed": SUMMARY_PARTS,
         **live,
         # The applicant's path: progress from the badges' counts; what the tier
         # does not ask for (Playground: job plan, measurements) folded away.
@@ -129,9 +129,31 @@ def _page(request, proposal, step, step_forms, **extra):
         # Without measurements the chart region's text names the tier and whether
         # it asks for scaling data; every number is written in the person's format.
         "chart_key": region_key(live["chart_key"], folded, live["tier_label"]),
-        "summary_key": region_key(live["summary_key"], number_format(request).name),
+        # Every part of the summary writes numbers in the person's format.
+        "summary_key": summary_field(live["summary_keys"], number_format(request).name),
         **extra,
     }
+
+
+def summary_field(keys: dict, number_format: str) -> str:
+    """The value of the page's ``summary_key`` input: each summary part's
+    fingerprint (``SUMMARY_PARTS`` order), joined by dots."""
+    return ".".join(region_key(keys[part], number_format) for part in SUMMARY_PARTS)
+
+
+def summary_changed(shown: str | None, current: str) -> frozenset[str]:
+    """The summary parts whose fingerprint in ``current`` differs from the one the
+    page ``shown`` (every part when the page sent none or an unreadable one)."""
+    theirs = (shown or "").split(".")
+    if len(theirs) != len(SUMMARY_PARTS):
+        return frozenset(SUMMARY_PARTS)
+    return frozenset(
+        part
+        for part, mine, seen in zip(
+            SUMMARY_PARTS, current.split("."), theirs, strict=True
+        )
+        if mine != seen
+    )
 
 
 def _remember_chart(proposal, context) -> None:
@@ -238,9 +260,12 @@ def _step_post(request, proposal, step, saved, system_before, autosave):
     if autosave:
         # A region is rendered and sent again only when what it shows changed: the
         # page sends back the fingerprint of what it shows (``revision_field``).
-        for region in ("chart", "findings", "badges", "summary"):
+        for region in ("chart", "findings", "badges"):
             shown = request.POST.get(f"{region}_key")
             context[f"{region}_changed"] = shown != context[f"{region}_key"]
+        context["summary_changed"] = summary_changed(
+            request.POST.get("summary_key"), context["summary_key"]
+        )
         return _answer(request, "autosave", context)
     if outcome.conflicts or any(form.errors for form in step_forms.all_forms()):
         context["focus_heading"] = True  # not <body>: the step and its messages

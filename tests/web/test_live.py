@@ -225,15 +225,16 @@ def test_unchanged_regions_are_not_sent_again(user_client, full):
         'id="save-status"' in content and 'id="fb-id_scalability_narrative"' in content
     )
     assert keys_of(content) == keys
-    # A change the findings and the totals show: they come again, the chart not.
+    # A change the findings and the totals show: they come again; the chart, the
+    # tier and the energy (from the hours requested) do not.
     data = page_data(full, "scalability", **{f"jobs-{full.jobs.get().pk}-gpus": "9999"})
     content = user_client.post(
         step_url(full, "scalability"), {**data, **keys}, headers=HX
     ).content.decode()
     assert 'id="live-findings"' in content and 'id="badges-scalability"' in content
-    for region in SUMMARY_REGIONS:
-        assert region in content
-    assert 'id="live-chart"' not in content
+    assert 'id="live-totals"' in content
+    for region in ('id="live-chart"', 'id="live-tier"', 'id="live-energy"'):
+        assert region not in content
     assert keys_of(content)["findings_key"] != keys["findings_key"]
     assert keys_of(content)["summary_key"] != keys["summary_key"]
 
@@ -249,19 +250,43 @@ SUMMARY_REGIONS = (
 
 
 def test_the_tier_and_totals_follow_the_hours_typed(user_client, full):
-    """The summary regions are left out only while what they show is the same: a
-    new total of GPU-hours changes the tier, the totals and the calendar."""
+    """Each part of the summary is left out only while what it shows is the same:
+    fewer GPU-hours within the tier send the totals, the energy and the bar again,
+    not the tier; more GPU-hours than the tier allows send the tier too."""
     page = user_client.get(step_url(full, "selection")).content.decode()
+    tier = page.split('id="live-tier"')[1].split("</section>")[0]
+    assert 'data-testid="tier">Playground<' in tier
     keys = keys_of(page)
     data = page_data(full, "selection", total_gpu_hours="500")
     content = user_client.post(
         step_url(full, "selection"), {**data, **keys}, headers=HX
     ).content.decode()
-    for region in SUMMARY_REGIONS:
+    for region in ('id="live-totals"', 'id="live-energy"', 'id="live-bar"'):
         assert region in content
+    assert 'id="live-tier"' not in content
     assert 'data-testid="requested-hours">500<' in content
-    assert "Playground" in content.split('id="live-tier"')[1].split("</section>")[0]
     assert keys_of(content)["summary_key"] != keys["summary_key"]
+    keys = keys_of(content)
+    data = page_data(full, "selection", total_gpu_hours="120000")
+    content = user_client.post(
+        step_url(full, "selection"), {**data, **keys}, headers=HX
+    ).content.decode()
+    tier = content.split('id="live-tier"')[1].split("</section>")[0]
+    assert 'data-testid="tier">Playground<' not in tier
+
+
+def test_a_page_without_summary_fingerprints_gets_every_part(user_client, full):
+    """An autosave that sends no (or an unreadable) summary fingerprint gets every
+    part of the summary."""
+    page = user_client.get(step_url(full, "scalability")).content.decode()
+    for sent in ("", "not.a.fingerprint", keys_of(page)["summary_key"] + ".extra"):
+        keys = {**keys_of(page), "summary_key": sent}
+        data = page_data(full, "scalability", scalability_narrative=f"Text {sent}")
+        content = user_client.post(
+            step_url(full, "scalability"), {**data, **keys}, headers=HX
+        ).content.decode()
+        for region in SUMMARY_REGIONS:
+            assert region in content, (sent, region)
 
 
 def test_the_chart_region_follows_the_tier_without_measurements(user_client, user):
@@ -402,3 +427,67 @@ def test_a_nul_character_typed_is_refused_not_a_server_error(user_client, full):
     assert response.status_code == 200
     stored = Proposal.objects.get(pk=full.pk)
     assert stored.refused_inputs["organisation_name"]["text"] == "Nord\ufffdlicht"
+
+
+def _summary_parts(page: str) -> dict:
+    """Each part of the live summary on a full step page: its fingerprint (from
+    the page's ``summary_key``) and its HTML."""
+    from proposals.live import SUMMARY_PARTS
+
+    keys = keys_of(page)["summary_key"].split(".")
+    html = {}
+    for part in SUMMARY_PARTS:
+        if part == "bar":
+            start = page.index('<div id="live-bar"')
+            html[part] = page[start : page.index("</a>", start)]
+        else:
+            start = page.index(f'<section id="live-{part}"')
+            html[part] = page[start : page.index("</section>", start)]
+    return {
+        part: (key, html[part]) for part, key in zip(SUMMARY_PARTS, keys, strict=True)
+    }
+
+
+def test_an_unchanged_summary_fingerprint_is_an_unchanged_part(user_client, full):
+    """An autosave leaves out a part of the summary whose fingerprint the page
+    already has: after edits of every kind, two states with the same fingerprint
+    for a part show that part byte for byte alike (and every part changes at least
+    once, so the comparison is not empty)."""
+    from proposals.live import SUMMARY_PARTS
+
+    code = full.codes.get()
+    point = full.measurements.order_by("position").last()
+    job = full.jobs.get()
+    edits = [
+        ("scalability", {"scalability_narrative": "Words only."}),
+        ("scalability", {f"measurements-{point.pk}-throughput": "4000"}),
+        ("codes", {f"codes-{code.pk}-model_parameters": "1400000000"}),
+        ("codes", {f"codes-{code.pk}-training_tokens": "30000000000"}),
+        ("codes", {f"codes-{code.pk}-assumed_mfu_pct": "35"}),
+        ("scalability", {f"measurements-{point.pk}-mfu_pct": "38"}),
+        ("scalability", {f"jobs-{job.pk}-gpus": "64"}),
+        ("scalability", {f"jobs-{job.pk}-hours": "30"}),
+        ("scalability", {f"jobs-{job.pk}-count": "500"}),
+        ("selection", {"duration_months": "2"}),
+        ("selection", {"total_gpu_hours": "500"}),
+        ("selection", {"total_gpu_hours": "120000"}),
+        ("selection", {"max_gpus_per_job": "128"}),
+        ("scalability", {f"measurements-{point.pk}-throughput": "4225"}),
+        ("selection", {"total_gpu_hours": "5000", "duration_months": "12"}),
+    ]
+    seen: dict[str, dict[str, str]] = {part: {} for part in SUMMARY_PARTS}
+
+    def look():
+        page = user_client.get(step_url(full, "scalability")).content.decode()
+        for part, (key, html) in _summary_parts(page).items():
+            assert seen[part].setdefault(key, html) == html, part
+
+    look()
+    for step, changes in edits:
+        data = page_data(full, step, **changes)
+        response = user_client.post(step_url(full, step), data, headers=HX)
+        assert 'data-state="saved"' in response.content.decode(), changes
+        look()
+    assert all(len(keys) > 1 for keys in seen.values()), {
+        part: len(keys) for part, keys in seen.items()
+    }
