@@ -15,7 +15,7 @@ from __future__ import annotations
 import functools
 import math
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -221,22 +221,48 @@ def project(
     """Fit both models on ``series`` and evaluate them at ``target`` GPUs.
 
     Returns ``None`` without a positive target or without two distinct GPU counts.
-    Repeated GPU counts are averaged before fitting. The same (frozen) inputs give
-    the same projection, so it is kept: the wizard assesses on every keystroke and
-    most keystrokes leave the measurements alone.
+    Repeated GPU counts are averaged before fitting. The fit depends on the series
+    and the target only, and the same (frozen) inputs give the same fit, so it is
+    kept: the wizard assesses on every keystroke and most keystrokes leave the
+    measurements alone. Whether the tier accepts the extrapolation is decided at
+    each call (the tier's terms carry their sources, a mapping: not a key).
     """
     try:
-        return _project_kept(series, target, tier)
+        fitted = _fit_kept(series, target)
     except TypeError:  # an input that cannot be a key (unhashable)
-        return _project(series, target, tier)
+        fitted = _fit(series, target)
+    return _for_tier(fitted, tier)
 
 
 @functools.lru_cache(maxsize=512)
-def _project_kept(series, target, tier) -> Projection | None:
-    return _project(series, target, tier)
+def _fit_kept(series, target) -> Projection | None:
+    return _fit(series, target)
 
 
 def _project(series, target, tier) -> Projection | None:
+    """``project`` computed afresh (nothing kept)."""
+    return _for_tier(_fit(series, target), tier)
+
+
+def _for_tier(fitted: Projection | None, tier) -> Projection | None:
+    """``fitted`` with whether ``tier`` accepts its extrapolation."""
+    if fitted is None:
+        return None
+    allowed = bool(
+        extrapolation_allowed(
+            tier,
+            fitted.extrapolation_factor,
+            fitted.efficiency_high - fitted.efficiency_low,
+        )
+    )
+    if allowed == fitted.extrapolation_allowed:
+        return fitted
+    return replace(fitted, extrapolation_allowed=allowed)
+
+
+def _fit(series, target) -> Projection | None:
+    """Both models fitted on ``series`` and evaluated at ``target`` GPUs (the
+    projection as if the tier accepted any extrapolation)."""
     if series is None or not target or target <= 0:
         return None
     by_gpus: dict[int, list[float]] = defaultdict(list)
@@ -274,5 +300,5 @@ def _project(series, target, tier) -> Projection | None:
         log2_efficiency=l_eff,
         efficiency_low=low,
         efficiency_high=high,
-        extrapolation_allowed=bool(extrapolation_allowed(tier, factor, high - low)),
+        extrapolation_allowed=True,
     )

@@ -3,7 +3,8 @@ the same inputs give the very same result, different inputs their own, and an in
 that cannot be a key is still computed."""
 
 from proposals.domain.rulebook.selection import claims_dies_as_gpus
-from proposals.domain.scaling import _project, analyse, project
+from proposals.domain.scaling import _fit_kept, _project, analyse, project
+from proposals.domain.terms import ModeTerms, Source
 from proposals.domain.types import Measurement
 
 
@@ -25,6 +26,23 @@ def test_another_measurement_or_target_is_projected_afresh():
     other = project(series((4, 1200), (8, 2280), (16, 4000)), 32, "fast_lane")
     assert other != first and other.efficiency_low < first.efficiency_low
     assert project(series((4, 1200), (8, 2280), (16, 4225)), 64, "fast_lane") != first
+
+
+def test_the_fit_is_kept_for_the_terms_the_wizard_passes():
+    """The tier's terms carry their sources (a mapping, not a key): the fit is kept
+    all the same, and each tier's verdict on the extrapolation is its own."""
+    sources = {"max_extrapolation_factor": Source("a guide", "2026-01-01")}
+    terms = {"scaling_data_required": True, "sources": sources}
+    strict = ModeTerms("f", "strict", max_extrapolation_factor=1.5, **terms)
+    lenient = ModeTerms("f", "lenient", max_extrapolation_factor=4.0, **terms)
+    data = series((4, 1100), (8, 2090), (16, 3900))  # no other test's
+    before = _fit_kept.cache_info().hits
+    first = project(data, 64, strict)
+    second = project(series((4, 1100), (8, 2090), (16, 3900)), 64, lenient)
+    assert _fit_kept.cache_info().hits == before + 1
+    assert first.extrapolation_factor == second.extrapolation_factor == 4.0
+    assert (first.extrapolation_allowed, second.extrapolation_allowed) == (False, True)
+    assert first == _project(data, 64, strict) and second == _project(data, 64, lenient)
 
 
 class Unhashable(str):
