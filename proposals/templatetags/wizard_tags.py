@@ -340,6 +340,25 @@ def field_feedback(context, field, compact=False, oob=False):
     return feedback_html(context, field, compact=bool(compact), oob=bool(oob))
 
 
+@register.simple_tag(takes_context=True)
+def posted_feedback(context):
+    """Out of band in an autosave's answer: the feedback block of every input of
+    every form of the step (:func:`feedback_html`, compact for table rows) and
+    each row form's own errors (:func:`form_errors`). One tag for what a template
+    loop wrote with two includes per input (tests/web/test_wizard_tags.py)."""
+    values = _feedback_values(context)
+    oob = bool(context.get("oob"))
+    parts = []
+    for form in context["forms"].all_forms():
+        compact = bool(form.prefix)
+        for field in form:
+            if not field.is_hidden:
+                html = feedback_html(values, field, compact=compact, oob=oob)
+                parts.append(f"{html}\n")
+        parts.append(f"{form_errors(context, form)}\n")
+    return mark_safe("".join(parts))
+
+
 def _cell_input(context, field) -> str:
     html = widget(field, "sm", field.label)
     if field.field.widget.attrs.get("data-gpu-count"):

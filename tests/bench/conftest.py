@@ -32,6 +32,22 @@ def median_ms(func, *, repeat: int = 30, warmup: int = 3) -> float:
     return statistics.median(samples)
 
 
+def medians_ms(funcs: dict, *, repeat: int = 100, warmup: int = 3) -> dict:
+    """Median wall time in milliseconds of each of ``funcs`` (name -> callable),
+    measured in turns: each round calls every one once, so a slower spell of a
+    shared machine weighs on a ratio's both sides alike."""
+    for _ in range(warmup):
+        for func in funcs.values():
+            func()
+    samples: dict = {name: [] for name in funcs}
+    for _ in range(repeat):
+        for name, func in funcs.items():
+            start = time.perf_counter()
+            func()
+            samples[name].append((time.perf_counter() - start) * 1000)
+    return {name: statistics.median(times) for name, times in samples.items()}
+
+
 def report(title: str, rows: list[tuple[str, str]]):
     width = max(len(label) for label, _ in rows)
     print(f"\n== {title}")

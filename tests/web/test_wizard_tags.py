@@ -617,3 +617,34 @@ def test_table_rows_leave_other_widgets_to_django_and_match_the_loop(proposal):
     assert new == old
     assert 'data-x="a &quot;b&quot; \x00 &lt;c&gt;"' in new
     assert new.count('data-y="\x00"') == len(context["forms"].tables["jobs"])
+
+
+# The autosave answer's loop of two includes per input, before {% posted_feedback %}
+# (the feedback include held ``{% field_feedback field compact oob %}`` and a newline).
+OLD_POSTED_FEEDBACK = """{% for form in forms.all_forms %}{% for field in form %}{% if not field.is_hidden %}{% field_feedback field form.prefix oob %}
+{% endif %}{% endfor %}{% form_errors form %}
+{% endfor %}"""  # noqa: E501
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("step", ["selection", "codes", "scalability"])
+@pytest.mark.parametrize("posted", [False, True])
+def test_posted_feedback_as_the_autosave_loop_wrote_it(proposal, step, posted):
+    """``{% posted_feedback %}``: every input's feedback block (compact in table
+    rows, with help elsewhere) and every row's errors, out of band, byte for byte
+    the loop it replaced."""
+    rows = _rows(proposal)
+    data = _posted(*rows) if posted else None
+    context = _step_context(proposal, step, data, oob=True)
+    html = Template("{% load wizard_tags %}{% posted_feedback %}").render(
+        Context(context)
+    )
+    old = Template("{% load wizard_tags %}" + OLD_POSTED_FEEDBACK)
+    assert html == old.render(Context(context))
+    assert html.count('hx-swap-oob="true"') >= html.count('class="field-feedback"') > 0
+    if step == "scalability":
+        assert "Check &lt;this&gt; &amp; that" in html  # a finding, escaped
+        assert 'id="err-jobs-' in html
+        assert 'value="x&lt;y"' not in html  # feedback only, never an input
+        assert "Enter &lt;a&gt; number." in html  # a refused value's message
+        assert ('data-testid="field-note">Read as 1.5<' in html) == posted
