@@ -5,6 +5,7 @@ cache, a proposal ten times the demo's size, and keystroke to painted tier in
 Chromium. Figures are printed; only wrong results fail."""
 
 import io
+from urllib.parse import urlencode
 
 import pytest
 from django.core.cache import cache
@@ -60,6 +61,17 @@ def _hidden(content: str, name: str) -> str:
     return html.unescape(tail.split('value="', 1)[1].split('"', 1)[0])
 
 
+def form_post(client, url, data):
+    """A POST as htmx sends a form: URL-encoded (the test client's default is
+    multipart), with its request header."""
+    return client.post(
+        url,
+        urlencode(data),
+        content_type="application/x-www-form-urlencoded",
+        headers=HX,
+    )
+
+
 def _autosave(client, proposal, values, *, step="scalability"):
     """One autosave as the page sends it: ``values`` (a list of dicts of inputs)
     alternate so every request saves, and the fingerprints of the regions it shows
@@ -70,10 +82,10 @@ def _autosave(client, proposal, values, *, step="scalability"):
 
     def post():
         state["n"] += 1
-        response = client.post(
+        response = form_post(
+            client,
             url,
             {**values[state["n"] % len(values)], **state["keys"], "autosave": "1"},
-            headers=HX,
         )
         assert response.status_code == 200, response.content[:500]
         content = response.content.decode()
@@ -119,7 +131,7 @@ def test_recompute_request_against_trivial_view(demo_client):
     owner_url = f"/bench/owner-select-update/{proposal.pk}/"
 
     def owner_save():
-        assert client.post(owner_url, body, headers=HX).status_code == 200
+        assert form_post(client, owner_url, body).status_code == 200
 
     # In turns: the autosave and its baselines see the same spells of load.
     times = medians_ms(
@@ -190,10 +202,10 @@ def test_autosave_with_the_chart_changed(demo_client):
 
     def changed():
         values = distinct()[0]
-        response = client.post(
+        response = form_post(
+            client,
             reverse("proposals:step", args=[proposal.pk, "scalability"]),
             {**values, **changed_post.state["keys"], "autosave": "1"},
-            headers=HX,
         )
         content = response.content.decode()
         assert 'id="live-chart"' in content and "/chart/" in content
