@@ -444,7 +444,7 @@ def _code_entries(context, summary, empty):
             f"    {buttons(row, position == 0, position == last)}\n"
             "  </div>\n"
             '  <div class="card-body">\n'
-            f"    {_form_errors(f, oob)}\n\n"  # (the include's file ended in one)
+            f"    {_form_errors(f, oob)}\n\n"
             f"    {fields(f, 'role')}\n"
             '    <div class="row">\n'
             f'      <div class="col-md-8">{fields(f, "name")}</div>\n'

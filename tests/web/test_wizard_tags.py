@@ -384,7 +384,8 @@ OLD_CODE_LOOP = """{% for entry in forms.tables.codes %}{% with f=entry.form row
     {% row_actions "codes" row forloop.first forloop.last %}
   </div>
   <div class="card-body">
-    {% include "proposals/_form_errors.html" with form=f %}
+    {% form_errors f %}
+
     {% wizard_field f.role %}
     <div class="row">
       <div class="col-md-8">{% wizard_field f.name %}</div>
