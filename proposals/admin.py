@@ -1,4 +1,5 @@
 from django.contrib import admin, messages
+from django.db.models.functions import Length
 
 from proposals import services
 from proposals.models import (
@@ -10,6 +11,7 @@ from proposals.models import (
     CountryEligibility,
     JobType,
     OutgoingMail,
+    PdfExport,
     Proposal,
     ProposalRevision,
     ReviewComment,
@@ -267,3 +269,69 @@ class AccountProfileAdmin(ReadOnlyAdmin):
     list_filter = [("verified_at", admin.EmptyFieldListFilter)]
     search_fields = ["user__username", "email"]
     list_select_related = ["user"]
+
+
+@admin.register(PdfExport)
+class PdfExportAdmin(ReadOnlyAdmin):
+    """The PDFs the task worker rendered or is rendering: for support, who answer
+    "my PDF never came". A failed or stalled one shows the renderer's error and can
+    be queued again with the "Retry" action; the stored file and its input (HTML,
+    chart data) are not shown here."""
+
+    list_display = [
+        "created_at",
+        "proposal",
+        "version",
+        "for_staff",
+        "status",
+        "attempts",
+        "size",
+        "finished_at",
+        "error",
+    ]
+    list_filter = ["status", "for_staff"]
+    search_fields = ["proposal__title", "proposal__owner__username"]
+    raw_id_fields = ["proposal"]
+    exclude = ["html", "pdf", "chart", "chart_placeholder"]
+    actions = ["retry"]
+    date_hierarchy = "created_at"
+
+    def get_queryset(self, request):
+        # The list never loads the stored files or the renderer's input.
+        return (
+            super()
+            .get_queryset(request)
+            .defer("html", "pdf", "chart")
+            .select_related("proposal")
+            .annotate(pdf_size=Length("pdf"))
+        )
+
+    @admin.display(description="Version")
+    def version(self, export):
+        return f"r{export.review_revision}" if export.review_revision else "draft"
+
+    @admin.display(description="Size", ordering="pdf_size")
+    def size(self, export):
+        if not export.pdf_size:
+            return "—"
+        return f"{export.pdf_size / 1024:,.0f} KB"
+
+    def has_change_permission(self, request, obj=None):
+        # Shown read-only, but "change" is the right that allows the retry action.
+        return obj is None and request.user.has_perm("proposals.change_pdfexport")
+
+    @admin.action(
+        description="Render the selected failed or stalled PDFs again",
+        permissions=["change"],
+    )
+    def retry(self, request, queryset):
+        queued = 0
+        for export in queryset.defer("html", "pdf", "chart"):
+            if export.is_failed or export.is_stalled:
+                services.pdf_export_retry(export=export)
+                queued += 1
+        self.message_user(
+            request,
+            f"{queued} PDF(s) queued again; ready ones were left alone.",
+            messages.SUCCESS,
+        )

@@ -143,3 +143,50 @@ def test_account_profiles_are_listed_read_only(admin_client, user):
         admin_client.get(reverse("admin:proposals_accountprofile_add")).status_code
         == 403
     )
+
+
+def test_pdf_exports_are_listed_for_support_and_failed_ones_retried(admin_client):
+    """Support sees every stored PDF (its proposal, version, status, size and the
+    renderer's error), never its content; "Retry" queues a failed one again and
+    leaves a ready one alone. Nobody adds, edits or deletes one by hand."""
+    from django_tasks_db.models import DBTaskResult
+
+    from proposals.models import PdfExport
+
+    proposal = ProposalFactory(title="Kestrel vision models")
+    ready = PdfExport.objects.create(
+        proposal=proposal,
+        content_key="a" * 64,
+        status=PdfExport.Status.DONE,
+        pdf=b"%PDF-" + b"x" * 4096,
+        review_revision=2,
+    )
+    failed = PdfExport.objects.create(
+        proposal=proposal,
+        content_key="b" * 64,
+        status=PdfExport.Status.FAILED,
+        html="<p>kept for a retry</p>",
+        error="cannot load library 'libpangoft2-1.0.so.0'",
+    )
+    url = reverse("admin:proposals_pdfexport_changelist")
+    page = admin_client.get(url, {"q": "kestrel"}).content.decode()
+    assert "Kestrel vision models" in page and "libpangoft2" in page
+    assert ">r2<" in page and ">draft<" in page and "4 KB" in page
+    assert "%PDF-" not in page and "kept for a retry" not in page
+    tasks = DBTaskResult.objects.count()
+    response = admin_client.post(
+        url,
+        {"action": "retry", "_selected_action": [ready.pk, failed.pk]},
+        follow=True,
+    )
+    assert "1 PDF(s) queued again" in response.content.decode()
+    failed.refresh_from_db()
+    ready.refresh_from_db()
+    assert failed.status == PdfExport.Status.PENDING and failed.error == ""
+    assert ready.status == PdfExport.Status.DONE and ready.pdf.startswith(b"%PDF-")
+    assert DBTaskResult.objects.count() == tasks + 1
+    change = reverse("admin:proposals_pdfexport_change", args=[failed.pk])
+    assert "kept for a retry" not in admin_client.get(change).content.decode()
+    assert admin_client.get(reverse("admin:proposals_pdfexport_add")).status_code == 403
+    delete = reverse("admin:proposals_pdfexport_delete", args=[failed.pk])
+    assert admin_client.post(delete, {"post": "yes"}).status_code == 403
