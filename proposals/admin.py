@@ -273,8 +273,9 @@ class AccountProfileAdmin(ReadOnlyAdmin):
 
 @admin.register(PdfExport)
 class PdfExportAdmin(ReadOnlyAdmin):
-    """The PDFs the task worker rendered or is rendering: for support, who answer
-    "my PDF never came". A failed or stalled one shows the renderer's error and can
+    """The PDFs the task worker rendered or is rendering: for the administrators who
+    answer "my PDF never came" (not the staff group: drafts never sent for review
+    are listed too). A failed or stalled one shows the renderer's error and can
     be queued again with the "Retry" action; the stored file and its input (HTML,
     chart data) are not shown here."""
 
