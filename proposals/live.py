@@ -75,6 +75,27 @@ def summary_keys(assessment, calendar, finding_counts, refused_labels) -> dict:
     }
 
 
+def summary_field(keys: dict, number_format: str) -> str:
+    """The value of the page's ``summary_key`` input: each summary part's
+    fingerprint (``SUMMARY_PARTS`` order), joined by dots."""
+    return ".".join(region_key(keys[part], number_format) for part in SUMMARY_PARTS)
+
+
+def summary_changed(shown: str | None, current: str) -> frozenset[str]:
+    """The summary parts whose fingerprint in ``current`` differs from the one the
+    page ``shown`` (every part when the page sent none or an unreadable one)."""
+    theirs = (shown or "").split(".")
+    if len(theirs) != len(SUMMARY_PARTS):
+        return frozenset(SUMMARY_PARTS)
+    return frozenset(
+        part
+        for part, mine, seen in zip(
+            SUMMARY_PARTS, current.split("."), theirs, strict=True
+        )
+        if mine != seen
+    )
+
+
 class PerField(dict):
     """A field's help (or examples) by field key, computed when a template first asks
     for it: a step shows a few of the vocabulary's fields, not all of them."""

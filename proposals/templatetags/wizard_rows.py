@@ -12,7 +12,6 @@ each row adds only its name, id, value and messages, all escaped.
 from types import SimpleNamespace
 
 from django import forms, template
-from django.forms.forms import NON_FIELD_ERRORS
 from django.forms.utils import pretty_name
 from django.utils.html import conditional_escape
 from django.utils.safestring import mark_safe
@@ -27,12 +26,14 @@ from proposals.templatetags.wizard_tags import (
     _options,
     _widget_class,
     feedback_html,
+    feedback_opening,
     get_item,
     is_checkbox,
     is_radio,
     job_figures,
     point_figures,
     row_actions,
+    row_errors_html,
     widget,
     wizard_field,
 )
@@ -199,30 +200,15 @@ class _Column:
                 values, form[self.name], compact=True, notes=form.notes
             )
         key = f"id_{form.add_prefix(self.name)}"
-        anchor = _escape(key)
-        parts = [
-            f'<div id="fb-{anchor}" class="field-feedback" '
-            f'data-label="{_escape(self.label)}">'
-        ]
-        if errors:
-            text = "".join(f"{conditional_escape(e)} " for e in errors)
-            parts.append(
-                f'<div class="invalid-feedback d-block" role="alert">{text}</div>'
-            )
-        if note:
-            parts.append(
-                '<div class="small text-info-emphasis" data-testid="field-note">'
-                f"{conditional_escape(note)}</div>"
-            )
-        parts.append(f'<div class="field-findings" data-anchor="{anchor}">')
-        for item in findings.get(key, ()):
-            css = _escape(item["css"])
-            parts.append(
-                f'<div class="finding-inline small text-{css}-emphasis">'
-                f'<span class="badge text-bg-{css} me-1">{_escape(item["finding"].code)}'
-                f"</span>{conditional_escape(item['finding'].message)}</div>"
-            )
-        parts.append("</div></div>")
+        parts = feedback_opening(
+            key,
+            label=self.label,
+            oob=False,
+            errors=errors,
+            note=note,
+            findings=findings.get(key, ()),
+        )
+        parts.append("</div>")
         return "".join(parts)
 
 
@@ -236,18 +222,6 @@ def _columns(specs, form, unit_label, cache) -> list[_Column]:
             _Column(spec, form.fields[spec.name], form, unit_label) for spec in specs
         ]
     return found
-
-
-def _form_errors(form, oob) -> str:
-    """wizard_tags.form_errors: the row's own errors under a stable id."""
-    if not form.prefix:
-        return ""
-    errors = (form.errors or {}).get(NON_FIELD_ERRORS)
-    inner = ""
-    if errors:
-        text = "".join(f"{conditional_escape(error)} " for error in errors)
-        inner = f'<div class="text-danger small" role="alert">{text}</div>'
-    return f'<div id="err-{_escape(form.prefix)}" class="row-errors"{oob}>{inner}</div>'
 
 
 _FIGURES = {"measurements": point_figures, "jobs": job_figures}
@@ -304,7 +278,7 @@ def _table_rows(context, kind, computed="", empty=""):
         refused_rows=context.get("refused_rows"),
     )
     findings = values["findings_by_anchor"] or {}
-    oob = ' hx-swap-oob="true"' if values["oob"] else ""
+    oob = bool(values["oob"])
     figures = _FIGURES.get(kind) if computed else None
     if computed:
         computed = (
@@ -338,7 +312,7 @@ def _table_rows(context, kind, computed="", empty=""):
         out.append(buttons(row, position == 0, position == last))
         out.append(
             '</td>\n    </tr>\n    <tr class="row-feedback">'
-            f'<td colspan="{span}">{"".join(feedback)}{_form_errors(form, oob)}'
+            f'<td colspan="{span}">{"".join(feedback)}{row_errors_html(form, oob=oob)}'
             "</td></tr>\n    "
         )
     return mark_safe("".join(out))
@@ -425,7 +399,7 @@ def _code_entries(context, summary, empty):
         )
     item = conditional_escape(context["tables"]["codes"].item)
     summary = conditional_escape(summary)
-    oob = ' hx-swap-oob="true"' if context.get("oob") else ""
+    oob = bool(context.get("oob"))
     buttons = _Buttons(context, "codes")
     fields = _Fields(context)
     last = len(entries) - 1
@@ -444,7 +418,7 @@ def _code_entries(context, summary, empty):
             f"    {buttons(row, position == 0, position == last)}\n"
             "  </div>\n"
             '  <div class="card-body">\n'
-            f"    {_form_errors(f, oob)}\n\n"
+            f"    {row_errors_html(f, oob=oob)}\n\n"
             f"    {fields(f, 'role')}\n"
             '    <div class="row">\n'
             f'      <div class="col-md-8">{fields(f, "name")}</div>\n'

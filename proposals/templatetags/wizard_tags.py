@@ -260,31 +260,27 @@ def as_widget(field, attrs):
     return mark_safe(html)
 
 
-def feedback_html(context, field, *, compact=False, oob=False, notes=None) -> str:
-    """A field's feedback block (``fb-<input id>``): errors, the reading note, the
-    reviewer's findings on it, and (not ``compact``) the tier-fitted help. Autosave
-    answers replace it out of band, never the input."""
-    anchor = field.auto_id
+def feedback_opening(anchor, *, label, oob, errors, note, findings) -> list[str]:
+    """A feedback block up to its findings (the caller adds what follows and the
+    closing ``</div>``): its id, the label for the stacked small-screen layout
+    (``label``, table cells only), the field's errors, its reading note and the
+    reviewer's findings on it. Shared by :func:`feedback_html` and the row tags."""
     parts = [f'<div id="fb-{_escape(anchor)}" class="field-feedback"']
-    if compact:
-        parts.append(f' data-label="{_escape(field.label)}"')
+    if label is not None:
+        parts.append(f' data-label="{_escape(label)}"')
     if oob:
         parts.append(' hx-swap-oob="true"')
     parts.append(">")
-    errors = _errors(field)
     if errors:
-        errors = "".join(f"{conditional_escape(e)} " for e in errors)
-        parts.append(
-            f'<div class="invalid-feedback d-block" role="alert">{errors}</div>'
-        )
-    note = (field.form.notes if notes is None else notes).get(field.name)
+        text = "".join(f"{conditional_escape(e)} " for e in errors)
+        parts.append(f'<div class="invalid-feedback d-block" role="alert">{text}</div>')
     if note:
         parts.append(
             '<div class="small text-info-emphasis" data-testid="field-note">'
             f"{conditional_escape(note)}</div>"
         )
     parts.append(f'<div class="field-findings" data-anchor="{_escape(anchor)}">')
-    for item in (context.get("findings_by_anchor") or {}).get(anchor, ()):
+    for item in findings:
         css = _escape(item["css"])
         parts.append(
             f'<div class="finding-inline small text-{css}-emphasis">'
@@ -292,6 +288,23 @@ def feedback_html(context, field, *, compact=False, oob=False, notes=None) -> st
             f"{conditional_escape(item['finding'].message)}</div>"
         )
     parts.append("</div>")
+    return parts
+
+
+def feedback_html(context, field, *, compact=False, oob=False, notes=None) -> str:
+    """A field's feedback block (``fb-<input id>``): errors, the reading note, the
+    reviewer's findings on it, and (not ``compact``) the tier-fitted help. Autosave
+    answers replace it out of band, never the input."""
+    anchor = field.auto_id
+    notes = field.form.notes if notes is None else notes
+    parts = feedback_opening(
+        anchor,
+        label=field.label if compact else None,
+        oob=oob,
+        errors=_errors(field),
+        note=notes.get(field.name),
+        findings=(context.get("findings_by_anchor") or {}).get(anchor, ()),
+    )
     proposal = context.get("proposal")
     if field.name == "max_gpus_per_job" and proposal and proposal.max_gpus_per_job:
         gpus = proposal.max_gpus_per_job
@@ -524,6 +537,11 @@ def point_figures(context, row):
 @register.simple_tag(takes_context=True)
 def form_errors(context, form):
     """A row form's own errors (not a field's), under a stable id (out of band)."""
+    return row_errors_html(form, oob=bool(context.get("oob")))
+
+
+def row_errors_html(form, *, oob: bool) -> str:
+    """:func:`form_errors` without a template context (the row tags call it)."""
     if not form.prefix:
         return ""
     errors = form.non_field_errors()
@@ -531,8 +549,9 @@ def form_errors(context, form):
     if errors:
         text = "".join(f"{conditional_escape(error)} " for error in errors)
         inner = f'<div class="text-danger small" role="alert">{text}</div>'
+    attr = ' hx-swap-oob="true"' if oob else ""
     return mark_safe(
-        f'<div id="err-{_escape(form.prefix)}" class="row-errors"{_oob(context)}>{inner}</div>'
+        f'<div id="err-{_escape(form.prefix)}" class="row-errors"{attr}>{inner}</div>'
     )
 
 

@@ -32,7 +32,13 @@ from django.views.decorators.http import require_http_methods, require_POST
 from proposals import charts, selectors, services
 from proposals.domain.fields import FIELD_BY_KEY, columns
 from proposals.domain.sections import TABLE_BY_KIND, TABLE_KINDS
-from proposals.live import SUMMARY_PARTS, live_context, region_key
+from proposals.live import (
+    SUMMARY_PARTS,
+    live_context,
+    region_key,
+    summary_changed,
+    summary_field,
+)
 from proposals.views import owned_proposal
 from proposals.views.accounts import browser_languages, number_format
 from proposals.wizard import (
@@ -133,27 +139,6 @@ def _page(request, proposal, step, step_forms, **extra):
         "summary_key": summary_field(live["summary_keys"], number_format(request).name),
         **extra,
     }
-
-
-def summary_field(keys: dict, number_format: str) -> str:
-    """The value of the page's ``summary_key`` input: each summary part's
-    fingerprint (``SUMMARY_PARTS`` order), joined by dots."""
-    return ".".join(region_key(keys[part], number_format) for part in SUMMARY_PARTS)
-
-
-def summary_changed(shown: str | None, current: str) -> frozenset[str]:
-    """The summary parts whose fingerprint in ``current`` differs from the one the
-    page ``shown`` (every part when the page sent none or an unreadable one)."""
-    theirs = (shown or "").split(".")
-    if len(theirs) != len(SUMMARY_PARTS):
-        return frozenset(SUMMARY_PARTS)
-    return frozenset(
-        part
-        for part, mine, seen in zip(
-            SUMMARY_PARTS, current.split("."), theirs, strict=True
-        )
-        if mine != seen
-    )
 
 
 def _remember_chart(proposal, context) -> None:
