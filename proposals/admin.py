@@ -29,6 +29,7 @@ class ClusterAdmin(admin.ModelAdmin):
         "site",
         "country",
         "gpus_per_node",
+        "gpu_nodes",
         "gpu_model",
         "gpu_power_w",
         "carbon_intensity_g_per_kwh",

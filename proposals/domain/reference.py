@@ -8,12 +8,17 @@ files equal to this output.
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 from .findings import rules
+from .gpus import GpuModel, default_gpu_models
 from .jsonformat import schema_text
 from .sections import SECTIONS
 from .terms import REQUEST_UNITS, CallTerms, default_terms, months
 from .tiers import tier_label
+from .types import Catalogue, load_catalogue
+
+CATALOGUE_FILE = Path(__file__).resolve().parents[2] / "fixtures" / "catalogue.json"
 
 
 def _figure(value) -> str:
@@ -74,6 +79,51 @@ def terms_markdown(terms: CallTerms | None = None) -> list[str]:
     return lines
 
 
+def systems_markdown(
+    catalogue: Catalogue | None = None, models: tuple[GpuModel, ...] | None = None
+) -> list[str]:
+    """Each system's size and each GPU variant's peaks, with their sources."""
+    catalogue = catalogue or load_catalogue(CATALOGUE_FILE)
+    lines = [
+        "## Systems",
+        "",
+        "The size of each system (PLAN-3 compares the average busy nodes with it;",
+        "a partition's node limit is a per-job limit, not the size). Defaults from",
+        "`fixtures/catalogue.json`, maintained in the admin.",
+        "",
+        "| System | GPU nodes | GPUs per node | GPU | Peak BF16 TFLOP/s per GPU | "
+        "Size source (checked) |",
+        "|---|---|---|---|---|---|",
+    ]
+    for c in catalogue.values():
+        lines.append(
+            f"| {c.name} | {_figure(c.gpu_nodes)} | {c.gpus_per_node} | "
+            f"{c.gpu_model} | {c.peak_bf16_tflops or 0:g} | {c.gpu_nodes_source} "
+            f"({c.gpu_nodes_checked or 'not checked'}) |"
+        )
+    lines += [
+        "",
+        "### GPU variants",
+        "",
+        "The peaks PLAN-2 judges a measurement against, chosen from its “Hardware",
+        "tested on” text (defaults from `fixtures/gpu_models.json`). Per physical",
+        "GPU: one MI250X module (two GCDs), dense tensor/matrix units without",
+        "sparsity. *Default*: the variant assumed when the text names only the",
+        "family and no catalogue system has that GPU.",
+        "",
+        "| GPU | Form | Memory (GB) | BF16 TFLOP/s | FP32 TFLOP/s | Default | "
+        "Source (checked) |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for m in models or default_gpu_models():
+        lines.append(
+            f"| {m.name} | {m.form} | {m.memory_gb or ''} | {m.peak_bf16_tflops:g} | "
+            f"{'' if m.peak_fp32_tflops is None else f'{m.peak_fp32_tflops:g}'} | "
+            f"{'yes' if m.default else ''} | {m.source} ({m.checked}) |"
+        )
+    return lines + [""]
+
+
 def markdown(terms: CallTerms | None = None) -> str:
     """The rule reference as Markdown: one table per wizard step, in code order."""
     lines = [
@@ -101,6 +151,7 @@ def markdown(terms: CallTerms | None = None) -> str:
                 lines.append(f"| {r.code} | {severity} | {r.title} | {r.description} |")
         lines.append("")
     lines += terms_markdown(terms)
+    lines += systems_markdown()
     return "\n".join(lines)
 
 

@@ -31,7 +31,8 @@ class Cluster(models.Model):
     partitions = models.JSONField(
         default=list,
         blank=True,
-        help_text='List of {"name", "max_nodes", "max_walltime_hours"} objects.',
+        help_text='List of {"name", "max_nodes", "max_walltime_hours"} objects: '
+        "each partition's per-job limits.",
     )
     default_partition = models.CharField(max_length=50, blank=True)
     carbon_intensity_g_per_kwh = models.PositiveIntegerField(
@@ -90,6 +91,25 @@ class Cluster(models.Model):
         help_text="Datasheet URL or title.",
     )
     peak_checked = models.DateField("peak throughput checked on", null=True, blank=True)
+    # The size of the whole system, separate from the partitions' per-job limits
+    # (PLAN-3 compares the average busy nodes with it).
+    gpu_nodes = models.PositiveIntegerField(
+        "GPU nodes in the system",
+        null=True,
+        blank=True,
+        validators=positive(1_000_000),
+        help_text="All GPU nodes of the system (LUMI-G: 2,978), not the most one "
+        "job may use.",
+    )
+    gpu_nodes_source = models.CharField(
+        "system size source",
+        max_length=500,
+        blank=True,
+        help_text="URL or document title; start with “Unverified” when not checked.",
+    )
+    gpu_nodes_checked = models.DateField(
+        "system size checked on", null=True, blank=True
+    )
 
     class Meta:
         ordering = ["name"]
@@ -100,6 +120,10 @@ class Cluster(models.Model):
             check(
                 "cluster_peak_bf16_positive",
                 Q(peak_bf16_tflops__gt=0) | Q(peak_bf16_tflops__isnull=True),
+            ),
+            check(
+                "cluster_gpu_nodes_positive",
+                Q(gpu_nodes__gt=0) | Q(gpu_nodes__isnull=True),
             ),
             check(
                 "cluster_peak_fp32_positive",

@@ -20,7 +20,7 @@ def test_json_report_has_the_calendar(catalogue):
     assert cal["node_hours"] == 4544
     assert cal["average_busy_nodes"] == pytest.approx(2.073, abs=1e-3)
     assert cal["plan_parallel_gpus"] == 2144
-    assert (cal["system"], cal["system_nodes"]) == ("LUMI-G", 1024)
+    assert (cal["system"], cal["system_nodes"]) == ("LUMI-G", 2978)
     assert cal["max_machine_share"] == 0.1
     assert cal["cannot_use_up"] is False
     plan4 = [f for f in report["findings"] if f["code"] == "PLAN-4"]

@@ -72,11 +72,16 @@ def plan_vs_estimate(ctx: Context) -> Iterator[Hit]:
     step="scalability",
 )
 def mfu_cross_check(ctx: Context) -> Iterator[Hit]:
-    """A measurement states an MFU more than 10 percentage points away from the MFU
-    its throughput implies: 6·N (2·N for inference) FLOPs per token times tokens/s
-    (samples/s times tokens per sample), over the GPUs' peak BF16 throughput from the
-    catalogue. The message gives both readings of the throughput (the total of all
-    GPUs, or one GPU's) and says which, if either, reconciles them."""
+    """A measurement states an MFU more than 10 percentage points, or more than half
+    of itself (at least 1 point), away from the MFU its throughput implies: 6·N
+    (2·N for inference) FLOPs per token times tokens/s (samples/s times tokens per
+    sample), over the peak dense BF16 throughput of the GPU it was measured on. The
+    peak follows the measurement's "Hardware tested on" text: a variant it names
+    (H100 PCIe or NVL, A100 40/80 GB SXM or PCIe, GH200, MI250X per module, MI300A,
+    MI300X; see "GPU variants" below), else the catalogue system it names, else the
+    family's SXM variant, said to be assumed; blank means the target system. The
+    message gives both readings of the throughput (the total of all GPUs, or one
+    GPU's) and says which, if either, reconciles them."""
     for r in mfu.disagreements(mfu.check(ctx.proposal, ctx.catalogue, ctx.cluster)):
         k = mfu.FLOPS_PER_TOKEN[r.use]
         tflops = k * r.parameters * r.tokens_per_s / 1e12
@@ -86,8 +91,13 @@ def mfu_cross_check(ctx: Context) -> Iterator[Hit]:
             f"{parameters(r.parameters)}-parameter model are {k}·N × tokens/s = "
             f"{tflops:,.0f} TFLOP/s; read as {stated} that is "
             f"{pct(r.implied_pct)} of {r.gpus} × {num(r.peak_tflops)} TFLOP/s "
-            f"({r.gpu}), not the stated {pct(r.stated_pct)}."
+            f"({r.peak_name}), not the stated {pct(r.stated_pct)}."
         )
+        if r.peak_assumed:
+            text += (
+                f" “{r.gpu}” does not say which variant (SXM, PCIe, NVL): the peak "
+                f"of the {r.peak_name} is assumed; name the variant if it differs."
+            )
         other = r.other_reading
         if r.reconciling == other:
             text += (

@@ -36,9 +36,10 @@ def plan_calendar(ctx: Context) -> Iterator[Hit]:
     average than the job plan ever runs at once (all its jobs in parallel), so it
     cannot be used up in time; a single job runs longer than the whole allocation;
     or the average number of busy nodes is more than the share of the target
-    system (its largest partition in the catalogue) one project can sensibly
-    expect: 10 % of its nodes (``MAX_MACHINE_SHARE`` in
-    ``proposals/domain/calendar.py``)."""
+    system one project can sensibly expect: 10 % of all its GPU nodes as the
+    catalogue records them with a source (see "Systems" below;
+    ``MAX_MACHINE_SHARE`` in ``proposals/domain/calendar.py``). A partition's node
+    limit is a per-job limit and is never taken for the size."""
     cal = calendar_of(ctx)
     if cal is None:
         return
@@ -65,7 +66,7 @@ def plan_calendar(ctx: Context) -> Iterator[Hit]:
             "selection.total_gpu_hours",
             f"Keeping {num(round(cal.average_busy_nodes, 1))} nodes busy on average "
             f"for {months} is {cal.machine_share:.0%} of {cal.system_name} "
-            f"({num(cal.system_nodes)} nodes), more than the {cal.max_share:.0%} "
+            f"({num(cal.system_nodes)} GPU nodes in all), more than the {cal.max_share:.0%} "
             "one project can expect: spread the work over a longer allocation or "
             "request fewer GPU-hours.",
         )
