@@ -17,6 +17,9 @@ _peaks = __import__(
     "proposals.migrations.0016_cluster_peak_throughput",
     fromlist=["load_peak_throughput"],
 )
+_size = __import__(
+    "proposals.migrations.0019_cluster_system_size", fromlist=["load_system_size"]
+)
 _terms = __import__("proposals.migrations.0010_call_terms", fromlist=["load_terms"])
 _countries = __import__(
     "proposals.migrations.0012_country_eligibility", fromlist=["load_countries"]
@@ -30,6 +33,7 @@ def catalogue(db):
     _migration.forwards(apps, None)
     _billing.load_billing_units(apps, None)
     _peaks.load_peak_throughput(apps, None)
+    _size.load_system_size(apps, None)
     _terms.load_terms(apps, None)
     _countries.load_countries(apps, None)
 

@@ -82,9 +82,13 @@ def plan_narrative_figures(ctx: Context) -> Iterator[Hit]:
     """The scalability narrative states an efficiency, a speedup, a GPU count per
     job or a total of GPU-hours that the tables contradict: an efficiency or speedup
     at a measured GPU count that the measurement does not give (2 points or 5 %
-    slack for rounding), one at the target GPU count outside the projected band,
-    a maximum job size other than the declared one, or a GPU-hour total other than
-    the requested one (and the job plan's)."""
+    slack for rounding), one at the target GPU count whose range does not overlap
+    the projected band, a maximum job size other than the declared one, or a
+    GPU-hour total other than the requested one (and the job plan's). Consistent,
+    and never flagged: a range that overlaps the computed one, a bound that holds
+    ("over 70 %"), a part of the total ("Of the total, 12,288 GPU-hours are for
+    ablations", one job type's or one schedule period's hours) and a figure in a
+    sentence about another or an earlier allocation."""
     for item in contradictions(
         ctx.proposal.scalability.narrative,
         analysis=ctx.analysis,
@@ -93,6 +97,9 @@ def plan_narrative_figures(ctx: Context) -> Iterator[Hit]:
         requested_gpu_hours=ctx.proposal.selection.total_gpu_hours,
         target_gpus=ctx.target_gpus,
         gcds_per_gpu=ctx.cluster.gcds_per_gpu if ctx.cluster else 1,
+        schedule_hours=tuple(
+            period.gpu_hours for period in ctx.proposal.scalability.schedule
+        ),
     ):
         yield Hit(
             "scalability.narrative",
