@@ -2,6 +2,7 @@ from django.contrib import admin, messages
 from django.db.models.functions import Length
 
 from proposals import services
+from proposals.domain.countries import STATUS_LABELS
 from proposals.models import (
     AccountProfile,
     CallFamily,
@@ -93,13 +94,21 @@ class CallFamilyAdmin(admin.ModelAdmin):
 class CountryEligibilityAdmin(admin.ModelAdmin):
     """Which countries may apply, and why: status, programme, source, check date."""
 
-    list_display = ["code", "country", "status", "programme", "checked"]
+    list_display = ["code", "country", "status", "other_lists", "programme", "checked"]
     list_filter = ["status"]
     search_fields = ["code", "programme"]
 
     @admin.display(description="country")
     def country(self, obj):
         return str(obj).rsplit(" (", 1)[0]
+
+    @admin.display(description="also")
+    def other_lists(self, obj):
+        return ", ".join(
+            STATUS_LABELS.get(a.get("status"), str(a.get("status")))
+            for a in obj.associations or ()
+            if isinstance(a, dict)
+        )
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):

@@ -105,7 +105,15 @@ def terms_from_db() -> dict[str, domain.FamilyTerms]:
     return domain.load_terms(families.values())
 
 
-COUNTRY_FIELDS = ["code", "status", "programme", "vat_validators", "source", "checked"]
+COUNTRY_FIELDS = [
+    "code",
+    "status",
+    "programme",
+    "vat_validators",
+    "source",
+    "checked",
+    "associations",
+]
 
 
 def countries_from_db() -> dict[str, domain.Country] | None:

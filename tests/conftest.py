@@ -20,6 +20,9 @@ _peaks = __import__(
 _size = __import__(
     "proposals.migrations.0019_cluster_system_size", fromlist=["load_system_size"]
 )
+_associations = __import__(
+    "proposals.migrations.0020_country_associations", fromlist=["load_associations"]
+)
 _terms = __import__("proposals.migrations.0010_call_terms", fromlist=["load_terms"])
 _countries = __import__(
     "proposals.migrations.0012_country_eligibility", fromlist=["load_countries"]
@@ -36,6 +39,7 @@ def catalogue(db):
     _size.load_system_size(apps, None)
     _terms.load_terms(apps, None)
     _countries.load_countries(apps, None)
+    _associations.load_associations(apps, None)
 
 
 @pytest.fixture

@@ -85,13 +85,15 @@ def test_duration_rule_reads_the_terms():
 
 def test_ai_for_science_has_no_tiers_and_no_industrial_rules():
     """The 110,848 GPU-hour BSC example as an AI for Science proposal from a
-    university: no tier, no Large Scale schedule error, no VAT or country check."""
+    university in an eligible country: no tier, no Large Scale schedule error, no VAT
+    check (the country check runs: a US university gets ELIG-3, see
+    test_eligibility_lists)."""
     proposal = edit(
         example("bsc-large-scale"),
         call_family="ai_for_science",
         organisation__kind="academic",
         organisation__vat_number="",
-        organisation__country="US",
+        organisation__country="NL",
         scalability__schedule=(),
     )
     result = assess(proposal, catalogue())
