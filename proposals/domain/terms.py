@@ -17,6 +17,8 @@ from datetime import date
 from functools import cache
 from pathlib import Path
 
+from .countries import STATUS_LABELS
+
 DEFAULT_FILE = Path(__file__).resolve().parents[2] / "fixtures" / "call_terms.json"
 # Units of a request or a bill; one vocabulary for the call terms and the catalogue.
 UNITS = {
@@ -107,8 +109,16 @@ class FamilyTerms:
         return self.modes[-1] if self.modes else None
 
     def placeholders(self) -> dict[str, str]:
-        """Figures for help texts: ``{playground_max}``, ``{fast_lane_min}``, ..."""
-        values = {}
+        """Figures for help texts: ``{playground_max}``, ``{fast_lane_min}``, ...,
+        and the family's country lists (``{industrial_innovation_countries}``)."""
+        labels = [STATUS_LABELS.get(s, s) for s in self.eligible_country_statuses]
+        values = {
+            f"{self.slug}_countries": (
+                (", ".join(labels[:-1]) + " or " + labels[-1])
+                if len(labels) > 1
+                else (labels[0] if labels else "any country")
+            )
+        }
         for m in self.modes:
             for name in ("min_hours", "max_hours", "max_gpus_per_job"):
                 value = getattr(m, name)
