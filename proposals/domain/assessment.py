@@ -212,7 +212,12 @@ class Assessment:
             lines.append(
                 f"Projection at {p.target_gpus} GPUs: {p.efficiency_low:.0%} to "
                 f"{p.efficiency_high:.0%} efficiency "
-                f"({p.extrapolation_factor:g}x the largest measurement)"
+                f"({p.extrapolation_factor:g}x the largest measurement"
+                + (
+                    "; the log-linear fit falls below zero there)"
+                    if p.log2_below_zero
+                    else ")"
+                )
             )
         if self.energy:
             e = self.energy
@@ -313,6 +318,7 @@ def _projection(p: Projection | None) -> dict | None:
         },
         "efficiency_low": n(p.efficiency_low),
         "efficiency_high": n(p.efficiency_high),
+        "log2_below_zero": p.log2_below_zero,
         "extrapolation_allowed": p.extrapolation_allowed,
     }
 
@@ -370,12 +376,16 @@ def assess(
     sizes = [selection.max_gpus_per_job or 0] + [row.gpus for row in plan.rows]
     multi_node = cluster is not None and max(sizes) > cluster.gpus_per_node
     has_data = any(len(s.distinct_gpus) >= 2 for s in analysis.series)
+    largest_measured = max((p.gpus for p in analysis.points), default=0)
+    # High-throughput evidence is a representative job measured (at the jobs' size)
+    # with its runtime stability: a stability figure alone is no throughput data.
     high_throughput = (
         scal.workload == "many_small_jobs"
         and scal.runtime_stability_pct is not None
         and (target or 0) <= (family.small_job_max_gpus or 0)
+        and largest_measured > 0
+        and largest_measured >= (target or 0)
     )
-    largest_measured = max((p.gpus for p in analysis.points), default=0)
     recommendation = recommend_tier(
         hours=hours,
         hpc_experience=proposal.experience.hpc_experience,

@@ -152,7 +152,8 @@ def scal_job_above_max(ctx: Context) -> Iterator[Hit]:
 def scal_measurements(ctx: Context) -> Iterator[Hit]:
     """Tiers whose terms require scaling data (Fast Lane, Large Scale): fewer than
     two usable measurements at distinct GPU counts, unless the workload is many small
-    jobs with a runtime stability figure."""
+    jobs with a runtime stability figure and a representative job measured at the
+    jobs' size (a stability figure without a measurement is no throughput data)."""
     if requires(ctx, "scaling_data_required") and not (
         ctx.has_scaling_data or ctx.high_throughput_evidence
     ):
