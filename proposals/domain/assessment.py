@@ -19,6 +19,7 @@ from .findings import SEVERITIES, Context, Finding, run_rules
 from .jobplan import JobPlan, job_plan
 from .mfu import MfuReading
 from .mfu import check as mfu_check
+from .numbers import hours
 from .numbers import json_number as n
 from .scaling import (
     Projection,
@@ -244,15 +245,15 @@ def compute_lines(a: Assessment) -> list[str]:
     if e:
         lines.append(f"Compute estimate on {e.system or 'no system'}:")
         for c in e.entries:
-            hours = f"{c.gpu_hours:,.0f} GPU-hours" if c.gpu_hours else "incomplete"
+            shown = f"{hours(c.gpu_hours)} GPU-hours" if c.gpu_hours else "incomplete"
             lines.append(
                 f"  {c.name or 'code ' + str(c.code + 1)}: {c.formula} "
-                f"({c.mfu_from}): {hours}"
+                f"({c.mfu_from}): {shown}"
                 + (f"; needs {', '.join(c.missing)}" if c.missing else "")
             )
         if e.ratio is not None:
             lines.append(
-                f"  Job plan {e.plan_rows_from}: {e.plan_training_gpu_hours:,.0f} "
+                f"  Job plan {e.plan_rows_from}: {hours(e.plan_training_gpu_hours)} "
                 f"GPU-hours, {e.ratio:.2f}x the estimate"
             )
     if a.mfu_check:
@@ -268,13 +269,13 @@ def compute_lines(a: Assessment) -> list[str]:
     if c and c.base_gpu_hours:
         lines.append("Other systems (GPU-hours rescaled; * estimate from peak ratio):")
         for o in c.options:
-            hours = f"{o.gpu_hours:>12,.0f}" if o.gpu_hours is not None else " " * 12
+            shown = f"{hours(o.gpu_hours):>12}" if o.gpu_hours is not None else " " * 12
             limits = ", ".join(
                 [f"walltime: {t}" for t in o.walltime_hits]
                 + [f"nodes: {t}" for t in o.node_limit_hits]
             )
             lines.append(
-                f"  {o.name:<20} {hours}{'*' if o.estimated else ' '}  "
+                f"  {o.name:<20} {shown}{'*' if o.estimated else ' '}  "
                 f"{o.largest_job_nodes or '-'} nodes/job"
                 + (" (target)" if o.is_target else "")
                 + (f"  limit hit: {limits}" if limits else "")

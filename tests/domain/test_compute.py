@@ -339,3 +339,35 @@ def test_plan_2_relative_tolerance_at_low_mfu(stated, flagged):
     assert r.aggregate_pct == pytest.approx(100.8 / (8 * 312) * 100)
     assert r.disagrees is flagged
     assert bool(findings(p, "PLAN-2")) is flagged
+
+
+# A small fine-tune: ViT-B/16 (86 M parameters) on 197 M tokens (ImageNet-1k's
+# 1.28 M images x 197 patch tokens, less than one epoch) on Leonardo's A100:
+# 6 x 86e6 x 197e6 = 1.01652e17 FLOPs at 40 % of 312 TFLOP/s = 814.5 s = 0.226 h.
+def test_a_small_estimate_keeps_two_significant_figures():
+    from proposals.domain.numbers import hours
+    from proposals.exports.compute import estimate_sentence
+
+    p = edit(
+        example(LARGE),
+        selection__system="leonardo-booster",
+        codes=(
+            CodeEntry(
+                name="ViT-B/16 fine-tune", model_parameters=86e6, training_tokens=197e6
+            ),
+        ),
+        scalability__measurements=(),
+    )
+    a = assess(p, catalogue())
+    (entry,) = a.compute_estimate.entries
+    assert entry.gpu_hours == pytest.approx(6 * 86e6 * 197e6 / (0.4 * 312e12) / 3600)
+    assert "0.23 GPU-hours on Leonardo Booster" in estimate_sentence(a)
+    assert "0.23 GPU-hours" in "\n".join(a.to_text().splitlines())
+    assert [hours(v) for v in (0.226, 0.0714, 4.56, 12.7, 77467.3, 0)] == [
+        "0.23",
+        "0.071",
+        "4.6",
+        "13",
+        "77,467",
+        "0",
+    ]

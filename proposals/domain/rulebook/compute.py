@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from .. import mfu
 from ..estimate import estimate
 from ..findings import WARNING, Context, Hit, rule
-from ..numbers import grouped
+from ..numbers import hours
 from .common import num
 
 PLAN_FACTOR = 2.0
@@ -47,7 +47,7 @@ def plan_vs_estimate(ctx: Context) -> Iterator[Hit]:
         return
     basis = "; ".join(
         f"{e.name or f'code {e.code + 1}'}: {e.formula} = "
-        f"{grouped(e.gpu_hours, 0)} GPU-hours"
+        f"{hours(e.gpu_hours)} GPU-hours"
         for e in est.entries
         if e.use == "training" and e.gpu_hours is not None
     )
@@ -55,9 +55,9 @@ def plan_vs_estimate(ctx: Context) -> Iterator[Hit]:
     yield Hit(
         "scalability.jobs",
         f"The job plan's {est.plan_rows_from} total "
-        f"{grouped(est.plan_training_gpu_hours, 0)} GPU-hours, a factor "
+        f"{hours(est.plan_training_gpu_hours)} GPU-hours, a factor "
         f"{est.factor:.1f} {direction} the "
-        f"{grouped(est.training_gpu_hours, 0)} "
+        f"{hours(est.training_gpu_hours)} "
         f"GPU-hours estimated on {est.system} at {num(est.peak_tflops)} TFLOP/s "
         f"per GPU ({basis}); more than a factor {PLAN_FACTOR:g} apart. Explain the "
         "difference (repeated runs, ablations, a lower MFU) or correct the plan "
