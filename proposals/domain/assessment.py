@@ -267,7 +267,10 @@ def compute_lines(a: Assessment) -> list[str]:
         ]
     c = a.systems_comparison
     if c and c.base_gpu_hours:
-        lines.append("Other systems (GPU-hours rescaled; * estimate from peak ratio):")
+        lines.append(
+            "Other systems (GPU-hours rescaled; * estimate from the peak ratio, "
+            "optimistic between GPU generations):"
+        )
         for o in c.options:
             shown = f"{hours(o.gpu_hours):>12}" if o.gpu_hours is not None else " " * 12
             limits = ", ".join(
@@ -276,6 +279,7 @@ def compute_lines(a: Assessment) -> list[str]:
             )
             lines.append(
                 f"  {o.name:<20} {shown}{'*' if o.estimated else ' '}  "
+                f"{o.tier_label or '-':<12} "
                 f"{o.largest_job_nodes or '-'} nodes/job"
                 + (" (target)" if o.is_target else "")
                 + (f"  limit hit: {limits}" if limits else "")
@@ -434,5 +438,5 @@ def assess(
         billing=billing(cluster, hours, plan),
         compute_estimate=compute_estimate(proposal, cluster, plan),
         mfu_check=mfu_check(proposal, catalogue, cluster),
-        comparison_input=(proposal, catalogue, plan.total_gpu_hours),
+        comparison_input=(proposal, catalogue, plan.total_gpu_hours, family),
     )

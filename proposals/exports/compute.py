@@ -5,6 +5,7 @@ Pure Python: no Django."""
 from __future__ import annotations
 
 from proposals.domain import Assessment
+from proposals.domain.compare import PEAK_RATIO_CAVEAT
 from proposals.domain.mfu import RELATIVE_TOLERANCE, TOLERANCE_POINTS
 from proposals.domain.numbers import hours
 
@@ -73,6 +74,7 @@ def summary_rows(assessment: Assessment) -> list[tuple[str, str]]:
     if c and c.base_gpu_hours:
         others = [
             f"{o.name} {hours(o.gpu_hours)}{' (estimate)' if o.estimated else ''}"
+            + (f", {o.tier_label}" if o.tier_label else "")
             + (
                 f", walltime limit hit by {', '.join(o.walltime_hits)}"
                 if o.walltime_hits
@@ -82,5 +84,8 @@ def summary_rows(assessment: Assessment) -> list[tuple[str, str]]:
             if not o.is_target and o.gpu_hours is not None
         ]
         if others:
-            rows.append(("GPU-hours on other systems", "; ".join(others) + "."))
+            text = "; ".join(others) + "."
+            if any(o.estimated for o in c.options):
+                text += f" {PEAK_RATIO_CAVEAT.split(': ')[0]}."
+            rows.append(("GPU-hours on other systems", text))
     return rows

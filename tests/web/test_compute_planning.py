@@ -207,3 +207,63 @@ def test_admin_edits_the_peak_throughput(admin_client, catalogue):
         assert label in content
     listing = admin_client.get(reverse("admin:proposals_cluster_changelist"))
     assert "383" in listing.content.decode()
+
+
+@pytest.fixture
+def fast_lane_on_mn5(user):
+    """An applicant's 30,000 GPU-hour Fast Lane request on MareNostrum 5 ACC: one job
+    type of 16 H100 for 25 hours, 75 times, and a 3-month schedule of 10,000 each."""
+    document = json.loads((EXAMPLES / "bsc-fast-lane.json").read_text("utf-8"))
+    document["selection"]["total_gpu_hours"] = 30000
+    document["selection"]["max_gpus_per_job"] = 16
+    document["scalability"]["jobs"] = [
+        {"title": "Fine-tuning", "gpus": 16, "hours": 25, "count": 75}
+    ]
+    document["scalability"]["schedule"] = [
+        {"from_month": m, "to_month": m, "gpu_hours": 10000, "activity": "training"}
+        for m in (1, 2, 3)
+    ]
+    return services.proposal_import(
+        owner=user, document=domain.loads(json.dumps(document))
+    )
+
+
+def test_compare_page_shows_each_systems_tier_and_the_peak_caveat(
+    user_client, fast_lane_on_mn5
+):
+    url = reverse("proposals:compare_systems", args=[fast_lane_on_mn5.pk])
+    response = user_client.get(url)
+    lumi = next(o for o in response.context["comparison"].options if o.slug == "lumi-g")
+    # 30,000 x 989 / 383 = 77,467.4 GPU-hours of MI250X: above 50,000, Large Scale.
+    assert lumi.gpu_hours == pytest.approx(30000 * 989 / 383)
+    assert lumi.tier == "large_scale" and lumi.estimated
+    assert "optimistic" in lumi.caveat
+    content = response.content.decode()
+    assert "77,467" in content and "Large Scale" in content
+    assert 'data-testid="other-tier"' in content and "not Fast Lane" in content
+    assert 'data-testid="copy-rescaled"' in content
+    mn5 = next(o for o in response.context["comparison"].options if o.is_target)
+    assert mn5.tier == "fast_lane" and mn5.caveat == ""
+
+
+def test_copy_with_rescaled_figures_marks_them_as_an_estimate(
+    user_client, fast_lane_on_mn5
+):
+    url = reverse("proposals:retarget_copy", args=[fast_lane_on_mn5.pk])
+    response = user_client.post(url, {"system": "lumi-g", "rescale": "1"}, follow=True)
+    copy = Proposal.objects.exclude(pk=fast_lane_on_mn5.pk).get()
+    factor = Decimal(989) / Decimal(383)
+    assert copy.system.slug == "lumi-g"
+    assert copy.total_gpu_hours == 77468  # 77,467.4 rounded up
+    job = copy.jobs.get()
+    assert job.hours == (Decimal(25) * factor).quantize(Decimal("0.01"))  # 64.56
+    periods = [p.gpu_hours for p in copy.schedule.order_by("position")]
+    assert sum(periods) == copy.total_gpu_hours
+    assert periods[0] == (Decimal(77468) / 3).quantize(Decimal("0.01"))
+    page = response.content.decode()
+    assert "77,468 GPU-hours (Large Scale)" in page
+    assert "×2.58 (estimate from the ratio of peak BF16 throughput)" in page
+    assert "optimistic" in page
+    # The original is untouched.
+    fast_lane_on_mn5.refresh_from_db()
+    assert fast_lane_on_mn5.total_gpu_hours == 30000
