@@ -3,6 +3,7 @@ from django.db.models.functions import Length
 
 from proposals import services
 from proposals.domain.countries import STATUS_LABELS
+from proposals.domain.terms import unverified
 from proposals.models import (
     AccountProfile,
     CallFamily,
@@ -23,6 +24,17 @@ from proposals.models import (
 )
 
 
+def unverified_facts(sources) -> str:
+    """The facts of a ``sources`` map whose source says "Unverified" (no public
+    document found), for the help desk to check; "—" when none."""
+    found = [
+        fact
+        for fact, value in (sources or {}).items()
+        if isinstance(value, dict) and unverified(str(value.get("source", "")))
+    ]
+    return ", ".join(found) or "—"
+
+
 @admin.register(Cluster)
 class ClusterAdmin(admin.ModelAdmin):
     list_display = [
@@ -38,8 +50,21 @@ class ClusterAdmin(admin.ModelAdmin):
         "billing_unit_gpu_hours",
         "peak_bf16_tflops",
         "peak_fp32_tflops",
+        "unverified",
     ]
     search_fields = ["name", "slug", "gpu_model"]
+    readonly_fields = ["unverified"]
+
+    @admin.display(description="unverified (no public document found)")
+    def unverified(self, obj):
+        return unverified_facts(
+            {
+                "system size": {"source": obj.gpu_nodes_source},
+                "billing unit": {"source": obj.billing_unit_source},
+                "peak throughput": {"source": obj.peak_source},
+            }
+        )
+
     prepopulated_fields = {"slug": ["name"]}
 
 
@@ -78,16 +103,28 @@ class CallModeInline(admin.StackedInline):
                 ]
             },
         ),
-        ("Sources", {"fields": ["sources"]}),
+        ("Sources", {"fields": ["sources", "unverified"]}),
     ]
+    readonly_fields = ["unverified"]
+
+    @admin.display(description="unverified (no public document found)")
+    def unverified(self, obj):
+        return unverified_facts(obj.sources)
 
 
 @admin.register(CallFamily)
 class CallFamilyAdmin(admin.ModelAdmin):
-    """Call terms: changes apply to every assessment from the next page load."""
+    """Call terms: changes apply to every assessment from the next page load. A
+    fact whose source starts with "Unverified" is listed as such: no public document
+    was found that states it."""
 
-    list_display = ["label", "slug", "tiered", "vat_required"]
+    list_display = ["label", "slug", "tiered", "vat_required", "unverified"]
+    readonly_fields = ["unverified"]
     inlines = [CallModeInline]
+
+    @admin.display(description="unverified (no public document found)")
+    def unverified(self, obj):
+        return unverified_facts(obj.sources)
 
 
 @admin.register(CountryEligibility)

@@ -7,6 +7,7 @@ files equal to this output.
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
@@ -14,7 +15,7 @@ from .findings import rules
 from .gpus import GpuModel, default_gpu_models
 from .jsonformat import schema_text
 from .sections import SECTIONS
-from .terms import REQUEST_UNITS, CallTerms, default_terms, months
+from .terms import REQUEST_UNITS, UNITS, CallTerms, default_terms, months
 from .tiers import tier_label
 from .types import Catalogue, load_catalogue
 
@@ -49,8 +50,10 @@ def terms_markdown(terms: CallTerms | None = None) -> list[str]:
         "## Call terms",
         "",
         "The figures the tier logic and the rules read (defaults from",
-        "`fixtures/call_terms.json`, maintained in the admin). Typical durations and",
-        "access times are second-hand guidance.",
+        "`fixtures/call_terms.json`, maintained in the admin). A fact marked",
+        "**unverified** has no public document found that states it (typical",
+        "durations, access times, review and the AI for Science terms are",
+        "second-hand): a help desk should check it before relying on it.",
         "",
     ]
     for family in (terms or default_terms()).values():
@@ -74,9 +77,18 @@ def terms_markdown(terms: CallTerms | None = None) -> list[str]:
         for m in family.modes:
             facts += [(m.slug, fact, src) for fact, src in m.sources.items()]
         for where, fact, src in facts:
-            lines.append(f"- {where} `{fact}`: {src.source} (checked {src.checked})")
+            mark = "" if src.verified else " **unverified**"
+            text = src.source
+            if not src.verified:
+                text = text.split(":", 1)[1].strip() if ":" in text else text
+            lines.append(f"- {where} `{fact}`{mark}: {text} (checked {src.checked})")
         lines.append("")
     return lines
+
+
+def _marked(text: str) -> str:
+    """``text`` with "Unverified" in bold, where a source says so."""
+    return re.sub(r"\bUnverified\b", "**unverified**", text)
 
 
 def systems_markdown(
@@ -92,14 +104,18 @@ def systems_markdown(
         "`fixtures/catalogue.json`, maintained in the admin.",
         "",
         "| System | GPU nodes | GPUs per node | GPU | Peak BF16 TFLOP/s per GPU | "
-        "Size source (checked) |",
-        "|---|---|---|---|---|---|",
+        "Size source (checked) | Billing unit and source |",
+        "|---|---|---|---|---|---|---|",
     ]
     for c in catalogue.values():
+        size = c.gpu_nodes_source
+        billing = (
+            f"{UNITS.get(c.billing_unit, c.billing_unit)}: {c.billing_unit_source}"
+        )
         lines.append(
             f"| {c.name} | {_figure(c.gpu_nodes)} | {c.gpus_per_node} | "
-            f"{c.gpu_model} | {c.peak_bf16_tflops or 0:g} | {c.gpu_nodes_source} "
-            f"({c.gpu_nodes_checked or 'not checked'}) |"
+            f"{c.gpu_model} | {c.peak_bf16_tflops or 0:g} | {_marked(size)} "
+            f"({c.gpu_nodes_checked or 'not checked'}) | {_marked(billing)} |"
         )
     lines += [
         "",

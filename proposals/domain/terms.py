@@ -29,12 +29,27 @@ UNITS = {
 REQUEST_UNITS = {k: UNITS[k] for k in ("gpu_hours", "node_hours")}
 
 
+UNVERIFIED = "Unverified"
+
+
+def unverified(source: str) -> bool:
+    """Whether a source text says no public document was found for the fact (it
+    starts with "Unverified")."""
+    return (source or "").strip().lower().startswith(UNVERIFIED.lower())
+
+
 @dataclass(frozen=True)
 class Source:
-    """Where a fact comes from (URL or document title) and when it was checked."""
+    """Where a fact comes from (URL or document title) and when it was checked. A
+    fact no public document was found for says so: its source starts with
+    "Unverified" (the admin and ``docs/rules.md`` show it beside the fact)."""
 
     source: str
     checked: str  # ISO date, YYYY-MM-DD
+
+    @property
+    def verified(self) -> bool:
+        return not unverified(self.source)
 
 
 @dataclass(frozen=True)
