@@ -117,6 +117,14 @@ _OTHER_ALLOCATION = re.compile(
     r"consumed|already used|have used|had used|used up)\b",
     re.IGNORECASE,
 )
+# A sentence about earlier work or another system: its efficiencies and speedups
+# are not the tables' (which are this proposal's measurements).
+_ELSEWHERE = re.compile(
+    r"\b(?:previous(?:ly)?|prior|earlier|past|former|last year|"
+    r"(?:another|other|a different) (?:system|cluster|machine|allocation|project|"
+    r"model|code))\b",
+    re.IGNORECASE,
+)
 _SENTENCE = re.compile(r"(?<=[.!?;])\s+(?=[A-Z(\"“])|\n+")
 
 
@@ -356,9 +364,14 @@ def contradictions(
     found: list[Contradiction] = []
     previous = ""
     for sentence in sentences(narrative):
+        measured: list[Contradiction] = []
+        if not _ELSEWHERE.search(sentence):
+            measured += _efficiencies(
+                sentence, previous, analysis, projection, gcds_per_gpu
+            )
+            measured += _speedups(sentence, analysis, projection, gcds_per_gpu)
         for item in (
-            *_efficiencies(sentence, previous, analysis, projection, gcds_per_gpu),
-            *_speedups(sentence, analysis, projection, gcds_per_gpu),
+            *measured,
             *_gpu_counts(sentence, target_gpus, gcds_per_gpu),
             *_gpu_hours(sentence, requested_gpu_hours, plan, schedule_hours),
         ):

@@ -103,6 +103,8 @@ def test_contradictions_found(text, kind, computed):
         "Our previous Playground allocation of 2,000 GPU-hours was used for porting.",
         "We were granted 5,000 GPU-hours in total on Leonardo last year.",
         "An earlier allocation of 4,000 GPU-hours on LUMI covered the tests.",
+        "In our previous project we reached 97 % efficiency at 16 GPUs.",
+        "On another system the speedup was 3.9x at 16 GPUs.",
         # Figures about something else.
         "MFU is 38 % at 32 GPUs and efficiency will be fine.",
         "Efficiency matters; 45 % of the step is data loading at 16 GPUs.",
