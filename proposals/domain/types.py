@@ -204,11 +204,6 @@ class Cluster:
     gpu_nodes_source: str = ""
     gpu_nodes_checked: str = ""
 
-    @property
-    def total_gpus(self) -> int | None:
-        """GPUs in the whole system (``None`` when its size is not recorded)."""
-        return self.gpu_nodes * self.gpus_per_node if self.gpu_nodes else None
-
     def in_billing_units(self, gpu_hours: float | None) -> float | None:
         """``gpu_hours`` in the system's billing unit."""
         if gpu_hours is None or not self.billing_unit_gpu_hours:
