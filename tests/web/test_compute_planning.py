@@ -267,3 +267,11 @@ def test_copy_with_rescaled_figures_marks_them_as_an_estimate(
     # The original is untouched.
     fast_lane_on_mn5.refresh_from_db()
     assert fast_lane_on_mn5.total_gpu_hours == 30000
+
+
+def test_selection_step_shows_the_system_size_with_its_source(user_client, proposal):
+    url = reverse("proposals:step", args=[proposal.pk, "selection"])
+    content = user_client.get(url).content.decode()
+    assert 'data-testid="system-size"' in content
+    assert "LUMI-G: 2,978 GPU nodes of 4 GPUs" in content
+    assert "LUMI architecture" in content and "checked 3 Dec 2026" in content
