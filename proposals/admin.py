@@ -11,6 +11,7 @@ from proposals.models import (
     Cluster,
     CodeEntry,
     CountryEligibility,
+    GpuModel,
     JobType,
     OutgoingMail,
     PdfExport,
@@ -65,6 +66,26 @@ class ClusterAdmin(admin.ModelAdmin):
             }
         )
 
+    prepopulated_fields = {"slug": ["name"]}
+
+
+@admin.register(GpuModel)
+class GpuModelAdmin(admin.ModelAdmin):
+    """GPU variants and their datasheet peaks: the MFU check (PLAN-2) judges a
+    measurement against the variant its hardware names."""
+
+    list_display = [
+        "name",
+        "family",
+        "form",
+        "memory_gb",
+        "peak_bf16_tflops",
+        "peak_fp32_tflops",
+        "default",
+        "checked",
+    ]
+    list_filter = ["family"]
+    search_fields = ["name", "family", "slug"]
     prepopulated_fields = {"slug": ["name"]}
 
 

@@ -23,6 +23,9 @@ _size = __import__(
 _associations = __import__(
     "proposals.migrations.0020_country_associations", fromlist=["load_associations"]
 )
+_gpu_models = __import__(
+    "proposals.migrations.0022_gpu_models", fromlist=["load_gpu_models"]
+)
 _terms = __import__("proposals.migrations.0010_call_terms", fromlist=["load_terms"])
 _countries = __import__(
     "proposals.migrations.0012_country_eligibility", fromlist=["load_countries"]
@@ -37,6 +40,7 @@ def catalogue(db):
     _billing.load_billing_units(apps, None)
     _peaks.load_peak_throughput(apps, None)
     _size.load_system_size(apps, None)
+    _gpu_models.load_gpu_models(apps, None)
     _terms.load_terms(apps, None)
     _countries.load_countries(apps, None)
     _associations.load_associations(apps, None)

@@ -16,6 +16,7 @@ from .energy import EnergyEstimate, estimate
 from .estimate import ComputeEstimate
 from .estimate import estimate as compute_estimate
 from .findings import SEVERITIES, Context, Finding, run_rules
+from .gpus import GpuModel
 from .jobplan import JobPlan, job_plan
 from .mfu import MfuReading
 from .mfu import check as mfu_check
@@ -361,11 +362,13 @@ def assess(
     catalogue: Catalogue,
     terms: CallTerms | None = None,
     countries: Countries | None = None,
+    gpu_models: tuple[GpuModel, ...] | None = None,
 ) -> Assessment:
     """Assess ``proposal`` against the cluster ``catalogue`` (a slug -> Cluster map),
     the call ``terms`` (a family slug -> FamilyTerms map; default: the guides' terms
-    of ``fixtures/call_terms.json``) and the eligible ``countries`` (default: the
-    shipped ``countries.json``)."""
+    of ``fixtures/call_terms.json``), the eligible ``countries`` (default: the
+    shipped ``countries.json``) and the GPU variants' peaks (default: the shipped
+    ``fixtures/gpu_models.json``)."""
     selection = proposal.selection
     scal = proposal.scalability
     cluster = catalogue.get(selection.system) if selection.system else None
@@ -420,6 +423,7 @@ def assess(
         has_scaling_data=has_data,
         high_throughput_evidence=high_throughput,
         countries=countries,
+        gpu_models=gpu_models,
     )
     return Assessment(
         tier=tier,
@@ -437,6 +441,6 @@ def assess(
         findings=tuple(run_rules(context)),
         billing=billing(cluster, hours, plan),
         compute_estimate=compute_estimate(proposal, cluster, plan),
-        mfu_check=mfu_check(proposal, catalogue, cluster),
+        mfu_check=mfu_check(proposal, catalogue, cluster, gpu_models),
         comparison_input=(proposal, catalogue, plan.total_gpu_hours, family),
     )

@@ -5,8 +5,9 @@ TFLOP/s as SXM, 756 as PCIe, 835 as NVL); the MFU cross-check (PLAN-2) must judg
 measurement against the variant it was taken on. The variants are data
 (``fixtures/gpu_models.json``: per physical GPU, one MI250X module and not one GCD,
 dense tensor/matrix BF16 and vector FP32, each with its datasheet and the date it was
-checked); this module reads them and finds the variant a measurement's "Hardware
-tested on" text names.
+checked; a data migration copies them into the database, administrators maintain
+them there, and ``proposals.assess`` hands them back as plain values); this module
+reads them and finds the variant a measurement's "Hardware tested on" text names.
 """
 
 from __future__ import annotations

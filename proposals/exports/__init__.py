@@ -17,6 +17,7 @@ from proposals import domain
 from proposals.assess import (
     catalogue_from_db,
     countries_from_db,
+    gpu_models_from_db,
     proposal_to_domain,
     terms_from_db,
 )
@@ -51,7 +52,11 @@ def source_for(model) -> Source:
     return Source(
         proposal=proposal,
         assessment=domain.assess(
-            proposal, catalogue, terms_from_db(), countries_from_db()
+            proposal,
+            catalogue,
+            terms_from_db(),
+            countries_from_db(),
+            gpu_models_from_db(),
         ),
         catalogue=catalogue,
         revision=None,
@@ -67,7 +72,11 @@ def source_from_snapshot(snapshot: dict, *, revision: int, status: str = "") -> 
     return Source(
         proposal=proposal,
         assessment=domain.assess(
-            proposal, catalogue, terms_from_db(), countries_from_db()
+            proposal,
+            catalogue,
+            terms_from_db(),
+            countries_from_db(),
+            gpu_models_from_db(),
         ),
         catalogue=catalogue,
         revision=revision,

@@ -133,3 +133,52 @@ class Cluster(models.Model):
 
     def __str__(self):
         return self.name
+
+
+class GpuModel(models.Model):
+    """A GPU variant and its peak throughput per physical GPU, from the vendor's
+    datasheet (editable in the admin): the MFU check (PLAN-2) judges a measurement
+    against the variant its "Hardware tested on" names (H100 PCIe, H100 NVL, ...)."""
+
+    slug = models.SlugField(max_length=50, unique=True)
+    family = models.CharField(
+        max_length=20, help_text="The model as people write it: A100, H100, MI250X."
+    )
+    name = models.CharField(max_length=100)
+    form = models.CharField(
+        "form factor",
+        max_length=10,
+        blank=True,
+        help_text="SXM, PCIe, NVL or OAM; blank when there is one form only.",
+    )
+    memory_gb = models.PositiveSmallIntegerField(
+        "memory (GB)", null=True, blank=True, validators=positive(4096)
+    )
+    peak_bf16_tflops = models.FloatField(
+        "peak dense BF16/FP16 TFLOP/s",
+        validators=[MinValueValidator(0.001), MaxValueValidator(100000)],
+        help_text="Tensor/matrix units, without sparsity, per physical GPU.",
+    )
+    peak_fp32_tflops = models.FloatField(
+        "peak FP32 TFLOP/s",
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(0.001), MaxValueValidator(100000)],
+    )
+    default = models.BooleanField(
+        default=False,
+        help_text="The variant assumed when a text names only the family (one per "
+        "family).",
+    )
+    source = models.CharField(max_length=500, help_text="Datasheet URL or title.")
+    checked = models.DateField("checked on")
+
+    class Meta:
+        ordering = ["family", "name"]
+        verbose_name = "GPU variant"
+        constraints = [
+            check("gpu_model_peak_positive", Q(peak_bf16_tflops__gt=0)),
+        ]
+
+    def __str__(self):
+        return self.name

@@ -275,3 +275,43 @@ def test_selection_step_shows_the_system_size_with_its_source(user_client, propo
     assert 'data-testid="system-size"' in content
     assert "LUMI-G: 2,978 GPU nodes of 4 GPUs" in content
     assert "LUMI architecture" in content and "checked 3 Dec 2026" in content
+
+
+def test_gpu_variants_are_in_the_database_and_plan_2_reads_them(user, catalogue):
+    """The variants' peaks are catalogue data: an administrator's correction of the
+    H100 PCIe peak changes what PLAN-2 judges against."""
+    from proposals.assess import assess_proposal
+    from proposals.models import GpuModel
+
+    assert GpuModel.objects.get(slug="h100-pcie").peak_bf16_tflops == 756
+    assert GpuModel.objects.filter(family="H100").count() == 3
+    document = json.loads((EXAMPLES / "bsc-large-scale.json").read_text("utf-8"))
+    document["codes"][0]["model_parameters"] = 7_000_000_000
+    document["scalability"]["measurements"] = [
+        # 6 x 7e9 x 64,800 = 2,721.6 TFLOP/s: 45.0 % of 8 x 756.
+        {
+            "code": 0,
+            "gpus": 8,
+            "throughput": 64800,
+            "unit": "tokens/s",
+            "mfu_pct": 45,
+            "comm_overhead_pct": None,
+            "hardware": "8x H100 PCIe",
+        }
+    ]
+    proposal = services.proposal_import(
+        owner=user, document=domain.loads(json.dumps(document))
+    )
+    (reading,) = assess_proposal(proposal).mfu_check
+    assert reading.peak_tflops == 756 and not reading.disagrees
+    GpuModel.objects.filter(slug="h100-pcie").update(peak_bf16_tflops=1000)
+    (reading,) = assess_proposal(proposal).mfu_check
+    # 2,721.6 / 8,000 = 34.0 %: 11 points from the stated 45 %.
+    assert reading.peak_tflops == 1000 and reading.disagrees
+
+
+def test_admin_lists_the_gpu_variants(admin_client, catalogue):
+    page = admin_client.get(reverse("admin:proposals_gpumodel_changelist"))
+    content = page.content.decode()
+    assert page.status_code == 200
+    assert "NVIDIA H100 NVL" in content and "AMD Instinct MI300A APU" in content

@@ -82,7 +82,8 @@ def mfu_cross_check(ctx: Context) -> Iterator[Hit]:
     family's SXM variant, said to be assumed; blank means the target system. The
     message gives both readings of the throughput (the total of all GPUs, or one
     GPU's) and says which, if either, reconciles them."""
-    for r in mfu.disagreements(mfu.check(ctx.proposal, ctx.catalogue, ctx.cluster)):
+    readings = mfu.check(ctx.proposal, ctx.catalogue, ctx.cluster, ctx.gpu_models)
+    for r in mfu.disagreements(readings):
         k = mfu.FLOPS_PER_TOKEN[r.use]
         tflops = k * r.parameters * r.tokens_per_s / 1e12
         stated = mfu.READING_WORDS[r.stated_reading]
