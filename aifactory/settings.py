@@ -12,6 +12,7 @@ import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
 from aifactory.env import env_bool, env_list, env_str
+from proposals.domain.fields import most_step_inputs
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = BASE_DIR / "var"
@@ -156,6 +157,13 @@ STORAGES = {
         else "whitenoise.storage.CompressedManifestStaticFilesStorage"
     },
 }
+
+# A wizard step posts all its fields, every row's included, so the limit on posted
+# fields follows from the format's limits (``most_step_inputs``: 2,683 on the
+# scalability step at 200 measurements, 200 jobs and 120 periods) with as many again
+# for the page's own inputs (token, bases, keys, buttons) and each row's bookkeeping.
+# Django's default (1,000) refused a step of about 135 measurements with a 400.
+DATA_UPLOAD_MAX_NUMBER_FIELDS = 2 * most_step_inputs()
 
 CRISPY_ALLOWED_TEMPLATE_PACKS = "bootstrap5"
 CRISPY_TEMPLATE_PACK = "bootstrap5"

@@ -14,14 +14,17 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
+from . import limits
 from .field_catalogue import FIELDS
 from .fieldspec import FieldSpec
 from .sections import (
     ROW_PATH,
     SECTION_BY_SLUG,
     SECTION_OF_KEY,
+    STEPS,
     TABLE_BY_KIND,
     TABLE_BY_PATH,
+    tables_of,
 )
 
 __all__ = ["FIELDS", "FieldSpec"]
@@ -61,6 +64,21 @@ def columns(table: str) -> tuple[FieldSpec, ...]:
 def section_fields(section: str) -> tuple[FieldSpec, ...]:
     """The proposal's own fields shown on a section's step."""
     return tuple(s for s in FIELDS if s.table is None and s.section == section)
+
+
+def most_step_inputs() -> int:
+    """The most fields one wizard step holds at the format's limits: the step's own
+    fields plus every column of as many rows as each of its tables may hold
+    (``limits.MAX_ROWS``). A page posts these and a few inputs of its own, so the
+    request limit on posted fields is derived from this (the settings)."""
+    return max(
+        len(section_fields(step.slug))
+        + sum(
+            limits.MAX_ROWS[table.kind] * len(columns(table.kind))
+            for table in tables_of(step.slug)
+        )
+        for step in STEPS
+    )
 
 
 # --- Paths as people read them ---------------------------------------------------
