@@ -64,7 +64,8 @@ def problems(
     outcome: str, items: list[dict], *, requesting_changes: bool
 ) -> dict[str, str]:
     """What is wrong with an assessment, as ``{place: message}`` (``"outcome"``,
-    ``"items"`` or ``"item-<i>"``); empty when it can be recorded."""
+    ``"checklist"`` or ``"item-<i>"``; never ``"items"``, which a template would
+    read as the dict's method); empty when it can be recorded."""
     found: dict[str, str] = {}
     if outcome not in OUTCOMES:
         found["outcome"] = "Choose the outcome of the technical assessment."
@@ -82,7 +83,7 @@ def problems(
             "Accept at least one finding as a condition, or choose another outcome.",
         )
     if requesting_changes and CHANGE_REQUEST not in decisions:
-        found["items"] = "Choose at least one finding to ask a change for."
+        found["checklist"] = "Choose at least one finding to ask a change for."
     return found
 
 
