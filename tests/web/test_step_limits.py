@@ -109,9 +109,8 @@ def _set(fields, name, value):
     matches[0][1] = value
 
 
-@pytest.fixture
-def full_scalability(proposal):
-    """A proposal whose scalability step holds as many rows as the format allows."""
+def fill_scalability(proposal):
+    """Give ``proposal`` as many scalability rows as the format allows."""
     proposal.duration_months = 60
     proposal.save(update_fields=["duration_months"])
     ScalingMeasurement.objects.bulk_create(
@@ -141,6 +140,12 @@ def full_scalability(proposal):
         for i in range(limits.MAX_ROWS["schedule"])
     )
     return proposal
+
+
+@pytest.fixture
+def full_scalability(proposal):
+    """A proposal whose scalability step holds as many rows as the format allows."""
+    return fill_scalability(proposal)
 
 
 def _last(model, proposal):
