@@ -17,10 +17,12 @@ from collections.abc import Mapping, Sequence
 from . import limits
 from .field_catalogue import FIELDS
 from .fieldspec import FieldSpec
+from .formatshape import PROPOSAL, Shape
 from .sections import (
     ROW_PATH,
     SECTION_BY_SLUG,
     SECTION_OF_KEY,
+    SECTIONS,
     STEPS,
     TABLE_BY_KIND,
     TABLE_BY_PATH,
@@ -78,6 +80,29 @@ def most_step_inputs() -> int:
             for table in tables_of(step.slug)
         )
         for step in STEPS
+    )
+
+
+def _most_characters(shape: Shape) -> int:
+    total = 0
+    for item in shape.fields:
+        if item.kind == "object":
+            total += _most_characters(item.shape)
+        elif item.kind == "array":
+            total += item.max_items * _most_characters(item.shape)
+        else:
+            total += item.max_length or 0
+    return total
+
+
+def most_step_characters() -> int:
+    """The most characters of text one wizard step holds at the format's limits
+    (every text field full, in as many rows as each table may hold): the request
+    limit on a post's size is derived from this (the settings)."""
+    keys = {item.name: item for item in PROPOSAL.fields}
+    return max(
+        sum(_most_characters(Shape("", dict, (keys[key],))) for key in section.keys)
+        for section in SECTIONS
     )
 
 

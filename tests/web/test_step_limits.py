@@ -220,3 +220,35 @@ def test_codes_step_at_the_limits_saves_without_javascript(user_client, proposal
     assert response.status_code == 302, response.content.decode()[:2000]
     last.refresh_from_db()
     assert last.version == "9.9"
+
+
+def test_codes_step_full_of_the_widest_characters_saves_without_javascript(
+    user_client, proposal
+):
+    """Every text field of 50 code entries full, in 4-byte characters: the largest
+    post a step can make (about 34 MB), within the limit derived from the format."""
+    wide = "\U0001f600"
+    line = wide * 99
+    references = "\n".join([line] * (limits.REFERENCES_CHARS // 100)) + "\n" + wide * 99
+    for i in range(limits.MAX_ROWS["codes"]):
+        CodeEntryFactory(
+            proposal=proposal,
+            role="main" if i == 0 else "other",
+            name=wide * limits.LINE_CHARS,
+            version=wide * limits.VERSION_CHARS,
+            references=references[: limits.REFERENCES_CHARS],
+            description=wide * limits.NARRATIVE_CHARS,
+        )
+    url = step_url(proposal, "codes")
+    fields = form_of(user_client.get(url).content.decode())
+    last = proposal.codes.order_by("position").last()
+    _set(fields, f"codes-{last.pk}-version", "9.9")
+    body = encoded([*fields, ("save", "1")])
+    assert len(body) > 30_000_000
+    response = user_client.post(
+        url, body, content_type="application/x-www-form-urlencoded"
+    )
+    assert response.status_code == 302, response.content.decode()[:2000]
+    last.refresh_from_db()
+    assert last.version == "9.9"
+    assert last.description == wide * limits.NARRATIVE_CHARS
