@@ -210,7 +210,7 @@ def review_record_edit(*, proposal: Proposal, link_base: str = ""):
 
 class AssessmentProblems(ReviewError):
     """An assessment that cannot be recorded; ``problems`` maps each place
-    (``outcome``, ``items``, ``item-<i>``) to what is wrong there."""
+    (``outcome``, ``checklist``, ``item-<i>``, ``text``) to what is wrong there."""
 
     def __init__(self, problems: dict[str, str]):
         super().__init__(" ".join(problems.values()))
