@@ -60,6 +60,11 @@ def with_decisions(items: list[dict], decisions: Mapping[int, tuple[str, str]]):
     return out
 
 
+# A NUL character cannot be stored (PostgreSQL refuses it in text and JSON).
+NUL = "\x00"
+NUL_PROBLEM = "Remove the null character (an invisible control character)."
+
+
 def problems(
     outcome: str, items: list[dict], *, requesting_changes: bool
 ) -> dict[str, str]:
@@ -76,6 +81,8 @@ def problems(
             found[f"item-{i}"] = "Say why this finding can be waived."
         elif len(item["reason"]) > MAX_REASON:
             found[f"item-{i}"] = f"Keep the reason under {MAX_REASON} characters."
+        elif NUL in item["reason"]:
+            found[f"item-{i}"] = NUL_PROBLEM
     decisions = {item["decision"] for item in items}
     if outcome == FEASIBLE_WITH_CONDITIONS and CONDITION not in decisions:
         found.setdefault(

@@ -245,6 +245,8 @@ def review_assess(
         problems["text"] = (
             f"Keep the assessment under {technical_review.MAX_TEXT} characters."
         )
+    elif technical_review.NUL in text:
+        problems["text"] = technical_review.NUL_PROBLEM
     if problems:
         raise AssessmentProblems(problems)
     assessment = TechnicalAssessment.objects.create(
