@@ -169,6 +169,10 @@ DEFAULT_FROM_EMAIL = env_str(
 )
 EMAIL_HOST = env_str("DJANGO_EMAIL_HOST", default="localhost")
 
+# Who answers questions about personal data (the operator's data-protection contact:
+# an e-mail address or a web address), named on the privacy notice (/privacy/).
+PRIVACY_CONTACT = env_str("DJANGO_PRIVACY_CONTACT", default="")
+
 # Background tasks (the review workflow's e-mails) are stored in the database and run
 # by ``manage.py db_worker`` (django-tasks with the django-tasks-db backend).
 TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}

@@ -33,6 +33,11 @@ def _messages(template: str, context: dict, recipients) -> list[Mail]:
     return [Mail(address, subject, body) for address in sorted(recipients)]
 
 
+def _applicant(proposal) -> list[str]:
+    """The applicant's address; none once they deleted their account."""
+    return [proposal.owner.email] if proposal.owner_id else []
+
+
 def staff_addresses(*, exclude=None) -> list[str]:
     """E-mail addresses of the active support staff, without ``exclude``'s."""
     users = get_user_model().objects.filter(groups__name=STAFF_GROUP, is_active=True)
@@ -54,7 +59,7 @@ def status_to_applicant(*, change, link_base: str = "") -> list[Mail]:
     proposal = change.proposal
     url = link_base + reverse("proposals:review_status", args=[proposal.pk])
     context = {"change": change, "proposal": proposal, "url": url}
-    return _messages("review_status", context, [proposal.owner.email])
+    return _messages("review_status", context, _applicant(proposal))
 
 
 def comment_to_applicant(*, comment, link_base: str = "") -> list[Mail]:
@@ -64,7 +69,7 @@ def comment_to_applicant(*, comment, link_base: str = "") -> list[Mail]:
     proposal = comment.proposal
     url = link_base + reverse("proposals:review_status", args=[proposal.pk])
     context = {"comment": comment, "proposal": proposal, "url": url}
-    return _messages("review_comment", context, [proposal.owner.email])
+    return _messages("review_comment", context, _applicant(proposal))
 
 
 def reply_to_staff(*, comment, state=None, link_base: str = "") -> list[Mail]:
