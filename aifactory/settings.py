@@ -139,6 +139,10 @@ RATELIMIT_VIEW = "proposals.views.accounts.too_many_attempts"
 LOGIN_REDIRECT_URL = "proposals:landing"  # staff: the review queue
 LOGOUT_REDIRECT_URL = "login"
 
+# Who answers questions about personal data (the operator's data-protection contact:
+# an e-mail address or a web address), named on the privacy notice (/privacy/).
+PRIVACY_CONTACT = env_str("DJANGO_PRIVACY_CONTACT", default="")
+
 LANGUAGE_CODE = "en-gb"
 TIME_ZONE = "Europe/Brussels"
 USE_I18N = True
@@ -168,10 +172,6 @@ DEFAULT_FROM_EMAIL = env_str(
     "DJANGO_DEFAULT_FROM_EMAIL", default="AI Factory wizard <noreply@localhost>"
 )
 EMAIL_HOST = env_str("DJANGO_EMAIL_HOST", default="localhost")
-
-# Who answers questions about personal data (the operator's data-protection contact:
-# an e-mail address or a web address), named on the privacy notice (/privacy/).
-PRIVACY_CONTACT = env_str("DJANGO_PRIVACY_CONTACT", default="")
 
 # Background tasks (the review workflow's e-mails) are stored in the database and run
 # by ``manage.py db_worker`` (django-tasks with the django-tasks-db backend).

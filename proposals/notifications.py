@@ -33,11 +33,6 @@ def _messages(template: str, context: dict, recipients) -> list[Mail]:
     return [Mail(address, subject, body) for address in sorted(recipients)]
 
 
-def _applicant(proposal) -> list[str]:
-    """The applicant's address; none once they deleted their account."""
-    return [proposal.owner.email] if proposal.owner_id else []
-
-
 def staff_addresses(*, exclude=None) -> list[str]:
     """E-mail addresses of the active support staff, without ``exclude``'s."""
     users = get_user_model().objects.filter(groups__name=STAFF_GROUP, is_active=True)
@@ -57,19 +52,21 @@ def submission_to_staff(*, revision, state=None, link_base: str = "") -> list[Ma
 def status_to_applicant(*, change, link_base: str = "") -> list[Mail]:
     """Tell the applicant that staff changed the status (with the staff's note)."""
     proposal = change.proposal
+    if proposal.owner_id is None:  # the applicant deleted their account
+        return []
     url = link_base + reverse("proposals:review_status", args=[proposal.pk])
     context = {"change": change, "proposal": proposal, "url": url}
-    return _messages("review_status", context, _applicant(proposal))
+    return _messages("review_status", context, [proposal.owner.email])
 
 
 def comment_to_applicant(*, comment, link_base: str = "") -> list[Mail]:
     """Send a staff comment to the applicant; internal notes are never sent."""
-    if comment.staff_only:
-        return []
     proposal = comment.proposal
+    if comment.staff_only or proposal.owner_id is None:  # or the account is gone
+        return []
     url = link_base + reverse("proposals:review_status", args=[proposal.pk])
     context = {"comment": comment, "proposal": proposal, "url": url}
-    return _messages("review_comment", context, _applicant(proposal))
+    return _messages("review_comment", context, [proposal.owner.email])
 
 
 def reply_to_staff(*, comment, state=None, link_base: str = "") -> list[Mail]:
