@@ -13,7 +13,9 @@ from django.contrib.auth.models import User
 from django.contrib.sessions.backends.db import SessionStore
 from django.contrib.sessions.models import Session
 from django.core.management import call_command
+from django.db import connection
 from django.test import override_settings
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
@@ -386,3 +388,29 @@ def test_the_sign_up_period_is_the_setting(db, catalogue):
     _signup("two-days", joined=now - timedelta(days=2))
     assert services.stale_data_expire(now=now)["unconfirmed_signups"] == 1
     assert not User.objects.filter(username="two-days").exists()
+
+
+def test_an_operator_deletes_an_account_as_its_owner_would(user, draft, submitted):
+    out = io.StringIO()
+    call_command("delete_account", user.username, stdout=out)
+    assert "Would delete" in out.getvalue() and "1 draft(s)" in out.getvalue()
+    assert User.objects.filter(pk=user.pk).exists()
+    call_command("delete_account", user.username, "--yes", stdout=out)
+    assert not User.objects.filter(pk=user.pk).exists()
+    assert list(Proposal.objects.values_list("pk", "owner")) == [(submitted.pk, None)]
+
+
+def test_the_data_export_costs_the_same_queries_for_more_proposals(
+    user_client, user, submitted
+):
+    def count():
+        with CaptureQueriesContext(connection) as queries:
+            _archive(user_client)
+        return len(queries)
+
+    few = count()
+    for _ in range(3):
+        proposal = ProposalFactory(owner=user)
+        CodeEntryFactory(proposal=proposal)
+        services.review_submit(proposal=proposal, user=user)
+    assert count() == few
