@@ -49,10 +49,17 @@ def submission_to_staff(*, revision, state=None, link_base: str = "") -> list[Ma
     return _messages("review_submitted", context, handler_or_staff(state))
 
 
+def _applicant_has_it(proposal) -> bool:
+    """Whether the applicant still has the proposal: one they deleted (also every
+    proposal kept for the staff when they deleted their account, which has no owner
+    any more) is not mailed about."""
+    return proposal.deleted_at is None
+
+
 def status_to_applicant(*, change, link_base: str = "") -> list[Mail]:
     """Tell the applicant that staff changed the status (with the staff's note)."""
     proposal = change.proposal
-    if proposal.owner_id is None:  # the applicant deleted their account
+    if not _applicant_has_it(proposal):
         return []
     url = link_base + reverse("proposals:review_status", args=[proposal.pk])
     context = {"change": change, "proposal": proposal, "url": url}
@@ -62,7 +69,7 @@ def status_to_applicant(*, change, link_base: str = "") -> list[Mail]:
 def comment_to_applicant(*, comment, link_base: str = "") -> list[Mail]:
     """Send a staff comment to the applicant; internal notes are never sent."""
     proposal = comment.proposal
-    if comment.staff_only or proposal.owner_id is None:  # or the account is gone
+    if comment.staff_only or not _applicant_has_it(proposal):
         return []
     url = link_base + reverse("proposals:review_status", args=[proposal.pk])
     context = {"comment": comment, "proposal": proposal, "url": url}

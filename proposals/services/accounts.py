@@ -118,15 +118,6 @@ def account_verify(*, user) -> None:
         user.save(update_fields=["is_active"])
 
 
-def account_expire_unconfirmed(*, now=None) -> int:
-    """Delete the sign-ups whose link expired unused (``retention.unconfirmed_signup``);
-    how many."""
-    User = get_user_model()
-    expired = (now or timezone.now()) - retention.unconfirmed_signup()
-    _, deleted = User.objects.filter(_PENDING, date_joined__lt=expired).delete()
-    return deleted.get(User._meta.label, 0)
-
-
 def account_send_verification(*, user, link_base: str = "") -> bool:
     """Mail ``user`` a new link for their address, unless it is verified already;
     whether a link was sent."""
@@ -134,6 +125,15 @@ def account_send_verification(*, user, link_base: str = "") -> bool:
         return False
     accounts.send_verification(user=user, link_base=link_base.rstrip("/"))
     return True
+
+
+def account_expire_unconfirmed(*, now=None) -> int:
+    """Delete the sign-ups whose link expired unused (``retention.unconfirmed_signup``);
+    how many."""
+    User = get_user_model()
+    expired = (now or timezone.now()) - retention.unconfirmed_signup()
+    _, deleted = User.objects.filter(_PENDING, date_joined__lt=expired).delete()
+    return deleted.get(User._meta.label, 0)
 
 
 @dataclass(frozen=True)
