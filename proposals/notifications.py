@@ -50,9 +50,8 @@ def submission_to_staff(*, revision, state=None, link_base: str = "") -> list[Ma
 
 
 def _applicant_has_it(proposal) -> bool:
-    """Whether the applicant still has the proposal: one they deleted (also every
-    proposal kept for the staff when they deleted their account, which has no owner
-    any more) is not mailed about."""
+    """Whether the applicant still has the proposal: a deleted one is not mailed
+    about, since every link to it would answer 404."""
     return proposal.deleted_at is None
 
 
