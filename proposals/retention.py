@@ -16,6 +16,9 @@ PENDING_IMPORT = timedelta(hours=1)
 # Records of successful logins (django-axes: username, IP address, browser) are
 # kept this long; failed attempts go once their lock has cooled off.
 LOGIN_RECORDS = timedelta(days=30)
+# E-mails of the review workflow stay in the delivery log (Django admin, "Mail
+# delivery") this long after they were sent or given up on.
+MAIL_LOG = timedelta(days=90)
 
 
 def unconfirmed_signup() -> timedelta:
@@ -80,6 +83,11 @@ def expiring() -> list[Period]:
             "login_records",
             "Records of logins (username, IP address, browser)",
             LOGIN_RECORDS,
+        ),
+        Period(
+            "mail_log",
+            "E-mails in the delivery log (sent or given up on)",
+            MAIL_LOG,
         ),
         Period("sessions", "Login sessions (how long you stay logged in)", session()),
     ]

@@ -7,6 +7,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from proposals import retention
+from proposals.models import OutgoingMail
 
 from .accounts import account_expire_unconfirmed
 from .imports import pending_import_expire
@@ -26,6 +27,17 @@ def _expire_login_records(*, now) -> int:
     return deleted
 
 
+def _expire_mail_log(*, now) -> int:
+    # Only mails that are done with: a queued or retrying one is still to be sent.
+    done = (OutgoingMail.Status.SENT, OutgoingMail.Status.FAILED)
+    deleted, _ = (
+        OutgoingMail.objects.filter(status__in=done)
+        .filter(created_at__lt=now - retention.MAIL_LOG)
+        .delete()
+    )
+    return deleted
+
+
 def _expire_sessions(*, now) -> int:
     # Django stores each session with its expiry date (SESSION_COOKIE_AGE after
     # its last change), like ``manage.py clearsessions``.
@@ -38,6 +50,7 @@ _EXPIRE = {
     "pending_imports": pending_import_expire,
     "failed_logins": _expire_failed_logins,
     "login_records": _expire_login_records,
+    "mail_log": _expire_mail_log,
     "sessions": _expire_sessions,
 }
 

@@ -414,3 +414,20 @@ def test_the_data_export_costs_the_same_queries_for_more_proposals(
         CodeEntryFactory(proposal=proposal)
         services.review_submit(proposal=proposal, user=user)
     assert count() == few
+
+
+def test_the_mail_log_keeps_mails_still_to_send(db):
+    now = timezone.now()
+    old = now - retention.MAIL_LOG - timedelta(days=1)
+    statuses = OutgoingMail.Status
+    for status in statuses.values:
+        mail = OutgoingMail.objects.create(to="a@example.eu", subject=status, body="")
+        OutgoingMail.objects.filter(pk=mail.pk).update(status=status, created_at=old)
+    recent = OutgoingMail.objects.create(to="b@example.eu", subject="new", body="")
+    OutgoingMail.objects.filter(pk=recent.pk).update(status=statuses.SENT)
+    assert services.stale_data_expire(now=now)["mail_log"] == 2
+    assert set(OutgoingMail.objects.values_list("subject", flat=True)) == {
+        statuses.QUEUED,
+        statuses.RETRYING,
+        "new",
+    }
