@@ -203,9 +203,11 @@ def account_delete(request):
     if request.method == "POST" and form.is_valid():
         done = services.account_delete(user=request.user)
         logout(request)
+        one = done.kept == 1
         kept = (
-            f" The {done.kept} proposal{'s' if done.kept != 1 else ''} you sent for "
-            "review stay with the help desk, without your name or address."
+            f" The {done.kept} proposal{'' if one else 's'} you sent for review "
+            f"stay{'s' if one else ''} with the help desk, without your name or "
+            "address."
             if done.kept
             else ""
         )

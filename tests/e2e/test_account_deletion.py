@@ -67,7 +67,8 @@ def test_download_data_then_delete_the_account(
     page.get_by_label("Your password").fill("aifactory-demo")
     page.get_by_role("button", name="Delete my account").click()
     expect(page.get_by_role("status").first).to_contain_text(
-        "Your account and your drafts were deleted."
+        "Your account and your drafts were deleted. The 3 proposals you sent for "
+        "review stay with the help desk"
     )
     nav = page.get_by_role("navigation", name="Main")
     expect(nav.get_by_role("link", name="Log in")).to_be_visible()

@@ -161,7 +161,10 @@ def test_deleting_removes_drafts_and_keeps_sent_proposals_without_the_person(
     # Logged out, and told what happened.
     follow = client.get(reverse("home"))
     assert "Your account and your drafts were deleted." in follow.content.decode()
-    assert "The 1 proposal you sent for review stay" in follow.content.decode()
+    assert (
+        "The 1 proposal you sent for review stays with the help desk"
+        in follow.content.decode()
+    )
     assert client.get(reverse("proposals:list")).status_code == 302
 
 
