@@ -178,6 +178,16 @@ def test_staff_see_the_kept_proposal_without_the_person(
     assert page.status_code == 200
     assert "applicant (account deleted)" in text
     assert user.username not in text and user.email not in text
+    for url in (
+        reverse("proposals:review_queue"),
+        reverse("proposals:staff_diff", args=[submitted.pk]) + "?a=1&b=current",
+        reverse("proposals:export_portal", args=[submitted.pk]) + "?revision=1",
+        reverse("proposals:export_markdown", args=[submitted.pk]),
+        reverse("proposals:export_json", args=[submitted.pk]),
+    ):
+        response = client.get(url)
+        assert response.status_code == 200, url
+        assert user.email.encode() not in response.content, url
     rows = list(
         csv.reader(
             io.StringIO(
