@@ -139,6 +139,10 @@ RATELIMIT_VIEW = "proposals.views.accounts.too_many_attempts"
 LOGIN_REDIRECT_URL = "proposals:landing"  # staff: the review queue
 LOGOUT_REDIRECT_URL = "login"
 
+# Who answers questions about personal data (the operator's data-protection contact:
+# an e-mail address or a web address), named on the privacy notice (/privacy/).
+PRIVACY_CONTACT = env_str("DJANGO_PRIVACY_CONTACT", default="")
+
 LANGUAGE_CODE = "en-gb"
 TIME_ZONE = "Europe/Brussels"
 USE_I18N = True
