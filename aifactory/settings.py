@@ -47,6 +47,9 @@ INSTALLED_APPS = [
     "crispy_bootstrap5",
     "django_htmx",
     "axes",
+    # Before django_tasks_db: its ``db_worker`` command (aifactory/management/) wraps
+    # upstream's with a worker that rides out database outages.
+    "aifactory",
     "django_tasks",
     "django_tasks_db",
     "proposals",
