@@ -101,6 +101,17 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # The embedded default serves a web server and the task worker from one file
+    # (``make run``). WAL lets reads go on beside a write; IMMEDIATE takes the write
+    # lock when a transaction begins, so a transaction that read never fails at once
+    # with "database is locked" when it comes to write (SQLite cannot wait there);
+    # instead a writer waits up to ``timeout`` seconds for the other's commit.
+    DATABASES["default"]["OPTIONS"] = {
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+        "transaction_mode": "IMMEDIATE",
+        "timeout": 20,
+    }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
