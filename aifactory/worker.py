@@ -79,7 +79,7 @@ class ResilientWorker(Worker):
         while self.running:
             logger.warning(
                 "Database unavailable (attempt %d failed: %s: %s); worker %s tries "
-                "again in %.0f s",
+                "again in %g s",
                 failures,
                 type(error).__name__,
                 str(error).strip().splitlines()[0] if str(error).strip() else "",
