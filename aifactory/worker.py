@@ -50,6 +50,7 @@ class ResilientWorker(Worker):
     def run(self) -> None:
         while True:
             try:
+                self.requeue_interrupted()
                 return super().run()
             except DATABASE_UNAVAILABLE as exc:
                 self.running_task = False
@@ -58,7 +59,6 @@ class ResilientWorker(Worker):
                 self.wait_for_database(exc)
                 if not self.running:
                     return None
-                self.requeue_interrupted()
                 # The herd-avoiding start delay was had at the first start.
                 self.startup_delay = False
 

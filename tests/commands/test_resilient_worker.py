@@ -107,3 +107,21 @@ def test_a_task_the_outage_interrupted_runs_again(settings, monkeypatch, catalog
     queued.refresh_from_db()
     assert queued.status == OutgoingMail.Status.SENT
     assert [m.subject for m in mail.outbox] == ["Hello"]
+
+
+def test_a_database_that_fails_again_while_requeueing_is_waited_for_again(
+    monkeypatch,
+):
+    worker = _worker()
+    calls = []
+
+    def requeue():
+        calls.append("requeue")
+        if calls.count("requeue") == 1:
+            raise OperationalError("the database system is starting up")
+
+    monkeypatch.setattr(worker, "requeue_interrupted", requeue)
+    monkeypatch.setattr(worker_module.Worker, "run", lambda self: calls.append("run"))
+    monkeypatch.setattr(worker, "wait_for_database", lambda exc: calls.append("wait"))
+    worker.run()
+    assert calls == ["requeue", "wait", "requeue", "run"]
