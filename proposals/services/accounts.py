@@ -51,7 +51,8 @@ def account_signup(
     address = email.strip().lower()
     base = link_base.rstrip("/")
     # The hash takes about a second of CPU by design: done before the transaction,
-    # so no write lock is held meanwhile (on SQLite the task worker waits for it).
+    # so no write lock is held meanwhile (on SQLite the task worker waits for it),
+    # and on every path, whether or not an account is made.
     password_hash = make_password(password)
     with transaction.atomic():
         expired = timezone.now() - timedelta(seconds=settings.PASSWORD_RESET_TIMEOUT)
