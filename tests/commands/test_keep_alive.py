@@ -19,8 +19,18 @@ pytestmark = pytest.mark.skipif(
 
 
 def _children(pid: int) -> list[int]:
-    path = Path(f"/proc/{pid}/task/{pid}/children")
-    return [int(p) for p in path.read_text().split()] if path.exists() else []
+    """Processes whose parent is ``pid`` (from /proc/N/stat, which every Linux
+    kernel has)."""
+    children = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            # "pid (command) state ppid ...": the command may hold spaces.
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except (FileNotFoundError, ProcessLookupError, IndexError):
+            continue
+        if int(fields[1]) == pid:
+            children.append(int(stat.parent.name))
+    return children
 
 
 def _command(pid: int) -> str:
