@@ -10,7 +10,8 @@ PORT ?= 8000
 
 ## make run: set everything up, load the demo data and serve at http://127.0.0.1:$(PORT)
 ## (8000 unless PORT= says otherwise), with the task worker (it sends the e-mails)
-## running beside the server until Ctrl-C.
+## running beside the server until Ctrl-C, started again whenever it exits
+## (scripts/keep_alive.sh).
 run: setup demo
 	@echo ""
 	@echo "  Serving at http://127.0.0.1:$(PORT)"
@@ -18,7 +19,8 @@ run: setup demo
 	@echo "  Demo support staff: staff / aifactory-staff"
 	@echo "  Administrator:      admin / aifactory-admin (Django admin, superuser)"
 	@echo ""
-	DJANGO_DEBUG=1 $(PY) manage.py db_worker --no-reload & worker=$$!; \
+	DJANGO_DEBUG=1 bash scripts/keep_alive.sh $(PY) manage.py db_worker --no-reload & \
+	  worker=$$!; \
 	  trap 'kill $$worker 2>/dev/null; wait $$worker 2>/dev/null' EXIT INT TERM; \
 	  DJANGO_DEBUG=1 $(PY) manage.py runserver 127.0.0.1:$(PORT)
 

@@ -50,6 +50,9 @@ INSTALLED_APPS = [
     "crispy_bootstrap5",
     "django_htmx",
     "axes",
+    # Before django_tasks_db: its ``db_worker`` command (aifactory/management/) wraps
+    # upstream's with a worker that rides out database outages.
+    "aifactory",
     "django_tasks",
     "django_tasks_db",
     "proposals",
@@ -101,6 +104,17 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # The embedded default serves a web server and the task worker from one file
+    # (``make run``). WAL lets reads go on beside a write; IMMEDIATE takes the write
+    # lock when a transaction begins, so a transaction that read never fails at once
+    # with "database is locked" when it comes to write (SQLite cannot wait there);
+    # instead a writer waits up to ``timeout`` seconds for the other's commit.
+    DATABASES["default"]["OPTIONS"] = {
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+        "transaction_mode": "IMMEDIATE",
+        "timeout": 20,
+    }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -141,6 +155,10 @@ RATELIMIT_VIEW = "proposals.views.accounts.too_many_attempts"
 # need.)
 LOGIN_REDIRECT_URL = "proposals:landing"  # staff: the review queue
 LOGOUT_REDIRECT_URL = "login"
+
+# Who answers questions about personal data (the operator's data-protection contact:
+# an e-mail address or a web address), named on the privacy notice (/privacy/).
+PRIVACY_CONTACT = env_str("DJANGO_PRIVACY_CONTACT", default="")
 
 LANGUAGE_CODE = "en-gb"
 TIME_ZONE = "Europe/Brussels"

@@ -63,6 +63,29 @@ class PreferencesForm(forms.ModelForm):
         widgets = {"number_format": forms.RadioSelect}
 
 
+class AccountDeleteForm(forms.Form):
+    """Deleting an account asks for its password (as changing the password does)."""
+
+    password = forms.CharField(
+        label="Your password",
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+    )
+
+    def __init__(self, user, *args, **kwargs):
+        self.user = user
+        super().__init__(*args, **kwargs)
+
+    def clean_password(self):
+        password = self.cleaned_data["password"]
+        if not self.user.check_password(password):
+            raise ValidationError(
+                "That is not your password: nothing was deleted.",
+                code="password_incorrect",
+            )
+        return password
+
+
 class ProposalCreateForm(forms.ModelForm):
     class Meta:
         model = Proposal

@@ -41,7 +41,7 @@ def _row(state) -> list:
     return [
         proposal.title,
         proposal.organisation_name,
-        proposal.owner.get_username(),
+        proposal.applicant_name,
         proposal.get_status_display(),
         f"r{revision.number}",
         revision.get_tier_display(),

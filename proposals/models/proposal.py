@@ -73,8 +73,15 @@ class Proposal(models.Model):
         SINGLE_LARGE_JOB = "single_large_job", "A single large job (or a few)"
         MANY_SMALL_JOBS = "many_small_jobs", "Many independent jobs"
 
+    # Empty only for a proposal kept for the staff after its owner deleted their
+    # account (``services.account_delete``); deleting a user otherwise deletes their
+    # proposals.
     owner = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="proposals"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="proposals",
     )
     title = models.CharField(label("title"), max_length=limits.LINE_CHARS)
     call_family = models.CharField(
@@ -269,6 +276,14 @@ class Proposal(models.Model):
 
     def get_absolute_url(self):
         return reverse("proposals:detail", args=[self.pk])
+
+    # What the staff read as the applicant once the owner deleted their account.
+    ACCOUNT_DELETED = "(account deleted)"
+
+    @property
+    def applicant_name(self) -> str:
+        """The owner's username, as the staff pages and the queue's CSV show it."""
+        return self.owner.get_username() if self.owner_id else self.ACCOUNT_DELETED
 
 
 class ProposalChild(models.Model):

@@ -7,7 +7,10 @@ from .accounts import (
     SIGNUP_ADDRESS_IN_USE,
     SIGNUP_CREATED,
     SIGNUP_USERNAME_TAKEN,
+    AccountDeletion,
     AccountError,
+    account_delete,
+    account_expire_unconfirmed,
     account_send_verification,
     account_signup,
     account_verify,
@@ -22,6 +25,7 @@ from .imports import (
     PendingImportError,
     pending_import_confirm,
     pending_import_create,
+    pending_import_expire,
     proposal_import,
     proposal_import_revision,
 )
@@ -53,6 +57,7 @@ from .proposals import (
     proposal_set_archived,
     proposal_was_sent_for_review,
 )
+from .retention import stale_data_expire
 from .review import (
     STAFF_ADMIN_PERMISSIONS,
     AssessmentProblems,
@@ -117,4 +122,9 @@ __all__ = [
     "SIGNUP_CREATED",
     "SIGNUP_ADDRESS_IN_USE",
     "SIGNUP_USERNAME_TAKEN",
+    "AccountDeletion",
+    "account_delete",
+    "account_expire_unconfirmed",
+    "pending_import_expire",
+    "stale_data_expire",
 ]

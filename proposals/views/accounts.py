@@ -9,9 +9,10 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth import get_user_model, login
+from django.contrib.auth import get_user_model, login, logout
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import PasswordResetView
+from django.http import HttpResponse
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import reverse
@@ -20,19 +21,26 @@ from django.utils.encoding import force_str
 from django.utils.http import url_has_allowed_host_and_scheme, urlsafe_base64_decode
 from django.utils.timesince import timeuntil
 from django.utils.translation.trans_real import parse_accept_lang_header
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import (
+    require_GET,
+    require_http_methods,
+    require_POST,
+)
 from django_ratelimit.decorators import ratelimit
 
 from proposals import selectors, services
 from proposals.accounts import verification_tokens
 from proposals.domain.numbers import format_for_languages
-from proposals.forms import PreferencesForm, SignUpForm
+from proposals.exports.account import account_archive
+from proposals.forms import AccountDeleteForm, PreferencesForm, SignUpForm
 
 # Requests per address (or account, or e-mail) and hour that may send e-mail.
 SIGNUP_RATE = "10/h"
 PASSWORD_RESET_RATE = "5/h"
 PASSWORD_RESET_PER_ADDRESS_RATE = "3/h"
 RESEND_RATE = "3/h"
+# Password attempts per account and hour on the page that deletes the account.
+DELETE_RATE = "10/h"
 
 
 def browser_languages(request) -> list[str]:
@@ -177,4 +185,46 @@ def account_settings(request):
         request,
         "registration/account_settings.html",
         {"form": form, "page_title": "Account settings"},
+    )
+
+
+@login_required
+@require_GET
+def account_data(request):
+    """Everything the wizard holds about the person, as one zip file."""
+    filename, body = account_archive(user=request.user)
+    response = HttpResponse(body, content_type="application/zip")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    response["Cache-Control"] = "private, no-store"
+    return response
+
+
+@login_required
+@ratelimit(key="user", rate=DELETE_RATE, method="POST")
+@require_http_methods(["GET", "POST"])
+def account_delete(request):
+    """Ask for the password, then delete the account (see
+    ``services.account_delete`` for what stays with the staff)."""
+    form = AccountDeleteForm(request.user, request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        done = services.account_delete(user=request.user)
+        logout(request)
+        one = done.kept == 1
+        kept = (
+            f" The {done.kept} proposal{'' if one else 's'} you sent for review "
+            f"stay{'s' if one else ''} with the help desk, without your name or "
+            "address."
+            if done.kept
+            else ""
+        )
+        messages.success(request, f"Your account and your drafts were deleted.{kept}")
+        return redirect("home")
+    return TemplateResponse(
+        request,
+        "registration/account_delete.html",
+        {
+            "form": form,
+            "page_title": "Delete your account",
+            "counts": selectors.account_proposal_counts(user=request.user),
+        },
     )

@@ -74,10 +74,13 @@ PAGES = {
         ("rules", lambda p: reverse("proposals:rules")),
         ("glossary", lambda p: reverse("proposals:glossary")),
         ("guide", lambda p: reverse("proposals:guide")),
+        ("settings", lambda p: reverse("account_settings")),
+        ("delete-account", lambda p: reverse("account_delete")),
     ],
     "anonymous": [
         ("landing", lambda p: reverse("home")),
         ("glossary", lambda p: reverse("proposals:glossary")),
+        ("privacy", lambda p: reverse("privacy")),
     ],
     "staff": [
         ("queue", lambda p: reverse("proposals:review_queue")),
