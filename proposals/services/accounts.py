@@ -102,10 +102,6 @@ def account_signup(
                     address=address, username=username, link_base=base
                 )
             )
-    if user is None:
-        # No account was made: hash the password all the same (the hash is most of a
-        # sign-up's time), so how long a sign-up takes tells nothing about accounts.
-        make_password(password)
     return outcome
 
 
