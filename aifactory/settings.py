@@ -5,13 +5,16 @@ are for local development; with ``DJANGO_DEBUG`` off the defaults become product
 and a real ``DJANGO_SECRET_KEY`` is required.
 """
 
+import json
 from datetime import timedelta
 from pathlib import Path
+from urllib.parse import quote_plus
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
 from aifactory.env import env_bool, env_list, env_str
+from proposals.domain.fields import most_step_characters, most_step_inputs
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = BASE_DIR / "var"
@@ -174,6 +177,24 @@ STORAGES = {
         else "whitenoise.storage.CompressedManifestStaticFilesStorage"
     },
 }
+
+# A wizard step posts all its fields, every row's included, so the limit on posted
+# fields follows from the format's limits (``most_step_inputs``: 2,683 on the
+# scalability step at 200 measurements, 200 jobs and 120 periods) with as many again
+# for the page's own inputs (token, bases, keys, buttons) and each row's bookkeeping.
+# Django's default (1,000) refused a step of about 135 measurements with a 400.
+DATA_UPLOAD_MAX_NUMBER_FIELDS = 2 * most_step_inputs()
+# So does the limit on a post's size: a character of a full step (``most_step_
+# characters``: 1,215,000 on the code details at 50 entries) takes at most 28 bytes,
+# 12 as a percent-encoded 4-byte UTF-8 character and 16 in ``bases`` (a JSON \u
+# escape pair, percent-encoded); each input gets 200 bytes more for its name, a number
+# and its entry in ``bases``. About 35 MB; Django's default (2.5 MB) refused the
+# code details at 50 entries written with accented letters. A proxy in front must
+# accept bodies this large (nginx: ``client_max_body_size``).
+_WIDE = "\U0001f600"
+DATA_UPLOAD_MAX_MEMORY_SIZE = (
+    len(quote_plus(_WIDE)) + len(quote_plus(json.dumps(_WIDE)[1:-1]))
+) * most_step_characters() + 200 * DATA_UPLOAD_MAX_NUMBER_FIELDS
 
 CRISPY_ALLOWED_TEMPLATE_PACKS = "bootstrap5"
 CRISPY_TEMPLATE_PACK = "bootstrap5"

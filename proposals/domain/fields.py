@@ -14,14 +14,19 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
+from . import limits
 from .field_catalogue import FIELDS
 from .fieldspec import FieldSpec
+from .formatshape import PROPOSAL, Shape
 from .sections import (
     ROW_PATH,
     SECTION_BY_SLUG,
     SECTION_OF_KEY,
+    SECTIONS,
+    STEPS,
     TABLE_BY_KIND,
     TABLE_BY_PATH,
+    tables_of,
 )
 
 __all__ = ["FIELDS", "FieldSpec"]
@@ -61,6 +66,44 @@ def columns(table: str) -> tuple[FieldSpec, ...]:
 def section_fields(section: str) -> tuple[FieldSpec, ...]:
     """The proposal's own fields shown on a section's step."""
     return tuple(s for s in FIELDS if s.table is None and s.section == section)
+
+
+def most_step_inputs() -> int:
+    """The most fields one wizard step holds at the format's limits: the step's own
+    fields plus every column of as many rows as each of its tables may hold
+    (``limits.MAX_ROWS``). A page posts these and a few inputs of its own, so the
+    request limit on posted fields is derived from this (the settings)."""
+    return max(
+        len(section_fields(step.slug))
+        + sum(
+            limits.MAX_ROWS[table.kind] * len(columns(table.kind))
+            for table in tables_of(step.slug)
+        )
+        for step in STEPS
+    )
+
+
+def _most_characters(shape: Shape) -> int:
+    total = 0
+    for item in shape.fields:
+        if item.kind == "object":
+            total += _most_characters(item.shape)
+        elif item.kind == "array":
+            total += item.max_items * _most_characters(item.shape)
+        else:
+            total += item.max_length or 0
+    return total
+
+
+def most_step_characters() -> int:
+    """The most characters of text one wizard step holds at the format's limits
+    (every text field full, in as many rows as each table may hold): the request
+    limit on a post's size is derived from this (the settings)."""
+    keys = {item.name: item for item in PROPOSAL.fields}
+    return max(
+        sum(_most_characters(Shape("", dict, (keys[key],))) for key in section.keys)
+        for section in SECTIONS
+    )
 
 
 # --- Paths as people read them ---------------------------------------------------

@@ -60,11 +60,17 @@ def with_decisions(items: list[dict], decisions: Mapping[int, tuple[str, str]]):
     return out
 
 
+# A NUL character cannot be stored (PostgreSQL refuses it in text and JSON).
+NUL = "\x00"
+NUL_PROBLEM = "Remove the null character (an invisible control character)."
+
+
 def problems(
     outcome: str, items: list[dict], *, requesting_changes: bool
 ) -> dict[str, str]:
     """What is wrong with an assessment, as ``{place: message}`` (``"outcome"``,
-    ``"items"`` or ``"item-<i>"``); empty when it can be recorded."""
+    ``"checklist"`` or ``"item-<i>"``; never ``"items"``, which a template would
+    read as the dict's method); empty when it can be recorded."""
     found: dict[str, str] = {}
     if outcome not in OUTCOMES:
         found["outcome"] = "Choose the outcome of the technical assessment."
@@ -75,6 +81,8 @@ def problems(
             found[f"item-{i}"] = "Say why this finding can be waived."
         elif len(item["reason"]) > MAX_REASON:
             found[f"item-{i}"] = f"Keep the reason under {MAX_REASON} characters."
+        elif NUL in item["reason"]:
+            found[f"item-{i}"] = NUL_PROBLEM
     decisions = {item["decision"] for item in items}
     if outcome == FEASIBLE_WITH_CONDITIONS and CONDITION not in decisions:
         found.setdefault(
@@ -82,7 +90,7 @@ def problems(
             "Accept at least one finding as a condition, or choose another outcome.",
         )
     if requesting_changes and CHANGE_REQUEST not in decisions:
-        found["items"] = "Choose at least one finding to ask a change for."
+        found["checklist"] = "Choose at least one finding to ask a change for."
     return found
 
 

@@ -210,7 +210,7 @@ def review_record_edit(*, proposal: Proposal, link_base: str = ""):
 
 class AssessmentProblems(ReviewError):
     """An assessment that cannot be recorded; ``problems`` maps each place
-    (``outcome``, ``items``, ``item-<i>``) to what is wrong there."""
+    (``outcome``, ``checklist``, ``item-<i>``, ``text``) to what is wrong there."""
 
     def __init__(self, problems: dict[str, str]):
         super().__init__(" ".join(problems.values()))
@@ -245,6 +245,8 @@ def review_assess(
         problems["text"] = (
             f"Keep the assessment under {technical_review.MAX_TEXT} characters."
         )
+    elif technical_review.NUL in text:
+        problems["text"] = technical_review.NUL_PROBLEM
     if problems:
         raise AssessmentProblems(problems)
     assessment = TechnicalAssessment.objects.create(

@@ -153,10 +153,16 @@ def verify_email_resend(request):
     return redirect(next_url)
 
 
+def _reset_address(group, request) -> str:
+    """The address a reset asks for, as the reset finds its account: ignoring case
+    (``DEMO@example.org`` is ``demo@example.org``) and surrounding spaces."""
+    return request.POST.get("email", "").strip().lower()
+
+
 # Django's view, throttled per client and per address typed; the page after it is the
 # same whether or not an account uses the address.
 password_reset = ratelimit(key="ip", rate=PASSWORD_RESET_RATE, method="POST")(
-    ratelimit(key="post:email", rate=PASSWORD_RESET_PER_ADDRESS_RATE, method="POST")(
+    ratelimit(key=_reset_address, rate=PASSWORD_RESET_PER_ADDRESS_RATE, method="POST")(
         PasswordResetView.as_view()
     )
 )

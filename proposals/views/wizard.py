@@ -306,7 +306,7 @@ def _posted_bases(request) -> dict[str, str]:
     input name -> stored value as text); anything else is a bad request (400)."""
     try:
         bases = json.loads(request.POST.get("bases") or "{}")
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: ``[[[[...`` too deep
         raise BadRequest("bases must be a JSON object.") from None
     if not isinstance(bases, dict) or not all(
         isinstance(value, str) for value in bases.values()
