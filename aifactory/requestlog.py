@@ -80,8 +80,9 @@ class RequestIdFilter(logging.Filter):
         return True
 
 
-# Attributes every LogRecord has; anything else was passed with ``extra=``.
-_STANDARD = set(vars(logging.makeLogRecord({}))) | {"message", "asctime"}
+# Attributes every LogRecord has are written by name or not at all; so is the request
+# Django attaches to its records (its repr holds the whole path, login links too).
+_UNWRITTEN = set(vars(logging.makeLogRecord({}))) | {"message", "asctime", "request"}
 
 
 class JsonFormatter(logging.Formatter):
@@ -99,7 +100,7 @@ class JsonFormatter(logging.Formatter):
         entry.update(
             (key, value)
             for key, value in vars(record).items()
-            if key not in _STANDARD and not key.startswith("_")
+            if key not in _UNWRITTEN and not key.startswith("_")
         )
         if record.exc_info:
             entry["exception"] = self.formatException(record.exc_info)

@@ -264,3 +264,14 @@ def test_json_log_format_is_one_object_per_line():
     assert entry["request_id"] == "-"
     assert entry["level"] == "INFO"
     assert "\n" not in JsonFormatter().format(record)
+
+
+def test_json_lines_hold_no_login_link(client, caplog):
+    """Django's own line about a bad link carries the request: the JSON line must
+    not write it out (its repr holds the path)."""
+    url = reverse("verify_email", args=["MTIzNDU", "secret-token-123"])
+    with caplog.at_level(logging.INFO):
+        client.get(url)
+    written = [JsonFormatter().format(r) for r in caplog.records]
+    assert any("Bad Request: /accounts/verify/<uidb64>/<token>/" in w for w in written)
+    assert not [w for w in written if "secret-token-123" in w]
