@@ -107,7 +107,7 @@ install-prod:
 ## instances behind nginx, the supervised worker, an SMTP relay with STARTTLS and
 ## login), walked and stopped again (scripts/prod_stack.py). Installs nginx when it can.
 prodcheck: venv
-	@bash scripts/system_packages.sh nginx
+	@bash scripts/system_packages.sh nginx openssl
 	$(PY) scripts/prod_stack.py
 
 check-deploy: venv
