@@ -701,6 +701,8 @@ def main() -> int:
     if not shutil.which("nginx") and not Path("/usr/sbin/nginx").exists():
         print("prodcheck: needs nginx (apt-get install nginx)", file=sys.stderr)
         return 2
+    # Stopped from outside (a CI time limit): still stop what was started.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
     stack = Stack()
     started = time.monotonic()
     failed = False
@@ -749,9 +751,9 @@ def main() -> int:
             "Request id in the answer and both logs", request_ids, stack, browser
         )
         stack.step("Health endpoints after all that", health_after, stack, browser)
-    except StackError as exc:
+    except Exception as exc:  # a failed check, or anything the walk did not expect
         failed = True
-        print(f"prodcheck FAILED: {exc}", file=sys.stderr)
+        print(f"prodcheck FAILED: {type(exc).__name__}: {exc}", file=sys.stderr)
         stack.print_logs()
     finally:
         stack.step("Stop everything", stack.stop)
