@@ -22,6 +22,8 @@ import re
 import time
 import uuid
 
+from django.core.signals import request_finished
+
 from aifactory import health
 
 REQUEST_ID_HEADER = "X-Request-ID"
@@ -107,22 +109,26 @@ class JsonFormatter(logging.Formatter):
         return json.dumps(entry, default=str)
 
 
+def _forget_request_id(**kwargs):
+    _current_id.set("-")
+
+
 class RequestLogMiddleware:
     """First in the stack: give the request its id, answer with it, log the line."""
 
     def __init__(self, get_response):
         self.get_response = get_response
+        request_finished.connect(_forget_request_id, dispatch_uid=__name__)
 
     def __call__(self, request):
         request_id = request_id_from(request)
         request.request_id = request_id
-        # Kept until the response is closed: Django logs a 4xx after the last
-        # middleware has returned.
+        # Kept until the response is closed (request_finished): Django logs a 4xx
+        # after the last middleware has returned.
         _current_id.set(request_id)
         started = time.perf_counter()
         response = self.get_response(request)
         response.headers[REQUEST_ID_HEADER] = request_id
-        response._resource_closers.append(lambda: _current_id.set("-"))
         duration_ms = round((time.perf_counter() - started) * 1000, 1)
         route = route_of(request)
         if response.status_code == 200 and route in health.ENDPOINTS:

@@ -275,3 +275,11 @@ def test_json_lines_hold_no_login_link(client, caplog):
     written = [JsonFormatter().format(r) for r in caplog.records]
     assert any("Bad Request: /accounts/verify/<uidb64>/<token>/" in w for w in written)
     assert not [w for w in written if "secret-token-123" in w]
+
+
+def test_the_id_is_forgotten_when_the_request_is_finished(client):
+    from aifactory.requestlog import current_request_id
+
+    response = client.get("/glossary/")
+    assert response.headers[REQUEST_ID_HEADER]
+    assert current_request_id() == "-"
