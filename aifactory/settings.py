@@ -13,7 +13,7 @@ from urllib.parse import quote_plus
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
-from aifactory.env import env_bool, env_list, env_str
+from aifactory.env import env_addresses, env_bool, env_int, env_list, env_str
 from proposals.domain.fields import most_step_characters, most_step_inputs
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -35,6 +35,16 @@ ALLOWED_HOSTS = env_list(
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", default=[])
 # Behind a reverse proxy the client's address is the last X-Forwarded-For entry.
 BEHIND_PROXY = env_bool("DJANGO_BEHIND_PROXY", default=False)
+# The header in which the proxy says the client used HTTPS (only read behind a proxy,
+# which must set or strip it on every request), and whether the Host the client asked
+# for comes from X-Forwarded-Host (when the proxy rewrites Host).
+_PROXY_SSL_HEADER = env_str("DJANGO_SECURE_PROXY_SSL_HEADER", "X-Forwarded-Proto")
+if BEHIND_PROXY and _PROXY_SSL_HEADER:
+    SECURE_PROXY_SSL_HEADER = (
+        "HTTP_" + _PROXY_SSL_HEADER.strip().upper().replace("-", "_"),
+        "https",
+    )
+USE_X_FORWARDED_HOST = env_bool("DJANGO_USE_X_FORWARDED_HOST", default=False)
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -59,6 +69,10 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: the request id and the one log line per request (aifactory/requestlog.py).
+    "aifactory.requestlog.RequestLogMiddleware",
+    # /healthz and /readyz, answered before the host check and the HTTPS redirect.
+    "aifactory.health.HealthCheckMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "aifactory.middleware.ContentSecurityPolicyMiddleware",
     "aifactory.errors.DatabaseUnavailableMiddleware",
@@ -101,7 +115,7 @@ DATABASES = {
     "default": dj_database_url.parse(
         env_str("DATABASE_URL") or f"sqlite:///{VAR_DIR / 'db.sqlite3'}",
         conn_max_age=int(env_str("DJANGO_CONN_MAX_AGE", default="60")),
-        conn_health_checks=True,
+        conn_health_checks=env_bool("DJANGO_CONN_HEALTH_CHECKS", default=True),
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
@@ -207,6 +221,23 @@ DEFAULT_FROM_EMAIL = env_str(
     "DJANGO_DEFAULT_FROM_EMAIL", default="AI Factory wizard <noreply@localhost>"
 )
 EMAIL_HOST = env_str("DJANGO_EMAIL_HOST", default="localhost")
+# A real relay: port, STARTTLS (587) or implicit TLS (465), login, and a timeout so
+# that a relay which stops answering cannot hold a worker forever.
+EMAIL_PORT = env_int("DJANGO_EMAIL_PORT", default=25)
+EMAIL_USE_TLS = env_bool("DJANGO_EMAIL_USE_TLS", default=False)
+EMAIL_USE_SSL = env_bool("DJANGO_EMAIL_USE_SSL", default=False)
+if EMAIL_USE_TLS and EMAIL_USE_SSL:
+    raise ImproperlyConfigured(
+        "Set DJANGO_EMAIL_USE_TLS (STARTTLS, port 587) or DJANGO_EMAIL_USE_SSL "
+        "(implicit TLS, port 465), not both."
+    )
+EMAIL_HOST_USER = env_str("DJANGO_EMAIL_HOST_USER")
+EMAIL_HOST_PASSWORD = env_str("DJANGO_EMAIL_HOST_PASSWORD")
+EMAIL_TIMEOUT = env_int("DJANGO_EMAIL_TIMEOUT", default=10)
+# Who receives the server's error reports (a traceback per 500, debug off), and the
+# sender of those reports: "Ops <ops@example.eu>, oncall@example.eu".
+ADMINS = env_addresses("DJANGO_ADMINS")
+SERVER_EMAIL = env_str("DJANGO_SERVER_EMAIL", default=DEFAULT_FROM_EMAIL)
 
 # Background tasks (the review workflow's e-mails) are stored in the database and run
 # by ``manage.py db_worker`` (django-tasks with the django-tasks-db backend).
@@ -240,13 +271,35 @@ if not DEBUG:
     SECURE_HSTS_SECONDS = int(env_str("DJANGO_HSTS_SECONDS", default="31536000"))
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True
-    if BEHIND_PROXY:
-        SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
+# The readiness check (/readyz) fails when a task has waited longer than this for a
+# worker (a PDF not picked up within five minutes is offered again).
+HEALTH_TASK_MAX_WAIT = timedelta(
+    seconds=env_int("DJANGO_HEALTH_TASK_MAX_WAIT", default=300)
+)
+
+# One line per request with its id (aifactory/requestlog.py), plain text or, with
+# DJANGO_LOG_FORMAT=json, one JSON object per line.
+LOG_FORMAT = env_str("DJANGO_LOG_FORMAT", default="text")
+if LOG_FORMAT not in ("text", "json"):
+    raise ImproperlyConfigured("DJANGO_LOG_FORMAT must be text or json.")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {"request_id": {"()": "aifactory.requestlog.RequestIdFilter"}},
+    "formatters": {
+        "text": {
+            "format": "%(asctime)s %(levelname)s %(name)s [%(request_id)s] %(message)s"
+        },
+        "json": {"()": "aifactory.requestlog.JsonFormatter"},
+    },
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "filters": ["request_id"],
+            "formatter": LOG_FORMAT,
+        }
+    },
     "root": {"handlers": ["console"], "level": env_str("DJANGO_LOG_LEVEL", "INFO")},
     # WeasyPrint reports every layout step at INFO, django-axes every login and its
     # own start: noise in a server's log (lockouts are warnings and stay).
