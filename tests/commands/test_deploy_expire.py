@@ -6,7 +6,7 @@ from pathlib import Path
 
 from django.core.management import get_commands
 
-DEPLOY = Path(__file__).resolve().parents[2] / "deploy"
+DEPLOY = Path(__file__).resolve().parents[2] / "deploy" / "systemd"
 
 
 def _unit(name: str) -> configparser.ConfigParser:

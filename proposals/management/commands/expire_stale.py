@@ -1,7 +1,7 @@
 """``manage.py expire_stale`` — delete what outlived its retention period.
 
 The periods are defined once in ``proposals/retention.py`` and stated on the privacy
-notice; run daily (deploy/aifactory-expire.timer).
+notice; run daily (deploy/systemd/aifactory-expire.timer).
 """
 
 from django.core.management.base import BaseCommand
