@@ -281,3 +281,71 @@
     }, 0);
   });
 })();
+
+// Another tab saved a newer value of an input this page shows: the autosave answer
+// lists it (#refresh-values: input name -> value as the input holds it, and its
+// stored base). The input takes it only where the person has not typed since the
+// request was sent; it then takes the new base too. An input being typed in keeps
+// its text and its old base, so its own save shows the conflict with both values.
+// Rows removed elsewhere are marked (typing into one offers to add it back).
+(function () {
+  let sent = null; // what the last autosave sent, by input name
+
+  document.body.addEventListener("htmx:configRequest", function (event) {
+    const elt = event.detail.elt;
+    if (!elt.closest || !elt.closest("form[data-autosave]")) return;
+    const form = elt.closest("form[data-autosave]");
+    sent = { values: new FormData(form), names: new Set(Object.keys(event.detail.parameters)) };
+  }, true);
+
+  function current(form, name) {
+    const values = new FormData(form).getAll(name);
+    return values.length ? String(values[values.length - 1]) : "";
+  }
+
+  function typedSince(form, name) {
+    if (!sent) return true;
+    const before = sent.values.getAll(name);
+    const then = before.length ? String(before[before.length - 1]) : "";
+    return current(form, name) !== then;
+  }
+
+  function put(form, name, value) {
+    const elements = Array.from(form.elements).filter(function (el) { return el.name === name; });
+    elements.forEach(function (el) {
+      if (el.type === "radio") el.checked = el.value === value;
+      else if (el.type === "checkbox") el.checked = value !== "";
+      else el.value = value;
+      el.classList.add("refreshed");
+      el.title = "Changed in another tab";
+    });
+    return elements.length > 0;
+  }
+
+  function apply() {
+    const box = document.getElementById("refresh-values");
+    const form = document.querySelector("form[data-autosave]");
+    if (!box || !form || !box.dataset.values) return;
+    let data;
+    try { data = JSON.parse(box.dataset.values); } catch (error) { return; }
+    box.dataset.values = "";
+    const basesField = document.getElementById("bases-field");
+    let bases = {};
+    try { bases = JSON.parse(basesField.value || "{}"); } catch (error) { bases = {}; }
+    Object.keys(data.inputs || {}).forEach(function (name) {
+      const entry = data.inputs[name];
+      if (typedSince(form, name)) return;
+      if (put(form, name, entry.value)) bases[name] = entry.base;
+    });
+    basesField.value = JSON.stringify(bases);
+    (data.removed || []).forEach(function (prefix) {
+      const row = document.getElementById(prefix);
+      if (!row || row.dataset.removed) return;
+      row.dataset.removed = "1";
+      row.classList.add("row-removed");
+      row.title = "Removed in another tab";
+    });
+  }
+
+  document.body.addEventListener("htmx:afterRequest", function () { window.setTimeout(apply, 0); });
+})();
