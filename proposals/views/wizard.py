@@ -47,6 +47,7 @@ from proposals.wizard import (
     STEP_BY_SLUG,
     STEPS,
     Change,
+    Stale,
     build_step_forms,
     collect_changes,
     field_bases,
@@ -183,6 +184,7 @@ def wizard(request, pk, step):
             # Read locked (one writer per proposal): the save compares the page's
             # bases with what was read here and writes in the same transaction.
             proposal = _editable(request, pk, lock=True)
+            read_revision = proposal.revision
             # Edited: the step's open items are shown as what they are from now on.
             services.proposal_mark_visited(proposal=proposal, step=step.slug)
             system_before = proposal.system_id
@@ -190,7 +192,9 @@ def wizard(request, pk, step):
                 request, proposal, step, posted_rows_only=autosave, locked=True
             )
         # Assessed and rendered after the commit, without the lock.
-        return _step_post(request, proposal, step, saved, system_before, autosave)
+        return _step_post(
+            request, proposal, step, saved, system_before, autosave, read_revision
+        )
     proposal = _editable(request, pk)
     left = request.GET.get("from")
     if left in STEP_BY_SLUG and left != step.slug:
@@ -245,7 +249,9 @@ def row_operation(request, pk, step, kind, operation, row=None):
     return _after_rows(request, owned_proposal(request, pk), step, saved)
 
 
-def _step_post(request, proposal, step, saved, system_before, autosave):
+def _step_post(
+    request, proposal, step, saved, system_before, autosave, read_revision=None
+):
     step_forms, outcome = saved.step_forms, saved.outcome
     if proposal.system_id != system_before:
         # A new system changes what the inputs mean (GPUs per node, GCDs): show the
@@ -253,14 +259,20 @@ def _step_post(request, proposal, step, saved, system_before, autosave):
         return _after_rows(request, owned_proposal(request, proposal.pk), step, saved)
     # What the page shows that another tab has changed since (inputs this request
     # did not change; rows removed): sent to the page, or shown in a page answer.
-    stale = stale_inputs(
-        step,
-        proposal,
-        saved.bases,
-        skip=saved.unsettled,
-        gpu_unit=step_forms.gpu_unit,
-        number_format=number_format(request),
-    )
+    # A page whose last answer was at the revision this request read has seen
+    # every write (its own answers carry ``revision``): nothing to look for.
+    seen = request.POST.get("revision")
+    if autosave and seen and seen == str(read_revision):
+        stale = Stale()
+    else:
+        stale = stale_inputs(
+            step,
+            proposal,
+            saved.bases,
+            skip=saved.unsettled,
+            gpu_unit=step_forms.gpu_unit,
+            number_format=number_format(request),
+        )
     if autosave:
         context = _page(
             request, proposal, step, step_forms, **saved.context(number_format(request))

@@ -332,12 +332,17 @@
     const basesField = document.getElementById("bases-field");
     let bases = {};
     try { bases = JSON.parse(basesField.value || "{}"); } catch (error) { bases = {}; }
+    let skipped = false;
     Object.keys(data.inputs || {}).forEach(function (name) {
       const entry = data.inputs[name];
-      if (typedSince(form, name)) return;
+      if (typedSince(form, name)) { skipped = true; return; }
       if (put(form, name, entry.value)) bases[name] = entry.base;
     });
     basesField.value = JSON.stringify(bases);
+    // An input left as typed still shows an older value than stored: the next
+    // autosave must look again (the revision is what lets it skip looking).
+    const revision = document.getElementById("revision-field");
+    if (skipped && revision) revision.value = "";
     (data.removed || []).forEach(function (prefix) {
       const row = document.getElementById(prefix);
       if (!row || row.dataset.removed) return;

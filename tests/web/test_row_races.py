@@ -434,3 +434,54 @@ def test_undo_paste_of_rows_edited_in_this_tab_needs_no_question(user_client, pr
     response = user_client.post(undo, tab)
     assert response.status_code == 302
     assert not JobType.objects.filter(proposal=proposal).exists()
+
+
+def test_autosave_names_the_rows_removed_elsewhere(user_client, proposal):
+    job = JobTypeFactory(proposal=proposal)
+    tab_a, tab_b = load(user_client, proposal), load(user_client, proposal)
+    user_client.post(row_url(proposal, "delete", job.pk), tab_b, headers=HX)
+    tab_a["workload"] = "training"
+    posted = {k: v for k, v in tab_a.items() if not k.startswith("jobs-")}
+    content = autosave(user_client, proposal, posted).content.decode()
+    assert refresh_of(content)["removed"] == [f"jobs-{job.pk}"]
+
+
+def test_a_newer_gpu_count_is_shown_in_the_unit_the_page_uses(user_client, proposal):
+    assert proposal.system.gcds_per_gpu == 2  # LUMI-G
+    Proposal.objects.filter(pk=proposal.pk).update(gpu_unit="gcds")
+    tab_a = load(user_client, proposal, "selection")
+    tab_b = load(user_client, proposal, "selection")
+    assert tab_a["max_gpus_per_job"] == "8"  # 4 GPUs, shown in GCDs
+    tab_b["max_gpus_per_job"] = "16"
+    autosave(user_client, proposal, tab_b, "selection")
+    assert Proposal.objects.get(pk=proposal.pk).max_gpus_per_job == 8
+    tab_a["libraries"] = "JAX"
+    content = autosave(user_client, proposal, tab_a, "selection").content.decode()
+    assert refresh_of(content)["inputs"]["max_gpus_per_job"] == {
+        "value": "16",
+        "base": "8",
+    }
+
+
+def test_a_page_that_has_seen_every_write_is_not_searched_for_stale_values(
+    user_client, proposal
+):
+    tab = load(user_client, proposal, "selection")
+    tab["libraries"] = "PyTorch"
+    content = autosave(user_client, proposal, tab, "selection").content.decode()
+    revision = content.split('id="revision-field" value="')[1].split('"')[0]
+    assert revision == str(Proposal.objects.get(pk=proposal.pk).revision)
+    # A write the page has not seen (the stored value changed behind its back)...
+    Proposal.objects.filter(pk=proposal.pk).update(
+        total_gpu_hours=27000, revision=int(revision) + 1
+    )
+    tab.update(libraries="PyTorch 2.5", revision=revision)
+    content = autosave(user_client, proposal, tab, "selection").content.decode()
+    assert refresh_of(content)["inputs"]["total_gpu_hours"]["value"] == "27000"
+    # Its own next autosave, with the revision of that answer: nothing to look for
+    # (a value changed without a revision, which no write does, is not seen).
+    revision = content.split('id="revision-field" value="')[1].split('"')[0]
+    Proposal.objects.filter(pk=proposal.pk).update(total_gpu_hours=26000)
+    tab.update(libraries="PyTorch 2.6", revision=revision)
+    content = autosave(user_client, proposal, tab, "selection").content.decode()
+    assert refresh_of(content)["inputs"] == {}
