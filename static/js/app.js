@@ -289,25 +289,20 @@
 // its text and its old base, so its own save shows the conflict with both values.
 // Rows removed elsewhere are marked (typing into one offers to add it back).
 (function () {
-  let sent = null; // what the last autosave sent, by input name
-
-  document.body.addEventListener("htmx:configRequest", function (event) {
+  // What the form held when each request left (kept on its XMLHttpRequest).
+  document.body.addEventListener("htmx:beforeRequest", function (event) {
     const elt = event.detail.elt;
-    if (!elt.closest || !elt.closest("form[data-autosave]")) return;
-    const form = elt.closest("form[data-autosave]");
-    sent = { values: new FormData(form), names: new Set(Object.keys(event.detail.parameters)) };
-  }, true);
+    const form = elt.closest && elt.closest("form[data-autosave]");
+    if (form && event.detail.xhr) event.detail.xhr.aifactorySent = new FormData(form);
+  });
 
-  function current(form, name) {
-    const values = new FormData(form).getAll(name);
+  function last(values) {
     return values.length ? String(values[values.length - 1]) : "";
   }
 
-  function typedSince(form, name) {
+  function typedSince(form, sent, name) {
     if (!sent) return true;
-    const before = sent.values.getAll(name);
-    const then = before.length ? String(before[before.length - 1]) : "";
-    return current(form, name) !== then;
+    return last(new FormData(form).getAll(name)) !== last(sent.getAll(name));
   }
 
   function put(form, name, value) {
@@ -322,7 +317,7 @@
     return elements.length > 0;
   }
 
-  function apply() {
+  function apply(sent) {
     const box = document.getElementById("refresh-values");
     const form = document.querySelector("form[data-autosave]");
     if (!box || !form || !box.dataset.values) return;
@@ -335,7 +330,7 @@
     let skipped = false;
     Object.keys(data.inputs || {}).forEach(function (name) {
       const entry = data.inputs[name];
-      if (typedSince(form, name)) { skipped = true; return; }
+      if (typedSince(form, sent, name)) { skipped = true; return; }
       if (put(form, name, entry.value)) bases[name] = entry.base;
     });
     basesField.value = JSON.stringify(bases);
@@ -352,5 +347,8 @@
     });
   }
 
-  document.body.addEventListener("htmx:afterRequest", function () { window.setTimeout(apply, 0); });
+  document.body.addEventListener("htmx:afterRequest", function (event) {
+    const sent = event.detail.xhr && event.detail.xhr.aifactorySent;
+    window.setTimeout(function () { apply(sent); }, 0);
+  });
 })();

@@ -123,6 +123,11 @@ def test_edit_of_a_row_removed_in_the_other_tab_is_offered_back(two_tabs, artifa
     expect(tab_a.locator(f"#{prefix}")).to_have_count(0)
     assert not JobType.objects.filter(pk=job.pk).exists()
 
+    # Tab B's next autosave (another field) marks the row as removed elsewhere.
+    retype(tab_b, "#id_scalability_narrative", "Ablations first, then training.")
+    saved(tab_b)
+    expect(tab_b.locator(f"#{prefix}")).to_have_attribute("data-removed", "1")
+
     retype(tab_b, f"#id_{prefix}-title", "Ablations, longer")
     status = tab_b.locator("#save-status")
     expect(status).to_have_attribute("data-state", "refused")
