@@ -370,7 +370,9 @@ def row_edited(form, bases) -> bool:
 
 def row_values(form) -> tuple[dict, dict]:
     """A validated row ``form``'s model values (field name -> value) and what it
-    refused (field name -> ``{"text", "message"}``)."""
+    refused (field name -> ``{"text", "message"}``). A row is saved whole or not at
+    all: with anything refused, no value is stored and the valid ones are held
+    (kept as typed, like the refused ones)."""
     form.is_valid()
     model_fields = {f.name for f in form._meta.model._meta.concrete_fields}
     values, refused = {}, {}
@@ -384,6 +386,17 @@ def row_values(form) -> tuple[dict, dict]:
             }
         elif name in form.cleaned_data:
             values[name] = form.cleaned_data[name]
+    if refused:
+        held = {
+            name: {
+                "text": form.data.get(form.add_prefix(name), ""),
+                "message": HELD,
+                "held": True,
+            }
+            for name, value in values.items()
+            if value not in (None, "")
+        }
+        return {}, {**held, **refused}
     return values, refused
 
 

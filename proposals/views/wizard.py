@@ -365,7 +365,9 @@ class _Saved:
     """What one save did: the bound forms, the outcome, the new row, the conflicts,
     the inputs it left unsettled, and what its row operation could not do."""
 
-    def __init__(self, step_forms, outcome, new_row, row_op, bases, collected):
+    def __init__(
+        self, step_forms, outcome, new_row, row_op, bases, collected, restoring=False
+    ):
         self.step_forms = step_forms
         self.outcome = outcome
         self.new_row = new_row
@@ -378,7 +380,7 @@ class _Saved:
         self.unsettled = set(collected.refused) | self.conflicted
         self.gone = collected.gone  # edited rows removed elsewhere (prefixes)
         self.restore_refused = bool(
-            row_op and row_op[0] == "restore" and new_row is None
+            row_op and row_op[0] == "restore" and new_row is None and restoring
         )
 
     @property
@@ -601,7 +603,15 @@ def _save(
             key = form.add_prefix(name)
             if key in bases and key not in unsettled and name in cleaned:
                 bases[key] = services.canonical(cleaned[name])
-    return _Saved(step_forms, outcome, new_row, row_op, bases, collected)
+    return _Saved(
+        step_forms,
+        outcome,
+        new_row,
+        row_op,
+        bases,
+        collected,
+        restoring=row_action is not None and row_action.action == "restore",
+    )
 
 
 def _row_action(proposal, step_forms, collected, bases, row_op):
@@ -611,10 +621,13 @@ def _row_action(proposal, step_forms, collected, bases, row_op):
     kept from an earlier save)."""
     operation, kind, pk = row_op
     prefix = f"{kind}-{pk}"
-    if operation in ("restore", "discard"):
-        values = refused = None
-        if operation == "restore":
-            values, refused = _typed_into_removed_row(proposal, step_forms, prefix)
+    if operation == "discard":
+        return services.RowAction(operation, kind, pk=pk)
+    if operation == "restore":
+        typed = _typed_into_removed_row(proposal, step_forms, collected, prefix)
+        if typed is None:  # nothing kept (added back already): nothing to do
+            return None
+        values, refused = typed
         return services.RowAction(
             operation, kind, pk=pk, values=values, refused=refused
         )
@@ -633,17 +646,19 @@ def _row_action(proposal, step_forms, collected, bases, row_op):
     return services.RowAction(operation, kind, pk=pk, shown=shown)
 
 
-def _typed_into_removed_row(proposal, step_forms, prefix):
+def _typed_into_removed_row(proposal, step_forms, collected, prefix):
     """The values (validated) and refused text of the removed row ``prefix``: as
-    posted now, else as kept in ``refused_inputs`` by the save that found it gone."""
-    entry = step_forms.gone.get(prefix)
-    if entry is not None:
-        return row_values(entry.form)
+    typed into the page now, else as kept in ``refused_inputs`` by the save that
+    found it gone; ``None`` when neither (a second "Add it back")."""
+    if prefix in collected.gone:
+        return row_values(step_forms.gone[prefix].form)
     kept = {
         key: item["text"]
         for key, item in (proposal.refused_inputs or {}).items()
         if key.startswith(f"{prefix}-") and item.get("gone")
     }
+    if not kept:
+        return None
     kind = prefix.split("-")[0]
     form = removed_row_form(step_forms, proposal, kind, prefix, kept)
     return row_values(form)

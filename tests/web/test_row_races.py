@@ -485,3 +485,41 @@ def test_a_page_that_has_seen_every_write_is_not_searched_for_stale_values(
     tab.update(libraries="PyTorch 2.6", revision=revision)
     content = autosave(user_client, proposal, tab, "selection").content.decode()
     assert refresh_of(content)["inputs"] == {}
+
+
+def test_a_second_add_it_back_adds_nothing(user_client, proposal):
+    job = JobTypeFactory(proposal=proposal, title="Ablations")
+    tab_1, tab_2 = load(user_client, proposal), load(user_client, proposal)
+    user_client.post(row_url(proposal, "delete", job.pk), tab_1)
+    tab_2[f"jobs-{job.pk}-title"] = "typed"
+    page = user_client.post(step_url(proposal), {**tab_2, "save": "1"})
+    form = form_of(page.content.decode())
+    user_client.post(row_url(proposal, "restore", job.pk), form)
+    response = user_client.post(row_url(proposal, "restore", job.pk), form)
+    assert response.status_code == 302
+    assert list(JobType.objects.filter(proposal=proposal).values_list("title")) == [
+        ("typed",)
+    ]
+
+
+def test_typed_text_refused_in_a_removed_row_comes_back_refused(user_client, proposal):
+    job = JobTypeFactory(proposal=proposal, title="Ablations", gpus=8)
+    tab_1, tab_2 = load(user_client, proposal), load(user_client, proposal)
+    user_client.post(row_url(proposal, "delete", job.pk), tab_1)
+    tab_2[f"jobs-{job.pk}-title"] = "Ablations, longer"
+    tab_2[f"jobs-{job.pk}-gpus"] = "eight"
+    autosave(user_client, proposal, tab_2)
+    page = user_client.get(step_url(proposal)).content.decode()
+    assert "eight" in page  # kept
+    user_client.post(row_url(proposal, "restore", job.pk), form_of(page))
+    # A row is stored whole or not at all: it comes back blank, with every typed
+    # value kept (the text that is not a number refused, the others held).
+    restored = JobType.objects.get(proposal=proposal)
+    assert (restored.title, restored.gpus) == ("", None)
+    refused = Proposal.objects.get(pk=proposal.pk).refused_inputs
+    assert refused[f"jobs-{restored.pk}-gpus"]["text"] == "eight"
+    assert refused[f"jobs-{restored.pk}-title"]["held"] is True
+    page = user_client.get(step_url(proposal)).content.decode()
+    assert status_of(page) == "refused"
+    assert f'name="jobs-{restored.pk}-gpus" value="eight"' in page
+    assert f'name="jobs-{restored.pk}-title" value="Ablations, longer"' in page
