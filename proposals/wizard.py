@@ -28,6 +28,7 @@ from proposals.forms import (
     SelectionForm,
     UsageMonthForm,
 )
+from proposals.http import MAX_DIGITS
 from proposals.services import canonical
 
 ENGLISH = NUMBER_FORMAT_BY_NAME["en"]
@@ -194,7 +195,7 @@ def build_step_forms(
         tables[kind] = row_forms
         stored = {f"{kind}-{row.pk}" for row in rows}
         for prefix in sorted(posted_rows - stored):
-            if prefix.split("-")[0] != kind:
+            if prefix.split("-")[0] != kind or not _row_id(prefix):
                 continue
             gone[prefix] = _removed_row(form_class, proposal, prefix, data, kwargs)
     refused = proposal.refused_inputs or {}
@@ -210,6 +211,13 @@ def build_step_forms(
         for form in step_forms.all_forms():
             form.show_refused(refused)
     return step_forms
+
+
+def _row_id(prefix: str) -> bool:
+    """Whether ``prefix`` names a row as the page writes it (``jobs-17``: an id in
+    plain digits, as a row's URL takes it); anything else posted is not a row."""
+    pk = prefix.split("-")[1]
+    return pk.isascii() and pk.isdigit() and len(pk) <= MAX_DIGITS and pk[0] != "0"
 
 
 def _removed_row(form_class, proposal, prefix, data, kwargs) -> RowForm:

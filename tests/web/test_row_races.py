@@ -523,3 +523,15 @@ def test_typed_text_refused_in_a_removed_row_comes_back_refused(user_client, pro
     assert status_of(page) == "refused"
     assert f'name="jobs-{restored.pk}-gpus" value="eight"' in page
     assert f'name="jobs-{restored.pk}-title" value="Ablations, longer"' in page
+
+
+@pytest.mark.parametrize("pk", ["007", "١٢", "9" * 30])
+def test_posted_inputs_of_no_row_the_page_could_show_are_ignored(
+    user_client, proposal, pk
+):
+    tab = load(user_client, proposal)
+    tab[f"jobs-{pk}-title"] = "typed"
+    response = autosave(user_client, proposal, tab)
+    assert response.status_code == 200
+    assert Proposal.objects.get(pk=proposal.pk).refused_inputs == {}
+    assert user_client.get(step_url(proposal)).status_code == 200
