@@ -345,9 +345,14 @@ def proposal_delete_row(
 
 
 @transaction.atomic
-def proposal_move_row(*, proposal: Proposal, row, direction: int) -> None:
-    """Swap ``row`` with its stored neighbour above (-1) or below (+1), rows added in
-    other tabs included; renumber positions."""
+def proposal_move_row(
+    *, proposal: Proposal, row, direction: int, shown_neighbour=None
+) -> None:
+    """Move ``row`` past its neighbour above (-1) or below (+1), rows added in other
+    tabs included; renumber positions. ``shown_neighbour``: the row the page showed
+    there; if another tab has since put other rows between them, ``row`` goes just
+    past that one (what the person saw and asked for); if it was removed, past the
+    stored neighbour."""
     model = type(row)
     rows = list(
         model.objects.select_for_update()
@@ -357,11 +362,17 @@ def proposal_move_row(*, proposal: Proposal, row, direction: int) -> None:
     index = next((i for i, other in enumerate(rows) if other.pk == row.pk), None)
     if index is None:  # removed meanwhile
         return
-    other = index + direction
-    if not 0 <= other < len(rows):
+    target = index + direction
+    shown = next(
+        (i for i, other in enumerate(rows) if other.pk == shown_neighbour), None
+    )
+    if shown is not None and (shown - index) * direction > 0:
+        target = shown  # still on the side the page showed it
+    if not 0 <= target < len(rows):
         return
     _bump(proposal)
-    rows[index], rows[other] = rows[other], rows[index]
+    moved = rows.pop(index)
+    rows.insert(target, moved)
     for position, item in enumerate(rows):
         item.position = position
     model.objects.bulk_update(rows, ["position"])
@@ -422,7 +433,8 @@ class RowAction:
     """A table operation requested with a step's data: add, delete, up, down, or
     (for a row removed elsewhere) restore or discard. ``pk`` is the row's, ``shown``
     what the page showed of it (field name -> text), ``values`` and ``refused`` the
-    validated values and the refused text of a row to restore."""
+    validated values and the refused text of a row to restore, ``neighbour`` the
+    row shown next to a row to move, on the side it moves to."""
 
     action: str
     kind: str
@@ -430,6 +442,7 @@ class RowAction:
     shown: dict | None = None
     values: dict | None = None
     refused: dict | None = None
+    neighbour: object = None  # the row a page showed next to the one it moves
 
 
 @transaction.atomic(savepoint=False)
@@ -482,6 +495,7 @@ def proposal_save_step(
                 proposal=proposal,
                 row=row,
                 direction=-1 if action == "up" else 1,
+                shown_neighbour=row_action.neighbour,
             )
     outcome.revision = proposal.revision
     return outcome, new_row

@@ -33,7 +33,8 @@ from django.views.decorators.http import require_http_methods, require_POST
 from proposals import charts, selectors, services
 from proposals.domain.fields import FIELD_BY_KEY, columns
 from proposals.domain.numbers import format_number
-from proposals.domain.sections import TABLE_BY_KIND, TABLE_KINDS
+from proposals.domain.sections import ROW_PREFIX, TABLE_BY_KIND, TABLE_KINDS
+from proposals.http import MAX_DIGITS
 from proposals.live import (
     SUMMARY_PARTS,
     live_context,
@@ -577,7 +578,9 @@ def _save(
         changes.append(Change(proposal, {"gpu_unit": unit}, step_forms.main))
     row_action = None
     if row_op is not None:
-        row_action = _row_action(proposal, step_forms, collected, bases, row_op)
+        row_action = _row_action(
+            proposal, step_forms, collected, bases, row_op, request.POST
+        )
     outcome, new_row = services.proposal_save_step(
         proposal=proposal,
         changes=changes,
@@ -614,11 +617,11 @@ def _save(
     )
 
 
-def _row_action(proposal, step_forms, collected, bases, row_op):
+def _row_action(proposal, step_forms, collected, bases, row_op, data):
     """The service's row operation for ``row_op``: for a delete, what the page showed
     of the row (its bases, or this request's own new values, which are saved just
     before); for an add-back, the values typed into the removed row (posted now, or
-    kept from an earlier save)."""
+    kept from an earlier save); for a move, the row the page showed next to it."""
     operation, kind, pk = row_op
     prefix = f"{kind}-{pk}"
     if operation == "discard":
@@ -643,7 +646,25 @@ def _row_action(proposal, step_forms, collected, bases, row_op):
                 shown.update(
                     {name: services.canonical(v) for name, v in change.values.items()}
                 )
-    return services.RowAction(operation, kind, pk=pk, shown=shown)
+    neighbour = None
+    if operation in ("up", "down"):
+        # The page's order: the order its rows' inputs were posted in.
+        order = list(dict.fromkeys(p for p in _posted_prefixes(data, kind)))
+        if prefix in order:
+            at = order.index(prefix) + (-1 if operation == "up" else 1)
+            if 0 <= at < len(order):
+                neighbour = int(order[at].split("-")[1])
+    return services.RowAction(operation, kind, pk=pk, shown=shown, neighbour=neighbour)
+
+
+def _posted_prefixes(data, kind: str):
+    """The row prefixes of ``kind`` in ``data``, in the order posted (with repeats)."""
+    for key in data:
+        match = ROW_PREFIX.match(key)
+        if match and match.group(1).split("-")[0] == kind:
+            pk = match.group(1).split("-")[1]
+            if pk.isascii() and pk.isdigit() and len(pk) <= MAX_DIGITS:
+                yield match.group(1)
 
 
 def _typed_into_removed_row(proposal, step_forms, collected, prefix):

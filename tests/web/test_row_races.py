@@ -535,3 +535,42 @@ def test_posted_inputs_of_no_row_the_page_could_show_are_ignored(
     assert response.status_code == 200
     assert Proposal.objects.get(pk=proposal.pk).refused_inputs == {}
     assert user_client.get(step_url(proposal)).status_code == 200
+
+
+# --- Reorder --------------------------------------------------------------------
+
+
+def titles(proposal) -> list[str]:
+    return list(proposal.jobs.order_by("position").values_list("title", flat=True))
+
+
+@pytest.mark.parametrize("htmx", [True, False])
+def test_a_stale_move_goes_past_the_row_the_page_showed(user_client, proposal, htmx):
+    a, b, c = (
+        JobTypeFactory(proposal=proposal, title=title, position=position)
+        for position, title in enumerate("ABC")
+    )
+    tab_1, tab_2 = load(user_client, proposal), load(user_client, proposal)
+    headers = HX if htmx else {}
+    user_client.post(row_url(proposal, "up", c.pk), tab_2, headers=headers)
+    assert titles(proposal) == ["A", "C", "B"]
+    # Tab 1 still shows A, B, C: "up" on B puts it above A, as it showed.
+    user_client.post(row_url(proposal, "up", b.pk), tab_1, headers=headers)
+    assert titles(proposal) == ["B", "A", "C"]
+    # A page that shows the stored order moves as before.
+    tab_1 = load(user_client, proposal)  # B, A, C
+    user_client.post(row_url(proposal, "down", b.pk), tab_1, headers=headers)
+    assert titles(proposal) == ["A", "B", "C"]
+
+
+def test_a_move_past_a_row_removed_elsewhere_uses_the_stored_neighbour(
+    user_client, proposal
+):
+    a, b, c = (
+        JobTypeFactory(proposal=proposal, title=title, position=position)
+        for position, title in enumerate("ABC")
+    )
+    tab_1, tab_2 = load(user_client, proposal), load(user_client, proposal)
+    user_client.post(row_url(proposal, "delete", b.pk), tab_2, headers=HX)
+    user_client.post(row_url(proposal, "up", c.pk), tab_1, headers=HX)
+    assert titles(proposal) == ["C", "A"]
