@@ -213,11 +213,30 @@ def build_step_forms(
     return step_forms
 
 
+def row_id(text: str) -> int | None:
+    """The row id ``text`` spells as a page writes it (plain digits, as a row's URL
+    takes it, no leading zero), else ``None``: anything else posted is no row."""
+    plain = text.isascii() and text.isdigit() and len(text) <= MAX_DIGITS
+    return int(text) if plain and text[0] != "0" else None
+
+
 def _row_id(prefix: str) -> bool:
-    """Whether ``prefix`` names a row as the page writes it (``jobs-17``: an id in
-    plain digits, as a row's URL takes it); anything else posted is not a row."""
-    pk = prefix.split("-")[1]
-    return pk.isascii() and pk.isdigit() and len(pk) <= MAX_DIGITS and pk[0] != "0"
+    return row_id(prefix.split("-")[1]) is not None
+
+
+def shown_rows(bases: dict, kind: str) -> dict[int, dict[str, str]]:
+    """What a page showed of each row of ``kind`` (its ``bases``): row id -> field
+    name -> text, for the fields a row's form edits."""
+    editable = set(TABLE_FORMS[kind]._meta.fields)
+    shown: dict[int, dict[str, str]] = {}
+    for key, base in bases.items():
+        parts = key.split("-", 2)
+        if len(parts) != 3 or parts[0] != kind or parts[2] not in editable:
+            continue
+        pk = row_id(parts[1])
+        if pk is not None:
+            shown.setdefault(pk, {})[parts[2]] = base
+    return shown
 
 
 def _removed_row(form_class, proposal, prefix, data, kwargs) -> RowForm:

@@ -41,6 +41,7 @@ from proposals.services.paste import (
 )
 from proposals.views import owned_proposal, wizard
 from proposals.views.accounts import number_format
+from proposals.wizard import shown_rows
 
 STEP = "scalability"
 SESSION_KEY = "pastes"
@@ -303,7 +304,7 @@ def paste_undo(request, pk, kind):
     pks = last_paste(request, proposal.pk, kind)
     # Rows of the paste changed since this page showed them (in another tab) are
     # not removed without the person choosing, like a row's delete.
-    shown = None if bases is None else wizard.shown_rows(bases, kind)
+    shown = None if bases is None else shown_rows(bases, kind)
     try:
         removed = (
             proposal_undo_paste(proposal=proposal, kind=kind, pks=pks, shown=shown)

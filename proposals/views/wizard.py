@@ -34,7 +34,6 @@ from proposals import charts, selectors, services
 from proposals.domain.fields import FIELD_BY_KEY, columns
 from proposals.domain.numbers import format_number
 from proposals.domain.sections import ROW_PREFIX, TABLE_BY_KIND, TABLE_KINDS
-from proposals.http import MAX_DIGITS
 from proposals.live import (
     SUMMARY_PARTS,
     live_context,
@@ -57,7 +56,9 @@ from proposals.wizard import (
     plan_folded,
     plan_optional,
     removed_row_form,
+    row_id,
     row_values,
+    shown_rows,
     stale_inputs,
     wizard_progress,
 )
@@ -495,17 +496,6 @@ def step_with_question(request, proposal, step_slug: str, **extra):
     return response
 
 
-def shown_rows(bases: dict, kind: str) -> dict[int, dict[str, str]]:
-    """What a page showed of each row of ``kind`` (its bases): row id -> field name
-    -> text."""
-    shown: dict[int, dict[str, str]] = {}
-    for key, base in bases.items():
-        parts = key.split("-", 2)
-        if len(parts) == 3 and parts[0] == kind and parts[1].isdigit():
-            shown.setdefault(int(parts[1]), {})[parts[2]] = base
-    return shown
-
-
 def _describe_row_gone(row_op, gone: bool) -> dict | None:
     """A row operation on a row removed elsewhere: nothing done, said so."""
     if not gone or not row_op:
@@ -526,8 +516,9 @@ def _stored_text(row, name: str, value, fmt) -> str:
         return "(empty)"
     field = type(row)._meta.get_field(name)
     if field.is_relation:
-        related = field.related_model.objects.filter(pk=value).first()
-        return str(getattr(related, "name", "") or related) if related else "(empty)"
+        pk = row_id(str(value))  # a base is the page's word: maybe no id at all
+        related = field.related_model.objects.filter(pk=pk).first() if pk else None
+        return str(getattr(related, "name", "") or related) if related else str(value)
     if field.choices:
         return str(dict(field.flatchoices).get(value, value))
     if isinstance(field, NUMBER_FIELDS):
@@ -636,11 +627,7 @@ def _row_action(proposal, step_forms, collected, bases, row_op, data):
         )
     shown = None
     if operation == "delete":
-        shown = {
-            key[len(prefix) + 1 :]: base
-            for key, base in bases.items()
-            if key.startswith(f"{prefix}-")
-        }
+        shown = shown_rows(bases, kind).get(pk, {})
         for change in collected.changes:
             if f"{kind}-{getattr(change.instance, 'pk', None)}" == prefix:
                 shown.update(
@@ -661,10 +648,9 @@ def _posted_prefixes(data, kind: str):
     """The row prefixes of ``kind`` in ``data``, in the order posted (with repeats)."""
     for key in data:
         match = ROW_PREFIX.match(key)
-        if match and match.group(1).split("-")[0] == kind:
-            pk = match.group(1).split("-")[1]
-            if pk.isascii() and pk.isdigit() and len(pk) <= MAX_DIGITS:
-                yield match.group(1)
+        parts = match.group(1).split("-") if match else ("", "")
+        if parts[0] == kind and row_id(parts[1]) is not None:
+            yield match.group(1)
 
 
 def _typed_into_removed_row(proposal, step_forms, collected, prefix):

@@ -574,3 +574,32 @@ def test_a_move_past_a_row_removed_elsewhere_uses_the_stored_neighbour(
     user_client.post(row_url(proposal, "delete", b.pk), tab_2, headers=HX)
     user_client.post(row_url(proposal, "up", c.pk), tab_1, headers=HX)
     assert titles(proposal) == ["C", "A"]
+
+
+@pytest.mark.parametrize(
+    "bases",
+    [
+        {"jobs-{pk}-position": "99", "jobs-{pk}-nonsense": "x", "jobs-²-title": "x"},
+        {"measurements-{pk}-code": "not an id", "jobs-{pk}-title": "other"},
+    ],
+)
+def test_odd_bases_of_a_delete_or_undo_are_no_server_error(
+    user_client, proposal, bases
+):
+    from tests.factories import ScalingMeasurementFactory
+
+    job = JobTypeFactory(proposal=proposal, title="Training")
+    point = ScalingMeasurementFactory(proposal=proposal)
+    bases = {
+        key.format(pk=point.pk if key.startswith("meas") else job.pk): value
+        for key, value in bases.items()
+    }
+    data = {"bases": json.dumps(bases)}
+    response = user_client.post(row_url(proposal, "delete", job.pk), data)
+    assert response.status_code in (200, 302)
+    response = user_client.post(
+        row_url(proposal, "delete", point.pk, kind="measurements"), data
+    )
+    assert response.status_code in (200, 302)
+    undo = reverse("proposals:paste_undo", args=[proposal.pk, "jobs"])
+    assert user_client.post(undo, data).status_code == 302
