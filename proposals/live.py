@@ -283,9 +283,8 @@ def _refused(proposal, rows, step: str) -> dict:
         by_step[section] += 1
         name = spec.label if spec else key
         labels.append(f"{where}{SEPARATOR}{name}" if where else name)
-    for row in gone.values():
+    for row in gone.values():  # one item each (the figures never counted it)
         by_step[row["section"]] += 1
-        labels.append(f"{row['item']}{SEPARATOR}removed in another tab")
     gone_here = [row for row in gone.values() if row["section"] == step]
     return {
         "refused_by_step": dict(by_step),
