@@ -437,13 +437,17 @@ def test_undo_paste_of_rows_edited_in_this_tab_needs_no_question(user_client, pr
 
 
 def test_autosave_names_the_rows_removed_elsewhere(user_client, proposal):
-    job = JobTypeFactory(proposal=proposal)
+    job = JobTypeFactory(proposal=proposal)  # 8 GPUs x 4 h x 10 = 320 GPU-hours
+    JobTypeFactory(proposal=proposal, count=20)  # 640
     tab_a, tab_b = load(user_client, proposal), load(user_client, proposal)
     user_client.post(row_url(proposal, "delete", job.pk), tab_b, headers=HX)
     tab_a["workload"] = "training"
     posted = {k: v for k, v in tab_a.items() if not k.startswith("jobs-")}
     content = autosave(user_client, proposal, posted).content.decode()
     assert refresh_of(content)["removed"] == [f"jobs-{job.pk}"]
+    # The job plan's total is the stored one, not the page's.
+    total = content.split('data-testid="jobs-total"')[1].split("</span>")[0]
+    assert total.endswith(">640")
 
 
 def test_a_newer_gpu_count_is_shown_in_the_unit_the_page_uses(user_client, proposal):
