@@ -15,6 +15,7 @@ replaces the control's preview region, and adding or undoing reloads the step.
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.db import transaction
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
@@ -214,7 +215,11 @@ def _save_step_first(request, proposal) -> dict | None:
         return None
     if request.htmx:  # the autosave stored what was typed
         return wizard._posted_bases(request)
-    return wizard._save(request, proposal, wizard.STEP_BY_SLUG[STEP]).bases
+    with transaction.atomic():
+        # Read locked, as the step's own save: compared and written at once.
+        locked = wizard._editable(request, proposal.pk, lock=True)
+        step = wizard.STEP_BY_SLUG[STEP]
+        return wizard._save(request, locked, step, locked=True).bases
 
 
 @login_required
