@@ -300,13 +300,15 @@
     return values.length ? String(values[values.length - 1]) : "";
   }
 
-  function typedSince(form, sent, name) {
+  function typedSince(now, sent, name) {
     if (!sent) return true;
-    return last(new FormData(form).getAll(name)) !== last(sent.getAll(name));
+    return last(now.getAll(name)) !== last(sent.getAll(name));
   }
 
   function put(form, name, value) {
-    const elements = Array.from(form.elements).filter(function (el) { return el.name === name; });
+    const found = form.elements.namedItem(name);
+    if (!found) return false;
+    const elements = found instanceof RadioNodeList ? Array.from(found) : [found];
     elements.forEach(function (el) {
       if (el.type === "radio") el.checked = el.value === value;
       else if (el.type === "checkbox") el.checked = value !== "";
@@ -328,9 +330,10 @@
     let bases = {};
     try { bases = JSON.parse(basesField.value || "{}"); } catch (error) { bases = {}; }
     let skipped = false;
+    const now = new FormData(form);
     Object.keys(data.inputs || {}).forEach(function (name) {
       const entry = data.inputs[name];
-      if (typedSince(form, sent, name)) { skipped = true; return; }
+      if (typedSince(now, sent, name)) { skipped = true; return; }
       if (put(form, name, entry.value)) bases[name] = entry.base;
     });
     basesField.value = JSON.stringify(bases);
