@@ -204,3 +204,20 @@ def test_an_input_being_typed_in_keeps_its_text_and_shows_the_conflict(two_tabs)
     expect(conflict).to_contain_text("saved elsewhere 27000")
     expect(tab_a.locator("#id_total_gpu_hours")).to_have_value("29000")
     assert Proposal.objects.get(pk=proposal.pk).total_gpu_hours == 27000
+
+
+def test_a_choice_saved_in_one_tab_reaches_the_other(two_tabs):
+    """Radio buttons and selects take another tab's choice too."""
+    tab_a, tab_b, proposal, base = two_tabs
+    open_step(tab_a, base, proposal, "organisation")
+    open_step(tab_b, base, proposal, "organisation")
+    tab_b.locator("input[name=hpc_experience][value=proven]").check()
+    tab_b.select_option("#id_organisation_country", "DE")
+    saved(tab_b)
+    stored = Proposal.objects.get(pk=proposal.pk)
+    assert (stored.hpc_experience, stored.organisation_country) == ("proven", "DE")
+
+    retype(tab_a, "#id_organisation_name", "Example AI GmbH")
+    saved(tab_a)
+    expect(tab_a.locator("input[name=hpc_experience][value=proven]")).to_be_checked()
+    expect(tab_a.locator("#id_organisation_country")).to_have_value("DE")
