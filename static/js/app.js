@@ -330,13 +330,23 @@
     let bases = {};
     try { bases = JSON.parse(basesField.value || "{}"); } catch (error) { bases = {}; }
     let skipped = false;
+    let taken = 0;
     const now = new FormData(form);
     Object.keys(data.inputs || {}).forEach(function (name) {
       const entry = data.inputs[name];
       if (typedSince(now, sent, name)) { skipped = true; return; }
-      if (put(form, name, entry.value)) bases[name] = entry.base;
+      if (put(form, name, entry.value)) { bases[name] = entry.base; taken += 1; }
     });
     basesField.value = JSON.stringify(bases);
+    // Said where the save status is read out (aria-live), not only shown.
+    const status = document.getElementById("save-status");
+    if (taken && status) {
+      const note = document.createElement("span");
+      note.className = "text-body-secondary ms-1";
+      note.dataset.testid = "refreshed-note";
+      note.textContent = "· " + taken + (taken === 1 ? " value" : " values") + " saved in another tab shown";
+      status.appendChild(note);
+    }
     // An input left as typed still shows an older value than stored: the next
     // autosave must look again (the revision is what lets it skip looking).
     const revision = document.getElementById("revision-field");

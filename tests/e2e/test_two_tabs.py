@@ -169,6 +169,9 @@ def test_a_value_saved_in_one_tab_reaches_the_other(two_tabs):
     saved(tab_a)
     expect(tab_a.locator("#id_total_gpu_hours")).to_have_value("27000")
     expect(tab_a.get_by_test_id("conflict")).to_have_count(0)
+    expect(tab_a.get_by_test_id("refreshed-note")).to_contain_text(
+        "1 value saved in another tab shown"
+    )
     # ...and its base: tab A's later edit of the total is no conflict.
     retype(tab_a, "#id_total_gpu_hours", "26000")
     saved(tab_a)
