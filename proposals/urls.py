@@ -41,7 +41,7 @@ urlpatterns = [
     re_path(
         r"^proposals/(?P<pk>[0-9]{{1,{digits}}})/(?P<step>{steps})/rows/"
         r"(?P<kind>[a-z]+)/(?:(?P<row>[0-9]{{1,{digits}}})/)?"
-        r"(?P<operation>add|delete|up|down)/$".format(
+        r"(?P<operation>add|delete|up|down|restore|discard)/$".format(
             digits=MAX_DIGITS, steps="|".join(wizard.STEP_SLUGS)
         ),
         wizard.row_operation,
