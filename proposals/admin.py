@@ -1,7 +1,11 @@
+from django import forms
 from django.contrib import admin, messages
+from django.contrib.auth import get_user_model
+from django.contrib.auth.admin import UserAdmin
+from django.contrib.auth.forms import AdminUserCreationForm
 from django.db.models.functions import Length
 
-from proposals import services
+from proposals import selectors, services
 from proposals.models import (
     AccountProfile,
     CallFamily,
@@ -336,3 +340,74 @@ class PdfExportAdmin(ReadOnlyAdmin):
             f"{queued} PDF(s) queued again; ready ones were left alone.",
             messages.SUCCESS,
         )
+
+
+class AccountCreationForm(AdminUserCreationForm):
+    """An account made by an administrator (a staff colleague, typically) has its
+    e-mail address from the start: the administrator vouches for it, so the review
+    mails reach it without a confirmation link."""
+
+    email = forms.EmailField(
+        label="E-mail address",
+        help_text="Counts as confirmed: you vouch for it by creating the account.",
+    )
+
+    class Meta(AdminUserCreationForm.Meta):
+        fields = ("username", "email")
+
+    def clean_email(self):
+        address = self.cleaned_data["email"].strip()
+        if selectors.account_address_in_use(address=address):
+            raise forms.ValidationError("Another account already has this address.")
+        return address
+
+
+User = get_user_model()
+admin.site.unregister(User)
+
+
+@admin.register(User)
+class AccountAdmin(UserAdmin):
+    """Django's user admin, where an account made here has a confirmed address
+    (see ``AccountCreationForm``), and an administrator can vouch for the address of
+    an existing account with the "confirm" action."""
+
+    add_form = AccountCreationForm
+    add_fieldsets = (
+        (
+            None,
+            {
+                "classes": ("wide",),
+                "fields": (
+                    "username",
+                    "email",
+                    "usable_password",
+                    "password1",
+                    "password2",
+                ),
+            },
+        ),
+    )
+    actions = ["confirm_addresses"]
+
+    def save_model(self, request, obj, form, change):
+        super().save_model(request, obj, form, change)
+        if not change and obj.email:
+            services.account_verify(user=obj)
+
+    @admin.action(
+        description="Confirm the selected accounts' e-mail addresses (you vouch)",
+        permissions=["change"],
+    )
+    def confirm_addresses(self, request, queryset):
+        confirmed, refused = 0, []
+        for user in queryset:
+            try:
+                services.account_verify(user=user)
+            except services.AccountError as exc:
+                refused.append(f"{user.get_username()}: {exc}")
+            else:
+                confirmed += 1
+        self.message_user(request, f"{confirmed} address(es) confirmed.")
+        for problem in refused:
+            self.message_user(request, problem, messages.ERROR)

@@ -374,6 +374,14 @@ def account_is_verified(*, user) -> bool:
     ).exists()
 
 
+def account_address_in_use(*, address: str) -> bool:
+    """Whether any account holds ``address`` (case-insensitively)."""
+    return (
+        get_user_model().objects.filter(email__iexact=address).exists()
+        or AccountProfile.objects.filter(email=address.lower()).exists()
+    )
+
+
 def verified_addresses(*, addresses) -> set[str]:
     """Those of ``addresses`` that belong to an active account whose owner confirmed
     them (compared in lower case)."""

@@ -26,10 +26,6 @@ class ReviewError(Exception):
     """A review action that is not allowed (the message says why)."""
 
 
-def _link_base(link_base: str) -> str:
-    return link_base.rstrip("/")
-
-
 def _set_status(*, proposal, to_status: str, by, note: str, revision=None):
     """Record the change and move the proposal (the caller checked the workflow)."""
 
@@ -76,7 +72,7 @@ def staff_group_grant_rights(*, using: str = "default") -> None:
 
 
 @transaction.atomic
-def review_submit(*, proposal: Proposal, user, note: str = "", link_base: str = ""):
+def review_submit(*, proposal: Proposal, user, note: str = ""):
     """Send the proposal for review: store an immutable snapshot (JSON format plus
     the assessment summary), record the status change and tell the staff.
 
@@ -135,18 +131,14 @@ def review_submit(*, proposal: Proposal, user, note: str = "", link_base: str = 
         revision=revision,
     )
     mail_queue(
-        mails=notifications.submission_to_staff(
-            revision=revision, state=state, link_base=_link_base(link_base)
-        ),
+        mails=notifications.submission_to_staff(revision=revision, state=state),
         proposal=proposal,
     )
     return revision
 
 
 @transaction.atomic
-def review_set_status(
-    *, proposal: Proposal, user, to_status: str, note: str = "", link_base: str = ""
-):
+def review_set_status(*, proposal: Proposal, user, to_status: str, note: str = ""):
     """Staff move a submitted proposal on (ready, or changes requested), with a
     note for the applicant. Anything the workflow does not allow is refused and
     leaves no record."""
@@ -167,15 +159,13 @@ def review_set_status(
         revision=state.latest_revision if state else None,
     )
     mail_queue(
-        mails=notifications.status_to_applicant(
-            change=change, link_base=_link_base(link_base)
-        ),
+        mails=notifications.status_to_applicant(change=change),
         proposal=proposal,
     )
     return change
 
 
-def review_record_edit(*, proposal: Proposal, link_base: str = ""):
+def review_record_edit(*, proposal: Proposal):
     """Record that the applicant edited a proposal staff were reviewing or had
     marked ready: move it to "changed during review" / "changed since ready" (with a
     status change in the audit trail) and tell the staff. Other statuses are left
@@ -200,9 +190,7 @@ def review_record_edit(*, proposal: Proposal, link_base: str = ""):
         revision=state.latest_revision if state else None,
     )
     mail_queue(
-        mails=notifications.edit_to_staff(
-            change=change, state=state, link_base=_link_base(link_base)
-        ),
+        mails=notifications.edit_to_staff(change=change, state=state),
         proposal=proposal,
     )
     return change
@@ -227,7 +215,6 @@ def review_assess(
     items: list[dict],
     text: str = "",
     request_changes: bool = False,
-    link_base: str = "",
 ):
     """Record the technical assessment of ``revision`` (outcome, checklist with a
     decision per finding, short text). With ``request_changes`` the proposal also
@@ -261,13 +248,12 @@ def review_assess(
             user=user,
             to_status=workflow.CHANGES_REQUESTED,
             note=technical_review.change_request_note(items, text),
-            link_base=link_base,
         )
     return assessment
 
 
 @transaction.atomic
-def review_assign(*, proposal: Proposal, user, to=None, link_base: str = ""):
+def review_assign(*, proposal: Proposal, user, to=None):
     """Say who handles a proposal sent for review: ``to`` a support staff member
     (``user`` themselves to take it, someone else to hand it over) or nobody
     (``None``: release it). A new handler other than ``user`` is told by e-mail.
@@ -291,9 +277,7 @@ def review_assign(*, proposal: Proposal, user, to=None, link_base: str = ""):
     state.handled_by = to
     if to is not None and to.pk != user.pk:
         mail_queue(
-            mails=notifications.handover_to_staff(
-                state=state, by=user, link_base=_link_base(link_base)
-            ),
+            mails=notifications.handover_to_staff(state=state, by=user),
             proposal=proposal,
         )
     return state
@@ -309,7 +293,6 @@ def comment_add(
     field: str = "",
     parent=None,
     staff_only: bool = False,
-    link_base: str = "",
 ):
     """Add a comment (or a reply) on one section of a proposal.
 
@@ -348,13 +331,10 @@ def comment_add(
         by_staff=is_staff,
         revision=state.latest_revision if state else None,
     )
-    base = _link_base(link_base)
     if is_staff and not staff_only:
-        mails = notifications.comment_to_applicant(comment=comment, link_base=base)
+        mails = notifications.comment_to_applicant(comment=comment)
     elif not is_staff:
-        mails = notifications.reply_to_staff(
-            comment=comment, state=state, link_base=base
-        )
+        mails = notifications.reply_to_staff(comment=comment, state=state)
     else:
         mails = []
     mail_queue(mails=mails, proposal=proposal)

@@ -33,7 +33,6 @@ from proposals.views.review import (
     add_comment,
     comment_url_for,
     document_of,
-    link_base_of,
     staff_required,
 )
 
@@ -132,9 +131,7 @@ def staff_assign(request, pk):
             messages.error(request, "That person is not a support staff member.")
             return redirect("proposals:staff_review", pk=proposal.pk)
     try:
-        services.review_assign(
-            proposal=proposal, user=request.user, to=to, link_base=link_base_of(request)
-        )
+        services.review_assign(proposal=proposal, user=request.user, to=to)
     except services.ReviewError as exc:
         messages.error(request, str(exc))
     else:
@@ -275,7 +272,6 @@ def staff_assess(request, pk):
             items=items,
             text=text,
             request_changes=request_changes,
-            link_base=link_base_of(request),
         )
     except services.AssessmentProblems as exc:
         form = {"outcome": outcome, "text": text, "items": items}
@@ -313,7 +309,6 @@ def staff_set_status(request, pk):
                 user=request.user,
                 to_status=form.cleaned_data["to_status"],
                 note=form.cleaned_data["note"],
-                link_base=link_base_of(request),
             )
         except services.ReviewError as exc:
             messages.error(request, str(exc))
