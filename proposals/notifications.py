@@ -62,9 +62,17 @@ def submission_to_staff(*, revision, state=None) -> list[Mail]:
     return _messages("review_submitted", context, handler_or_staff(state))
 
 
+def _applicant_has_it(proposal) -> bool:
+    """Whether the applicant still has the proposal: a deleted one is not mailed
+    about, since every link to it would answer 404."""
+    return proposal.deleted_at is None
+
+
 def status_to_applicant(*, change) -> list[Mail]:
     """Tell the applicant that staff changed the status (with the staff's note)."""
     proposal = change.proposal
+    if not _applicant_has_it(proposal):
+        return []
     url = site_reverse("proposals:review_status", proposal.pk)
     context = {"change": change, "proposal": proposal, "url": url}
     return _messages("review_status", context, [proposal.owner.email])
@@ -72,9 +80,9 @@ def status_to_applicant(*, change) -> list[Mail]:
 
 def comment_to_applicant(*, comment) -> list[Mail]:
     """Send a staff comment to the applicant; internal notes are never sent."""
-    if comment.staff_only:
-        return []
     proposal = comment.proposal
+    if comment.staff_only or not _applicant_has_it(proposal):
+        return []
     url = site_reverse("proposals:review_status", proposal.pk)
     context = {"comment": comment, "proposal": proposal, "url": url}
     return _messages("review_comment", context, [proposal.owner.email])

@@ -145,6 +145,9 @@ class ReviewState(models.Model):
     )
     submitted_at = models.DateTimeField(db_index=True)
     status_changed_at = models.DateTimeField()
+    # The last status change, revision or comment: the queue marks a proposal whose
+    # handler has not opened it since.
+    last_activity_at = models.DateTimeField(null=True, blank=True)
     handled_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.SET_NULL,
@@ -159,6 +162,29 @@ class ReviewState(models.Model):
 
     def __str__(self):
         return f"review of {self.proposal_id}"
+
+
+class ReviewVisit(models.Model):
+    """When a staff member last opened a proposal's review page (the queue marks
+    activity since the handler's last visit)."""
+
+    proposal = models.ForeignKey(
+        Proposal, on_delete=models.CASCADE, related_name="review_visits"
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    opened_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["proposal", "user"], name="review_visit_unique"
+            )
+        ]
+
+    def __str__(self):
+        return f"{self.user} opened {self.proposal_id} at {self.opened_at}"
 
 
 class ReviewComment(models.Model):

@@ -63,6 +63,8 @@ from .review import (
     review_record_edit,
     review_set_status,
     review_submit,
+    review_visit_record,
+    review_withdraw,
     staff_group_grant_rights,
 )
 
@@ -103,6 +105,8 @@ __all__ = [
     "review_assess",
     "AssessmentProblems",
     "review_record_edit",
+    "review_visit_record",
+    "review_withdraw",
     "comment_add",
     "STAFF_ADMIN_PERMISSIONS",
     "deliver_mail",

@@ -11,6 +11,7 @@ from proposals.models import (
     ProposalRevision,
     ReviewComment,
     ReviewState,
+    ReviewVisit,
     StatusChange,
     TechnicalAssessment,
 )
@@ -42,7 +43,9 @@ def _set_status(*, proposal, to_status: str, by, note: str, revision=None):
     # ``updated_at`` alone.
     Proposal.objects.filter(pk=proposal.pk).update(status=to_status)
     proposal.status = to_status
-    ReviewState.objects.filter(proposal=proposal).update(status_changed_at=now)
+    ReviewState.objects.filter(proposal=proposal).update(
+        status_changed_at=now, last_activity_at=now
+    )
     return change
 
 
@@ -121,6 +124,7 @@ def review_submit(*, proposal: Proposal, user, note: str = ""):
             "latest_revision": revision,
             "submitted_at": now,
             "status_changed_at": now,
+            "last_activity_at": now,
         },
     )
     _set_status(
@@ -150,6 +154,9 @@ def review_set_status(*, proposal: Proposal, user, to_status: str, note: str = "
         workflow.check_transition(proposal.status, to_status, workflow.STAFF)
     except workflow.IllegalTransition as exc:
         raise ReviewError(str(exc)) from exc
+    missing = workflow.note_problem(to_status, note)
+    if missing:
+        raise ReviewError(missing)
     state = ReviewState.objects.filter(proposal=proposal).first()
     change = _set_status(
         proposal=proposal,
@@ -194,6 +201,33 @@ def review_record_edit(*, proposal: Proposal):
         proposal=proposal,
     )
     return change
+
+
+def review_visit_record(*, proposal: Proposal, user) -> None:
+    """Remember that ``user`` (staff) opened the proposal's review now: the queue
+    marks activity since its handler's last visit."""
+    ReviewVisit.objects.update_or_create(
+        proposal=proposal, user=user, defaults={"opened_at": timezone.now()}
+    )
+
+
+def review_withdraw(*, proposal: Proposal, note: str):
+    """Record that the applicant withdrew a proposal under review (deleting it
+    does): staff see it as "withdrawn", out of the queue's default view. Nobody is
+    mailed: the applicant no longer has the proposal. Called inside the caller's
+    transaction; returns the change, or ``None`` when the proposal was not under
+    review."""
+    _locked(proposal)
+    if proposal.status not in workflow.UNDER_REVIEW:
+        return None
+    state = ReviewState.objects.filter(proposal=proposal).first()
+    return _set_status(
+        proposal=proposal,
+        to_status=workflow.WITHDRAWN,
+        by=proposal.owner,
+        note=note,
+        revision=state.latest_revision if state else None,
+    )
 
 
 class AssessmentProblems(ReviewError):
@@ -330,6 +364,9 @@ def comment_add(
         staff_only=staff_only,
         by_staff=is_staff,
         revision=state.latest_revision if state else None,
+    )
+    ReviewState.objects.filter(proposal=proposal).update(
+        last_activity_at=comment.created_at
     )
     if is_staff and not staff_only:
         mails = notifications.comment_to_applicant(comment=comment)

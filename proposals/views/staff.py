@@ -4,6 +4,7 @@ status, comments and diff. Every page answers 404 to a signed-in user outside th
 proposal exists.
 """
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
@@ -14,14 +15,15 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
-from proposals import assess, exports, selectors, services
+from proposals import assess, exports, reference_data, selectors, services
 from proposals.domain import technical_review, workflow
 from proposals.domain.documents import diff_documents, diff_findings
 from proposals.domain.fields import describe_path, row_names
-from proposals.domain.response_times import wait_for
+from proposals.domain.response_times import response_time, wait_for
 from proposals.domain.tiers import tier_label
 from proposals.http import parse_int
-from proposals.models import ReviewComment
+from proposals.links import site_reverse
+from proposals.models import Proposal, ReviewComment
 from proposals.queue_csv import queue_csv
 from proposals.review_forms import (
     AssignForm,
@@ -39,20 +41,27 @@ from proposals.views.review import (
 # Staff ----------------------------------------------------------------------------
 
 
-# Statuses in which the staff owe the applicant an answer: the wait counts then.
-WAITING_FOR_STAFF = (workflow.SUBMITTED, workflow.CHANGED_IN_REVIEW)
-
-
-def _with_wait(state, today):
-    """Attach ``wait`` (working days waited against the call's typical response
-    time) to a review state that waits for the staff, ``None`` to the others."""
+def _with_wait(state, today, terms):
+    """Attach ``wait`` (working days waited against the call mode's typical
+    response time, the desk's holidays skipped) to a review state that waits for
+    the staff, ``None`` to the others; and ``new_activity``: something happened
+    since its handler last opened it."""
     state.wait = None
-    if state.proposal.status in WAITING_FOR_STAFF:
+    if state.proposal.status in workflow.WAITING_FOR_STAFF:
         state.wait = wait_for(
             sent=timezone.localdate(state.submitted_at),
             today=today,
-            tier=state.latest_revision.tier,
+            response=response_time(
+                terms, state.proposal.call_family, state.latest_revision.tier
+            ),
+            country=settings.HOLIDAY_COUNTRY,
         )
+    opened = getattr(state, "handler_opened_at", None)
+    state.new_activity = bool(
+        state.handled_by_id
+        and state.last_activity_at
+        and (opened is None or state.last_activity_at > opened)
+    )
     return state
 
 
@@ -80,8 +89,9 @@ def staff_queue(request):
         request.GET.get("page")
     )
     today = timezone.localdate()
+    terms = reference_data.cached_terms()
     for state in page.object_list:
-        _with_wait(state, today)
+        _with_wait(state, today, terms)
     query = request.GET.copy()
     query.pop("page", None)
     template = "proposals/staff_queue.html"
@@ -92,6 +102,7 @@ def staff_queue(request):
         template,
         {
             "form": form,
+            "filter_problems": form.problems(),
             "page": page,
             "query": query.urlencode(),
             "changed_statuses": list(workflow.AFTER_EDIT.values()),
@@ -110,7 +121,12 @@ def staff_queue_csv(request):
     )
     response["X-Content-Type-Options"] = "nosniff"
     today = timezone.localdate()
-    queue_csv(response, (_with_wait(s, today) for s in queryset.iterator()))
+    terms = reference_data.cached_terms()
+    queue_csv(
+        response,
+        (_with_wait(s, today, terms) for s in queryset.iterator()),
+        link=lambda state: site_reverse("proposals:staff_review", state.proposal_id),
+    )
     return response
 
 
@@ -217,6 +233,12 @@ def _review_page(request, proposal, *, assessment_form=None, status=200):
             "sections": sections,
             "general": threads[ReviewComment.Section.GENERAL],
             "status_form": StatusForm(targets=targets),
+            "note_required": [
+                Proposal.Status(status).label.lower()
+                for status in workflow.NOTE_REQUIRED
+                if status in targets
+            ],
+            "ended": proposal.status in workflow.TERMINAL,
             "can_request_changes": workflow.CHANGES_REQUESTED in targets,
             "revisions": selectors.review_revisions(proposal=proposal),
             "changes": selectors.review_status_changes(proposal=proposal),
@@ -242,6 +264,7 @@ def staff_review(request, pk):
     per section, the technical assessment, the status form, revisions and the audit
     trail."""
     proposal = selectors.review_get_for_staff(user=request.user, pk=pk)
+    services.review_visit_record(proposal=proposal, user=request.user)
     return _review_page(request, proposal)
 
 
