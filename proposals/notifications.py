@@ -126,3 +126,18 @@ def handover_to_staff(*, state, by) -> list[Mail]:
     url = site_reverse("proposals:staff_review", proposal.pk)
     context = {"proposal": proposal, "by": by, "url": url, "state": state}
     return _messages("review_handover", context, [state.handled_by.email])
+
+
+def taken_from_staff(*, state, by, previous) -> list[Mail]:
+    """Tell a staff member that a colleague took over (or handed on, or released)
+    a proposal they handled."""
+    proposal = state.proposal
+    url = site_reverse("proposals:staff_review", proposal.pk)
+    context = {
+        "proposal": proposal,
+        "by": by,
+        "url": url,
+        "state": state,
+        "previous": previous,
+    }
+    return _messages("review_taken", context, [previous.email])

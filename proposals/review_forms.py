@@ -112,6 +112,8 @@ class StatusForm(forms.Form):
     """A status change by staff, with a note for the applicant."""
 
     to_status = forms.ChoiceField(label="New status", choices=Proposal.Status.choices)
+    # The status the page showed: a change made since is refused, saying by whom.
+    from_status = forms.CharField(required=False, widget=forms.HiddenInput)
     note = forms.CharField(
         label="Note to the applicant",
         required=False,
@@ -143,6 +145,8 @@ class AssignForm(forms.Form):
         choices=[("take", "Take"), ("hand_over", "Hand over"), ("release", "Release")]
     )
     to = forms.IntegerField(label="Hand over to", required=False)
+    # Taking over: the colleague the staff member saw handling it, and confirmed.
+    expected_handler = forms.IntegerField(required=False, widget=forms.HiddenInput)
 
     def clean(self):
         data = super().clean()

@@ -319,6 +319,43 @@ def review_queue(
     return queryset.order_by(*QUEUE_ORDERS.get(order, QUEUE_ORDERS["waiting"]))
 
 
+def review_conflict(*, user, proposal: Proposal) -> str:
+    """Why ``user`` may not decide on (or handle) ``proposal``: it is their own
+    (conflict of interest); blank when nothing stands in the way. The proposal
+    has one owner, with no co-owners, so owning it is the conflict."""
+    if user is not None and proposal.owner_id == user.pk:
+        return (
+            "This is your own proposal: a colleague must review and decide on it "
+            "(conflict of interest)."
+        )
+    return ""
+
+
+def review_stale_status(*, proposal: Proposal, seen_status: str) -> str:
+    """When ``proposal`` (its status read under the caller's lock) no longer has
+    the status a staff member saw: who changed it from what to what, and when.
+    Blank when it has not changed (or nothing was seen)."""
+    if not seen_status or proposal.status == seen_status:
+        return ""
+    last = (
+        StatusChange.objects.filter(proposal=proposal)
+        .select_related("by")
+        .order_by("-at", "-id")
+        .first()
+    )
+    labels = dict(Proposal.Status.choices)
+    who, when = "Somebody", ""
+    if last is not None:
+        if last.by is not None:
+            who = last.by.get_full_name() or last.by.get_username()
+        when = f" on {timezone.localtime(last.at):%d %b %Y at %H:%M}"
+    return (
+        f"{who} changed the status from \u201c{labels.get(seen_status, seen_status)}"
+        f"\u201d to \u201c{labels.get(proposal.status)}\u201d{when}, after this page "
+        "was shown. Nothing was changed: look at the proposal again, then decide."
+    )
+
+
 def staff_members():
     """The active support staff, by user name (to hand a proposal over)."""
     return (

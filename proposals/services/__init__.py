@@ -55,8 +55,11 @@ from .proposals import (
 )
 from .review import (
     STAFF_ADMIN_PERMISSIONS,
+    UNCHECKED,
     AssessmentProblems,
+    HandledByColleague,
     ReviewError,
+    StaleStatus,
     comment_add,
     review_assess,
     review_assign,
@@ -104,6 +107,9 @@ __all__ = [
     "review_assign",
     "review_assess",
     "AssessmentProblems",
+    "HandledByColleague",
+    "StaleStatus",
+    "UNCHECKED",
     "review_record_edit",
     "review_visit_record",
     "review_withdraw",

@@ -141,15 +141,48 @@ def review_submit(*, proposal: Proposal, user, note: str = ""):
     return revision
 
 
+class StaleStatus(ReviewError):
+    """The status changed since the page was shown: the message says who changed
+    what, and when."""
+
+
+def _check_not_stale(proposal: Proposal, expected_status: str) -> None:
+    problem = selectors.review_stale_status(
+        proposal=proposal, seen_status=expected_status
+    )
+    if problem:
+        raise StaleStatus(problem)
+
+
+def _check_no_conflict(proposal: Proposal, user) -> None:
+    problem = selectors.review_conflict(user=user, proposal=proposal)
+    if problem:
+        raise ReviewError(problem)
+
+
 @transaction.atomic
-def review_set_status(*, proposal: Proposal, user, to_status: str, note: str = ""):
-    """Staff move a submitted proposal on (ready, or changes requested), with a
-    note for the applicant. Anything the workflow does not allow is refused and
-    leaves no record."""
+def review_set_status(
+    *,
+    proposal: Proposal,
+    user,
+    to_status: str,
+    note: str = "",
+    expected_status: str = "",
+):
+    """Staff move a submitted proposal on (ready, changes requested, submitted to
+    the portal, closed), with a note for the applicant. Refused, leaving no
+    record: anything the workflow does not allow; a decision on a proposal the
+    staff member owns (conflict of interest); a move that needs a note without one
+    ("changes requested", "closed", and "ready" while the latest revision has
+    error findings); and, when ``expected_status`` (the status the staff member
+    saw) is given, a proposal whose status changed since (saying who changed
+    what)."""
 
     if not selectors.user_is_support_staff(user=user):
         raise ReviewError("Only support staff can change the review status.")
+    _check_no_conflict(proposal, user)
     _locked(proposal)
+    _check_not_stale(proposal, expected_status)
     try:
         workflow.check_transition(proposal.status, to_status, workflow.STAFF)
     except workflow.IllegalTransition as exc:
@@ -157,7 +190,18 @@ def review_set_status(*, proposal: Proposal, user, to_status: str, note: str = "
     missing = workflow.note_problem(to_status, note)
     if missing:
         raise ReviewError(missing)
-    state = ReviewState.objects.filter(proposal=proposal).first()
+    state = (
+        ReviewState.objects.select_related("latest_revision")
+        .filter(proposal=proposal)
+        .first()
+    )
+    errors = state.latest_revision.error_count if state else 0
+    if to_status == workflow.READY and errors and not note.strip():
+        raise ReviewError(
+            f"Revision {state.latest_revision.number} has {errors} open error "
+            f"finding{'s' if errors != 1 else ''}: give the reason why it is ready "
+            "anyway in the note."
+        )
     change = _set_status(
         proposal=proposal,
         to_status=to_status,
@@ -256,6 +300,7 @@ def review_assess(
     a change; nothing is written when either step is refused."""
     if not selectors.user_is_support_staff(user=user):
         raise ReviewError("Only support staff can assess a proposal.")
+    _check_no_conflict(proposal, user)
     if revision.proposal_id != proposal.pk:
         raise ReviewError("That revision belongs to another proposal.")
     text = text.strip()
@@ -286,34 +331,74 @@ def review_assess(
     return assessment
 
 
+class HandledByColleague(ReviewError):
+    """Taking a proposal over from a colleague needs a confirmation; ``handler``
+    is who has it."""
+
+    def __init__(self, handler):
+        name = handler.get_full_name() or handler.get_username()
+        super().__init__(
+            f"{name} handles this proposal. Take it over? {name} will be told."
+        )
+        self.handler = handler
+
+
+# ``expected_handler`` when the caller does not say whom it expects to replace.
+UNCHECKED = object()
+
+
 @transaction.atomic
-def review_assign(*, proposal: Proposal, user, to=None):
+def review_assign(*, proposal: Proposal, user, to=None, expected_handler=UNCHECKED):
     """Say who handles a proposal sent for review: ``to`` a support staff member
     (``user`` themselves to take it, someone else to hand it over) or nobody
-    (``None``: release it). A new handler other than ``user`` is told by e-mail.
-    Mails about the proposal then go to the handler rather than to every staff
-    member."""
+    (``None``: release it). A new handler other than ``user`` is told by e-mail;
+    so is a colleague the proposal is taken from. Mails about the proposal then go
+    to the handler rather than to every staff member.
+
+    Taking a proposal that a colleague handles is refused with
+    :class:`HandledByColleague` unless ``expected_handler`` names that colleague
+    (the staff member confirmed, having seen who has it); a handler that changed
+    in between is refused the same way. Nobody hands a proposal to its own
+    applicant."""
     if not selectors.user_is_support_staff(user=user):
         raise ReviewError("Only support staff can assign a proposal.")
     if to is not None and not (
         to.is_active and selectors.user_is_support_staff(user=to)
     ):
         raise ReviewError("A proposal can only be handed to a support staff member.")
+    if to is not None:
+        problem = selectors.review_conflict(user=to, proposal=proposal)
+        if problem:
+            raise ReviewError(problem)
     state = (
         ReviewState.objects.select_for_update()
-        .select_related("latest_revision")
+        .select_related("latest_revision", "handled_by")
         .filter(proposal=proposal)
         .first()
     )
     if state is None:
         raise ReviewError("This proposal was never sent for review.")
+    previous = state.handled_by
+    taking_over = (
+        to is not None
+        and to.pk == user.pk
+        and previous is not None
+        and previous.pk != user.pk
+    )
+    if taking_over and expected_handler is not UNCHECKED:
+        expected_pk = getattr(expected_handler, "pk", expected_handler)
+        if expected_pk != previous.pk:
+            raise HandledByColleague(previous)
+    elif taking_over:
+        raise HandledByColleague(previous)
     ReviewState.objects.filter(pk=state.pk).update(handled_by=to)
     state.handled_by = to
+    mails = []
     if to is not None and to.pk != user.pk:
-        mail_queue(
-            mails=notifications.handover_to_staff(state=state, by=user),
-            proposal=proposal,
-        )
+        mails += notifications.handover_to_staff(state=state, by=user)
+    if previous is not None and previous.pk not in (user.pk, getattr(to, "pk", None)):
+        mails += notifications.taken_from_staff(state=state, by=user, previous=previous)
+    mail_queue(mails=mails, proposal=proposal)
     return state
 
 

@@ -133,7 +133,9 @@ def staff_queue_csv(request):
 @staff_required
 @require_POST
 def staff_assign(request, pk):
-    """Take, hand over or release a proposal."""
+    """Take, hand over or release a proposal. Taking one that a colleague handles
+    first asks (saying who has it); the confirmation names that colleague, so a
+    handler who changed in between is asked about again."""
     proposal = selectors.review_get_for_staff(user=request.user, pk=pk)
     form = AssignForm(request.POST)
     if not form.is_valid():
@@ -146,8 +148,21 @@ def staff_assign(request, pk):
         if to is None:
             messages.error(request, "That person is not a support staff member.")
             return redirect("proposals:staff_review", pk=proposal.pk)
+    expected = form.cleaned_data["expected_handler"]
     try:
-        services.review_assign(proposal=proposal, user=request.user, to=to)
+        services.review_assign(
+            proposal=proposal,
+            user=request.user,
+            to=to,
+            expected_handler=services.UNCHECKED if expected is None else expected,
+        )
+    except services.HandledByColleague as exc:
+        return TemplateResponse(
+            request,
+            "proposals/staff_take_confirm.html",
+            {"proposal": proposal, "handler": exc.handler, "message": str(exc)},
+            status=409,
+        )
     except services.ReviewError as exc:
         messages.error(request, str(exc))
     else:
@@ -239,6 +254,7 @@ def _review_page(request, proposal, *, assessment_form=None, status=200):
                 if status in targets
             ],
             "ended": proposal.status in workflow.TERMINAL,
+            "conflict": selectors.review_conflict(user=request.user, proposal=proposal),
             "can_request_changes": workflow.CHANGES_REQUESTED in targets,
             "revisions": selectors.review_revisions(proposal=proposal),
             "changes": selectors.review_status_changes(proposal=proposal),
@@ -332,6 +348,7 @@ def staff_set_status(request, pk):
                 user=request.user,
                 to_status=form.cleaned_data["to_status"],
                 note=form.cleaned_data["note"],
+                expected_status=form.cleaned_data["from_status"],
             )
         except services.ReviewError as exc:
             messages.error(request, str(exc))
@@ -340,7 +357,13 @@ def staff_set_status(request, pk):
                 request, f"Status set to {change.get_to_status_display().lower()}."
             )
     else:
-        messages.error(request, "That status change is not possible from here.")
+        # A choice the current status no longer offers: say who changed what.
+        stale = selectors.review_stale_status(
+            proposal=proposal, seen_status=request.POST.get("from_status", "")
+        )
+        messages.error(
+            request, stale or "That status change is not possible from here."
+        )
     return redirect("proposals:staff_review", pk=proposal.pk)
 
 

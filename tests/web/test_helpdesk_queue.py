@@ -17,6 +17,7 @@ from tests.review_data import queue_rows
 
 pytestmark = pytest.mark.django_db
 S = Proposal.Status
+READY_ANYWAY = "The open findings are known limits, fine for this call."
 
 
 def titles(page: str, proposals) -> set[str]:
@@ -64,7 +65,9 @@ def test_staff_close_with_a_reason_and_endings_leave_the_default_view(
 def test_a_ready_proposal_is_recorded_as_submitted_to_the_portal(
     staff_client, submitted, staff_user
 ):
-    services.review_set_status(proposal=submitted, user=staff_user, to_status=S.READY)
+    services.review_set_status(
+        proposal=submitted, user=staff_user, to_status=S.READY, note=READY_ANYWAY
+    )
     staff_client.post(
         reverse("proposals:staff_set_status", args=[submitted.pk]),
         {"to_status": S.SUBMITTED_TO_PORTAL},

@@ -18,6 +18,7 @@ from tests.factories import ProposalFactory
 
 pytestmark = pytest.mark.django_db
 S = Proposal.Status
+READY_ANYWAY = "The open findings are known limits, fine for this call."
 
 
 def recorded(proposal):
@@ -166,7 +167,9 @@ def test_full_round_trip_with_resubmission(
     revision = services.review_submit(proposal=submitted, user=user)
     assert revision.number == 2
     assert revision.tier == "fast_lane"
-    services.review_set_status(proposal=submitted, user=staff_user, to_status=S.READY)
+    services.review_set_status(
+        proposal=submitted, user=staff_user, to_status=S.READY, note=READY_ANYWAY
+    )
     services.review_set_status(
         proposal=submitted,
         user=staff_user,
