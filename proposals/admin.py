@@ -228,7 +228,11 @@ class ReviewStateAdmin(ReadOnlyAdmin):
 
 
 @admin.register(ReviewComment)
-class ReviewCommentAdmin(admin.ModelAdmin):
+class ReviewCommentAdmin(ReadOnlyAdmin):
+    """Comments are append-only here too: nobody rewrites what someone wrote (the
+    applicant's own words included) or turns an internal note into a published one.
+    A correction is a new comment, on the review page."""
+
     list_display = ["proposal", "section", "author", "staff_only", "created_at"]
     list_select_related = ["proposal", "author"]
     raw_id_fields = ["proposal", "author", "parent", "revision"]

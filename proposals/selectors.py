@@ -13,11 +13,18 @@ from django.utils import timezone
 from proposals import domain, reference_data
 from proposals.assess import CHILDREN, with_children
 from proposals.domain import response_times, workflow
+from proposals.domain.fields import (
+    anchor_name,
+    describe_path,
+    describe_row_named,
+    row_path_at,
+)
 from proposals.domain.numbers import (
     NUMBER_FORMAT_BY_NAME,
     NumberFormat,
     format_for_languages,
 )
+from proposals.domain.sections import TABLE_BY_KIND
 from proposals.models import (
     AccountProfile,
     PendingImport,
@@ -444,11 +451,44 @@ def review_comment_threads(
     for reply in replies:
         if reply.parent_id in threads:
             threads[reply.parent_id].thread_replies.append(reply)
+    _resolve_row_anchors(proposal, [*threads.values(), *replies])
     return [
         {"key": key, "title": title, "threads": by_section[key]}
         for key, title in ReviewComment.Section.choices
         if not section or key == section
     ]
+
+
+def _resolve_row_anchors(proposal: Proposal, comments) -> None:
+    """Give each comment on a table row ``anchor_field`` (its path at the row's
+    place now) and ``anchor_label`` (the row's place and name now, or its label as
+    it was, marked deleted): one query per table commented on."""
+    anchored = [c for c in comments if c.row_id]
+    kinds = {anchor_name(c.field)[1] for c in anchored} - {""}
+    current = {}
+    for kind in kinds:
+        name_field = TABLE_BY_KIND[kind].name_field
+        model = Proposal._meta.get_field(kind).related_model
+        rows = list(
+            model.objects.filter(proposal=proposal)
+            .order_by("position", "id")
+            .values_list("pk", name_field or "pk")
+        )
+        current[kind] = (
+            {pk: index for index, (pk, _) in enumerate(rows)},
+            {kind: [str(name) if name_field else "" for _, name in rows]},
+        )
+    for comment in anchored:
+        kind = anchor_name(comment.field)[1]
+        places, names = current.get(kind, ({}, {}))
+        if comment.row_id in places:
+            comment.anchor_field = row_path_at(comment.field, places[comment.row_id])
+            comment.anchor_label = describe_path(comment.anchor_field, names)
+        else:
+            comment.anchor_field = ""
+            comment.anchor_label = describe_row_named(
+                comment.field, comment.row_label, deleted=True
+            )
 
 
 def review_comment_for(*, proposal: Proposal, pk, include_staff_only: bool):

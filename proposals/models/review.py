@@ -4,7 +4,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
-from proposals.domain.fields import describe_path
+from proposals.domain.fields import describe_path, describe_row_named
 from proposals.domain.sections import SECTIONS
 from proposals.domain.technical_review import (
     CHANGE_REQUEST,
@@ -187,8 +187,9 @@ class ReviewVisit(models.Model):
         return f"{self.user} opened {self.proposal_id} at {self.opened_at}"
 
 
-class ReviewComment(models.Model):
+class ReviewComment(AppendOnlyModel):
     """A comment on one section (wizard step) of a proposal, optionally on one field.
+    Written once: a correction is a new comment.
 
     ``staff_only`` notes are internal to the support staff: selectors for applicants
     never return them and no e-mail carries them."""
@@ -215,6 +216,11 @@ class ReviewComment(models.Model):
         blank=True,
         help_text="Field path in the JSON format, e.g. selection.total_gpu_hours.",
     )
+    # A comment on a table row is anchored to the row itself (its id), not to its
+    # position, and keeps the row's label as it was ("Job type 2 (fine-tuning)"),
+    # so it still names the row after a reorder or once the row is deleted.
+    row_id = models.PositiveBigIntegerField(null=True, blank=True, editable=False)
+    row_label = models.CharField(max_length=200, blank=True, editable=False)
     body = models.TextField(max_length=5000)
     parent = models.ForeignKey(
         "self",
@@ -243,8 +249,17 @@ class ReviewComment(models.Model):
 
     @property
     def field_label(self) -> str:
-        """The field commented on, as people read it ("Total GPU-hours")."""
-        return describe_path(self.field) if self.field else ""
+        """The field commented on, as people read it ("Total GPU-hours"; a row's
+        field with the row's current place and name when the threads selector
+        resolved it, else with the row's label as it was)."""
+        resolved = getattr(self, "anchor_label", "")
+        if resolved:
+            return resolved
+        if not self.field:
+            return ""
+        if self.row_label:
+            return describe_row_named(self.field, self.row_label)
+        return describe_path(self.field)
 
 
 class TechnicalAssessment(AppendOnlyModel):

@@ -6,6 +6,8 @@ from django.utils import timezone
 
 from proposals import assess, notifications, selectors
 from proposals.domain import jsonformat, technical_review, workflow
+from proposals.domain.fields import anchor_name, row_label
+from proposals.domain.sections import TABLE_BY_KIND
 from proposals.models import (
     Proposal,
     ProposalRevision,
@@ -402,6 +404,26 @@ def review_assign(*, proposal: Proposal, user, to=None, expected_handler=UNCHECK
     return state
 
 
+def _row_anchor(proposal: Proposal, field: str) -> tuple[int | None, str]:
+    """The row a field path points at in the draft (its id) and the row's label
+    now ("Job type 2 (fine-tuning)"); ``(None, "")`` for a path that is not in a
+    row, or a row that is not there."""
+    _, kind, index, _ = anchor_name(field)
+    if not kind or index is None:
+        return None, ""
+    name_field = TABLE_BY_KIND[kind].name_field
+    model = Proposal._meta.get_field(kind).related_model
+    rows = list(
+        model.objects.filter(proposal=proposal)
+        .order_by("position", "id")
+        .values_list("pk", name_field or "pk")
+    )
+    if index >= len(rows):
+        return None, ""
+    names = {kind: [str(name) if name_field else "" for _, name in rows]}
+    return rows[index][0], row_label(kind, index, names)
+
+
 @transaction.atomic
 def comment_add(
     *,
@@ -439,11 +461,18 @@ def comment_add(
         section, field = parent.section, parent.field
     staff_only = is_staff and (staff_only or (parent is not None and parent.staff_only))
     state = ReviewState.objects.filter(proposal=proposal).first()
+    field = field.strip()
+    if parent is not None:
+        row_id, row_text = parent.row_id, parent.row_label
+    else:
+        row_id, row_text = _row_anchor(proposal, field)
     comment = ReviewComment.objects.create(
         proposal=proposal,
         author=author,
         section=section,
-        field=field.strip(),
+        field=field,
+        row_id=row_id,
+        row_label=row_text,
         body=body,
         parent=parent,
         staff_only=staff_only,
