@@ -89,8 +89,10 @@ PAGES = {
         ("queue-mine", lambda p: reverse("proposals:review_queue") + "?handler=mine"),
         (
             "queue-all-late-bad-filter",
-            lambda p: reverse("proposals:review_queue")
-            + "?show=all&late=on&status=submitted&status=ready&tier=gigantic",
+            lambda p: (
+                reverse("proposals:review_queue")
+                + "?show=all&late=on&status=submitted&status=ready&tier=gigantic"
+            ),
         ),
         ("staff-review", lambda p: reverse("proposals:staff_review", args=[p.pk])),
         (
