@@ -229,9 +229,17 @@ def _review_page(request, proposal, *, assessment_form=None, status=200):
             "outcome": previous.outcome if previous else "",
             "text": previous.text if previous else "",
             "items": _checklist(latest, previous),
+            "own_conditions": (
+                technical_review.split_own(previous.items)[1] if previous else []
+            ),
             "problems": {},
         }
     problems = assessment_form["problems"]
+    own = assessment_form["own_conditions"]
+    # The staff's own conditions, and a blank one to add (up to the limit).
+    assessment_form["own_rows"] = own + [""] * (
+        len(own) < technical_review.MAX_OWN_CONDITIONS
+    )
     assessment_form["rows"] = [
         {"index": i, "item": item, "problem": problems.get(f"item-{i}", "")}
         for i, item in enumerate(assessment_form["items"])
@@ -299,6 +307,13 @@ def staff_assess(request, pk):
         for i in range(len(latest.findings))
     }
     items = technical_review.with_decisions(_checklist(latest), decisions)
+    own = [
+        text[: technical_review.MAX_REASON + 1]
+        for text in request.POST.getlist("own_condition")[
+            : technical_review.MAX_OWN_CONDITIONS + 1
+        ]
+    ]
+    own_items = technical_review.own_conditions(own)
     outcome = request.POST.get("outcome", "")
     text = request.POST.get("text", "")
     request_changes = request.POST.get("action") == "request_changes"
@@ -308,12 +323,17 @@ def staff_assess(request, pk):
             user=request.user,
             revision=latest,
             outcome=outcome,
-            items=items,
+            items=items + own_items,
             text=text,
             request_changes=request_changes,
         )
     except services.AssessmentProblems as exc:
-        form = {"outcome": outcome, "text": text, "items": items}
+        form = {
+            "outcome": outcome,
+            "text": text,
+            "items": items,
+            "own_conditions": [item["message"] for item in own_items],
+        }
         form["problems"] = exc.problems
         return _review_page(request, proposal, assessment_form=form, status=422)
     except services.ReviewError as exc:

@@ -7,7 +7,8 @@ from django.contrib.auth.models import User
 from django.urls import reverse
 
 from proposals import selectors, services
-from proposals.models import ImmutableRecordError
+from proposals.domain import technical_review as tr
+from proposals.models import ImmutableRecordError, TechnicalAssessment
 from tests.factories import JobTypeFactory
 
 pytestmark = pytest.mark.django_db
@@ -113,3 +114,39 @@ def test_the_staff_findings_box_counts_its_badges(client, staff_user, submitted)
     assert errors > 0
     assert f">{errors} error{'s' if errors != 1 else ''}</span>" in box
     assert "> errors</span>" not in box
+
+
+def test_staff_add_conditions_of_their_own(client, staff_user, user, submitted):
+    client.force_login(staff_user)
+    url = reverse("proposals:staff_assess", args=[submitted.pk])
+    too_long = client.post(
+        url,
+        {
+            "outcome": tr.FEASIBLE_WITH_CONDITIONS,
+            "own_condition": "x" * (tr.MAX_REASON + 1),
+            "action": "record",
+        },
+    )
+    assert too_long.status_code == 422
+    assert "Keep each condition under" in too_long.text
+    assert not TechnicalAssessment.objects.exists()
+
+    # No finding accepted as a condition: a condition of one's own is enough.
+    answer = client.post(
+        url,
+        {
+            "outcome": tr.FEASIBLE_WITH_CONDITIONS,
+            "own_condition": ["Scaling data at 64 GPUs by month 2", "  "],
+            "action": "record",
+        },
+    )
+    assert answer.status_code == 302
+    assessment = TechnicalAssessment.objects.get()
+    assert [item["message"] for item in assessment.conditions] == [
+        "Scaling data at 64 GPUs by month 2"
+    ]
+    page = client.get(reverse("proposals:staff_review", args=[submitted.pk])).text
+    assert 'value="Scaling data at 64 GPUs by month 2"' in page  # kept in the form
+    client.force_login(user)
+    status = client.get(reverse("proposals:review_status", args=[submitted.pk])).text
+    assert "Scaling data at 64 GPUs by month 2" in status
