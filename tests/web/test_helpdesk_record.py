@@ -150,3 +150,29 @@ def test_staff_add_conditions_of_their_own(client, staff_user, user, submitted):
     client.force_login(user)
     status = client.get(reverse("proposals:review_status", args=[submitted.pk])).text
     assert "Scaling data at 64 GPUs by month 2" in status
+
+
+def test_the_applicant_is_warned_and_the_open_page_updates_after_an_edit(
+    client, user, staff_user, submitted
+):
+    from tests.web.test_live import HX, page_data
+
+    services.review_set_status(
+        proposal=submitted, user=staff_user, to_status="ready", note="Known limits."
+    )
+    client.force_login(user)
+    url = reverse("proposals:step", args=[submitted.pk, "selection"])
+    page = client.get(url).text
+    assert 'data-testid="ready-warning"' in page
+    assert "Changing anything withdraws that" in page
+    assert 'data-testid="wizard-status">Ready to submit<' in page
+
+    answer = client.post(
+        url, page_data(submitted, "selection", libraries="PyTorch 2.6"), headers=HX
+    ).text
+    submitted.refresh_from_db()
+    assert submitted.status == "changed_since_ready"
+    # The open page's status and notice are replaced out of band.
+    assert 'id="wizard-status"' in answer and "Changed since ready" in answer
+    assert 'id="ready-notice"' in answer and 'data-testid="ready-withdrawn"' in answer
+    assert 'data-testid="ready-warning"' not in answer
