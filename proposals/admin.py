@@ -347,12 +347,13 @@ class PdfExportAdmin(ReadOnlyAdmin):
 
 
 class AccountCreationForm(AdminUserCreationForm):
-    """An account made by an administrator (a staff colleague, typically) has its
-    e-mail address from the start: the administrator vouches for it, so the review
-    mails reach it without a confirmation link."""
+    """An account made by an administrator (a staff colleague, typically) can have
+    its e-mail address from the start: the administrator vouches for it, so the
+    review mails reach it without a confirmation link."""
 
     email = forms.EmailField(
         label="E-mail address",
+        required=False,
         help_text="Counts as confirmed: you vouch for it by creating the account.",
     )
 
@@ -361,7 +362,7 @@ class AccountCreationForm(AdminUserCreationForm):
 
     def clean_email(self):
         address = self.cleaned_data["email"].strip()
-        if selectors.account_address_in_use(address=address):
+        if address and selectors.account_address_in_use(address=address):
             raise forms.ValidationError("Another account already has this address.")
         return address
 
@@ -372,9 +373,12 @@ admin.site.unregister(User)
 
 @admin.register(User)
 class AccountAdmin(UserAdmin):
-    """Django's user admin, where an account made here has a confirmed address
-    (see ``AccountCreationForm``), and an administrator can vouch for the address of
-    an existing account with the "confirm" action."""
+    """Django's user admin, where the administrator vouches for addresses: one
+    given when the account is made here counts as confirmed, and so does a staff
+    account's address set here (or an account's when it joins the staff), so
+    that mails to a colleague are never held for a confirmation nobody asked
+    for. An applicant's address changed here still needs its owner's
+    confirmation. The "confirm" action vouches for any selected account."""
 
     add_form = AccountCreationForm
     add_fieldsets = (
@@ -394,10 +398,20 @@ class AccountAdmin(UserAdmin):
     )
     actions = ["confirm_addresses"]
 
-    def save_model(self, request, obj, form, change):
-        super().save_model(request, obj, form, change)
-        if not change and obj.email:
-            services.account_verify(user=obj)
+    def save_related(self, request, form, formsets, change):
+        super().save_related(request, form, formsets, change)
+        user = form.instance
+        vouched = not change or (
+            {"email", "groups", "is_staff"} & set(form.changed_data)
+            and (
+                user.is_staff or user.groups.filter(name=selectors.STAFF_GROUP).exists()
+            )
+        )
+        if user.email and vouched and not selectors.account_is_verified(user=user):
+            try:
+                services.account_verify(user=user)
+            except services.AccountError as exc:
+                self.message_user(request, str(exc), messages.ERROR)
 
     @admin.action(
         description="Confirm the selected accounts' e-mail addresses (you vouch)",

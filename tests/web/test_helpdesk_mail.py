@@ -189,3 +189,59 @@ def test_staff_mails_print_numbers_as_the_pages_do(
 def test_the_account_profile_is_not_duplicated_by_admin_confirmation(admin_client):
     colleague = _make_colleague_in_admin(admin_client, "second")
     assert AccountProfile.objects.filter(user=colleague).count() == 1
+
+
+def _change_in_admin(admin_client, user, **changes):
+    """Post the admin's change form of ``user`` with ``changes``."""
+    data = {
+        "username": user.username,
+        "first_name": "",
+        "last_name": "",
+        "email": user.email,
+        "is_active": "on",
+        "date_joined_0": "2026-01-05",
+        "date_joined_1": "10:00:00",
+        "initial-date_joined_0": "2026-01-05",
+        "initial-date_joined_1": "10:00:00",
+        **changes,
+    }
+    response = admin_client.post(
+        reverse("admin:auth_user_change", args=[user.pk]), data
+    )
+    assert response.status_code == 302, response.content.decode()[:3000]
+
+
+def test_a_colleague_made_in_two_steps_in_the_admin_is_confirmed(
+    admin_client, catalogue
+):
+    """Django's usual way: add with a username and a password, then set the
+    address and the staff group on the change page."""
+    response = admin_client.post(
+        reverse("admin:auth_user_add"),
+        {
+            "username": "later",
+            "usable_password": "true",
+            "password1": "a-long-passphrase-77",
+            "password2": "a-long-passphrase-77",
+        },
+    )
+    assert response.status_code == 302
+    later = User.objects.get(username="later")
+    assert not selectors.account_is_verified(user=later)
+    staff_group = Group.objects.get(name=selectors.STAFF_GROUP)
+    _change_in_admin(
+        admin_client, later, email="later@example.eu", groups=[staff_group.pk]
+    )
+    later.refresh_from_db()
+    assert later.email == "later@example.eu"
+    assert selectors.account_is_verified(user=later)
+
+
+def test_an_applicants_address_changed_in_the_admin_still_needs_confirming(
+    admin_client, user
+):
+    assert selectors.account_is_verified(user=user)
+    _change_in_admin(admin_client, user, email="elsewhere@example.eu")
+    user.refresh_from_db()
+    assert user.email == "elsewhere@example.eu"
+    assert not selectors.account_is_verified(user=user)
