@@ -373,7 +373,8 @@ def review_assign(*, proposal: Proposal, user, to=None, expected_handler=UNCHECK
         if problem:
             raise ReviewError(problem)
     state = (
-        ReviewState.objects.select_for_update()
+        # Lock the review state only: the handler is an outer join.
+        ReviewState.objects.select_for_update(of=("self",))
         .select_related("latest_revision", "handled_by")
         .filter(proposal=proposal)
         .first()
