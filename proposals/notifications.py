@@ -141,3 +141,13 @@ def taken_from_staff(*, state, by, previous) -> list[Mail]:
         "previous": previous,
     }
     return _messages("review_taken", context, [previous.email])
+
+
+def withdrawal_to_staff(*, change, state=None) -> list[Mail]:
+    """Tell the handler (or every staff member) that the applicant withdrew a
+    proposal under review by deleting it. The link is the staff's review page,
+    which still answers."""
+    proposal = change.proposal
+    url = site_reverse("proposals:staff_review", proposal.pk)
+    context = {"change": change, "proposal": proposal, "url": url}
+    return _messages("review_withdrawn", context, handler_or_staff(state))

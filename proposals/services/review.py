@@ -259,21 +259,30 @@ def review_visit_record(*, proposal: Proposal, user) -> None:
 
 def review_withdraw(*, proposal: Proposal, note: str):
     """Record that the applicant withdrew a proposal under review (deleting it
-    does): staff see it as "withdrawn", out of the queue's default view. Nobody is
-    mailed: the applicant no longer has the proposal. Called inside the caller's
-    transaction; returns the change, or ``None`` when the proposal was not under
-    review."""
+    does): staff see it as "withdrawn", out of the queue's default view, and its
+    handler (or every staff member) is told. The applicant is not mailed: they no
+    longer have the proposal. Called inside the caller's transaction; returns the
+    change, or ``None`` when the proposal was not under review."""
     _locked(proposal)
     if proposal.status not in workflow.UNDER_REVIEW:
         return None
-    state = ReviewState.objects.filter(proposal=proposal).first()
-    return _set_status(
+    state = (
+        ReviewState.objects.select_related("handled_by")
+        .filter(proposal=proposal)
+        .first()
+    )
+    change = _set_status(
         proposal=proposal,
         to_status=workflow.WITHDRAWN,
         by=proposal.owner,
         note=note,
         revision=state.latest_revision if state else None,
     )
+    mail_queue(
+        mails=notifications.withdrawal_to_staff(change=change, state=state),
+        proposal=proposal,
+    )
+    return change
 
 
 class AssessmentProblems(ReviewError):

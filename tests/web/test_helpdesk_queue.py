@@ -82,7 +82,15 @@ def test_a_proposal_deleted_after_review_is_withdrawn_and_never_mailed_about(
     client, user, staff_user, submitted, django_capture_on_commit_callbacks
 ):
     client.force_login(user)
-    client.post(reverse("proposals:delete", args=[submitted.pk]))
+    OutgoingMail.objects.all().delete()  # the submission's
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(reverse("proposals:delete", args=[submitted.pk]))
+    told = OutgoingMail.objects.get()  # the staff, with a link that answers
+    assert (told.to, told.subject) == (
+        staff_user.email,
+        f"{submitted.title}: withdrawn by the applicant",
+    )
+    assert f"/staff/review/{submitted.pk}/" in told.body
     submitted.refresh_from_db()
     assert submitted.deleted_at is not None
     assert submitted.status == S.WITHDRAWN
