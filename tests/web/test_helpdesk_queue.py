@@ -60,6 +60,10 @@ def test_staff_close_with_a_reason_and_endings_leave_the_default_view(
     assert submitted.title in queue(staff_client, status=S.CLOSED)
     page = staff_client.get(reverse("proposals:staff_review", args=[submitted.pk]))
     assert 'data-testid="ended"' in page.text and "Duplicate of #12." in page.text
+    # The applicant reads that the review is over, and why.
+    staff_client.force_login(submitted.owner)
+    status = staff_client.get(reverse("proposals:review_status", args=[submitted.pk]))
+    assert "closed the review" in status.text and "Duplicate of #12." in status.text
 
 
 def test_a_ready_proposal_is_recorded_as_submitted_to_the_portal(
