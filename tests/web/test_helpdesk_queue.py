@@ -203,3 +203,21 @@ def test_marker_for_activity_since_the_handler_last_opened_it(
     assert 'data-testid="queue-new-activity"' in queue(client)
     client.get(review)
     assert 'data-testid="queue-new-activity"' not in queue(client)
+
+
+def test_the_migration_marks_proposals_deleted_under_review_as_withdrawn(submitted):
+    from django.apps import apps
+
+    migration = __import__(
+        "proposals.migrations.0020_review_endings", fromlist=["forwards"]
+    )
+    # Deleted before this change: still "submitted for review", no activity time.
+    Proposal.objects.filter(pk=submitted.pk).update(deleted_at=timezone.now())
+    ReviewState.objects.filter(proposal=submitted).update(last_activity_at=None)
+    migration.forwards(apps, None)
+    submitted.refresh_from_db()
+    assert submitted.status == S.WITHDRAWN
+    change = StatusChange.objects.filter(proposal=submitted).last()
+    assert (change.from_status, change.to_status) == (S.SUBMITTED, S.WITHDRAWN)
+    state = ReviewState.objects.get(proposal=submitted)
+    assert state.last_activity_at == state.status_changed_at
