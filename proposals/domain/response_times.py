@@ -19,6 +19,7 @@ import holidays as holiday_calendars
 import numpy as np
 
 from .terms import CallTerms, FamilyTerms, ModeTerms
+from .tiers import TIER_LABELS
 
 DAY = datetime.timedelta(days=1)
 
@@ -61,6 +62,21 @@ def response_time(terms: CallTerms, family: str, tier: str | None) -> ResponseTi
     source = mode.source("access_working_days")
     where = source.source if source else "the call terms (no source recorded)"
     return ResponseTime(mode.access_working_days, f"Source: {where}.")
+
+
+def every_response_time(terms: CallTerms) -> list[tuple[str, ResponseTime]]:
+    """``(call mode as people name it, its response time)`` for every mode of
+    every call, in the terms' order: what the queue lists under its filters."""
+    return [
+        (
+            f"{family.label}: {TIER_LABELS.get(mode.slug, mode.slug)}"
+            if family.tiered
+            else family.label,
+            response_time(terms, family.slug, mode.slug),
+        )
+        for family in terms.values()
+        for mode in family.modes
+    ]
 
 
 def typical_days_by_mode(terms: CallTerms) -> dict[tuple[str, str], int]:

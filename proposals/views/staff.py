@@ -19,7 +19,11 @@ from proposals import assess, exports, reference_data, selectors, services
 from proposals.domain import technical_review, workflow
 from proposals.domain.documents import diff_documents, diff_findings
 from proposals.domain.fields import describe_path, row_names
-from proposals.domain.response_times import response_time, wait_for
+from proposals.domain.response_times import (
+    every_response_time,
+    response_time,
+    wait_for,
+)
 from proposals.domain.tiers import tier_label
 from proposals.http import parse_int
 from proposals.links import site_reverse
@@ -103,6 +107,8 @@ def staff_queue(request):
         {
             "form": form,
             "filter_problems": form.problems(),
+            "response_times": every_response_time(terms),
+            "holiday_country": settings.HOLIDAY_COUNTRY,
             "page": page,
             "query": query.urlencode(),
             "changed_statuses": list(workflow.AFTER_EDIT.values()),

@@ -166,7 +166,13 @@ def test_late_only(staff_client, settings, catalogue):
     assert expected and titles(late, proposals) == expected
     large = [p for p in proposals[6:] if p.status == S.SUBMITTED]
     assert large and not titles(late, large)
-    assert "none" in queue(staff_client, q=large[0].title)
+    page = queue(staff_client, q=large[0].title)
+    assert 'data-testid="queue-typical">none<' in page
+    # Every call mode's response time is listed with its source, or "none".
+    listed = page.split('data-testid="response-times"', 1)[1].split("</details>")[0]
+    assert "Fast Lane</strong>: about 4 working days" in listed
+    assert "Large Scale</strong>: none" in listed and "two cut-offs" in listed
+    assert "AI for Science" in listed and "Typical call terms" in listed
 
 
 def test_an_invalid_filter_value_is_reported_and_the_others_kept(
