@@ -267,6 +267,8 @@ def _review_page(request, proposal, *, assessment_form=None, status=200):
                 for status in workflow.NOTE_REQUIRED
                 if status in targets
             ],
+            # "Ready" needs a reason while the latest revision has error findings.
+            "ready_needs_reason": workflow.READY in targets and latest.error_count,
             "ended": proposal.status in workflow.TERMINAL,
             "conflict": selectors.review_conflict(user=request.user, proposal=proposal),
             "can_request_changes": workflow.CHANGES_REQUESTED in targets,

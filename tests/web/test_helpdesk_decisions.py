@@ -77,6 +77,8 @@ def test_ready_with_open_errors_needs_a_reason(client, staff_user, submitted):
     errors = submitted.review_state.latest_revision.error_count
     assert errors > 0
     client.force_login(staff_user)
+    page = client.get(reverse("proposals:staff_review", args=[submitted.pk])).text
+    assert f"“ready to submit” (revision 1 has {errors} error finding" in page
     refused = set_status(client, submitted, to_status=S.READY, note="")
     assert f"has {errors} open error finding" in refused.text
     submitted.refresh_from_db()
