@@ -54,7 +54,7 @@ def submitted(e2e_catalogue):
     # An edit since revision 1, so that the diff page shows deleted and inserted
     # text (their colours must keep a 4.5:1 contrast).
     Proposal.objects.filter(pk=proposal.pk).update(
-        title=proposal.title.replace("paper mills", "paper mill lines")
+        organisation_name="Renamed Research Oy"
     )
     # One proposal waiting longer than its call's typical response time (highlighted).
     ReviewState.objects.filter(proposal__title__startswith="Visual inspection").update(
