@@ -15,7 +15,7 @@ from proposals.models import (
     StatusChange,
     TechnicalAssessment,
 )
-from tests.factories import CodeEntryFactory, ProposalFactory
+from tests.factories import CodeEntryFactory, ProposalFactory, StaffUserFactory
 from tests.review_data import queue_rows
 
 pytestmark = pytest.mark.django_db
@@ -189,3 +189,24 @@ def test_a_stale_status_change_says_who_changed_what(
         in (answer.text)
     )
     assert StatusChange.objects.filter(proposal=submitted).count() == before
+
+
+def test_handing_on_a_colleagues_proposal_tells_them_too(
+    staff_user, second_staff, submitted, django_capture_on_commit_callbacks
+):
+    third = StaffUserFactory()
+    services.review_assign(proposal=submitted, user=second_staff, to=second_staff)
+    OutgoingMail.objects.all().delete()
+    with django_capture_on_commit_callbacks(execute=True):
+        services.review_assign(proposal=submitted, user=staff_user, to=third)
+    subjects = dict(OutgoingMail.objects.values_list("to", "subject"))
+    assert subjects == {
+        third.email: f"{submitted.title}: handed over to you",
+        second_staff.email: f"{submitted.title}: handed to {third.username}",
+    }
+    OutgoingMail.objects.all().delete()
+    with django_capture_on_commit_callbacks(execute=True):
+        services.review_assign(proposal=submitted, user=staff_user, to=None)
+    assert dict(OutgoingMail.objects.values_list("to", "subject")) == {
+        third.email: f"{submitted.title}: released"
+    }
