@@ -239,6 +239,13 @@ EMAIL_TIMEOUT = env_int("DJANGO_EMAIL_TIMEOUT", default=10)
 ADMINS = env_addresses("DJANGO_ADMINS")
 SERVER_EMAIL = env_str("DJANGO_SERVER_EMAIL", default=DEFAULT_FROM_EMAIL)
 
+# The site's address as people reach it: every e-mail builds its links from it (never
+# from whichever request caused the mail, which may be an autosave or a worker).
+SITE_URL = env_str("DJANGO_SITE_URL", default="http://127.0.0.1:8000").rstrip("/")
+# Whose public holidays the help desk does not work on (ISO 3166 code for the
+# ``holidays`` library): the queue's working days skip them.
+HOLIDAY_COUNTRY = env_str("DJANGO_HOLIDAY_COUNTRY", default="BE")
+
 # Background tasks (the review workflow's e-mails) are stored in the database and run
 # by ``manage.py db_worker`` (django-tasks with the django-tasks-db backend).
 TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}

@@ -4,11 +4,15 @@ Spreadsheets run a cell that starts with ``=``, ``+``, ``-`` or ``@`` (or a tab 
 carriage return) as a formula, and titles and organisation names are the applicants'
 own text: such cells get a leading apostrophe, which spreadsheets show as text
 (OWASP's advice on CSV injection).
+
+The file starts with a UTF-8 byte-order mark: without it, Excel in most EU locales
+reads the file as a legacy code page and garbles every accented name.
 """
 
 import csv
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+BYTE_ORDER_MARK = "\ufeff"
 
 HEADERS = (
     "Proposal",
@@ -26,6 +30,7 @@ HEADERS = (
     "Typical response (working days)",
     "Late",
     "Handled by",
+    "Link",
 )
 
 
@@ -35,7 +40,7 @@ def neutralise(value) -> str:
     return "'" + text if text.startswith(FORMULA_STARTS) else text
 
 
-def _row(state) -> list:
+def _row(state, link) -> list:
     proposal, revision, wait = state.proposal, state.latest_revision, state.wait
     hours = revision.total_gpu_hours
     return [
@@ -51,15 +56,18 @@ def _row(state) -> list:
         revision.warning_count,
         state.submitted_at.date().isoformat(),
         "" if wait is None else wait.working_days,
-        "" if wait is None or wait.typical is None else wait.typical,
+        "" if wait is None else (wait.response.working_days or "none"),
         "yes" if wait is not None and wait.overdue else "",
         state.handled_by.get_username() if state.handled_by else "",
+        link(state),
     ]
 
 
-def queue_csv(out, states) -> None:
-    """Write the header and one row per review state (with ``wait`` attached)."""
+def queue_csv(out, states, *, link) -> None:
+    """Write the byte-order mark, the header and one row per review state (with
+    ``wait`` attached); ``link(state)`` is the absolute address of its review."""
+    out.write(BYTE_ORDER_MARK)
     writer = csv.writer(out)
     writer.writerow(HEADERS)
     for state in states:
-        writer.writerow([neutralise(value) for value in _row(state)])
+        writer.writerow([neutralise(value) for value in _row(state, link)])

@@ -174,6 +174,29 @@ def describe_path(path: str, names: RowNames | None = None) -> str:
     return words[:1].upper() + words[1:]
 
 
+def row_path_at(path: str, index: int) -> str:
+    """``path`` moved to row ``index`` of its table, same column:
+    ``codes[3].version`` at 1 -> ``codes[1].version``. Other paths are unchanged."""
+    match = ROW_PATH.match(path or "")
+    if not match or match.group(2) is None:
+        return path
+    column = match.group(3)
+    return f"{match.group(1)}[{index}]" + (f".{column}" if column else "")
+
+
+def describe_row_named(path: str, label: str, *, deleted: bool = False) -> str:
+    """How a person reads ``path`` with its row called ``label`` (the row's label
+    as it was, e.g. "Code details 2 (nordlicht-train)"), marked when the row is
+    gone, then the column."""
+    parts = [(label or "A row") + (" (row deleted)" if deleted else "")]
+    match = ROW_PATH.match(path or "")
+    if match and match.group(3):
+        table = TABLE_BY_PATH[match.group(1)]
+        column = FIELD_BY_KEY.get(f"{table.kind}.{match.group(3)}")
+        parts.append(column.label if column else match.group(3).replace("_", " "))
+    return SEPARATOR.join(parts)
+
+
 def anchor_name(path: str) -> tuple[str, str, int | None, str]:
     """Where a JSON path points in the wizard: ``(section, table kind or "",
     row index or None, model field name or "")``."""

@@ -53,6 +53,7 @@ from .review import (
     ProposalRevision,
     ReviewComment,
     ReviewState,
+    ReviewVisit,
     StatusChange,
     TechnicalAssessment,
 )
@@ -79,6 +80,7 @@ __all__ = [
     "ProposalRevision",
     "StatusChange",
     "ReviewState",
+    "ReviewVisit",
     "ReviewComment",
     "TechnicalAssessment",
     "OutgoingMail",

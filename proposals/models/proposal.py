@@ -58,6 +58,9 @@ class Proposal(models.Model):
         READY = "ready", "Ready to submit"
         CHANGED_IN_REVIEW = "changed_in_review", "Changed during review"
         CHANGED_SINCE_READY = "changed_since_ready", "Changed since ready"
+        SUBMITTED_TO_PORTAL = "submitted_to_portal", "Submitted to the portal"
+        WITHDRAWN = "withdrawn", "Withdrawn by the applicant"
+        CLOSED = "closed", "Closed by staff"
 
     OrganisationKind = _choices("OrganisationKind", ORGANISATION_KIND_LABELS)
 

@@ -64,14 +64,19 @@ from .proposals import (
 from .retention import stale_data_expire
 from .review import (
     STAFF_ADMIN_PERMISSIONS,
+    UNCHECKED,
     AssessmentProblems,
+    HandledByColleague,
     ReviewError,
+    StaleStatus,
     comment_add,
     review_assess,
     review_assign,
     review_record_edit,
     review_set_status,
     review_submit,
+    review_visit_record,
+    review_withdraw,
     staff_group_grant_rights,
 )
 
@@ -115,7 +120,12 @@ __all__ = [
     "review_assign",
     "review_assess",
     "AssessmentProblems",
+    "HandledByColleague",
+    "StaleStatus",
+    "UNCHECKED",
     "review_record_edit",
+    "review_visit_record",
+    "review_withdraw",
     "comment_add",
     "STAFF_ADMIN_PERMISSIONS",
     "deliver_mail",

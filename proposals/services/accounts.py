@@ -27,16 +27,13 @@ SIGNUP_USERNAME_TAKEN = "username taken"
 _PENDING = Q(is_active=False, last_login=None, account__verified_at=None)
 
 
+def _address_in_use(address: str) -> bool:
+    """Whether any account holds ``address`` (the race test replaces this)."""
+    return selectors.account_address_in_use(address=address)
+
+
 class AccountError(Exception):
     """An account change that cannot be made; the message is for the user."""
-
-
-def _address_in_use(address: str) -> bool:
-    """Whether any account holds ``address`` (case-insensitively)."""
-    return (
-        get_user_model().objects.filter(email__iexact=address).exists()
-        or AccountProfile.objects.filter(email=address).exists()
-    )
 
 
 def account_signup(
@@ -44,7 +41,6 @@ def account_signup(
     username: str,
     email: str,
     password: str,
-    link_base: str = "",
     number_format: str = "",
 ):
     """Create an inactive account and mail the link that activates it, or mail the
@@ -53,7 +49,6 @@ def account_signup(
     of an unconfirmed one replaces it; unconfirmed sign-ups expire with their link."""
     User = get_user_model()
     address = email.strip().lower()
-    base = link_base.rstrip("/")
     # The hash takes about a second of CPU by design: done before the transaction,
     # so no write lock is held meanwhile (on SQLite the task worker waits for it),
     # and on every path, whether or not an account is made.
@@ -89,18 +84,12 @@ def account_signup(
             else:
                 outcome = SIGNUP_CREATED
         if outcome == SIGNUP_CREATED:
-            transaction.on_commit(
-                lambda: accounts.send_verification(user=user, link_base=base)
-            )
+            transaction.on_commit(lambda: accounts.send_verification(user=user))
         elif outcome == SIGNUP_ADDRESS_IN_USE:
-            transaction.on_commit(
-                lambda: accounts.send_address_in_use(address=address, link_base=base)
-            )
+            transaction.on_commit(lambda: accounts.send_address_in_use(address=address))
         else:
             transaction.on_commit(
-                lambda: accounts.send_username_taken(
-                    address=address, username=username, link_base=base
-                )
+                lambda: accounts.send_username_taken(address=address, username=username)
             )
     return outcome
 
@@ -125,12 +114,12 @@ def account_verify(*, user) -> None:
         user.save(update_fields=["is_active"])
 
 
-def account_send_verification(*, user, link_base: str = "") -> bool:
+def account_send_verification(*, user) -> bool:
     """Mail ``user`` a new link for their address, unless it is verified already;
     whether a link was sent."""
     if not user.email or selectors.account_is_verified(user=user):
         return False
-    accounts.send_verification(user=user, link_base=link_base.rstrip("/"))
+    accounts.send_verification(user=user)
     return True
 
 

@@ -17,7 +17,7 @@ from proposals.models import (
     UsageMonth,
 )
 
-from .review import review_record_edit
+from .review import review_record_edit, review_withdraw
 
 
 @transaction.atomic
@@ -515,10 +515,12 @@ def proposal_was_sent_for_review(*, proposal: Proposal) -> bool:
 def proposal_delete(*, proposal: Proposal) -> bool:
     """Delete ``proposal`` for its owner. One that was ever sent for review is only
     marked deleted (its owner no longer sees it; staff keep its revisions and
-    comments); any other is removed with its rows. Returns whether it was kept."""
+    comments, and see it as withdrawn if it was under review); any other is removed
+    with its rows. Returns whether it was kept."""
     if proposal_was_sent_for_review(proposal=proposal):
         proposal.deleted_at = timezone.now()
         Proposal.objects.filter(pk=proposal.pk).update(deleted_at=proposal.deleted_at)
+        review_withdraw(proposal=proposal, note="Deleted by the applicant.")
         return True
     proposal.delete()
     return False

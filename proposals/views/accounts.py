@@ -59,10 +59,6 @@ def number_format(request):
     return request._number_format
 
 
-def _link_base(request) -> str:
-    return request.build_absolute_uri("/")
-
-
 def _too_many(request, *, wait: str):
     response = TemplateResponse(request, "429.html", {"wait": wait}, status=429)
     return response.render()  # rendered here: middleware returns it
@@ -93,7 +89,6 @@ def signup(request):
             username=form.cleaned_data["username"],
             email=form.cleaned_data["email"],
             password=form.cleaned_data["password1"],
-            link_base=_link_base(request),
             # How the person writes numbers starts as their browser's convention
             # (shown, and changeable, on the settings page).
             number_format=format_for_languages(browser_languages(request)).name,
@@ -141,9 +136,7 @@ def verify_email(request, uidb64, token):
 @ratelimit(key="user", rate=RESEND_RATE, method="POST")
 @require_POST
 def verify_email_resend(request):
-    if services.account_send_verification(
-        user=request.user, link_base=_link_base(request)
-    ):
+    if services.account_send_verification(user=request.user):
         messages.success(request, f"We sent a new link to {request.user.email}.")
     next_url = request.POST.get("next", "")
     if not url_has_allowed_host_and_scheme(
