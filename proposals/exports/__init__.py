@@ -8,6 +8,7 @@ loads a proposal's assessment once and hands it to them.
 from __future__ import annotations
 
 import datetime
+import functools
 from dataclasses import dataclass
 
 from django.utils import timezone
@@ -21,6 +22,7 @@ from proposals.assess import (
     terms_from_db,
 )
 from proposals.charts import chart_data, scaling_chart_png
+from proposals.domain import numbers
 
 from . import markdown, pdf
 from .portal import PortalSection, portal_sections
@@ -44,6 +46,20 @@ class Source:
     review: tuple[tuple[str, str], ...] = ()  # the staff's assessment (staff only)
 
 
+def in_portal_form(function):
+    """Run ``function`` with numbers printed in the portal's plain form (``18,176``,
+    ``0.2``), whoever asks: exports are pasted into the portal or shared, never
+    printed in the reader's own convention."""
+
+    @functools.wraps(function)
+    def wrapper(*args, **kwargs):
+        with numbers.using(numbers.PORTAL):
+            return function(*args, **kwargs)
+
+    return wrapper
+
+
+@in_portal_form
 def source_for(model) -> Source:
     """Assess ``model`` (a Proposal with its children prefetched)."""
     catalogue = catalogue_from_db()
@@ -59,6 +75,7 @@ def source_for(model) -> Source:
     )
 
 
+@in_portal_form
 def source_from_snapshot(snapshot: dict, *, revision: int, status: str = "") -> Source:
     """Assess a stored review revision (its ``aifactory-proposal/1`` snapshot) the
     same way as a live draft, so every export can show any revision."""
@@ -75,10 +92,12 @@ def source_from_snapshot(snapshot: dict, *, revision: int, status: str = "") -> 
     )
 
 
+@in_portal_form
 def portal_for(source: Source) -> list[PortalSection]:
     return portal_sections(source.proposal, source.assessment, source.catalogue)
 
 
+@in_portal_form
 def summary_for(source: Source, *, today: datetime.date | None = None) -> Summary:
     return build_summary(
         source.proposal,
@@ -91,6 +110,7 @@ def summary_for(source: Source, *, today: datetime.date | None = None) -> Summar
     )
 
 
+@in_portal_form
 def chart_png(source: Source) -> bytes | None:
     """The scaling chart (cached by content), ``None`` without measurements."""
     names = {
@@ -99,6 +119,7 @@ def chart_png(source: Source) -> bytes | None:
     return scaling_chart_png(source.assessment, names, dpi=CHART_DPI)
 
 
+@in_portal_form
 def markdown_for(
     source: Source, *, today: datetime.date | None = None, chart: bool = True
 ) -> str:
@@ -106,10 +127,12 @@ def markdown_for(
     return markdown.render(summary, chart_png=chart_png(source) if chart else None)
 
 
+@in_portal_form
 def pdf_for(source: Source, *, today: datetime.date | None = None) -> bytes:
     return pdf.render(summary_for(source, today=today), chart_png=chart_png(source))
 
 
+@in_portal_form
 def chart_input(source: Source) -> dict | None:
     """The data the scaling chart shows (``None`` without measurements): what the
     task worker draws for a PDF, and part of the PDF's content key."""
@@ -119,6 +142,7 @@ def chart_input(source: Source) -> dict | None:
     return chart_data(source.assessment, names)
 
 
+@in_portal_form
 def pdf_job(source: Source, *, today: datetime.date | None = None) -> pdf.Job:
     """What the task worker needs to render the PDF of ``source`` (the HTML with a
     placeholder for the chart, and the chart's data), with its content key. Cheap:

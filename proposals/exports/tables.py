@@ -12,15 +12,16 @@ import textwrap
 from dataclasses import dataclass, field
 
 from proposals.domain import Assessment, Catalogue, Cluster, Proposal
-from proposals.domain.numbers import MISSING, grouped
+from proposals.domain.numbers import MISSING, PORTAL, grouped
 from proposals.domain.terms import UNITS
 
 TITLE_WIDTH = 36  # job titles and activities wrap at this width in plain text
 
 
 def num(value: float | int | None, decimals: int = 2) -> str:
-    """``18176`` -> ``18,176``; ``0.1`` -> ``0.1``; at most ``decimals`` places."""
-    return grouped(value, decimals)
+    """``18176`` -> ``18,176``; ``0.1`` -> ``0.1``; at most ``decimals`` places: the
+    portal's form, whoever reads the export."""
+    return grouped(value, decimals, fmt=PORTAL)
 
 
 def count(value: float | int | None) -> str:
