@@ -1,0 +1,98 @@
+"""Every number a person reads is printed in their format (the totals, the
+findings, the pages); the exports keep the portal's form; times are shown in the
+person's zone with its name, in their locale's form."""
+
+from datetime import UTC, datetime
+
+import pytest
+from django.urls import reverse
+
+from proposals import localization, services
+from proposals.domain.numbers import NUMBER_FORMAT_BY_NAME
+from tests.web.test_wizard import HX, selection_data, step_url
+
+pytestmark = pytest.mark.django_db
+
+
+def _section(page: str, start: str) -> str:
+    return page.split(start, 1)[1].split("</section>", 1)[0]
+
+
+def _typed(client, proposal, text):
+    return client.post(
+        step_url(proposal, "selection"),
+        selection_data(proposal, total_gpu_hours=text),
+        headers=HX,
+    ).content.decode()
+
+
+def test_a_german_person_sees_5001_as_5_001_in_totals_and_findings(
+    user, user_client, proposal
+):
+    services.preferences_set(user=user, number_format="de_DE")
+    answer = _typed(user_client, proposal, "5,001")  # read as five thousand one
+    assert "Read as 5.001 GPU-hours" in answer
+    page = user_client.get(step_url(proposal, "selection")).content.decode()
+    totals = _section(page, 'id="live-totals"')
+    assert "5.001" in totals and "5,001" not in totals
+    # The help quoting the tier bounds, and every other figure on the page.
+    assert "5.001 to 50.000 GPU-hours is Fast Lane" in page
+    assert "5,001" not in page and "50,000" not in page
+
+
+def test_an_english_person_sees_the_same_figures_with_commas(
+    user, user_client, proposal
+):
+    services.preferences_set(user=user, number_format="en_GB")
+    _typed(user_client, proposal, "5,001")
+    page = user_client.get(step_url(proposal, "selection")).content.decode()
+    assert "5,001" in _section(page, 'id="live-totals"')
+    assert "5,001 to 50,000 GPU-hours is Fast Lane" in page
+
+
+def test_a_swiss_person_types_and_reads_apostrophes(user, user_client, proposal):
+    services.preferences_set(user=user, number_format="de_CH")
+    answer = _typed(user_client, proposal, "18\u2019176")
+    assert "Not saved" not in answer
+    proposal.refresh_from_db()
+    assert proposal.total_gpu_hours == 18176
+    page = user_client.get(step_url(proposal, "selection")).content.decode()
+    assert "18&#x27;176" in _section(page, 'id="live-totals"')  # 18'176, escaped
+
+
+def test_exports_keep_the_portal_form_whoever_reads_them(user, user_client, proposal):
+    services.preferences_set(user=user, number_format="de_DE")
+    _typed(user_client, proposal, "18.176")
+    portal = user_client.get(
+        reverse("proposals:export_portal", args=[proposal.pk])
+    ).content.decode()
+    markdown = user_client.get(
+        reverse("proposals:export_markdown", args=[proposal.pk])
+    ).content.decode()
+    for text in (portal, markdown):
+        assert "18,176" in text or "18176" in text
+        assert "18.176" not in text
+
+
+def test_times_are_shown_in_the_persons_zone_with_its_name(user):
+    services.preferences_set(
+        user=user, number_format="de_DE", time_zone="Europe/Helsinki"
+    )
+    winter = datetime(2026, 12, 3, 13, 5, tzinfo=UTC)
+    summer = datetime(2026, 7, 3, 13, 5, tzinfo=UTC)
+    with localization.for_recipient(user):
+        assert localization.when(winter) == "03.12.2026, 15:05 EET"
+        assert localization.when(summer) == "03.07.2026, 16:05 EEST"
+    services.preferences_set(user=user, number_format="en_GB", time_zone="")
+    with localization.for_recipient(user):
+        # The zone kept (an empty choice changes only the number format).
+        assert localization.when(winter) == "3 Dec 2026, 15:05 EET"
+    assert localization.when(winter) == "Dec 3, 2026, 2:05\u202fPM CET"
+
+
+def test_unknown_preferences_are_refused(user):
+    with pytest.raises(ValueError):
+        services.preferences_set(user=user, number_format="xx_YY")
+    with pytest.raises(ValueError):
+        services.preferences_set(user=user, number_format="de", time_zone="Mars/X")
+    assert "de_CH" in NUMBER_FORMAT_BY_NAME and "xx_YY" not in NUMBER_FORMAT_BY_NAME
