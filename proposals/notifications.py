@@ -13,6 +13,7 @@ from django.contrib.auth import get_user_model
 from django.template.loader import render_to_string
 from django.urls import reverse
 
+from proposals import localization
 from proposals.selectors import STAFF_GROUP, verified_addresses
 
 
@@ -27,10 +28,18 @@ def _messages(template: str, context: dict, recipients) -> list[Mail]:
     """One mail per recipient whose address is verified: nothing is sent to an
     address its owner has not confirmed."""
     recipients = verified_addresses(addresses=recipients)
-    subject = render_to_string(f"emails/{template}_subject.txt", context)
-    body = render_to_string(f"emails/{template}.txt", context)
-    subject = " ".join(subject.split())
-    return [Mail(address, subject, body) for address in sorted(recipients)]
+    people = {
+        user.email: user
+        for user in get_user_model().objects.filter(email__in=recipients)
+    }
+    mails = []
+    for address in sorted(recipients):
+        # Numbers and times in the recipient's format and zone.
+        with localization.for_recipient(people.get(address)):
+            subject = render_to_string(f"emails/{template}_subject.txt", context)
+            body = render_to_string(f"emails/{template}.txt", context)
+        mails.append(Mail(address, " ".join(subject.split()), body))
+    return mails
 
 
 def staff_addresses(*, exclude=None) -> list[str]:

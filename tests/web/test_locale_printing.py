@@ -9,6 +9,8 @@ from django.urls import reverse
 
 from proposals import localization, services
 from proposals.domain.numbers import NUMBER_FORMAT_BY_NAME
+from proposals.models import OutgoingMail
+from tests.factories import StaffUserFactory
 from tests.web.test_wizard import HX, selection_data, step_url
 
 pytestmark = pytest.mark.django_db
@@ -96,3 +98,21 @@ def test_unknown_preferences_are_refused(user):
     with pytest.raises(ValueError):
         services.preferences_set(user=user, number_format="de", time_zone="Mars/X")
     assert "de_CH" in NUMBER_FORMAT_BY_NAME and "xx_YY" not in NUMBER_FORMAT_BY_NAME
+
+
+def test_each_mail_recipient_reads_figures_in_their_own_format(
+    user, proposal, django_capture_on_commit_callbacks
+):
+    german = StaffUserFactory(email="helga@example.eu")
+    swiss = StaffUserFactory(email="urs@example.eu")
+    services.preferences_set(user=german, number_format="de_DE")
+    services.preferences_set(user=swiss, number_format="de_CH")
+    proposal.total_gpu_hours = 18176
+    proposal.save()
+    services.review_submit(proposal=proposal, user=user)
+    bodies = {
+        mail.to: mail.body
+        for mail in OutgoingMail.objects.filter(subject__startswith="Review needed")
+    }
+    assert "18.176 GPU-hours" in bodies["helga@example.eu"]
+    assert "18'176 GPU-hours" in bodies["urs@example.eu"]
