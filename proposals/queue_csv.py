@@ -8,6 +8,8 @@ own text: such cells get a leading apostrophe, which spreadsheets show as text
 
 import csv
 
+from proposals.domain.numbers import PORTAL, NumberFormat, format_number
+
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 HEADERS = (
@@ -35,7 +37,13 @@ def neutralise(value) -> str:
     return "'" + text if text.startswith(FORMULA_STARTS) else text
 
 
-def _row(state) -> list:
+def delimiter_for(fmt: NumberFormat) -> str:
+    """A semicolon where the decimal mark is a comma (as spreadsheets in those
+    locales expect), else a comma."""
+    return ";" if fmt.decimal == "," else ","
+
+
+def _row(state, fmt: NumberFormat) -> list:
     proposal, revision, wait = state.proposal, state.latest_revision, state.wait
     hours = revision.total_gpu_hours
     return [
@@ -46,7 +54,7 @@ def _row(state) -> list:
         f"r{revision.number}",
         revision.get_tier_display(),
         revision.system.name if revision.system else "",
-        "" if hours is None else f"{hours.normalize():f}",
+        "" if hours is None else format_number(hours, fmt, grouping=False),
         revision.error_count,
         revision.warning_count,
         state.submitted_at.date().isoformat(),
@@ -57,9 +65,10 @@ def _row(state) -> list:
     ]
 
 
-def queue_csv(out, states) -> None:
-    """Write the header and one row per review state (with ``wait`` attached)."""
-    writer = csv.writer(out)
+def queue_csv(out, states, *, fmt: NumberFormat = PORTAL) -> None:
+    """Write the header and one row per review state (with ``wait`` attached), for
+    a spreadsheet in ``fmt``'s locale: its delimiter and decimal mark."""
+    writer = csv.writer(out, delimiter=delimiter_for(fmt))
     writer.writerow(HEADERS)
     for state in states:
-        writer.writerow([neutralise(value) for value in _row(state)])
+        writer.writerow([neutralise(value) for value in _row(state, fmt)])

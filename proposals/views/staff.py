@@ -29,6 +29,7 @@ from proposals.review_forms import (
     StatusForm,
 )
 from proposals.review_page import choice_name, review_sections, sidebar
+from proposals.views.accounts import number_format
 from proposals.views.review import (
     add_comment,
     comment_url_for,
@@ -111,7 +112,11 @@ def staff_queue_csv(request):
     )
     response["X-Content-Type-Options"] = "nosniff"
     today = timezone.localdate()
-    queue_csv(response, (_with_wait(s, today) for s in queryset.iterator()))
+    queue_csv(
+        response,
+        (_with_wait(s, today) for s in queryset.iterator()),
+        fmt=number_format(request),
+    )
     return response
 
 

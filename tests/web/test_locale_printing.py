@@ -2,7 +2,10 @@
 findings, the pages); the exports keep the portal's form; times are shown in the
 person's zone with its name, in their locale's form."""
 
+import csv
+import io
 from datetime import UTC, datetime
+from decimal import Decimal
 
 import pytest
 from django.urls import reverse
@@ -116,3 +119,20 @@ def test_each_mail_recipient_reads_figures_in_their_own_format(
     }
     assert "18.176 GPU-hours" in bodies["helga@example.eu"]
     assert "18'176 GPU-hours" in bodies["urs@example.eu"]
+
+
+@pytest.mark.parametrize(
+    ("name", "delimiter", "hours"),
+    [("de_DE", ";", "4000,5"), ("fr_FR", ";", "4000,5"), ("en_GB", ",", "4000.5")],
+)
+def test_queue_csv_follows_the_readers_spreadsheet_convention(
+    client, staff_user, user, applicant_proposal, name, delimiter, hours
+):
+    services.preferences_set(user=staff_user, number_format=name)
+    applicant_proposal.total_gpu_hours = Decimal("4000.5")
+    applicant_proposal.save()
+    services.review_submit(proposal=applicant_proposal, user=user)
+    client.force_login(staff_user)
+    text = client.get(reverse("proposals:review_queue_csv")).content.decode("utf-8-sig")
+    rows = list(csv.reader(io.StringIO(text), delimiter=delimiter))
+    assert rows[0][7] == "GPU-hours" and rows[1][7] == hours
