@@ -48,8 +48,9 @@ class Source:
 
 def in_portal_form(function):
     """Run ``function`` with numbers printed in the portal's plain form (``18,176``,
-    ``0.2``), whoever asks: exports are pasted into the portal or shared, never
-    printed in the reader's own convention."""
+    ``0.2``), whoever asks: the portal text, Markdown and PDF are pasted into the
+    portal or shared, never printed in the reader's own convention. The summary
+    itself (``summary_for``) follows the reader, as on the staff review page."""
 
     @functools.wraps(function)
     def wrapper(*args, **kwargs):
@@ -59,7 +60,6 @@ def in_portal_form(function):
     return wrapper
 
 
-@in_portal_form
 def source_for(model) -> Source:
     """Assess ``model`` (a Proposal with its children prefetched)."""
     catalogue = catalogue_from_db()
@@ -75,7 +75,6 @@ def source_for(model) -> Source:
     )
 
 
-@in_portal_form
 def source_from_snapshot(snapshot: dict, *, revision: int, status: str = "") -> Source:
     """Assess a stored review revision (its ``aifactory-proposal/1`` snapshot) the
     same way as a live draft, so every export can show any revision."""
@@ -97,7 +96,6 @@ def portal_for(source: Source) -> list[PortalSection]:
     return portal_sections(source.proposal, source.assessment, source.catalogue)
 
 
-@in_portal_form
 def summary_for(source: Source, *, today: datetime.date | None = None) -> Summary:
     return build_summary(
         source.proposal,
@@ -110,7 +108,6 @@ def summary_for(source: Source, *, today: datetime.date | None = None) -> Summar
     )
 
 
-@in_portal_form
 def chart_png(source: Source) -> bytes | None:
     """The scaling chart (cached by content), ``None`` without measurements."""
     names = {
@@ -132,7 +129,6 @@ def pdf_for(source: Source, *, today: datetime.date | None = None) -> bytes:
     return pdf.render(summary_for(source, today=today), chart_png=chart_png(source))
 
 
-@in_portal_form
 def chart_input(source: Source) -> dict | None:
     """The data the scaling chart shows (``None`` without measurements): what the
     task worker draws for a PDF, and part of the PDF's content key."""

@@ -4,6 +4,7 @@ person's zone with its name, in their locale's form."""
 
 import csv
 import io
+import re
 from datetime import UTC, datetime
 from decimal import Decimal
 
@@ -136,3 +137,22 @@ def test_queue_csv_follows_the_readers_spreadsheet_convention(
     text = client.get(reverse("proposals:review_queue_csv")).content.decode("utf-8-sig")
     rows = list(csv.reader(io.StringIO(text), delimiter=delimiter))
     assert rows[0][7] == "GPU-hours" and rows[1][7] == hours
+
+
+def test_staff_review_page_in_the_staff_format_with_the_portal_text_plain(
+    client, staff_user, user, applicant_proposal
+):
+    services.preferences_set(user=staff_user, number_format="de_DE")
+    applicant_proposal.total_gpu_hours = Decimal("18176")
+    applicant_proposal.save()
+    services.review_submit(proposal=applicant_proposal, user=user)
+    client.force_login(staff_user)
+    page = client.get(
+        reverse("proposals:staff_review", args=[applicant_proposal.pk])
+    ).content.decode()
+    sidebar = page.split('data-testid="requested-hours">', 1)[1].split("<", 1)[0]
+    assert sidebar == "18.176"
+    portal = "".join(
+        re.findall(r'<pre class="portal-text[^>]*>(.*?)</pre>', page, re.S)
+    )
+    assert "18,176" in portal and "18.176" not in portal
