@@ -174,3 +174,12 @@ def test_grouped_prints_in_the_active_format_and_the_portal_form_by_default():
 def test_grouped_then_read_gives_the_rounded_value_back(value, fmt):
     text = grouped(value, 4, fmt=fmt)
     assert parse_number(text, fmt, places=4).value == round(value, 4)
+
+
+def test_every_format_reads_back_what_it_prints():
+    samples = [Decimal(text) for text in ("-1234567.891", "0.5", "18176", "1000", "-7")]
+    for fmt in NUMBER_FORMATS:
+        for value in samples:
+            for text in (format_number(value, fmt), grouped(value, 3, fmt=fmt)):
+                reading = parse_number(text, fmt, places=3)
+                assert reading.value == value, (fmt.name, text)
