@@ -4,7 +4,9 @@ person's zone with its name, in their locale's form."""
 
 import csv
 import io
+import json
 import re
+import zipfile
 from datetime import UTC, datetime
 from decimal import Decimal
 
@@ -156,3 +158,17 @@ def test_staff_review_page_in_the_staff_format_with_the_portal_text_plain(
         re.findall(r'<pre class="portal-text[^>]*>(.*?)</pre>', page, re.S)
     )
     assert "18,176" in portal and "18.176" not in portal
+
+
+def test_the_data_export_holds_both_preferences(user, user_client):
+    services.preferences_set(
+        user=user, number_format="de_CH", time_zone="Europe/Zurich"
+    )
+    archive = zipfile.ZipFile(
+        io.BytesIO(user_client.get(reverse("account_data")).content)
+    )
+    account = json.loads(archive.read("account.json"))["account"]
+    assert (account["number_format"], account["time_zone"]) == (
+        "de_CH",
+        "Europe/Zurich",
+    )
