@@ -1,5 +1,7 @@
 """Numbers: normalisation shared by the JSON format and the assessment output, and
-numbers as people type them (parsing and printing in an explicit number format)."""
+numbers as people write and read them: the one reader (``parse_number``) and
+printer (``format_number``, ``grouped``) of the project, in a CLDR number format
+(Babel) passed in or activated for the request or e-mail (``using``)."""
 
 from __future__ import annotations
 
