@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from django.contrib.auth import get_user_model
 from django.template.loader import render_to_string
 
+from proposals import localization
 from proposals.links import site_reverse
 from proposals.selectors import STAFF_GROUP, verified_addresses
 
@@ -29,15 +30,27 @@ class Mail:
 
 def _messages(template: str, context: dict, recipients) -> list[Mail]:
     """One mail per recipient whose address is verified: nothing is sent to an
-    address its owner has not confirmed. When none of them is, one undeliverable
-    mail says who it was for and why, for staff to see."""
+    address its owner has not confirmed; each in its recipient's number format and
+    time zone. When none of them is, one undeliverable mail says who it was for and
+    why, for staff to see."""
     recipients = sorted({address for address in recipients if address})
     verified = verified_addresses(addresses=recipients)
+    if verified:
+        people = {
+            user.email: user
+            for user in get_user_model().objects.filter(email__in=verified)
+        }
+        mails = []
+        for address in sorted(verified):
+            # Numbers and times in the recipient's format and zone.
+            with localization.for_recipient(people.get(address)):
+                subject = render_to_string(f"emails/{template}_subject.txt", context)
+                body = render_to_string(f"emails/{template}.txt", context)
+            mails.append(Mail(address, " ".join(subject.split()), body))
+        return mails
     subject = render_to_string(f"emails/{template}_subject.txt", context)
     body = render_to_string(f"emails/{template}.txt", context)
     subject = " ".join(subject.split())
-    if verified:
-        return [Mail(address, subject, body) for address in sorted(verified)]
     if recipients:
         reason = "Nobody confirmed the address: " + ", ".join(recipients) + "."
     else:

@@ -11,6 +11,8 @@ reads the file as a legacy code page and garbles every accented name.
 
 import csv
 
+from proposals.domain.numbers import PORTAL, NumberFormat, format_number
+
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 BYTE_ORDER_MARK = "\ufeff"
 
@@ -40,7 +42,13 @@ def neutralise(value) -> str:
     return "'" + text if text.startswith(FORMULA_STARTS) else text
 
 
-def _row(state, link) -> list:
+def delimiter_for(fmt: NumberFormat) -> str:
+    """A semicolon where the decimal mark is a comma (as spreadsheets in those
+    locales expect), else a comma."""
+    return ";" if fmt.decimal == "," else ","
+
+
+def _row(state, link, fmt: NumberFormat) -> list:
     proposal, revision, wait = state.proposal, state.latest_revision, state.wait
     hours = revision.total_gpu_hours
     return [
@@ -51,7 +59,7 @@ def _row(state, link) -> list:
         f"r{revision.number}",
         revision.get_tier_display(),
         revision.system.name if revision.system else "",
-        "" if hours is None else f"{hours.normalize():f}",
+        "" if hours is None else format_number(hours, fmt, grouping=False),
         revision.error_count,
         revision.warning_count,
         state.submitted_at.date().isoformat(),
@@ -63,11 +71,12 @@ def _row(state, link) -> list:
     ]
 
 
-def queue_csv(out, states, *, link) -> None:
+def queue_csv(out, states, *, link, fmt: NumberFormat = PORTAL) -> None:
     """Write the byte-order mark, the header and one row per review state (with
-    ``wait`` attached); ``link(state)`` is the absolute address of its review."""
+    ``wait`` attached), for a spreadsheet in ``fmt``'s locale (its delimiter and
+    decimal mark); ``link(state)`` is the absolute address of its review."""
     out.write(BYTE_ORDER_MARK)
-    writer = csv.writer(out)
+    writer = csv.writer(out, delimiter=delimiter_for(fmt))
     writer.writerow(HEADERS)
     for state in states:
-        writer.writerow([neutralise(value) for value in _row(state, link)])
+        writer.writerow([neutralise(value) for value in _row(state, link, fmt)])

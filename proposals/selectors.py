@@ -28,7 +28,6 @@ from proposals.domain.sections import TABLE_BY_KIND
 from proposals.models import (
     AccountProfile,
     PendingImport,
-    Preferences,
     Proposal,
     ProposalRevision,
     ReviewComment,
@@ -71,7 +70,10 @@ def proposal_get_for_editing(*, user, pk: int, lock: bool = False) -> Proposal |
     with."""
     queryset = Proposal.objects.filter(
         owner=user, deleted_at__isnull=True, pk=pk
-    ).annotate(owner_number_format=F("owner__preferences__number_format"))
+    ).annotate(
+        owner_number_format=F("owner__preferences__number_format"),
+        owner_time_zone=F("owner__preferences__time_zone"),
+    )
     if lock:
         queryset = queryset.select_for_update(of=("self",))
     proposal = queryset.first()
@@ -171,20 +173,11 @@ def proposal_owned_exists(*, user, pk: int) -> bool:
 
 
 def number_format_of(proposal, *, languages=()) -> NumberFormat:
-    """``number_format_for`` the owner of a proposal read by
-    ``proposal_get_for_editing`` (no query)."""
+    """How the owner of a proposal read by ``proposal_get_for_editing`` writes
+    numbers (no query): their setting, else their browser's ``languages``."""
     name = getattr(proposal, "owner_number_format", None)
     if name in NUMBER_FORMAT_BY_NAME:
         return NUMBER_FORMAT_BY_NAME[name]
-    return format_for_languages(languages)
-
-
-def number_format_for(*, user, languages=()) -> NumberFormat:
-    """How ``user`` writes numbers: their setting, or (before they chose one) the
-    convention of their browser's ``languages``."""
-    preferences = Preferences.objects.filter(user=user).first()
-    if preferences is not None:
-        return preferences.number_format_spec
     return format_for_languages(languages)
 
 

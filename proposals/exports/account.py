@@ -46,6 +46,7 @@ def _account(user) -> dict:
         "last_login": _when(user.last_login),
         "email_confirmed_at": _when(profile.verified_at if profile else None),
         "number_format": preferences.number_format if preferences else None,
+        "time_zone": preferences.time_zone if preferences else None,
     }
 
 

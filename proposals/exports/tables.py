@@ -3,7 +3,8 @@
 Each table is a :class:`Table` of already formatted strings; the portal text renders it
 as aligned monospace text, the Markdown export as a pipe table and the PDF template as
 an HTML table, so the three formats always show the same figures. Numbers use a comma
-as thousands separator everywhere ("18,176"). Pure Python: no Django.
+as thousands separator in every export ("18,176"); the staff review page shows the
+same tables in the reader's format. Pure Python: no Django.
 """
 
 from __future__ import annotations
@@ -19,7 +20,9 @@ TITLE_WIDTH = 36  # job titles and activities wrap at this width in plain text
 
 
 def num(value: float | int | None, decimals: int = 2) -> str:
-    """``18176`` -> ``18,176``; ``0.1`` -> ``0.1``; at most ``decimals`` places."""
+    """``18176`` -> ``18,176``; ``0.1`` -> ``0.1``; at most ``decimals`` places, in
+    the active format: the portal's in every export (``exports.in_portal_form``),
+    the reader's on the staff review page."""
     return grouped(value, decimals)
 
 

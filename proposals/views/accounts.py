@@ -28,7 +28,7 @@ from django.views.decorators.http import (
 )
 from django_ratelimit.decorators import ratelimit
 
-from proposals import selectors, services
+from proposals import localization, selectors, services
 from proposals.accounts import verification_tokens
 from proposals.domain.numbers import format_for_languages
 from proposals.exports.account import account_archive
@@ -49,14 +49,34 @@ def browser_languages(request) -> list[str]:
     return [language for language, _ in parse_accept_lang_header(header)]
 
 
+def _preferences(request):
+    """The request user's ``Preferences`` (or ``None``), read once per request."""
+    if not hasattr(request, "_preferences"):
+        request._preferences = localization.preferences_of(request.user)
+    return request._preferences
+
+
 def number_format(request):
-    """How the request's user writes numbers (see ``selectors.number_format_for``),
-    read once per request."""
+    """How the request's user writes numbers: their setting, or (before they chose
+    one, or signed in) their browser's convention; read once per request."""
     if not hasattr(request, "_number_format"):
-        request._number_format = selectors.number_format_for(
-            user=request.user, languages=browser_languages(request)
+        preferences = _preferences(request)
+        request._number_format = (
+            preferences.number_format_spec
+            if preferences is not None
+            else format_for_languages(browser_languages(request))
         )
     return request._number_format
+
+
+def time_zone(request):
+    """The request user's time zone (Brussels' until they choose one)."""
+    if not hasattr(request, "_time_zone"):
+        preferences = _preferences(request)
+        request._time_zone = localization.zone_named(
+            preferences.time_zone if preferences is not None else None
+        )
+    return request._time_zone
 
 
 def _too_many(request, *, wait: str):
@@ -166,11 +186,14 @@ password_reset = ratelimit(key="ip", rate=PASSWORD_RESET_RATE, method="POST")(
 def account_settings(request):
     current = number_format(request)
     form = PreferencesForm(
-        request.POST or None, initial={"number_format": current.name}
+        request.POST or None,
+        initial={"number_format": current.name, "time_zone": time_zone(request).key},
     )
     if request.method == "POST" and form.is_valid():
         services.preferences_set(
-            user=request.user, number_format=form.cleaned_data["number_format"]
+            user=request.user,
+            number_format=form.cleaned_data["number_format"],
+            time_zone=form.cleaned_data["time_zone"],
         )
         messages.success(request, "Settings saved.")
         return redirect("account_settings")

@@ -35,6 +35,7 @@ from proposals.review_forms import (
     StatusForm,
 )
 from proposals.review_page import choice_name, review_sections, sidebar
+from proposals.views.accounts import number_format
 from proposals.views.review import (
     add_comment,
     comment_url_for,
@@ -132,6 +133,7 @@ def staff_queue_csv(request):
         response,
         (_with_wait(s, today, terms) for s in queryset.iterator()),
         link=lambda state: site_reverse("proposals:staff_review", state.proposal_id),
+        fmt=number_format(request),
     )
     return response
 

@@ -30,7 +30,7 @@ from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
-from proposals import charts, selectors, services
+from proposals import charts, localization, selectors, services
 from proposals.domain.fields import FIELD_BY_KEY, columns
 from proposals.domain.numbers import format_number
 from proposals.domain.sections import ROW_PREFIX, TABLE_BY_KIND, TABLE_KINDS
@@ -82,6 +82,9 @@ def _editable(request, pk, *, lock=False):
         raise Http404("No such proposal.")
     request._number_format = selectors.number_format_of(
         proposal, languages=browser_languages(request)
+    )
+    request._time_zone = localization.zone_named(
+        getattr(proposal, "owner_time_zone", None)
     )
     return proposal
 
