@@ -36,15 +36,19 @@ import ast
 import re
 from array import array
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass, replace
 from decimal import ROUND_HALF_UP, Decimal
 
 import numpy as np
+
+from .bounds import BOUNDS
 
 #: Units as the logs count them.
 TOKENS = "tokens/s"
 SAMPLES = "samples/s"
 
+#: The largest file read (the wizard refuses larger uploads before reading them).
+MAX_FILE_BYTES = 50 * 2**20
 #: A line longer than this is cut (the rest is never held in memory).
 MAX_LINE_CHARS = 16_384
 #: How many unreadable lines are listed by number (the rest are counted).
@@ -52,6 +56,8 @@ MAX_LISTED = 20
 #: The excerpt kept with a row: this many lines, each cut to EXCERPT_CHARS.
 EXCERPT_LINES = 3
 EXCERPT_CHARS = 240
+#: The provenance kept with a stored row is cut to this length.
+SOURCE_CHARS = 2000
 
 LOOKED_FOR = (
     "Megatron-LM iteration lines (“elapsed time per iteration (ms)”), "
@@ -106,13 +112,17 @@ class Source:
     formula: str
     excerpt: tuple[str, ...] = ()
     left_out: tuple[str, ...] = ()
+    #: How many lines were cited when ``lines`` holds only those a summary shows.
+    lines_total: int = 0
 
     def summary(self) -> str:
         """A short provenance text to keep with a stored row."""
-        parts = [f"{self.file}, {_line_ranges(self.lines)}: {self.formula}"]
+        lines = _line_ranges(self.lines, total=self.lines_total)
+        parts = [f"{self.file}, {lines}: {self.formula}"]
         parts += [f"Left out: {item}" for item in self.left_out]
         parts += [f"  {line}" for line in self.excerpt]
-        return "\n".join(parts)
+        text = "\n".join(parts)
+        return text if len(text) <= SOURCE_CHARS else text[: SOURCE_CHARS - 1] + "…"
 
 
 @dataclass(frozen=True)
@@ -133,6 +143,26 @@ class Measurement:
     def needs_gpus(self) -> bool:
         """The log states no GPU count: it must be given (``--gpus``)."""
         return self.gpus is None
+
+    def with_gpus(self, gpus: int) -> Measurement:
+        """This measurement with the GPU count the person gave for a log that states
+        none (a per-GPU figure is multiplied by it); unchanged if the log states
+        one."""
+        if not self.needs_gpus or gpus < 1:
+            return self
+        throughput = self.throughput
+        formula = self.source.formula
+        if throughput is None and self.per_gpu is not None:
+            throughput = self.per_gpu * gpus
+            formula += f" × {gpus} GPUs ≈ {_fmt(throughput)} {self.unit}"
+        gpus_from = f"{gpus}, as given (the log does not state it)"
+        return replace(
+            self,
+            gpus=gpus,
+            throughput=throughput,
+            gpus_from=gpus_from,
+            source=replace(self.source, formula=f"{formula}; GPUs: {gpus_from}"),
+        )
 
 
 @dataclass(frozen=True)
@@ -177,15 +207,44 @@ class Reading:
         )
 
 
-def _line_ranges(lines: tuple[int, ...], limit: int = 6) -> str:
+_SHOWN_LINES = 6
+
+
+def _line_ranges(lines: tuple[int, ...], total: int = 0) -> str:
+    total = max(total, len(lines))
     if not lines:
         return "no line"
-    if len(lines) == 1:
+    if total == 1:
         return f"line {lines[0]}"
-    shown = ", ".join(str(n) for n in lines[:limit])
-    if len(lines) > limit:
-        shown += f", … {lines[-1]} ({len(lines)} lines)"
+    shown = ", ".join(str(n) for n in lines[:_SHOWN_LINES])
+    if total > _SHOWN_LINES:
+        shown += f", … {lines[-1]} ({total} lines)"
     return f"lines {shown}"
+
+
+def pack(item: Measurement | Job) -> dict:
+    """A measurement or job as JSON-safe data, its cited lines cut to those its
+    summary shows (to keep a reading between two requests, not the file)."""
+    source = item.source
+    lines = source.lines
+    if len(lines) > _SHOWN_LINES + 1:
+        lines = lines[:_SHOWN_LINES] + lines[-1:]
+    data = asdict(replace(item, source=replace(source, lines=lines)))
+    data["source"]["lines_total"] = max(source.lines_total, len(source.lines))
+    if isinstance(item, Job):
+        data["hours"] = str(item.hours)
+    return data
+
+
+def unpack(data: dict) -> Measurement | Job:
+    """The inverse of :func:`pack`."""
+    raw = dict(data["source"])
+    for key in ("lines", "excerpt", "left_out"):
+        raw[key] = tuple(raw[key])
+    values = {**data, "source": Source(**raw)}
+    if "hours" in values:
+        return Job(**{**values, "hours": Decimal(values["hours"])})
+    return Measurement(**values)
 
 
 def _fmt(value: float) -> str:
@@ -330,8 +389,8 @@ class _Reader:
     def _gpus(
         self, stated: tuple[int, int, str] | None, given: int | None, notes: list
     ) -> tuple[int | None, str, tuple[int, ...]]:
-        """The GPU count: the log's statement, else the one given; a given count
-        that contradicts the log is said, not used."""
+        """The GPU count the log states; a given count that contradicts it is
+        said, not used (one the log does not state: :meth:`Measurement.with_gpus`)."""
         if stated:
             value, line, what = stated
             if given and given != value:
@@ -340,8 +399,6 @@ class _Reader:
                     f"{what} = {value} (line {line}); the log's is used"
                 )
             return value, f"{what} = {value} (line {line})", (line,)
-        if given:
-            return given, f"{given}, as given (the log does not state it)", ()
         return None, "", ()
 
 
@@ -516,8 +573,6 @@ class _Torchtitan(_Reader):
             formula += (
                 f" × {count} GPUs ({gpus_from}) ≈ {_fmt(per_gpu * count)} tokens/s"
             )
-        else:
-            formula += "; × the GPU count, which the log does not state"
         tflops = self.series.steady_extra("tflops")
         mfu = self.series.steady_extra("mfu")
         return [
@@ -1052,6 +1107,8 @@ def read_log(lines: Iterable[str], *, file: str, gpus: int | None = None) -> Rea
         return _reading(file, "sacct", (), tuple(jobs), unread, ())
     for reader in readers:
         found = reader.measurements(file, gpus)
+        if gpus:
+            found = [measurement.with_gpus(gpus) for measurement in found]
         if found:
             others = [
                 other.name
@@ -1078,6 +1135,58 @@ def read_log(lines: Iterable[str], *, file: str, gpus: int | None = None) -> Rea
         unread=tuple(unread.lines),
         unread_count=unread.count,
     )
+
+
+def measurement_row(measurement: Measurement) -> tuple[dict | None, str]:
+    """The values of a scaling-table row (model field names), or ``None`` and why
+    the measurement cannot be one (within the table's bounds, :mod:`.bounds`)."""
+    if measurement.gpus is None or measurement.throughput is None:
+        return None, "needs the GPU count: the log does not state it"
+    gpus, problem = _bounded("measurements.gpus", measurement.gpus, "GPUs")
+    throughput, why = _bounded(
+        "measurements.throughput", measurement.throughput, "throughput"
+    )
+    if problem or why:
+        return None, problem or why
+    row = {
+        "gpus": int(gpus),
+        "throughput": throughput,
+        "unit": measurement.unit,
+        "source": measurement.source.summary(),
+    }
+    if measurement.mfu_pct is not None:
+        mfu, why = _bounded("measurements.mfu_pct", measurement.mfu_pct, "MFU")
+        if not why:
+            row["mfu_pct"] = mfu
+    return row, ""
+
+
+def job_row(job: Job) -> tuple[dict | None, str]:
+    """The values of a job-plan row, or ``None`` and why it cannot be one."""
+    values = {}
+    for name, value in (("gpus", job.gpus), ("hours", job.hours), ("count", job.count)):
+        values[name], problem = _bounded(f"jobs.{name}", value, name)
+        if problem:
+            return None, problem
+    return {
+        "title": job.title,
+        "gpus": int(values["gpus"]),
+        "hours": values["hours"],
+        "count": int(values["count"]),
+        "source": job.source.summary(),
+    }, ""
+
+
+def _bounded(key: str, value, what: str) -> tuple[Decimal | None, str]:
+    bound = BOUNDS[key]
+    number = Decimal(str(value)).quantize(
+        Decimal(1).scaleb(-bound.places), rounding=ROUND_HALF_UP
+    )
+    if number < bound.low:
+        return None, f"{what} {number}: {bound.why_low}"
+    if number > bound.high:
+        return None, f"{what} {number}: {bound.why_high}"
+    return number, ""
 
 
 def _has_data(reader: _Reader) -> bool:
@@ -1157,7 +1266,9 @@ def _source_dict(source: Source) -> dict:
 __all__ = [
     "EXCERPT_CHARS",
     "LOOKED_FOR",
+    "MAX_FILE_BYTES",
     "SAMPLES",
+    "SOURCE_CHARS",
     "TOKENS",
     "Job",
     "Measurement",
@@ -1166,6 +1277,10 @@ __all__ = [
     "as_dict",
     "elapsed_hours",
     "iter_lines",
+    "job_row",
+    "measurement_row",
+    "pack",
+    "unpack",
     "read_log",
     "read_text",
 ]

@@ -3,6 +3,7 @@ where the format changed), and its rules: steady state, provenance, GPU counts a
 for, refusals, unreadable lines, bounded memory."""
 
 import io
+import json
 import statistics
 import time
 from decimal import Decimal
@@ -19,8 +20,10 @@ from proposals.domain.training_logs import (
     as_dict,
     elapsed_hours,
     iter_lines,
+    pack,
     read_log,
     read_text,
+    unpack,
 )
 
 LOGS = Path(__file__).parent / "logs"
@@ -354,3 +357,24 @@ def test_a_loop_printing_per_gpu_throughput_is_multiplied_by_the_gpus():
     (measurement,) = read_text(text).measurements
     assert measurement.per_gpu == 2000
     assert measurement.throughput == 8000 and measurement.gpus == 4
+
+
+@pytest.mark.parametrize(
+    "name", ["megatron-2024-8gpus.log", "sacct-lumi.txt", "torchtitan-2025-8gpus.log"]
+)
+def test_pack_keeps_what_a_row_shows_and_nothing_of_the_file(name):
+    reading = read(name)
+    for item in reading.measurements + reading.jobs:
+        data = pack(item)
+        assert len(data["source"]["lines"]) <= 7
+        back = unpack(json.loads(json.dumps(data)))
+        assert back.source.summary() == item.source.summary()
+        assert type(back) is type(item)
+
+
+def test_with_gpus_gives_the_same_as_reading_with_the_count():
+    (asked,) = read("torchtitan-2024-wps-no-mesh.log").measurements
+    (given,) = read("torchtitan-2024-wps-no-mesh.log", gpus=4).measurements
+    assert asked.with_gpus(4) == given
+    (stated,) = read("megatron-2024-8gpus.log").measurements
+    assert stated.with_gpus(4) == stated

@@ -1,0 +1,140 @@
+"""Measurements and job-plan rows from training logs in the scalability step: a
+preview that stores nothing, Add (through the paste's service), Undo, the GPU count
+asked for, the code entry, a page of its own without JavaScript."""
+
+from decimal import Decimal
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.urls import reverse
+
+from proposals.models import JobType, ScalingMeasurement
+from tests.domain.test_training_logs import LOGS
+from tests.factories import CodeEntryFactory, ScalingMeasurementFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def upload(name):
+    return SimpleUploadedFile(name, (LOGS / name).read_bytes(), "text/plain")
+
+
+def url(proposal, name="logs"):
+    return reverse(f"proposals:{name}", args=[proposal.pk])
+
+
+RUNS = [f"megatron-2024-{g}gpus.log" for g in (8, 16, 32)]
+
+
+def test_preview_stores_nothing_and_shows_rows_and_where_they_came_from(
+    user_client, proposal
+):
+    response = user_client.post(
+        url(proposal), {"logs-files": [upload(n) for n in RUNS], "logs": "1"}
+    )
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert "3 measurements and 0 job-plan rows to add" in page
+    assert "248,660.3903" in page  # 8 GPUs, tokens/s, in the person's format
+    assert "megatron-2024-8gpus.log, lines 19, 22," in page
+    assert "the first interval (warm-up)" in page
+    assert ScalingMeasurement.objects.filter(proposal=proposal).count() == 0
+
+
+def test_add_then_undo_removes_exactly_those_rows(user_client, proposal):
+    code = CodeEntryFactory(proposal=proposal, name="Megatron-LM")
+    kept = ScalingMeasurementFactory(proposal=proposal, position=0)
+    user_client.post(url(proposal), {"logs-files": [upload(n) for n in RUNS]})
+    response = user_client.post(url(proposal), {"logs_add": "1"})
+    assert response.status_code == 302
+    assert response["Location"].endswith("/scalability/#section-measurements")
+    rows = list(
+        ScalingMeasurement.objects.filter(proposal=proposal).order_by("position")
+    )
+    assert [(r.gpus, r.unit) for r in rows[1:]] == [
+        (8, "tokens/s"),
+        (16, "tokens/s"),
+        (32, "tokens/s"),
+    ]
+    assert rows[1].throughput == Decimal("248660.3903")
+    assert all(r.code_id == code.pk for r in rows[1:])
+    assert rows[1].source.startswith("megatron-2024-8gpus.log, lines 19, 22,")
+    assert "Left out: line 36, the first interval (warm-up)" in rows[1].source
+    assert rows[0].source == ""
+    step = user_client.get(reverse("proposals:step", args=[proposal.pk, "scalability"]))
+    assert b"The last reading of logs added 3 rows" in step.content
+    response = user_client.post(url(proposal, "logs_undo"))
+    assert response.status_code == 302
+    assert list(ScalingMeasurement.objects.filter(proposal=proposal)) == [kept]
+
+
+def test_sacct_adds_job_plan_rows(user_client, proposal):
+    user_client.post(url(proposal), {"logs-files": [upload("sacct-lumi.txt")]})
+    user_client.post(url(proposal), {"logs_add": "1"})
+    rows = [
+        (j.title, j.gpus, j.hours, j.count)
+        for j in JobType.objects.filter(proposal=proposal).order_by("position")
+    ]
+    assert rows[-2:] == [
+        ("eval", 8, Decimal("2.00"), 2),
+        ("train-7b", 64, Decimal("24.00"), 3),
+    ]
+    source = JobType.objects.get(proposal=proposal, title="eval").source
+    assert "7100010, 7100011" in source and "job steps" in source
+
+
+def test_a_log_without_gpu_count_asks_for_it(user_client, proposal):
+    name = "torchtitan-2024-wps-no-mesh.log"
+    response = user_client.post(url(proposal), {"logs-files": [upload(name)]})
+    page = response.content.decode()
+    assert "Not added: needs the GPU count: the log does not state it" in page
+    assert "0 measurements" in page
+    # The count typed afterwards applies to what was read (the file is not resent).
+    response = user_client.post(url(proposal), {"logs-gpus": "4", "logs": "1"})
+    assert "1 measurement and 0 job-plan rows to add" in response.content.decode()
+    user_client.post(url(proposal), {"logs-gpus": "4", "logs_add": "1"})
+    (row,) = ScalingMeasurement.objects.filter(proposal=proposal, source__gt="")
+    assert (row.gpus, row.throughput) == (4, Decimal("8026.0000"))
+    assert "4, as given (the log does not state it)" in row.source
+
+
+def test_a_gpu_count_that_is_not_a_number_is_said(user_client, proposal):
+    user_client.post(url(proposal), {"logs-files": [upload(RUNS[0])]})
+    response = user_client.post(url(proposal), {"logs-gpus": "sixteen", "logs": "1"})
+    assert "“sixteen” is not a GPU count" in response.content.decode()
+
+
+def test_an_unknown_file_is_refused_and_pasted_text_is_read(user_client, proposal):
+    text = (LOGS / "llmc-2024-07-8gpus.log").read_text()
+    response = user_client.post(
+        url(proposal),
+        {"logs-files": [upload("not-a-log.txt")], "logs-text": text, "logs": "1"},
+    )
+    page = response.content.decode()
+    assert "not-a-log.txt: not a log this reader knows" in page
+    assert "pasted text" in page and "1 measurement" in page
+
+
+def test_the_page_of_its_own_works_without_javascript(user_client, proposal):
+    page = user_client.get(url(proposal)).content.decode()
+    assert 'enctype="multipart/form-data"' in page and 'name="logs-files"' in page
+    step = user_client.get(reverse("proposals:step", args=[proposal.pk, "scalability"]))
+    assert b'formenctype="multipart/form-data"' in step.content
+    assert b"Add measurements from training logs" in step.content
+
+
+def test_htmx_preview_is_the_fragment(user_client, proposal):
+    response = user_client.post(
+        url(proposal),
+        {"logs-files": [upload(RUNS[0])], "logs": "1"},
+        HTTP_HX_REQUEST="true",
+    )
+    assert response.status_code == 200
+    assert b"<html" not in response.content
+    assert b'data-testid="logs-measurements"' in response.content
+
+
+def test_another_users_proposal_is_not_found(client, proposal, django_user_model):
+    other = django_user_model.objects.create_user("other", "o@example.org", "pw")
+    client.force_login(other)
+    assert client.post(url(proposal), {"logs": "1"}).status_code == 404
