@@ -2,15 +2,19 @@
 preview that stores nothing, Add (through the paste's service), Undo, the GPU count
 asked for, the code entry, a page of its own without JavaScript."""
 
+import json
 from decimal import Decimal
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
+from proposals import domain, services
 from proposals.models import JobType, ScalingMeasurement
 from tests.domain.test_training_logs import LOGS
 from tests.factories import CodeEntryFactory, ScalingMeasurementFactory
+from tests.web.conftest import EXAMPLES
+from tests.web.test_exports import get_pdf, pdf_text
 
 pytestmark = pytest.mark.django_db
 
@@ -138,3 +142,66 @@ def test_another_users_proposal_is_not_found(client, proposal, django_user_model
     other = django_user_model.objects.create_user("other", "o@example.org", "pw")
     client.force_login(other)
     assert client.post(url(proposal), {"logs": "1"}).status_code == 404
+
+
+def _with_sources(user):
+    """The LUMI Fast Lane example whose first measurement and job came from logs."""
+    data = json.loads((EXAMPLES / "lumi-fast-lane.json").read_text(encoding="utf-8"))
+    data["scalability"]["measurements"][0]["source"] = MEASURED
+    data["scalability"]["jobs"][0]["source"] = ACCOUNTED
+    return services.proposal_import(owner=user, document=domain.loads(json.dumps(data)))
+
+
+MEASURED = (
+    "run-8.log, lines 19, 22, 38: median over 9 interval(s) of global batch size"
+    "\n  ``` iteration 20/ 500 | elapsed time per iteration (ms): 4241.5 |"
+)
+ACCOUNTED = "sacct.txt, lines 2, 6: 2 job(s) (7100010, 7100011) with gres/gpu = 8"
+
+
+def test_the_exports_show_where_the_rows_came_from(user, user_client):
+    proposal = _with_sources(user)
+    markdown = user_client.get(
+        reverse("proposals:export_markdown", args=[proposal.pk])
+    ).content.decode()
+    assert "### Read from training logs and accounting" in markdown
+    # Verbatim, in a fence that the excerpt's own backticks cannot close.
+    assert "````text\n" + MEASURED + "\n````" in markdown
+    assert ACCOUNTED in markdown
+    exported = json.loads(
+        user_client.get(reverse("proposals:export_json", args=[proposal.pk])).content
+    )
+    assert exported["scalability"]["measurements"][0]["source"] == MEASURED
+    assert exported["scalability"]["measurements"][1]["source"] == ""
+    assert exported["scalability"]["jobs"][0]["source"] == ACCOUNTED
+
+
+def test_typed_rows_add_no_provenance_section(user, user_client):
+    data = (EXAMPLES / "lumi-fast-lane.json").read_text(encoding="utf-8")
+    proposal = services.proposal_import(owner=user, document=domain.loads(data))
+    markdown = user_client.get(
+        reverse("proposals:export_markdown", args=[proposal.pk])
+    ).content.decode()
+    assert "Read from training logs" not in markdown
+
+
+def test_the_pdf_shows_where_the_rows_came_from(user, user_client, run_tasks):
+    proposal = _with_sources(user)
+    url = reverse("proposals:export_pdf", args=[proposal.pk])
+    text = " ".join(pdf_text(get_pdf(user_client, url, run_tasks).content))
+    assert "Read from training logs and accounting" in text
+    assert "median over 9 interval(s) of global batch size" in text
+    assert "7100010, 7100011" in text
+
+
+def test_the_staff_page_shows_where_the_rows_came_from(
+    user, client, staff_user, django_capture_on_commit_callbacks
+):
+    proposal = _with_sources(user)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.review_submit(proposal=proposal, user=user)
+    client.force_login(staff_user)
+    page = client.get(reverse("proposals:staff_review", args=[proposal.pk])).text
+    assert 'data-testid="row-sources"' in page
+    assert "median over 9 interval(s)" in page
+    assert "7100010, 7100011" in page
