@@ -95,6 +95,15 @@ def _gpus(request) -> tuple[int | None, str]:
     return int(text), ""
 
 
+def _gcds(request, proposal) -> int:
+    """GCDs per GPU when the logs count GCDs (the default on a system whose GPUs
+    have several: Slurm and one rank per GCD count them), else 1."""
+    gcds = proposal.system.gcds_per_gpu if proposal.system else 1
+    if gcds <= 1 or request.POST.get("logs-count", "gcds") == "gpus":
+        return 1
+    return gcds
+
+
 def _code(request, proposal) -> int | None:
     """The code entry the rows belong to: the one chosen, else the proposal's only
     (or first) one."""
@@ -109,7 +118,12 @@ def _preview(request, proposal, reading: dict | None) -> dict:
     fmt = number_format(request)
     gpus, gpus_error = _gpus(request)
     code = _code(request, proposal)
+    gcds = _gcds(request, proposal)
+    system = proposal.system.name if proposal.system else ""
     context = {
+        "gcds_per_gpu": proposal.system.gcds_per_gpu if proposal.system else 1,
+        "counts_gcds": gcds > 1,
+        "system_name": system,
         "proposal": proposal,
         "reading": reading,
         "gpus_text": request.POST.get("logs-gpus", ""),
@@ -128,6 +142,7 @@ def _preview(request, proposal, reading: dict | None) -> dict:
         return context
     for data in reading["measurements"]:
         measurement = training_logs.unpack(data)
+        measurement = training_logs.counted_in_gcds(measurement, gcds, system)
         if gpus:
             measurement = measurement.with_gpus(gpus)
         row, problem = training_logs.measurement_row(measurement)
@@ -154,7 +169,7 @@ def _preview(request, proposal, reading: dict | None) -> dict:
         if row is not None:
             context["measurement_rows"].append(row)
     for data in reading["jobs"]:
-        job = training_logs.unpack(data)
+        job = training_logs.counted_in_gcds(training_logs.unpack(data), gcds, system)
         row, problem = training_logs.job_row(job)
         context["jobs"].append(
             {

@@ -18,6 +18,7 @@ from proposals.domain.training_logs import (
     SAMPLES,
     TOKENS,
     as_dict,
+    counted_in_gcds,
     elapsed_hours,
     iter_lines,
     pack,
@@ -378,3 +379,16 @@ def test_with_gpus_gives_the_same_as_reading_with_the_count():
     assert asked.with_gpus(4) == given
     (stated,) = read("megatron-2024-8gpus.log").measurements
     assert stated.with_gpus(4) == stated
+
+
+def test_counts_in_gcds_become_physical_gpus_and_say_so():
+    (measurement,) = read("megatron-2024-16gpus.log").measurements
+    converted = counted_in_gcds(measurement, 2, "LUMI-G")
+    assert converted.gpus == 8
+    assert converted.throughput == measurement.throughput  # the whole job's
+    assert converted.source.formula.endswith(
+        "; 16 GCDs = 8 GPUs on LUMI-G (2 GCDs per GPU)"
+    )
+    assert counted_in_gcds(measurement, 1, "A100 system") is measurement
+    odd = counted_in_gcds(measurement, 3, "X")
+    assert odd.gpus == 16 and "not a whole number of X GPUs" in odd.source.left_out[-1]

@@ -28,13 +28,15 @@ def url(proposal, name="logs"):
 
 
 RUNS = [f"megatron-2024-{g}gpus.log" for g in (8, 16, 32)]
+# The factory's proposal is on LUMI-G (2 GCDs per GPU): these logs count GPUs.
+GPUS = {"logs-count": "gpus"}
 
 
 def test_preview_stores_nothing_and_shows_rows_and_where_they_came_from(
     user_client, proposal
 ):
     response = user_client.post(
-        url(proposal), {"logs-files": [upload(n) for n in RUNS], "logs": "1"}
+        url(proposal), {"logs-files": [upload(n) for n in RUNS], "logs": "1", **GPUS}
     )
     assert response.status_code == 200
     page = response.content.decode()
@@ -48,8 +50,8 @@ def test_preview_stores_nothing_and_shows_rows_and_where_they_came_from(
 def test_add_then_undo_removes_exactly_those_rows(user_client, proposal):
     code = CodeEntryFactory(proposal=proposal, name="Megatron-LM")
     kept = ScalingMeasurementFactory(proposal=proposal, position=0)
-    user_client.post(url(proposal), {"logs-files": [upload(n) for n in RUNS]})
-    response = user_client.post(url(proposal), {"logs_add": "1"})
+    user_client.post(url(proposal), {"logs-files": [upload(n) for n in RUNS], **GPUS})
+    response = user_client.post(url(proposal), {"logs_add": "1", **GPUS})
     assert response.status_code == 302
     assert response["Location"].endswith("/scalability/#section-measurements")
     rows = list(
@@ -73,33 +75,46 @@ def test_add_then_undo_removes_exactly_those_rows(user_client, proposal):
 
 
 def test_sacct_adds_job_plan_rows(user_client, proposal):
+    # LUMI-G: Slurm's gres/gpu counts GCDs; by default they become GPUs.
     user_client.post(url(proposal), {"logs-files": [upload("sacct-lumi.txt")]})
+    response = user_client.post(url(proposal), {"logs": "1"})
+    assert "stored as physical GPUs (2 GCDs each)" in response.content.decode()
     user_client.post(url(proposal), {"logs_add": "1"})
     rows = [
         (j.title, j.gpus, j.hours, j.count)
         for j in JobType.objects.filter(proposal=proposal).order_by("position")
     ]
     assert rows[-2:] == [
-        ("eval", 8, Decimal("2.00"), 2),
-        ("train-7b", 64, Decimal("24.00"), 3),
+        ("eval", 4, Decimal("2.00"), 2),
+        ("train-7b", 32, Decimal("24.00"), 3),
     ]
     source = JobType.objects.get(proposal=proposal, title="eval").source
     assert "7100010, 7100011" in source and "job steps" in source
+    assert "8 GCDs = 4 GPUs on LUMI-G (2 GCDs per GPU)" in source
 
 
 def test_a_log_without_gpu_count_asks_for_it(user_client, proposal):
     name = "torchtitan-2024-wps-no-mesh.log"
-    response = user_client.post(url(proposal), {"logs-files": [upload(name)]})
+    response = user_client.post(url(proposal), {"logs-files": [upload(name)], **GPUS})
     page = response.content.decode()
     assert "Not added: needs the GPU count: the log does not state it" in page
     assert "0 measurements" in page
     # The count typed afterwards applies to what was read (the file is not resent).
-    response = user_client.post(url(proposal), {"logs-gpus": "4", "logs": "1"})
+    response = user_client.post(url(proposal), {"logs-gpus": "4", "logs": "1", **GPUS})
     assert "1 measurement and 0 job-plan rows to add" in response.content.decode()
-    user_client.post(url(proposal), {"logs-gpus": "4", "logs_add": "1"})
+    user_client.post(url(proposal), {"logs-gpus": "4", "logs_add": "1", **GPUS})
     (row,) = ScalingMeasurement.objects.filter(proposal=proposal, source__gt="")
     assert (row.gpus, row.throughput) == (4, Decimal("8026.0000"))
     assert "4, as given (the log does not state it)" in row.source
+
+
+def test_an_odd_number_of_gcds_is_kept_and_said(user_client, proposal):
+    text = (
+        "world_size=3\nstep 1 | 100 tokens/s\nstep 2 | 200 tokens/s\n"
+        "step 3 | 200 tokens/s"
+    )
+    response = user_client.post(url(proposal), {"logs-text": text, "logs": "1"})
+    assert "3 GCDs is not a whole number of LUMI-G GPUs" in response.content.decode()
 
 
 def test_a_gpu_count_that_is_not_a_number_is_said(user_client, proposal):

@@ -53,6 +53,7 @@ from .results import (
     Reading,
     Source,
     _line_ranges,
+    counted_in_gcds,
     pack,
     unpack,
 )
@@ -259,6 +260,7 @@ __all__ = [
     "Reading",
     "Source",
     "as_dict",
+    "counted_in_gcds",
     "elapsed_hours",
     "iter_lines",
     "job_row",

@@ -186,6 +186,29 @@ def _line_ranges(lines: tuple[int, ...], total: int = 0) -> str:
     return f"lines {shown}"
 
 
+def counted_in_gcds(
+    item: Measurement | Job, gcds_per_gpu: int, system: str
+) -> Measurement | Job:
+    """``item`` whose GPU count the log gave in GCDs (Slurm's ``gres/gpu`` and one
+    rank per GCD on a system whose GPUs have several dies), in physical GPUs; the
+    formula says so. A count that is not a whole number of GPUs is kept, and said."""
+    if gcds_per_gpu <= 1 or item.gpus is None:
+        return item
+    source = item.source
+    if item.gpus % gcds_per_gpu:
+        note = (
+            f"{item.gpus} GCDs is not a whole number of {system} GPUs "
+            f"({gcds_per_gpu} GCDs each): the count is kept as the log gives it"
+        )
+        return replace(item, source=replace(source, left_out=(*source.left_out, note)))
+    gpus = item.gpus // gcds_per_gpu
+    formula = (
+        f"{source.formula}; {item.gpus} GCDs = {gpus} GPUs on {system} "
+        f"({gcds_per_gpu} GCDs per GPU)"
+    )
+    return replace(item, gpus=gpus, source=replace(source, formula=formula))
+
+
 def pack(item: Measurement | Job) -> dict:
     """A measurement or job as JSON-safe data, its cited lines cut to those its
     summary shows (to keep a reading between two requests, not the file)."""
