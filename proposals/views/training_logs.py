@@ -109,7 +109,12 @@ def _code(request, proposal) -> int | None:
     (or first) one."""
     codes = [code.pk for code in proposal.codes.all()]
     chosen = request.POST.get("logs-code", "")
-    if chosen.isascii() and chosen.isdigit() and int(chosen) in codes:
+    if (
+        chosen.isascii()
+        and chosen.isdigit()
+        and len(chosen) < 19
+        and int(chosen) in codes
+    ):
         return int(chosen)
     return codes[0] if codes else None
 

@@ -8,8 +8,11 @@ from decimal import Decimal
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from proposals import domain, services
+from proposals.domain import training_logs
 from proposals.models import JobType, ScalingMeasurement
 from tests.domain.test_training_logs import LOGS
 from tests.factories import CodeEntryFactory, ScalingMeasurementFactory
@@ -220,3 +223,37 @@ def test_the_staff_page_shows_where_the_rows_came_from(
     assert 'data-testid="row-sources"' in page
     assert "median over 9 interval(s)" in page
     assert "7100010, 7100011" in page
+
+
+@settings(
+    max_examples=40,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+)
+@given(
+    text=st.text(max_size=600),
+    file=st.binary(max_size=600),
+    gpus=st.text(max_size=8),
+    count=st.sampled_from(["gcds", "gpus", "", "x"]),
+    add=st.booleans(),
+)
+def test_any_text_or_file_is_answered_without_a_server_error(
+    user_client, proposal, text, file, gpus, count, add
+):
+    data = {
+        "logs-text": text,
+        "logs-files": [SimpleUploadedFile("random.log", file)],
+        "logs-gpus": gpus,
+        "logs-count": count,
+        "logs-code": gpus,
+        "logs_add" if add else "logs": "1",
+    }
+    response = user_client.post(url(proposal), data)
+    assert response.status_code in (200, 302)
+
+
+def test_a_file_above_the_limit_is_refused_unread(user_client, proposal, monkeypatch):
+    monkeypatch.setattr(training_logs, "MAX_FILE_BYTES", 2 * 2**20)
+    big = SimpleUploadedFile("big.log", b"x" * (2 * 2**20 + 1))
+    response = user_client.post(url(proposal), {"logs-files": [big], "logs": "1"})
+    assert "big.log: larger than 2 MB; not read." in response.content.decode()
