@@ -9,6 +9,7 @@ from playwright.sync_api import expect
 from proposals.models import ScalingMeasurement
 from tests.domain.test_training_logs import LOGS
 from tests.e2e.test_input_trust import log_in
+from tests.e2e.test_layout import check_page
 from tests.factories import CodeEntryFactory, ProposalFactory, UserFactory
 
 RUNS = [LOGS / f"megatron-2024-{gpus}gpus.log" for gpus in (8, 16, 32)]
@@ -77,3 +78,49 @@ def test_three_logs_fill_the_scaling_table_and_chart_then_undo(applicant, artifa
     )
     expect(page.get_by_test_id("logs-undo")).to_have_count(0)
     assert not ScalingMeasurement.objects.filter(proposal=proposal).exists()
+
+
+@pytest.mark.parametrize("javascript", [False, True], ids=["no-js", "js-phone"])
+def test_the_page_of_its_own_reads_and_adds(
+    browser, live_server, e2e_catalogue, artifacts, javascript
+):
+    """The logs page is a real form (multipart): without JavaScript it reads, takes
+    a GPU count typed after the preview and adds; at 390 px (with JavaScript, which
+    the layout checks need) its preview fits the screen and passes axe."""
+    user = UserFactory()
+    proposal = ProposalFactory(owner=user)
+    context = browser.new_context(
+        locale="en-US",
+        java_script_enabled=javascript,
+        viewport={"width": 390 if javascript else 1280, "height": 900},
+    )
+    page = context.new_page()
+    log_in(page, live_server.url, user.username)
+    page.goto(f"{live_server.url}/proposals/{proposal.pk}/logs/")
+    page.get_by_test_id("logs-files").set_input_files(
+        [LOGS / "sacct-lumi.txt", LOGS / "torchtitan-2024-wps-no-mesh.log"]
+    )
+    page.get_by_role("button", name="Preview").click()
+    expect(page.get_by_test_id("logs-summary")).to_contain_text(
+        "0 measurements and 2 job-plan rows to add"
+    )
+    expect(page.get_by_test_id("logs-gcds")).to_contain_text("LUMI-G GCDs")
+    # The GPU count the torchtitan log lacks, typed after the preview: the files
+    # are not sent again (a page without JavaScript cannot keep them).
+    page.get_by_test_id("logs-gpus").fill("8")
+    page.get_by_role("button", name="Update preview").click()
+    expect(page.get_by_test_id("logs-summary")).to_contain_text(
+        "1 measurement and 2 job-plan rows to add"
+    )
+    if javascript:
+        problems: list[str] = []
+        check_page(page, artifacts, "logs-phone", problems)
+        assert problems == []
+    page.get_by_test_id("logs-add").click()
+    expect(page.locator(".messages")).to_contain_text(
+        "Added 1 measurement and 2 job-plan rows read from the logs"
+    )
+    (measurement,) = ScalingMeasurement.objects.filter(proposal=proposal)
+    assert measurement.gpus == 8  # as typed: the field asks for GPUs
+    assert proposal.jobs.filter(source__contains="sacct-lumi.txt").count() == 2
+    context.close()
