@@ -392,3 +392,34 @@ def test_counts_in_gcds_become_physical_gpus_and_say_so():
     assert counted_in_gcds(measurement, 1, "A100 system") is measurement
     odd = counted_in_gcds(measurement, 3, "X")
     assert odd.gpus == 16 and "not a whole number of X GPUs" in odd.source.left_out[-1]
+
+
+def test_megatron_arguments_behind_srun_labels_are_read():
+    text = "\n".join(
+        [
+            "0:   world_size ...................................... 16",
+            "0:   seq_length ...................................... 1024",
+            "0:  iteration       10/     100 | elapsed time per iteration (ms): 900.0 |"
+            " global batch size:    32 |",
+            "0:  iteration       20/     100 | elapsed time per iteration (ms): 500.0 |"
+            " global batch size:    32 |",
+        ]
+    )
+    (measurement,) = read_text(text).measurements
+    assert measurement.gpus == 16
+    assert measurement.throughput == pytest.approx(32 * 1024 / 0.5)
+
+
+def test_lightning_member_count_and_samples_per_sec_keys():
+    text = "\n".join(
+        [
+            "Initializing distributed: GLOBAL_RANK: 0, MEMBER: 1/32",
+            "epoch 0 step 50 | loss 1.2 | samples/sec: 100.0",
+            "epoch 0 step 100 | loss 1.1 | samples/sec: 410.5",
+            "epoch 0 step 150 | loss 1.0 | samples/sec: 409.5",
+        ]
+    )
+    (measurement,) = read_text(text).measurements
+    assert (measurement.gpus, measurement.unit) == (32, SAMPLES)
+    assert measurement.throughput == pytest.approx(410.0)
+    assert "Lightning's MEMBER count = 32 (line 1)" in measurement.source.formula

@@ -16,7 +16,8 @@ from .results import (
     _positive_int,
 )
 
-_MEGATRON_ARG = re.compile(r"^\s*([a-z_0-9]+) \.{3,} (\S+)\s*$")
+# "  world_size ...... 8", also behind a timestamp or srun's "0: " label.
+_MEGATRON_ARG = re.compile(r"(?:^|[\s:\]])([a-z_0-9]+) \.{3,} (\S+)\s*$")
 _MEGATRON_ITER = re.compile(r"\biteration\s+(\d+)\s*/\s*(?:\d+|infinity)\s*\|")
 _MEGATRON_MS = re.compile(r"elapsed time per iteration \(ms\):\s*(" + _NUMBER + ")")
 _MEGATRON_GBS = re.compile(r"global batch size:\s*(\d+)")
@@ -35,7 +36,7 @@ class _Megatron(_Reader):
 
     def feed(self, number, line):
         if "...." in line and ("_size" in line or "seq_length" in line):
-            match = _MEGATRON_ARG.match(line.split("]")[-1] if "]" in line else line)
+            match = _MEGATRON_ARG.search(line)
             if match and match.group(1) not in self.args:
                 self.args[match.group(1)] = (match.group(2), number)
             return

@@ -166,8 +166,9 @@ class _HuggingFace(_Reader):
 _PLAIN_VALUE = re.compile(
     r"(" + _NUMBER + r")\s*(tok/s|tokens/s|tokens/sec|tokens per second|"
     r"samples/s|samples/sec|samples per second)"
-    r"|\b(tokens_per_sec(?:ond)?|tokens/s|tok/s|samples_per_sec(?:ond)?|samples/s"
-    r"|throughput)(?:\s*(?:per[ _-]?gpu|/gpu|per[ _-]?device))?\s*[=:]\s*("
+    r"|\b(tokens_per_sec(?:ond)?|tokens/sec|tokens/s|tok/sec|tok/s"
+    r"|samples_per_sec(?:ond)?|samples/sec|samples/s|throughput)"
+    r"(?:\s*(?:per[ _-]?gpu|/gpu|per[ _-]?device))?\s*[=:]\s*("
     + _NUMBER
     + r")\s*(tok(?:ens)?/s|samples/s)?",
     re.IGNORECASE,
@@ -177,8 +178,27 @@ _PLAIN_WORLD = re.compile(
     r"\b(num_processes|world_size|WORLD_SIZE|world size|num_gpus|ngpus)"
     r"\s*(?:[=:|]|\s)\s*(\d+)\b"
 )
+# PyTorch Lightning: "Initializing distributed: GLOBAL_RANK: 0, MEMBER: 1/8".
+_LIGHTNING_WORLD = re.compile(r"\bMEMBER:\s*\d+/(\d+)")
 _PLAIN_MFU = re.compile(r"(" + _NUMBER + r")\s*%\s*(?:bf16 |fp16 |fp8 )?MFU")
 _PER_GPU = re.compile(r"per[ _-]?gpu|/gpu|per[ _-]?device", re.IGNORECASE)
+
+
+def _stated_world(number: int, line: str, lower: str) -> tuple[int, int, str] | None:
+    """The world size a loop's line states (``world_size=8``, llm.c's
+    ``num_processes``, Lightning's ``MEMBER: 1/8``), with its line."""
+    if "member:" in lower:
+        match = _LIGHTNING_WORLD.search(line)
+        size = _positive_int(match.group(1)) if match else None
+        if size:
+            return size, number, "Lightning's MEMBER count"
+    words = ("num_processes", "world_size", "world size", "num_gpus", "ngpus")
+    if any(word in lower for word in words):
+        match = _PLAIN_WORLD.search(line)
+        size = _positive_int(match.group(2)) if match else None
+        if size:
+            return size, number, match.group(1)
+    return None
 
 
 class _PlainLoop(_Reader):
@@ -194,20 +214,8 @@ class _PlainLoop(_Reader):
 
     def feed(self, number, line):
         lower = line.lower()
-        if self.world is None and any(
-            key in lower
-            for key in (
-                "num_processes",
-                "world_size",
-                "world size",
-                "num_gpus",
-                "ngpus",
-            )
-        ):
-            match = _PLAIN_WORLD.search(line)
-            size = _positive_int(match.group(2)) if match else None
-            if size:
-                self.world = (size, number, match.group(1))
+        if self.world is None:
+            self.world = _stated_world(number, line, lower)
         if not any(unit in lower for unit in _PLAIN_UNITS):
             return
         if not _PLAIN_STEP.search(line):
