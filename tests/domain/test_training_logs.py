@@ -423,3 +423,14 @@ def test_lightning_member_count_and_samples_per_sec_keys():
     assert (measurement.gpus, measurement.unit) == (32, SAMPLES)
     assert measurement.throughput == pytest.approx(410.0)
     assert "Lightning's MEMBER count = 32 (line 1)" in measurement.source.formula
+
+
+def test_a_megatron_file_of_two_runs_gives_two_measurements():
+    first = (LOGS / "megatron-2024-8gpus.log").read_text()
+    second = (LOGS / "megatron-2024-16gpus.log").read_text()
+    reading = read_text(first + second)
+    assert [m.gpus for m in reading.measurements] == [8, 16]
+    offset = len(first.splitlines())
+    assert reading.measurements[1].source.lines[:2] == (offset + 19, offset + 22)
+    alone = read("megatron-2024-16gpus.log").measurements[0]
+    assert reading.measurements[1].throughput == pytest.approx(alone.throughput)

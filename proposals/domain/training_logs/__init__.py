@@ -174,6 +174,8 @@ def _bounded(key: str, value, what: str) -> tuple[Decimal | None, str]:
 
 
 def _has_data(reader: _Reader) -> bool:
+    if hasattr(reader, "has_data"):
+        return reader.has_data()
     series = getattr(reader, "series", None)
     if series is not None:
         return bool(series)

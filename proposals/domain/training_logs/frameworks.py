@@ -33,8 +33,15 @@ class _Megatron(_Reader):
         super().__init__(unread)
         self.args: dict[str, tuple[str, int]] = {}
         self.series = _Series()
+        # Earlier runs of the same file (each starts with its arguments block).
+        self.runs: list[tuple[dict, _Series]] = []
 
     def feed(self, number, line):
+        if "-- arguments --" in line:
+            if self.series:
+                self.runs.append((self.args, self.series))
+                self.args, self.series = {}, _Series()
+            return
         if "...." in line and ("_size" in line or "seq_length" in line):
             match = _MEGATRON_ARG.search(line)
             if match and match.group(1) not in self.args:
@@ -65,36 +72,45 @@ class _Megatron(_Reader):
             tflops=_float(tflops.group(1)) if tflops else None,
         )
 
-    def _arg_int(self, name: str) -> int | None:
-        if name not in self.args:
+    def _arg_int(self, name: str, args: dict | None = None) -> int | None:
+        args = self.args if args is None else args
+        if name not in args:
             return None
-        return _positive_int(self.args[name][0])
+        return _positive_int(args[name][0])
+
+    def has_data(self) -> bool:
+        return bool(self.series or self.runs)
 
     def measurements(self, file, gpus):
-        if not self.series:
-            return []
+        """One measurement per run the file holds."""
+        runs = [*self.runs, (self.args, self.series)]
+        return [
+            self._measure(args, series, file, gpus) for args, series in runs if series
+        ]
+
+    def _measure(self, args: dict, series: _Series, file: str, gpus) -> Measurement:
         notes: list[str] = []
         stated = None
-        if self._arg_int("world_size"):
+        if self._arg_int("world_size", args):
             stated = (
-                self._arg_int("world_size"),
-                self.args["world_size"][1],
+                self._arg_int("world_size", args),
+                args["world_size"][1],
                 "world_size",
             )
         count, gpus_from, gpu_lines = self._gpus(stated, gpus, notes)
-        samples, lines, warmup = self.series.steady()
-        seq = self._arg_int("seq_length")
-        ms = self.series.steady_extra("ms")
-        batch = self.series.steady_extra("batch")
+        samples, lines, warmup = series.steady()
+        seq = self._arg_int("seq_length", args)
+        ms = series.steady_extra("ms")
+        batch = series.steady_extra("batch")
         if seq:
             throughput, unit = samples * seq, TOKENS
             formula = (
                 f"median over {len(lines)} interval(s) of global batch size × "
-                f"seq_length {seq} (line {self.args['seq_length'][1]}) / elapsed "
+                f"seq_length {seq} (line {args['seq_length'][1]}) / elapsed "
                 f"time per iteration = {_fmt(batch or 0)} × {seq} / "
                 f"{_fmt(ms or 0)} ms ≈ {_fmt(throughput)} tokens/s"
             )
-            extra = (self.args["seq_length"][1],)
+            extra = (args["seq_length"][1],)
         else:
             throughput, unit = samples, SAMPLES
             formula = (
@@ -105,26 +121,24 @@ class _Megatron(_Reader):
             extra = ()
         if count:
             formula += f"; GPUs: {gpus_from}"
-        tflops = self.series.steady_extra("tflops")
+        tflops = series.steady_extra("tflops")
         if tflops is not None:
             formula += f"; TFLOP/s per GPU (median) {_fmt(tflops)}"
-        return [
-            Measurement(
-                format=self.name,
-                gpus=count,
-                throughput=throughput,
-                unit=unit,
-                gpus_from=gpus_from,
-                tflops_per_gpu=tflops,
-                source=Source(
-                    file=file,
-                    lines=_cited(gpu_lines + extra, lines),
-                    formula=formula,
-                    excerpt=self.series.excerpt_lines(),
-                    left_out=(warmup, *notes),
-                ),
-            )
-        ]
+        return Measurement(
+            format=self.name,
+            gpus=count,
+            throughput=throughput,
+            unit=unit,
+            gpus_from=gpus_from,
+            tflops_per_gpu=tflops,
+            source=Source(
+                file=file,
+                lines=_cited(gpu_lines + extra, lines),
+                formula=formula,
+                excerpt=series.excerpt_lines(),
+                left_out=(warmup, *notes),
+            ),
+        )
 
 
 _TITAN_STEP = re.compile(r"\bstep:\s*(\d+)\b.*?\b(tps|wps):\s*(" + _NUMBER + ")")
