@@ -13,6 +13,7 @@ from proposals.views import (
     wizard,
 )
 from proposals.views import paste as paste_views
+from proposals.views import training_logs as log_views
 
 app_name = "proposals"
 
@@ -154,6 +155,12 @@ urlpatterns += [
         paste_views.paste_undo,
         name="paste_undo",
     ),
+]
+
+# Measurements and job-plan rows read from training logs and sacct output.
+urlpatterns += [
+    path("proposals/<int:pk>/logs/", log_views.read_logs, name="logs"),
+    path("proposals/<int:pk>/logs/undo/", log_views.undo_logs, name="logs_undo"),
 ]
 
 # Compute planning: compare the catalogue systems, copy retargeted to one of them.

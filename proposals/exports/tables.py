@@ -16,6 +16,8 @@ from proposals.domain import Assessment, Catalogue, Cluster, Proposal
 from proposals.domain.numbers import MISSING, grouped
 from proposals.domain.terms import UNITS
 
+#: The heading of the rows' provenance, in every export and on the staff page.
+SOURCES_TITLE = "Read from training logs and accounting"
 TITLE_WIDTH = 36  # job titles and activities wrap at this width in plain text
 
 
@@ -127,6 +129,14 @@ class ScalingTable:
 
 
 @dataclass(frozen=True)
+class RowSource:
+    """Where a row read from a training log or sacct output came from."""
+
+    label: str  # which row: "Megatron-LM at 8 GPUs", "job type “eval”"
+    text: str  # the provenance kept with the row (file, lines, formula, excerpt)
+
+
+@dataclass(frozen=True)
 class Figures:
     """Every generated part of section (d), ready to render in any format."""
 
@@ -138,6 +148,11 @@ class Figures:
     schedule_table: Table | None
     schedule_note: str
     code_names: dict[int | None, str] = field(default_factory=dict)
+    sources: tuple[RowSource, ...] = ()
+
+    @property
+    def sources_title(self) -> str:
+        return SOURCES_TITLE
 
 
 def code_label(proposal: Proposal, index: int | None) -> str:
@@ -273,6 +288,30 @@ def scaling_tables(proposal: Proposal, assessment: Assessment) -> list[ScalingTa
     return tables
 
 
+def row_sources(proposal: Proposal) -> tuple[RowSource, ...]:
+    """The provenance of the rows read from logs, in table order (typed rows have
+    none)."""
+    scal = proposal.scalability
+    found = [
+        RowSource(
+            f"Measurement: {code_label(proposal, m.code)} at {plural(m.gpus, 'GPU')}",
+            normalise(m.source),
+        )
+        for m in scal.measurements
+        if m.source.strip()
+    ]
+    found += [
+        RowSource(
+            f"Job type {one_line(j.title) or '(untitled)'}: "
+            f"{num(j.count)} x {plural(j.gpus, 'GPU')} x {num(j.hours)} h",
+            normalise(j.source),
+        )
+        for j in scal.jobs
+        if j.source.strip()
+    ]
+    return tuple(found)
+
+
 def projection_sentence(assessment: Assessment) -> str:
     """The projection to the largest job size, in one sentence (empty without one)."""
     p = assessment.projection
@@ -360,4 +399,5 @@ def figures(
         schedule_table=schedule_table(assessment),
         schedule_note=schedule_note(assessment, proposal),
         code_names={i: code_label(proposal, i) for i in range(len(proposal.codes))},
+        sources=row_sources(proposal),
     )

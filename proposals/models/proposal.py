@@ -17,6 +17,7 @@ from django.urls import reverse
 from proposals.domain import limits
 from proposals.domain.bounds import BOUNDS
 from proposals.domain.fields import label
+from proposals.domain.training_logs import SOURCE_CHARS
 from proposals.domain.types import (
     CALL_FAMILY_LABELS,
     MODEL_USE_LABELS,
@@ -427,6 +428,11 @@ class ScalingMeasurement(ProposalChild):
     hardware = models.CharField(
         label("hardware", "measurements"), max_length=limits.LINE_CHARS, blank=True
     )
+    # Where a row read from a training log came from (file, lines, formula, a short
+    # excerpt); empty for typed and pasted rows. The log itself is not kept.
+    source = models.TextField(
+        "read from", max_length=SOURCE_CHARS, blank=True, editable=False
+    )
 
     class Meta(ProposalChild.Meta):
         constraints = [
@@ -468,6 +474,10 @@ class JobType(ProposalChild):
     )
     count = models.PositiveIntegerField(
         label("count", "jobs"), null=True, blank=True, validators=positive(MAX_JOBS)
+    )
+    # Where a row read from sacct output came from; empty for typed rows.
+    source = models.TextField(
+        "read from", max_length=SOURCE_CHARS, blank=True, editable=False
     )
 
     class Meta(ProposalChild.Meta):
