@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('proposals', '0018_queue_search_trigram'),
+        ('proposals', '0024_preferences_locale_time_zone'),
     ]
 
     operations = [
