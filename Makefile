@@ -6,11 +6,12 @@ PY := $(VENV)/bin/python
 # make run PORT=8080 where 8000 is taken.
 PORT ?= 8000
 
-.PHONY: run worker setup venv assets migrate demo test test-fast e2e lint format bench check-deploy clean system-packages loadtest
+.PHONY: run worker setup venv assets migrate demo test test-fast e2e lint format bench check-deploy clean system-packages loadtest lock install-prod prodcheck
 
 ## make run: set everything up, load the demo data and serve at http://127.0.0.1:$(PORT)
 ## (8000 unless PORT= says otherwise), with the task worker (it sends the e-mails)
-## running beside the server until Ctrl-C.
+## running beside the server until Ctrl-C, started again whenever it exits
+## (scripts/keep_alive.sh).
 run: setup demo
 	@echo ""
 	@echo "  Serving at http://127.0.0.1:$(PORT)"
@@ -18,7 +19,8 @@ run: setup demo
 	@echo "  Demo support staff: staff / aifactory-staff"
 	@echo "  Administrator:      admin / aifactory-admin (Django admin, superuser)"
 	@echo ""
-	DJANGO_DEBUG=1 $(PY) manage.py db_worker --no-reload & worker=$$!; \
+	DJANGO_DEBUG=1 bash scripts/keep_alive.sh $(PY) manage.py db_worker --no-reload & \
+	  worker=$$!; \
 	  trap 'kill $$worker 2>/dev/null; wait $$worker 2>/dev/null' EXIT INT TERM; \
 	  DJANGO_DEBUG=1 $(PY) manage.py runserver 127.0.0.1:$(PORT)
 
@@ -87,6 +89,28 @@ loadtest: venv
 	@pg="$${LOADTEST_PG:-$$DATABASE_URL}"; \
 	  if [ -z "$$pg" ]; then pg=$$(bash scripts/local_postgres.sh) || exit 1; fi; \
 	  LOADTEST_PG="$$pg" $(PY) scripts/loadtest.py
+
+## make lock: write requirements/production.txt (no test tools) and requirements/test.txt
+## from pyproject.toml with uv (pip install uv), pinned with hashes for Linux x86_64.
+UV ?= uv
+LOCK_FLAGS := --generate-hashes --python-version 3.11 \
+  --python-platform x86_64-manylinux_2_28 --quiet --custom-compile-command "make lock"
+lock:
+	$(UV) pip compile pyproject.toml $(LOCK_FLAGS) -o requirements/production.txt
+	$(UV) pip compile pyproject.toml --extra test $(LOCK_FLAGS) -o requirements/test.txt
+
+## make install-prod VENV=/srv/aifactory/venv: the production install (README,
+## Production): the lock file only, every package checked against its hash.
+install-prod:
+	test -d $(VENV) || $(PYTHON) -m venv $(VENV)
+	$(VENV)/bin/python -m pip install --require-hashes --no-deps -r requirements/production.txt
+
+## make prodcheck: the production stack on this machine (PostgreSQL, two gunicorn
+## instances behind nginx, the supervised worker, an SMTP relay with STARTTLS and
+## login), walked and stopped again (scripts/prod_stack.py). Installs nginx when it can.
+prodcheck: venv
+	@bash scripts/system_packages.sh nginx openssl
+	$(PY) scripts/prod_stack.py
 
 check-deploy: venv
 	DJANGO_DEBUG=0 DJANGO_SECRET_KEY=$$(head -c 48 /dev/urandom | base64) \

@@ -7,7 +7,7 @@ import sys
 
 # Commands that only read a file and print: they sign nothing, so in a shell without
 # DJANGO_SECRET_KEY they get a throwaway key instead of refusing to start.
-FILE_TOOLS = {"assess"}
+FILE_TOOLS = {"assess", "read_log"}
 
 
 def main():

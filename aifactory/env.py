@@ -1,6 +1,7 @@
 """Small, strict readers for settings that come from the environment."""
 
 import os
+from email.utils import getaddresses
 
 from django.core.exceptions import ImproperlyConfigured
 
@@ -34,3 +35,28 @@ def env_list(name: str, *, default: list[str]) -> list[str]:
     if raw is None:
         return list(default)
     return [item.strip() for item in raw.split(",") if item.strip()]
+
+
+def env_int(name: str, *, default: int) -> int:
+    """Parse a whole number (ASCII digits); anything else is a configuration error."""
+    raw = os.environ.get(name)
+    if raw is None or not raw.strip():
+        return default
+    value = raw.strip()
+    if not (value.isascii() and value.isdigit()):
+        raise ImproperlyConfigured(f"{name} must be a whole number, not {raw!r}")
+    return int(value)
+
+
+def env_addresses(name: str) -> list[tuple[str, str]]:
+    """Read comma-separated mail addresses ("Ops <ops@example.eu>, b@example.eu") as
+    the (name, address) pairs of Django's ``ADMINS``; an entry without an ``@`` is a
+    configuration error."""
+    raw = os.environ.get(name, "")
+    pairs = getaddresses([raw]) if raw.strip() else []
+    for display, address in pairs:
+        if "@" not in address:
+            raise ImproperlyConfigured(
+                f"{name} must list mail addresses, not {(display or address)!r}"
+            )
+    return [(display or address, address) for display, address in pairs]

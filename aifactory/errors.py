@@ -9,10 +9,12 @@ import logging
 import sys
 
 from django.db import InterfaceError, OperationalError
-from django.http import HttpResponse
+from django.http import HttpResponse, HttpResponseServerError
 from django.template import loader
 from django.views import defaults
 from django.views.decorators.csrf import requires_csrf_token
+
+from aifactory.requestlog import current_request_id
 
 logger = logging.getLogger(__name__)
 
@@ -56,4 +58,7 @@ def server_error(request, template_name=defaults.ERROR_500_TEMPLATE_NAME):
     middleware saves the session) is a 503 too; anything else is our 500 page."""
     if isinstance(sys.exc_info()[1], DATABASE_UNAVAILABLE):
         return database_unavailable(request)
-    return defaults.server_error(request, template_name)
+    # The page shows the request's id, which the log's lines about it carry.
+    request_id = getattr(request, "request_id", None) or current_request_id()
+    content = loader.render_to_string(template_name, {"request_id": request_id})
+    return HttpResponseServerError(content)

@@ -5,13 +5,16 @@ are for local development; with ``DJANGO_DEBUG`` off the defaults become product
 and a real ``DJANGO_SECRET_KEY`` is required.
 """
 
+import json
 from datetime import timedelta
 from pathlib import Path
+from urllib.parse import quote_plus
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
-from aifactory.env import env_bool, env_list, env_str
+from aifactory.env import env_addresses, env_bool, env_int, env_list, env_str
+from proposals.domain.fields import most_step_characters, most_step_inputs
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = BASE_DIR / "var"
@@ -32,6 +35,16 @@ ALLOWED_HOSTS = env_list(
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", default=[])
 # Behind a reverse proxy the client's address is the last X-Forwarded-For entry.
 BEHIND_PROXY = env_bool("DJANGO_BEHIND_PROXY", default=False)
+# The header in which the proxy says the client used HTTPS (only read behind a proxy,
+# which must set or strip it on every request), and whether the Host the client asked
+# for comes from X-Forwarded-Host (when the proxy rewrites Host).
+_PROXY_SSL_HEADER = env_str("DJANGO_SECURE_PROXY_SSL_HEADER", "X-Forwarded-Proto")
+if BEHIND_PROXY and _PROXY_SSL_HEADER:
+    SECURE_PROXY_SSL_HEADER = (
+        "HTTP_" + _PROXY_SSL_HEADER.strip().upper().replace("-", "_"),
+        "https",
+    )
+USE_X_FORWARDED_HOST = env_bool("DJANGO_USE_X_FORWARDED_HOST", default=False)
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -47,12 +60,19 @@ INSTALLED_APPS = [
     "crispy_bootstrap5",
     "django_htmx",
     "axes",
+    # Before django_tasks_db: its ``db_worker`` command (aifactory/management/) wraps
+    # upstream's with a worker that rides out database outages.
+    "aifactory",
     "django_tasks",
     "django_tasks_db",
     "proposals",
 ]
 
 MIDDLEWARE = [
+    # First: the request id and the one log line per request (aifactory/requestlog.py).
+    "aifactory.requestlog.RequestLogMiddleware",
+    # /healthz and /readyz, answered before the host check and the HTTPS redirect.
+    "aifactory.health.HealthCheckMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "aifactory.middleware.ContentSecurityPolicyMiddleware",
     "aifactory.errors.DatabaseUnavailableMiddleware",
@@ -61,6 +81,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # Numbers and times in the person's conventions (proposals/localization.py).
+    "proposals.middleware.PersonLocaleMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -95,9 +117,20 @@ DATABASES = {
     "default": dj_database_url.parse(
         env_str("DATABASE_URL") or f"sqlite:///{VAR_DIR / 'db.sqlite3'}",
         conn_max_age=int(env_str("DJANGO_CONN_MAX_AGE", default="60")),
-        conn_health_checks=True,
+        conn_health_checks=env_bool("DJANGO_CONN_HEALTH_CHECKS", default=True),
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # The embedded default serves a web server and the task worker from one file
+    # (``make run``). WAL lets reads go on beside a write; IMMEDIATE takes the write
+    # lock when a transaction begins, so a transaction that read never fails at once
+    # with "database is locked" when it comes to write (SQLite cannot wait there);
+    # instead a writer waits up to ``timeout`` seconds for the other's commit.
+    DATABASES["default"]["OPTIONS"] = {
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+        "transaction_mode": "IMMEDIATE",
+        "timeout": 20,
+    }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -139,6 +172,10 @@ RATELIMIT_VIEW = "proposals.views.accounts.too_many_attempts"
 LOGIN_REDIRECT_URL = "proposals:landing"  # staff: the review queue
 LOGOUT_REDIRECT_URL = "login"
 
+# Who answers questions about personal data (the operator's data-protection contact:
+# an e-mail address or a web address), named on the privacy notice (/privacy/).
+PRIVACY_CONTACT = env_str("DJANGO_PRIVACY_CONTACT", default="")
+
 LANGUAGE_CODE = "en-gb"
 TIME_ZONE = "Europe/Brussels"
 USE_I18N = True
@@ -157,6 +194,24 @@ STORAGES = {
     },
 }
 
+# A wizard step posts all its fields, every row's included, so the limit on posted
+# fields follows from the format's limits (``most_step_inputs``: 2,683 on the
+# scalability step at 200 measurements, 200 jobs and 120 periods) with as many again
+# for the page's own inputs (token, bases, keys, buttons) and each row's bookkeeping.
+# Django's default (1,000) refused a step of about 135 measurements with a 400.
+DATA_UPLOAD_MAX_NUMBER_FIELDS = 2 * most_step_inputs()
+# So does the limit on a post's size: a character of a full step (``most_step_
+# characters``: 1,215,000 on the code details at 50 entries) takes at most 28 bytes,
+# 12 as a percent-encoded 4-byte UTF-8 character and 16 in ``bases`` (a JSON \u
+# escape pair, percent-encoded); each input gets 200 bytes more for its name, a number
+# and its entry in ``bases``. About 35 MB; Django's default (2.5 MB) refused the
+# code details at 50 entries written with accented letters. A proxy in front must
+# accept bodies this large (nginx: ``client_max_body_size``).
+_WIDE = "\U0001f600"
+DATA_UPLOAD_MAX_MEMORY_SIZE = (
+    len(quote_plus(_WIDE)) + len(quote_plus(json.dumps(_WIDE)[1:-1]))
+) * most_step_characters() + 200 * DATA_UPLOAD_MAX_NUMBER_FIELDS
+
 CRISPY_ALLOWED_TEMPLATE_PACKS = "bootstrap5"
 CRISPY_TEMPLATE_PACK = "bootstrap5"
 
@@ -168,6 +223,30 @@ DEFAULT_FROM_EMAIL = env_str(
     "DJANGO_DEFAULT_FROM_EMAIL", default="AI Factory wizard <noreply@localhost>"
 )
 EMAIL_HOST = env_str("DJANGO_EMAIL_HOST", default="localhost")
+# A real relay: port, STARTTLS (587) or implicit TLS (465), login, and a timeout so
+# that a relay which stops answering cannot hold a worker forever.
+EMAIL_PORT = env_int("DJANGO_EMAIL_PORT", default=25)
+EMAIL_USE_TLS = env_bool("DJANGO_EMAIL_USE_TLS", default=False)
+EMAIL_USE_SSL = env_bool("DJANGO_EMAIL_USE_SSL", default=False)
+if EMAIL_USE_TLS and EMAIL_USE_SSL:
+    raise ImproperlyConfigured(
+        "Set DJANGO_EMAIL_USE_TLS (STARTTLS, port 587) or DJANGO_EMAIL_USE_SSL "
+        "(implicit TLS, port 465), not both."
+    )
+EMAIL_HOST_USER = env_str("DJANGO_EMAIL_HOST_USER")
+EMAIL_HOST_PASSWORD = env_str("DJANGO_EMAIL_HOST_PASSWORD")
+EMAIL_TIMEOUT = env_int("DJANGO_EMAIL_TIMEOUT", default=10)
+# Who receives the server's error reports (a traceback per 500, debug off), and the
+# sender of those reports: "Ops <ops@example.eu>, oncall@example.eu".
+ADMINS = env_addresses("DJANGO_ADMINS")
+SERVER_EMAIL = env_str("DJANGO_SERVER_EMAIL", default=DEFAULT_FROM_EMAIL)
+
+# The site's address as people reach it: every e-mail builds its links from it (never
+# from whichever request caused the mail, which may be an autosave or a worker).
+SITE_URL = env_str("DJANGO_SITE_URL", default="http://127.0.0.1:8000").rstrip("/")
+# Whose public holidays the help desk does not work on (ISO 3166 code for the
+# ``holidays`` library): the queue's working days skip them.
+HOLIDAY_COUNTRY = env_str("DJANGO_HOLIDAY_COUNTRY", default="BE")
 
 # Background tasks (the review workflow's e-mails) are stored in the database and run
 # by ``manage.py db_worker`` (django-tasks with the django-tasks-db backend).
@@ -201,13 +280,35 @@ if not DEBUG:
     SECURE_HSTS_SECONDS = int(env_str("DJANGO_HSTS_SECONDS", default="31536000"))
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True
-    if BEHIND_PROXY:
-        SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
+# The readiness check (/readyz) fails when a task has waited longer than this for a
+# worker (a PDF not picked up within five minutes is offered again).
+HEALTH_TASK_MAX_WAIT = timedelta(
+    seconds=env_int("DJANGO_HEALTH_TASK_MAX_WAIT", default=300)
+)
+
+# One line per request with its id (aifactory/requestlog.py), plain text or, with
+# DJANGO_LOG_FORMAT=json, one JSON object per line.
+LOG_FORMAT = env_str("DJANGO_LOG_FORMAT", default="text")
+if LOG_FORMAT not in ("text", "json"):
+    raise ImproperlyConfigured("DJANGO_LOG_FORMAT must be text or json.")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {"request_id": {"()": "aifactory.requestlog.RequestIdFilter"}},
+    "formatters": {
+        "text": {
+            "format": "%(asctime)s %(levelname)s %(name)s [%(request_id)s] %(message)s"
+        },
+        "json": {"()": "aifactory.requestlog.JsonFormatter"},
+    },
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "filters": ["request_id"],
+            "formatter": LOG_FORMAT,
+        }
+    },
     "root": {"handlers": ["console"], "level": env_str("DJANGO_LOG_LEVEL", "INFO")},
     # WeasyPrint reports every layout step at INFO, django-axes every login and its
     # own start: noise in a server's log (lockouts are warnings and stay).

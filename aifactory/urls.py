@@ -10,6 +10,9 @@ urlpatterns = [
     path("accounts/signup/", accounts.signup, name="signup"),
     path("accounts/settings/", accounts.account_settings, name="account_settings"),
     path("accounts/signup/sent/", accounts.signup_done, name="signup_done"),
+    path("accounts/settings/data.zip", accounts.account_data, name="account_data"),
+    path("accounts/settings/delete/", accounts.account_delete, name="account_delete"),
+    path("privacy/", public.privacy, name="privacy"),
     path(
         "accounts/verify/<uidb64>/<token>/", accounts.verify_email, name="verify_email"
     ),

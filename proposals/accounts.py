@@ -15,9 +15,10 @@ from django.conf import settings
 from django.contrib.auth.tokens import PasswordResetTokenGenerator
 from django.core.mail import send_mail
 from django.template.loader import render_to_string
-from django.urls import reverse
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
+
+from proposals.links import site_reverse
 
 logger = logging.getLogger(__name__)
 
@@ -40,10 +41,10 @@ class EmailVerificationTokenGenerator(PasswordResetTokenGenerator):
 verification_tokens = EmailVerificationTokenGenerator()
 
 
-def verification_link(user, link_base: str = "") -> str:
+def verification_link(user) -> str:
     uid = urlsafe_base64_encode(force_bytes(user.pk))
     token = verification_tokens.make_token(user)
-    return link_base + reverse("verify_email", args=[uid, token])
+    return site_reverse("verify_email", uid, token)
 
 
 def _send(template: str, address: str, context: dict) -> None:
@@ -55,27 +56,27 @@ def _send(template: str, address: str, context: dict) -> None:
         logger.exception("Could not send the %s e-mail", template)
 
 
-def send_verification(*, user, link_base: str = "") -> None:
+def send_verification(*, user) -> None:
     """The link that verifies ``user.email`` (and activates a new account)."""
     context = {
         "user": user,
-        "url": verification_link(user, link_base),
+        "url": verification_link(user),
         "days": settings.PASSWORD_RESET_TIMEOUT // 86400,
         "new_account": not user.is_active,
     }
     _send("account_verify", user.email, context)
 
 
-def send_address_in_use(*, address: str, link_base: str = "") -> None:
+def send_address_in_use(*, address: str) -> None:
     """A sign-up used an address that already has an account."""
     context = {
-        "login_url": link_base + reverse("login"),
-        "reset_url": link_base + reverse("password_reset"),
+        "login_url": site_reverse("login"),
+        "reset_url": site_reverse("password_reset"),
     }
     _send("account_address_in_use", address, context)
 
 
-def send_username_taken(*, address: str, username: str, link_base: str = "") -> None:
+def send_username_taken(*, address: str, username: str) -> None:
     """A sign-up chose a username that is taken."""
-    context = {"username": username, "signup_url": link_base + reverse("signup")}
+    context = {"username": username, "signup_url": site_reverse("signup")}
     _send("account_username_taken", address, context)

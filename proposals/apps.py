@@ -8,6 +8,12 @@ def _grant_staff_rights(sender, using="default", **kwargs):
     services.staff_group_grant_rights(using=using)
 
 
+def _create_cache_tables(sender, using="default", verbosity=1, **kwargs):
+    from django.core.management import call_command
+
+    call_command("createcachetable", database=using, verbosity=max(verbosity - 1, 0))
+
+
 class ProposalsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "proposals"
@@ -17,5 +23,8 @@ class ProposalsConfig(AppConfig):
         # After every migrate (and test-database flush), once Django has created
         # the permissions: the support staff group holds exactly its admin rights.
         post_migrate.connect(_grant_staff_rights, sender=self)
+        # The database cache's table (DJANGO_CACHE_BACKEND=db) comes with migrate: a
+        # deployment that forgot `createcachetable` would answer 500 on every step.
+        post_migrate.connect(_create_cache_tables, sender=self)
         # The in-process copy of the catalogue and call terms forgets itself on edits.
         from proposals import reference_data  # noqa: F401

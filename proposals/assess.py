@@ -159,6 +159,7 @@ def proposal_to_domain(proposal: Proposal) -> domain.Proposal:
                     mfu_pct=_float(m.mfu_pct),
                     comm_overhead_pct=_float(m.comm_overhead_pct),
                     hardware=m.hardware,
+                    source=m.source,
                 )
                 for m in p.measurements.all()
             ),
@@ -168,6 +169,7 @@ def proposal_to_domain(proposal: Proposal) -> domain.Proposal:
                     gpus=j.gpus or 0,
                     hours=_float(j.hours) or 0.0,
                     count=j.count or 0,
+                    source=j.source,
                 )
                 for j in p.jobs.all()
             ),
@@ -377,6 +379,7 @@ def document_rows(
                 mfu_pct=_decimal(m.mfu_pct),
                 comm_overhead_pct=_decimal(m.comm_overhead_pct),
                 hardware=m.hardware,
+                source=m.source,
             )
             for i, m in enumerate(scal.measurements)
         ],
@@ -388,6 +391,7 @@ def document_rows(
                 gpus=_blank_if_zero(j.gpus),
                 hours=_decimal(_blank_if_zero(j.hours)),
                 count=_blank_if_zero(j.count),
+                source=j.source,
             )
             for i, j in enumerate(scal.jobs)
         ],

@@ -1,6 +1,7 @@
 """Forms for accounts and proposals. Labels follow the portal's wording."""
 
 from decimal import Decimal
+from zoneinfo import available_timezones
 
 from crispy_forms.helper import FormHelper
 from crispy_forms.layout import Submit
@@ -18,6 +19,7 @@ from proposals.domain.numbers import (
     NumberError,
     NumberFormat,
     format_number,
+    number_formats,
     parse_number,
 )
 from proposals.models import (
@@ -56,11 +58,54 @@ class SignUpForm(BaseUserCreationForm):
         """No "a user with that username already exists" (see the class)."""
 
 
+def _number_format_choices():
+    return [(fmt.name, fmt.label) for fmt in number_formats()]
+
+
+def _time_zone_choices():
+    return [(name, name.replace("_", " ")) for name in sorted(available_timezones())]
+
+
 class PreferencesForm(forms.ModelForm):
+    """The person's number and date format (every CLDR locale with Latin digits)
+    and time zone."""
+
+    number_format = forms.ChoiceField(choices=_number_format_choices)
+    time_zone = forms.ChoiceField(choices=_time_zone_choices)
+
     class Meta:
         model = Preferences
-        fields = ["number_format"]
-        widgets = {"number_format": forms.RadioSelect}
+        fields = ["number_format", "time_zone"]
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for name in self.Meta.fields:
+            model_field = Preferences._meta.get_field(name)
+            self.fields[name].label = model_field.verbose_name.capitalize()
+            self.fields[name].help_text = model_field.help_text
+
+
+class AccountDeleteForm(forms.Form):
+    """Deleting an account asks for its password (as changing the password does)."""
+
+    password = forms.CharField(
+        label="Your password",
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+    )
+
+    def __init__(self, user, *args, **kwargs):
+        self.user = user
+        super().__init__(*args, **kwargs)
+
+    def clean_password(self):
+        password = self.cleaned_data["password"]
+        if not self.user.check_password(password):
+            raise ValidationError(
+                "That is not your password: nothing was deleted.",
+                code="password_incorrect",
+            )
+        return password
 
 
 class ProposalCreateForm(forms.ModelForm):

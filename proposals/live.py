@@ -251,9 +251,11 @@ def _mode_terms(terms, proposal, assessment):
 def _refused(proposal, rows, step: str) -> dict:
     """What was typed and not saved (``Proposal.refused_inputs``): how many inputs
     per step, the fields whose last saved value the figures still use, the rows
-    whose figures are from their last complete values."""
+    whose figures are from their last complete values, and the rows edited here
+    but removed elsewhere (each one item; their typed values, to add them back)."""
     by_step: dict[str, int] = defaultdict(int)
     labels, row_prefixes = [], set()
+    gone: dict[str, dict] = {}
     positions = {
         f"{kind}-{row.pk}": index
         for kind, kind_rows in rows.items()
@@ -266,6 +268,9 @@ def _refused(proposal, rows, step: str) -> dict:
             kind, name = prefix.split("-")[0], key[len(prefix) + 1 :]
             spec = FIELD_BY_KEY.get(f"{kind}.{name}")
             table = TABLE_BY_KIND[kind]
+            if entry.get("gone"):
+                _gone_row(gone, proposal, step, table, prefix, spec, name, entry)
+                continue
             where = f"{table.item} {positions.get(prefix, 0) + 1}"
             row_prefixes.add(prefix)
             section = table.section
@@ -278,13 +283,52 @@ def _refused(proposal, rows, step: str) -> dict:
         by_step[section] += 1
         name = spec.label if spec else key
         labels.append(f"{where}{SEPARATOR}{name}" if where else name)
+    for row in gone.values():  # one item each (the figures never counted it)
+        by_step[row["section"]] += 1
+    gone_here = [row for row in gone.values() if row["section"] == step]
     return {
         "refused_by_step": dict(by_step),
-        "refused_here": by_step.get(step, 0),
+        "refused_here": by_step.get(step, 0) - len(gone_here),
         "refused_total": sum(by_step.values()),
         "refused_labels": labels,
         "refused_rows": row_prefixes,
+        "gone_rows": gone_here,
     }
+
+
+def _gone_row(gone, proposal, step, table, prefix, spec, name, entry) -> None:
+    """Add what was typed into field ``name`` of row ``prefix`` (removed in another
+    tab) to ``gone``: per row, its table's word for a row, the typed values with
+    their labels, and the addresses that add it back or forget it."""
+    row = gone.get(prefix)
+    if row is None:
+        pk = prefix.split("-")[1]
+        urls = {
+            operation: reverse(
+                "proposals:row",
+                kwargs={
+                    "pk": proposal.pk,
+                    "step": table.section,
+                    "kind": table.kind,
+                    "row": pk,
+                    "operation": operation,
+                },
+            )
+            for operation in ("restore", "discard")
+        }
+        row = gone[prefix] = {
+            "prefix": prefix,
+            "kind": table.kind,
+            "item": table.item,
+            "section": table.section,
+            "values": [],
+            "inputs": {},
+            **urls,
+        }
+    text = entry.get("text", "")
+    row["inputs"][f"{prefix}-{name}"] = text
+    if text.strip():
+        row["values"].append({"label": spec.label if spec else name, "text": text})
 
 
 def _severity_counts(items) -> dict[str, int]:

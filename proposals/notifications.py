@@ -3,16 +3,19 @@ mails to send; the services store them with the action (``services.mail_queue``)
 worker sends them after the commit, so nothing is sent for a write that was rolled back
 and a mail server outage never breaks the action.
 
-Links are absolute when the view passes the site's base URL (``link_base``), and
-site-relative otherwise (management commands, tests).
+Links are absolute, built from the configured site address (``settings.SITE_URL``),
+whatever caused the mail. A mail that no confirmed address can receive is still
+returned, marked ``undeliverable`` with the reason: it is stored and shown to staff
+under "Mail delivery", never dropped.
 """
 
 from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
 from django.template.loader import render_to_string
-from django.urls import reverse
 
+from proposals import localization
+from proposals.links import site_reverse
 from proposals.selectors import STAFF_GROUP, verified_addresses
 
 
@@ -21,16 +24,39 @@ class Mail:
     to: str
     subject: str
     body: str
+    # Why nobody can receive it (blank: it can be sent).
+    undeliverable: str = ""
 
 
 def _messages(template: str, context: dict, recipients) -> list[Mail]:
     """One mail per recipient whose address is verified: nothing is sent to an
-    address its owner has not confirmed."""
-    recipients = verified_addresses(addresses=recipients)
+    address its owner has not confirmed; each in its recipient's number format and
+    time zone. When none of them is, one undeliverable mail says who it was for and
+    why, for staff to see."""
+    recipients = sorted({address for address in recipients if address})
+    verified = verified_addresses(addresses=recipients)
+    if verified:
+        people = {
+            user.email: user
+            for user in get_user_model().objects.filter(email__in=verified)
+        }
+        mails = []
+        for address in sorted(verified):
+            # Numbers and times in the recipient's format and zone.
+            with localization.for_recipient(people.get(address)):
+                subject = render_to_string(f"emails/{template}_subject.txt", context)
+                body = render_to_string(f"emails/{template}.txt", context)
+            mails.append(Mail(address, " ".join(subject.split()), body))
+        return mails
     subject = render_to_string(f"emails/{template}_subject.txt", context)
     body = render_to_string(f"emails/{template}.txt", context)
     subject = " ".join(subject.split())
-    return [Mail(address, subject, body) for address in sorted(recipients)]
+    if recipients:
+        reason = "Nobody confirmed the address: " + ", ".join(recipients) + "."
+    else:
+        reason = "Nobody to send it to: no active support staff member has an address."
+    to = recipients[0] if len(recipients) == 1 else ""
+    return [Mail(to, subject, body, undeliverable=reason)]
 
 
 def staff_addresses(*, exclude=None) -> list[str]:
@@ -41,33 +67,41 @@ def staff_addresses(*, exclude=None) -> list[str]:
     return sorted({email for email in users.values_list("email", flat=True) if email})
 
 
-def submission_to_staff(*, revision, state=None, link_base: str = "") -> list[Mail]:
+def submission_to_staff(*, revision, state=None) -> list[Mail]:
     """Tell the staff that a proposal waits for review: its handler if it has
     one, otherwise every support staff member."""
-    url = link_base + reverse("proposals:staff_review", args=[revision.proposal_id])
+    url = site_reverse("proposals:staff_review", revision.proposal_id)
     context = {"revision": revision, "proposal": revision.proposal, "url": url}
     return _messages("review_submitted", context, handler_or_staff(state))
 
 
-def status_to_applicant(*, change, link_base: str = "") -> list[Mail]:
+def _applicant_has_it(proposal) -> bool:
+    """Whether the applicant still has the proposal: a deleted one is not mailed
+    about, since every link to it would answer 404."""
+    return proposal.deleted_at is None
+
+
+def status_to_applicant(*, change) -> list[Mail]:
     """Tell the applicant that staff changed the status (with the staff's note)."""
     proposal = change.proposal
-    url = link_base + reverse("proposals:review_status", args=[proposal.pk])
+    if not _applicant_has_it(proposal):
+        return []
+    url = site_reverse("proposals:review_status", proposal.pk)
     context = {"change": change, "proposal": proposal, "url": url}
     return _messages("review_status", context, [proposal.owner.email])
 
 
-def comment_to_applicant(*, comment, link_base: str = "") -> list[Mail]:
+def comment_to_applicant(*, comment) -> list[Mail]:
     """Send a staff comment to the applicant; internal notes are never sent."""
-    if comment.staff_only:
-        return []
     proposal = comment.proposal
-    url = link_base + reverse("proposals:review_status", args=[proposal.pk])
+    if comment.staff_only or not _applicant_has_it(proposal):
+        return []
+    url = site_reverse("proposals:review_status", proposal.pk)
     context = {"comment": comment, "proposal": proposal, "url": url}
     return _messages("review_comment", context, [proposal.owner.email])
 
 
-def reply_to_staff(*, comment, state=None, link_base: str = "") -> list[Mail]:
+def reply_to_staff(*, comment, state=None) -> list[Mail]:
     """Tell the staff member whose comment the applicant answered (or, for a new
     thread, the proposal's handler, or every staff member without one) about the
     applicant's message."""
@@ -77,16 +111,16 @@ def reply_to_staff(*, comment, state=None, link_base: str = "") -> list[Mail]:
         recipients = [parent_author.email]
     else:
         recipients = handler_or_staff(state)
-    url = link_base + reverse("proposals:staff_review", args=[proposal.pk])
+    url = site_reverse("proposals:staff_review", proposal.pk)
     context = {"comment": comment, "proposal": proposal, "url": url}
     return _messages("review_reply", context, recipients)
 
 
-def edit_to_staff(*, change, state=None, link_base: str = "") -> list[Mail]:
+def edit_to_staff(*, change, state=None) -> list[Mail]:
     """Tell the staff that the applicant edited a proposal under review or ready
     to submit: its handler if it has one, otherwise every staff member."""
     proposal = change.proposal
-    url = link_base + reverse("proposals:staff_review", args=[proposal.pk])
+    url = site_reverse("proposals:staff_review", proposal.pk)
     context = {"change": change, "proposal": proposal, "url": url}
     return _messages("review_edited", context, handler_or_staff(state))
 
@@ -99,9 +133,34 @@ def handler_or_staff(state) -> list[str]:
     return staff_addresses()
 
 
-def handover_to_staff(*, state, by, link_base: str = "") -> list[Mail]:
+def handover_to_staff(*, state, by) -> list[Mail]:
     """Tell a staff member that a colleague handed them a proposal."""
     proposal = state.proposal
-    url = link_base + reverse("proposals:staff_review", args=[proposal.pk])
+    url = site_reverse("proposals:staff_review", proposal.pk)
     context = {"proposal": proposal, "by": by, "url": url, "state": state}
     return _messages("review_handover", context, [state.handled_by.email])
+
+
+def taken_from_staff(*, state, by, previous) -> list[Mail]:
+    """Tell a staff member that a colleague took over (or handed on, or released)
+    a proposal they handled."""
+    proposal = state.proposal
+    url = site_reverse("proposals:staff_review", proposal.pk)
+    context = {
+        "proposal": proposal,
+        "by": by,
+        "url": url,
+        "state": state,
+        "previous": previous,
+    }
+    return _messages("review_taken", context, [previous.email])
+
+
+def withdrawal_to_staff(*, change, state=None) -> list[Mail]:
+    """Tell the handler (or every staff member) that the applicant withdrew a
+    proposal under review by deleting it. The link is the staff's review page,
+    which still answers."""
+    proposal = change.proposal
+    url = site_reverse("proposals:staff_review", proposal.pk)
+    context = {"change": change, "proposal": proposal, "url": url}
+    return _messages("review_withdrawn", context, handler_or_staff(state))

@@ -4,11 +4,17 @@ Spreadsheets run a cell that starts with ``=``, ``+``, ``-`` or ``@`` (or a tab 
 carriage return) as a formula, and titles and organisation names are the applicants'
 own text: such cells get a leading apostrophe, which spreadsheets show as text
 (OWASP's advice on CSV injection).
+
+The file starts with a UTF-8 byte-order mark: without it, Excel in most EU locales
+reads the file as a legacy code page and garbles every accented name.
 """
 
 import csv
 
+from proposals.domain.numbers import PORTAL, NumberFormat, format_number
+
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+BYTE_ORDER_MARK = "\ufeff"
 
 HEADERS = (
     "Proposal",
@@ -26,6 +32,7 @@ HEADERS = (
     "Typical response (working days)",
     "Late",
     "Handled by",
+    "Link",
 )
 
 
@@ -35,31 +42,41 @@ def neutralise(value) -> str:
     return "'" + text if text.startswith(FORMULA_STARTS) else text
 
 
-def _row(state) -> list:
+def delimiter_for(fmt: NumberFormat) -> str:
+    """A semicolon where the decimal mark is a comma (as spreadsheets in those
+    locales expect), else a comma."""
+    return ";" if fmt.decimal == "," else ","
+
+
+def _row(state, link, fmt: NumberFormat) -> list:
     proposal, revision, wait = state.proposal, state.latest_revision, state.wait
     hours = revision.total_gpu_hours
     return [
         proposal.title,
         proposal.organisation_name,
-        proposal.owner.get_username(),
+        proposal.applicant_name,
         proposal.get_status_display(),
         f"r{revision.number}",
         revision.get_tier_display(),
         revision.system.name if revision.system else "",
-        "" if hours is None else f"{hours.normalize():f}",
+        "" if hours is None else format_number(hours, fmt, grouping=False),
         revision.error_count,
         revision.warning_count,
         state.submitted_at.date().isoformat(),
         "" if wait is None else wait.working_days,
-        "" if wait is None or wait.typical is None else wait.typical,
+        "" if wait is None else (wait.response.working_days or "none"),
         "yes" if wait is not None and wait.overdue else "",
         state.handled_by.get_username() if state.handled_by else "",
+        link(state),
     ]
 
 
-def queue_csv(out, states) -> None:
-    """Write the header and one row per review state (with ``wait`` attached)."""
-    writer = csv.writer(out)
+def queue_csv(out, states, *, link, fmt: NumberFormat = PORTAL) -> None:
+    """Write the byte-order mark, the header and one row per review state (with
+    ``wait`` attached), for a spreadsheet in ``fmt``'s locale (its delimiter and
+    decimal mark); ``link(state)`` is the absolute address of its review."""
+    out.write(BYTE_ORDER_MARK)
+    writer = csv.writer(out, delimiter=delimiter_for(fmt))
     writer.writerow(HEADERS)
     for state in states:
-        writer.writerow([neutralise(value) for value in _row(state)])
+        writer.writerow([neutralise(value) for value in _row(state, link, fmt)])

@@ -2,25 +2,41 @@
 
 from django import forms
 
+from proposals.domain import workflow
 from proposals.domain.tiers import TIER_LABELS
 from proposals.models import Cluster, Proposal, ReviewComment
 
+# Every status a proposal sent for review can have, in the workflow's order.
 QUEUE_STATUSES = [
-    (Proposal.Status.SUBMITTED, "Waiting for review"),
-    (Proposal.Status.CHANGES_REQUESTED, "Changes requested"),
-    (Proposal.Status.READY, "Ready to submit"),
-    (Proposal.Status.CHANGED_IN_REVIEW, Proposal.Status.CHANGED_IN_REVIEW.label),
-    (Proposal.Status.CHANGED_SINCE_READY, Proposal.Status.CHANGED_SINCE_READY.label),
+    (status, Proposal.Status(status).label)
+    for status in workflow.STATUSES
+    if status != workflow.DRAFT
 ]
+QUEUE_SHOW_LABELS = {
+    "us": "Waiting for us",
+    "applicant": "Waiting for the applicant",
+    "open": "All under review",
+    "ended": "Ended",
+    "all": "Everything",
+}
 
 
 class QueueFilterForm(forms.Form):
-    """The queue's filters; every field is optional and bad values are ignored."""
+    """The queue's filters; every field is optional. A value that is not one of a
+    field's choices is ignored, the other filters still apply, and
+    :meth:`problems` says what was ignored."""
 
     q = forms.CharField(label="Title or organisation", required=False, max_length=100)
-    status = forms.ChoiceField(
-        choices=[("", "Any status"), *QUEUE_STATUSES], required=False
+    show = forms.ChoiceField(
+        label="Show",
+        choices=list(QUEUE_SHOW_LABELS.items()),
+        required=False,
+        help_text="Who owes the next step (with statuses chosen: everything).",
     )
+    status = forms.MultipleChoiceField(
+        label="Statuses", choices=QUEUE_STATUSES, required=False
+    )
+    late = forms.BooleanField(label="Late only", required=False)
     tier = forms.ChoiceField(
         label="Requested tier",
         choices=[("", "Any tier"), *TIER_LABELS.items()],
@@ -51,18 +67,31 @@ class QueueFilterForm(forms.Form):
         ]
 
     def filters(self) -> dict:
-        """Keyword arguments for ``selectors.review_queue``."""
-        data = self.cleaned_data if self.is_valid() else {}
+        """Keyword arguments for ``selectors.review_queue``: the valid filters."""
+        # ``errors`` cleans the form; the valid fields stay in ``cleaned_data``.
+        data = self.cleaned_data if self.is_bound and self.errors is not None else {}
         errors = data.get("errors", "")
         return {
             "search": data.get("q", ""),
-            "status": data.get("status", ""),
+            # The default view: what the staff owe, endings left out.
+            "show": data.get("show") or ("" if data.get("status") else "us"),
+            "statuses": data.get("status", []),
+            "late": data.get("late", False),
             "tier": data.get("tier", ""),
             "system": data.get("system", ""),
             "has_errors": {"yes": True, "no": False}.get(errors),
             "order": data.get("order") or "waiting",
             "handler": data.get("handler", ""),
         }
+
+    def problems(self) -> list[str]:
+        """One sentence per ignored filter value."""
+        return [
+            f"The filter \u201c{self.fields[name].label}\u201d was ignored: "
+            f"{' '.join(errors)}"
+            for name, errors in self.errors.items()
+            if name in self.fields
+        ]
 
 
 class CommentForm(forms.Form):
@@ -83,6 +112,8 @@ class StatusForm(forms.Form):
     """A status change by staff, with a note for the applicant."""
 
     to_status = forms.ChoiceField(label="New status", choices=Proposal.Status.choices)
+    # The status the page showed: a change made since is refused, saying by whom.
+    from_status = forms.CharField(required=False, widget=forms.HiddenInput)
     note = forms.CharField(
         label="Note to the applicant",
         required=False,
@@ -114,6 +145,8 @@ class AssignForm(forms.Form):
         choices=[("take", "Take"), ("hand_over", "Hand over"), ("release", "Release")]
     )
     to = forms.IntegerField(label="Hand over to", required=False)
+    # Taking over: the colleague the staff member saw handling it, and confirmed.
+    expected_handler = forms.IntegerField(required=False, widget=forms.HiddenInput)
 
     def clean(self):
         data = super().clean()

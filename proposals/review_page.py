@@ -129,5 +129,6 @@ def sidebar(source: exports.Source) -> dict:
         "tier_label": tier_label(assessment.tier),
         "recommended_label": tier_label(assessment.recommended_tier),
         "findings": findings,
+        "finding_counts": assessment.counts,
         "chart_svg": chart_svg,
     }

@@ -1,26 +1,38 @@
 """Every non-trivial read. Functions take keyword-only arguments and are query-aware."""
 
+import datetime
+
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import connection
-from django.db.models import F, Q, QuerySet
+from django.db.models import Count, F, OuterRef, Prefetch, Q, QuerySet, Subquery
 from django.http import Http404
 from django.shortcuts import get_object_or_404
+from django.utils import timezone
 
 from proposals import domain, reference_data
 from proposals.assess import CHILDREN, with_children
+from proposals.domain import response_times, workflow
+from proposals.domain.fields import (
+    anchor_name,
+    describe_path,
+    describe_row_named,
+    row_path_at,
+)
 from proposals.domain.numbers import (
     NUMBER_FORMAT_BY_NAME,
     NumberFormat,
     format_for_languages,
 )
+from proposals.domain.sections import TABLE_BY_KIND
 from proposals.models import (
     AccountProfile,
     PendingImport,
-    Preferences,
     Proposal,
     ProposalRevision,
     ReviewComment,
     ReviewState,
+    ReviewVisit,
     StatusChange,
     TechnicalAssessment,
 )
@@ -58,7 +70,10 @@ def proposal_get_for_editing(*, user, pk: int, lock: bool = False) -> Proposal |
     with."""
     queryset = Proposal.objects.filter(
         owner=user, deleted_at__isnull=True, pk=pk
-    ).annotate(owner_number_format=F("owner__preferences__number_format"))
+    ).annotate(
+        owner_number_format=F("owner__preferences__number_format"),
+        owner_time_zone=F("owner__preferences__time_zone"),
+    )
     if lock:
         queryset = queryset.select_for_update(of=("self",))
     proposal = queryset.first()
@@ -158,20 +173,11 @@ def proposal_owned_exists(*, user, pk: int) -> bool:
 
 
 def number_format_of(proposal, *, languages=()) -> NumberFormat:
-    """``number_format_for`` the owner of a proposal read by
-    ``proposal_get_for_editing`` (no query)."""
+    """How the owner of a proposal read by ``proposal_get_for_editing`` writes
+    numbers (no query): their setting, else their browser's ``languages``."""
     name = getattr(proposal, "owner_number_format", None)
     if name in NUMBER_FORMAT_BY_NAME:
         return NUMBER_FORMAT_BY_NAME[name]
-    return format_for_languages(languages)
-
-
-def number_format_for(*, user, languages=()) -> NumberFormat:
-    """How ``user`` writes numbers: their setting, or (before they chose one) the
-    convention of their browser's ``languages``."""
-    preferences = Preferences.objects.filter(user=user).first()
-    if preferences is not None:
-        return preferences.number_format_spec
     return format_for_languages(languages)
 
 
@@ -209,9 +215,48 @@ def user_is_support_staff(*, user) -> bool:
     return cached
 
 
+# Which part of the queue to show: who owes the next step, or how it ended.
+QUEUE_SHOW = {
+    "us": workflow.WAITING_FOR_STAFF,
+    "applicant": workflow.WAITING_FOR_APPLICANT,
+    "open": workflow.UNDER_REVIEW,
+    "ended": workflow.TERMINAL,
+    "all": (),
+}
+
+
+def queue_late_since(*, today) -> dict[tuple[str, str], datetime.date]:
+    """``{(family, tier): day}``: a proposal of that call mode waiting for the
+    staff since that day or earlier is late today (working days, the desk's
+    holidays skipped)."""
+    return {
+        mode: response_times.late_if_sent_by(
+            today=today, typical=days, country=settings.HOLIDAY_COUNTRY
+        )
+        for mode, days in response_times.typical_days_by_mode(
+            reference_data.cached_terms()
+        ).items()
+    }
+
+
+def _late(today) -> Q:
+    """Waiting for the staff for longer than the call mode's typical answer time."""
+    late = Q(pk__in=[])
+    zone = timezone.get_current_timezone()
+    for (family, tier), day in queue_late_since(today=today).items():
+        next_day = datetime.datetime.combine(day + response_times.DAY, datetime.time())
+        mode = Q(proposal__call_family=family)
+        if tier:
+            mode &= Q(latest_revision__tier=tier)
+        late |= mode & Q(submitted_at__lt=timezone.make_aware(next_day, zone))
+    return late & Q(proposal__status__in=workflow.WAITING_FOR_STAFF)
+
+
 def review_queue(
     *,
-    status: str = "",
+    statuses=(),
+    show: str = "",
+    late: bool = False,
     tier: str = "",
     system: str = "",
     has_errors: bool | None = None,
@@ -219,24 +264,44 @@ def review_queue(
     order: str = "waiting",
     handler: str = "",
     user=None,
+    today=None,
 ):
     """Proposals sent for review at least once, with their latest revision's
-    summary (tier, system, GPU-hours, finding counts) and their handler joined in:
-    one query for a page whatever its length, plus the paginator's count.
+    summary (tier, system, GPU-hours, finding counts), their handler and when the
+    handler last opened the review (``handler_opened_at``) joined in: one query
+    for a page whatever its length, plus the paginator's count.
+
+    ``show`` picks who owes the next step or how it ended (``QUEUE_SHOW``; blank:
+    every status), ``statuses`` narrows to several statuses at once, ``late`` to
+    proposals waiting for the staff beyond their call's typical answer time.
     ``handler`` is ``"mine"`` (handled by ``user``), ``"nobody"`` or blank (any)."""
-    queryset = ReviewState.objects.select_related(
-        "proposal",
-        "proposal__owner",
-        "latest_revision",
-        "latest_revision__system",
-        "handled_by",
-    ).defer("latest_revision__snapshot", "latest_revision__findings")
+    queryset = (
+        ReviewState.objects.select_related(
+            "proposal",
+            "proposal__owner",
+            "latest_revision",
+            "latest_revision__system",
+            "handled_by",
+        )
+        .defer("latest_revision__snapshot", "latest_revision__findings")
+        .annotate(
+            handler_opened_at=Subquery(
+                ReviewVisit.objects.filter(
+                    proposal=OuterRef("proposal"), user=OuterRef("handled_by")
+                ).values("opened_at")[:1]
+            )
+        )
+    )
+    if QUEUE_SHOW.get(show):
+        queryset = queryset.filter(proposal__status__in=QUEUE_SHOW[show])
+    if statuses:
+        queryset = queryset.filter(proposal__status__in=list(statuses))
+    if late:
+        queryset = queryset.filter(_late(today or timezone.localdate()))
     if handler == "mine" and user is not None:
         queryset = queryset.filter(handled_by=user)
     elif handler == "nobody":
         queryset = queryset.filter(handled_by__isnull=True)
-    if status:
-        queryset = queryset.filter(proposal__status=status)
     if tier:
         queryset = queryset.filter(latest_revision__tier=tier)
     if system:
@@ -252,6 +317,43 @@ def review_queue(
             | Q(proposal__organisation_name__icontains=search)
         )
     return queryset.order_by(*QUEUE_ORDERS.get(order, QUEUE_ORDERS["waiting"]))
+
+
+def review_conflict(*, user, proposal: Proposal) -> str:
+    """Why ``user`` may not decide on (or handle) ``proposal``: it is their own
+    (conflict of interest); blank when nothing stands in the way. The proposal
+    has one owner, with no co-owners, so owning it is the conflict."""
+    if user is not None and proposal.owner_id == user.pk:
+        return (
+            "This is your own proposal: a colleague must review and decide on it "
+            "(conflict of interest)."
+        )
+    return ""
+
+
+def review_stale_status(*, proposal: Proposal, seen_status: str) -> str:
+    """When ``proposal`` (its status read under the caller's lock) no longer has
+    the status a staff member saw: who changed it from what to what, and when.
+    Blank when it has not changed (or nothing was seen)."""
+    if not seen_status or proposal.status == seen_status:
+        return ""
+    last = (
+        StatusChange.objects.filter(proposal=proposal)
+        .select_related("by")
+        .order_by("-at", "-id")
+        .first()
+    )
+    labels = dict(Proposal.Status.choices)
+    who, when = "Somebody", ""
+    if last is not None:
+        if last.by is not None:
+            who = last.by.get_full_name() or last.by.get_username()
+        when = f" on {timezone.localtime(last.at):%d %b %Y at %H:%M}"
+    return (
+        f"{who} changed the status from \u201c{labels.get(seen_status, seen_status)}"
+        f"\u201d to \u201c{labels.get(proposal.status)}\u201d{when}, after this page "
+        "was shown. Nothing was changed: look at the proposal again, then decide."
+    )
 
 
 def staff_members():
@@ -342,11 +444,44 @@ def review_comment_threads(
     for reply in replies:
         if reply.parent_id in threads:
             threads[reply.parent_id].thread_replies.append(reply)
+    _resolve_row_anchors(proposal, [*threads.values(), *replies])
     return [
         {"key": key, "title": title, "threads": by_section[key]}
         for key, title in ReviewComment.Section.choices
         if not section or key == section
     ]
+
+
+def _resolve_row_anchors(proposal: Proposal, comments) -> None:
+    """Give each comment on a table row ``anchor_field`` (its path at the row's
+    place now) and ``anchor_label`` (the row's place and name now, or its label as
+    it was, marked deleted): one query per table commented on."""
+    anchored = [c for c in comments if c.row_id]
+    kinds = {anchor_name(c.field)[1] for c in anchored} - {""}
+    current = {}
+    for kind in kinds:
+        name_field = TABLE_BY_KIND[kind].name_field
+        model = Proposal._meta.get_field(kind).related_model
+        rows = list(
+            model.objects.filter(proposal=proposal)
+            .order_by("position", "id")
+            .values_list("pk", name_field or "pk")
+        )
+        current[kind] = (
+            {pk: index for index, (pk, _) in enumerate(rows)},
+            {kind: [str(name) if name_field else "" for _, name in rows]},
+        )
+    for comment in anchored:
+        kind = anchor_name(comment.field)[1]
+        places, names = current.get(kind, ({}, {}))
+        if comment.row_id in places:
+            comment.anchor_field = row_path_at(comment.field, places[comment.row_id])
+            comment.anchor_label = describe_path(comment.anchor_field, names)
+        else:
+            comment.anchor_field = ""
+            comment.anchor_label = describe_row_named(
+                comment.field, comment.row_label, deleted=True
+            )
 
 
 def review_comment_for(*, proposal: Proposal, pk, include_staff_only: bool):
@@ -364,6 +499,41 @@ def review_comment_for(*, proposal: Proposal, pk, include_staff_only: bool):
 # --------------------------------------------------------------------------------------
 
 
+def account_data_proposals(*, user) -> QuerySet[Proposal]:
+    """Every proposal ``user`` owns, for the export of their data: archived ones, and
+    deleted ones that the staff keep too; with their rows, revisions (snapshots
+    included), status changes and the comments the applicant may read. A fixed number
+    of queries, however many proposals."""
+    return (
+        with_children(Proposal.objects.filter(owner=user))
+        .prefetch_related(
+            Prefetch(
+                "revisions",
+                queryset=ProposalRevision.objects.order_by("number").only(
+                    "proposal_id", "number", "snapshot", "created_at"
+                ),
+            ),
+            Prefetch("status_changes", queryset=StatusChange.objects.order_by("at")),
+            Prefetch(
+                "review_comments",
+                queryset=ReviewComment.objects.filter(staff_only=False).order_by(
+                    "created_at", "id"
+                ),
+            ),
+        )
+        .order_by("pk")
+    )
+
+
+def account_proposal_counts(*, user) -> dict[str, int]:
+    """How many of ``user``'s proposals deleting the account removes (``drafts``:
+    never sent for review) and keeps for the staff (``sent``), in one query."""
+    return Proposal.objects.filter(owner=user).aggregate(
+        drafts=Count("pk", filter=Q(review_state__isnull=True)),
+        sent=Count("pk", filter=Q(review_state__isnull=False)),
+    )
+
+
 def account_is_verified(*, user) -> bool:
     """Whether the owner of ``user.email`` confirmed it (and it has not changed
     since)."""
@@ -372,6 +542,14 @@ def account_is_verified(*, user) -> bool:
     return AccountProfile.objects.filter(
         user=user, email=user.email.lower(), verified_at__isnull=False
     ).exists()
+
+
+def account_address_in_use(*, address: str) -> bool:
+    """Whether any account holds ``address`` (case-insensitively)."""
+    return (
+        get_user_model().objects.filter(email__iexact=address).exists()
+        or AccountProfile.objects.filter(email=address.lower()).exists()
+    )
 
 
 def verified_addresses(*, addresses) -> set[str]:

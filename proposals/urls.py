@@ -13,6 +13,7 @@ from proposals.views import (
     wizard,
 )
 from proposals.views import paste as paste_views
+from proposals.views import training_logs as log_views
 
 app_name = "proposals"
 
@@ -41,7 +42,7 @@ urlpatterns = [
     re_path(
         r"^proposals/(?P<pk>[0-9]{{1,{digits}}})/(?P<step>{steps})/rows/"
         r"(?P<kind>[a-z]+)/(?:(?P<row>[0-9]{{1,{digits}}})/)?"
-        r"(?P<operation>add|delete|up|down)/$".format(
+        r"(?P<operation>add|delete|up|down|restore|discard)/$".format(
             digits=MAX_DIGITS, steps="|".join(wizard.STEP_SLUGS)
         ),
         wizard.row_operation,
@@ -154,6 +155,12 @@ urlpatterns += [
         paste_views.paste_undo,
         name="paste_undo",
     ),
+]
+
+# Measurements and job-plan rows read from training logs and sacct output.
+urlpatterns += [
+    path("proposals/<int:pk>/logs/", log_views.read_logs, name="logs"),
+    path("proposals/<int:pk>/logs/undo/", log_views.undo_logs, name="logs_undo"),
 ]
 
 # Compute planning: compare the catalogue systems, copy retargeted to one of them.

@@ -11,7 +11,7 @@ import copy
 from dataclasses import dataclass, field
 
 from django import forms
-from django.core.exceptions import NON_FIELD_ERRORS
+from django.core.exceptions import NON_FIELD_ERRORS, FieldDoesNotExist
 
 from proposals.domain.fields import anchor_name
 from proposals.domain.numbers import NUMBER_FORMAT_BY_NAME, NumberFormat
@@ -28,6 +28,7 @@ from proposals.forms import (
     SelectionForm,
     UsageMonthForm,
 )
+from proposals.http import MAX_DIGITS
 from proposals.services import canonical
 
 ENGLISH = NUMBER_FORMAT_BY_NAME["en"]
@@ -110,6 +111,11 @@ class StepForms:
     tables: dict[str, list[RowForm]] = field(default_factory=dict)
     originals: dict[int, object] = field(default_factory=dict)
     gpu_unit: str = "gpus"
+    # Rows whose inputs were posted but that are not stored (removed in another
+    # tab): row prefix -> a form bound to what was typed, never saved as it is.
+    gone: dict[str, RowForm] = field(default_factory=dict)
+    # The keyword arguments of each table kind's row forms (unit, format, codes).
+    row_kwargs: dict[str, dict] = field(default_factory=dict)
 
     def all_forms(self) -> list[forms.ModelForm]:
         rows = [row.form for rows in self.tables.values() for row in rows]
@@ -150,6 +156,8 @@ def build_step_forms(
         main = step.form_class(data, instance=copy.copy(proposal), **common, **kwargs)
         originals[id(main)] = proposal
     tables: dict[str, list[RowForm]] = {}
+    gone: dict[str, RowForm] = {}
+    row_kwargs: dict[str, dict] = {}
     codes = list(proposal.codes.all())
     for kind in step.tables:
         form_class = TABLE_FORMS[kind]
@@ -159,6 +167,7 @@ def build_step_forms(
             kwargs.update(gcds_per_gpu=gcds, gpu_unit=gpu_unit)
         if kind == "measurements":
             kwargs["codes"] = codes
+        row_kwargs[kind] = kwargs
         row_forms = []
         shared = {}  # the fields of this kind's first unbound form
         for row in rows:
@@ -184,14 +193,64 @@ def build_step_forms(
             originals[id(form)] = row
             row_forms.append(RowForm(kind, row, form))
         tables[kind] = row_forms
+        stored = {f"{kind}-{row.pk}" for row in rows}
+        for prefix in sorted(posted_rows - stored):
+            if prefix.split("-")[0] != kind or not _row_id(prefix):
+                continue
+            gone[prefix] = _removed_row(form_class, proposal, prefix, data, kwargs)
     refused = proposal.refused_inputs or {}
     step_forms = StepForms(
-        main=main, tables=tables, originals=originals, gpu_unit=gpu_unit
+        main=main,
+        tables=tables,
+        originals=originals,
+        gpu_unit=gpu_unit,
+        gone=gone,
+        row_kwargs=row_kwargs,
     )
     if refused:
         for form in step_forms.all_forms():
             form.show_refused(refused)
     return step_forms
+
+
+def row_id(text: str) -> int | None:
+    """The row id ``text`` spells as a page writes it (plain digits, as a row's URL
+    takes it, no leading zero), else ``None``: anything else posted is no row."""
+    plain = text.isascii() and text.isdigit() and len(text) <= MAX_DIGITS
+    return int(text) if plain and text[0] != "0" else None
+
+
+def _row_id(prefix: str) -> bool:
+    return row_id(prefix.split("-")[1]) is not None
+
+
+def shown_rows(bases: dict, kind: str) -> dict[int, dict[str, str]]:
+    """What a page showed of each row of ``kind`` (its ``bases``): row id -> field
+    name -> text, for the fields a row's form edits."""
+    editable = set(TABLE_FORMS[kind]._meta.fields)
+    shown: dict[int, dict[str, str]] = {}
+    for key, base in bases.items():
+        parts = key.split("-", 2)
+        if len(parts) != 3 or parts[0] != kind or parts[2] not in editable:
+            continue
+        pk = row_id(parts[1])
+        if pk is not None:
+            shown.setdefault(pk, {})[parts[2]] = base
+    return shown
+
+
+def _removed_row(form_class, proposal, prefix, data, kwargs) -> RowForm:
+    blank = form_class._meta.model(proposal_id=proposal.pk)
+    form = form_class(data, instance=blank, prefix=prefix, **kwargs)
+    return RowForm(prefix.split("-")[0], blank, form)
+
+
+def removed_row_form(step_forms: StepForms, proposal, kind: str, prefix: str, data):
+    """A form of table ``kind`` bound to ``data`` (input name -> text) for the row
+    ``prefix`` removed elsewhere, made like the step's other row forms."""
+    form_class = TABLE_FORMS[kind]
+    kwargs = step_forms.row_kwargs[kind]
+    return _removed_row(form_class, proposal, prefix, data, kwargs).form
 
 
 def _model_fields(form, original) -> dict:
@@ -235,6 +294,7 @@ class StepChanges:
     changes: list[Change] = field(default_factory=list)
     refused: dict[str, dict] = field(default_factory=dict)
     cleared: set[str] = field(default_factory=set)
+    gone: list[str] = field(default_factory=list)  # edited rows removed elsewhere
 
 
 def collect_changes(step_forms: StepForms, data, bases=None) -> StepChanges:
@@ -289,7 +349,82 @@ def collect_changes(step_forms: StepForms, data, bases=None) -> StepChanges:
                 name: bases[inputs[name]] for name in values if inputs[name] in bases
             }
             result.changes.append(Change(original, values, form, change_bases))
+    for prefix, entry in step_forms.gone.items():
+        typed = typed_row(entry.form, data)
+        if not row_edited(entry.form, bases):
+            continue
+        result.gone.append(prefix)
+        result.cleared.update(typed)
+        result.refused.update(
+            {
+                key: {"text": text, "message": GONE, "gone": True}
+                for key, text in typed.items()
+            }
+        )
     return result
+
+
+GONE = "Not saved: this row was removed in another tab or session."
+
+
+def typed_row(form, data) -> dict[str, str]:
+    """What ``data`` holds for each input of a row's ``form`` (input name -> text)."""
+    typed = {}
+    for name in form.fields:
+        key = form.add_prefix(name)
+        if key in data:
+            typed[key] = data.get(key, "")
+    return typed
+
+
+def row_edited(form, bases) -> bool:
+    """Whether a row's bound ``form`` holds anything other than what the page showed
+    (``bases``; an input it did not show was blank): an edit, not a row merely sent
+    along with the rest of the step."""
+    form.is_valid()
+    for name in form.fields:
+        key = form.add_prefix(name)
+        if key not in form.data:
+            continue
+        shown = bases.get(key, "")
+        if name in form.errors:
+            if form.data.get(key, "").strip() != shown:
+                return True
+        elif canonical(form.cleaned_data.get(name)) != shown:
+            return True
+    return False
+
+
+def row_values(form) -> tuple[dict, dict]:
+    """A validated row ``form``'s model values (field name -> value) and what it
+    refused (field name -> ``{"text", "message"}``). A row is saved whole or not at
+    all: with anything refused, no value is stored and the valid ones are held
+    (kept as typed, like the refused ones)."""
+    form.is_valid()
+    model_fields = {f.name for f in form._meta.model._meta.concrete_fields}
+    values, refused = {}, {}
+    for name in form.fields:
+        if name not in model_fields:
+            continue
+        if name in form.errors:
+            refused[name] = {
+                "text": form.data.get(form.add_prefix(name), ""),
+                "message": " ".join(form.errors[name]),
+            }
+        elif name in form.cleaned_data:
+            values[name] = form.cleaned_data[name]
+    if refused:
+        held = {
+            name: {
+                "text": form.data.get(form.add_prefix(name), ""),
+                "message": HELD,
+                "held": True,
+            }
+            for name, value in values.items()
+            if value not in (None, "")
+        }
+        return {}, {**held, **refused}
+    return values, refused
 
 
 # --- Where a finding points -------------------------------------------------------
@@ -442,3 +577,107 @@ def navigated_here(from_step: str | None, referer_path: str, step_paths) -> bool
     which says the step it ``from``; or Next / Previous, whose form was on another
     step page): then focus goes to the step's heading, not the top of the page."""
     return from_step in STEP_BY_SLUG or referer_path in set(step_paths)
+
+
+# --- Another tab's newer values -------------------------------------------------
+
+
+@dataclass
+class Stale:
+    """What a page shows that is no longer what is stored: inputs whose stored value
+    changed elsewhere (input name -> ``{"value": as the input shows it, "base": as
+    stored}``) and rows removed elsewhere (their prefixes)."""
+
+    inputs: dict[str, dict] = field(default_factory=dict)
+    removed: list[str] = field(default_factory=list)
+
+    def __bool__(self) -> bool:
+        return bool(self.inputs or self.removed)
+
+
+def _shown_value(bound) -> str:
+    """A field's value as its input holds it (the text of a text input, the value of
+    the chosen option, ``"on"`` for a ticked box)."""
+    widget = bound.field.widget
+    value = bound.value()
+    if isinstance(widget, forms.CheckboxInput):
+        return "on" if value else ""
+    if isinstance(widget, forms.widgets.ChoiceWidget):
+        chosen = widget.format_value(value)
+        return chosen[0] if chosen else ""
+    shown = widget.format_value(value)
+    return "" if shown is None else str(shown)
+
+
+def stale_inputs(
+    step: Step,
+    proposal,
+    bases: dict,
+    *,
+    skip=frozenset(),
+    gpu_unit="gpus",
+    number_format: NumberFormat = ENGLISH,
+) -> Stale:
+    """The inputs of ``step`` that a page shows (``bases``: input name -> the stored
+    value it showed) whose stored value is now another (saved in another tab), but
+    for those in ``skip`` (this request's conflicts and refused text); and the rows
+    it shows that are no longer stored. Reads nothing: the proposal and its rows are
+    those read for the request."""
+    objects = {}
+    if step.form_class is not None:
+        objects[""] = (proposal, step.form_class, set(step.form_class._meta.fields))
+    for kind in step.tables:
+        rows = (
+            proposal.codes.all() if kind == "codes" else getattr(proposal, kind).all()
+        )
+        for row in rows:
+            objects[f"{kind}-{row.pk}"] = (row, TABLE_FORMS[kind], None)
+    stale = Stale()
+    by_object: dict[str, dict[str, str]] = {}
+    removed = set()
+    for key, base in bases.items():
+        if key in skip or not isinstance(base, str):
+            continue
+        match = ROW_PREFIX.match(key)
+        prefix, name = (
+            (match.group(1), key[len(match.group(0)) :]) if match else ("", key)
+        )
+        found = objects.get(prefix)
+        if found is None:
+            if prefix and prefix.split("-")[0] in step.tables:
+                removed.add(prefix)
+            continue
+        instance, form_class, allowed = found
+        if allowed is not None and name not in allowed:
+            continue
+        try:
+            attname = instance._meta.get_field(name).attname
+        except FieldDoesNotExist:  # not a field of the model: not shown
+            continue
+        if canonical(getattr(instance, attname)) != base:
+            by_object.setdefault(prefix, {})[name] = key
+    stale.removed = sorted(removed)
+    system = proposal.system
+    gcds = system.gcds_per_gpu if system else 1
+    codes = list(proposal.codes.all()) if by_object else []
+    for prefix, names in by_object.items():
+        instance, form_class, _ = objects[prefix]
+        kwargs = {"number_format": number_format}
+        if form_class is SelectionForm:
+            kwargs["gpu_unit"] = gpu_unit
+        if form_class in (MeasurementForm, JobTypeForm):
+            kwargs.update(gcds_per_gpu=gcds, gpu_unit=gpu_unit)
+        if form_class is MeasurementForm:
+            kwargs["codes"] = codes
+        form = form_class(
+            None, instance=copy.copy(instance), prefix=prefix or None, **kwargs
+        )
+        for name, key in names.items():
+            if name not in form.fields:
+                continue
+            attname = instance._meta.get_field(name).attname
+            stale.inputs[key] = {
+                "value": _shown_value(form[name]),
+                "base": canonical(getattr(instance, attname)),
+            }
+    return stale

@@ -18,7 +18,12 @@ What it does, bounded in time and on the loopback interface only:
    earlier ones;
 4. prints throughput, p50 / p95 / p99 latency and errors per N, then checks that
    every acknowledged value is in the database (each proposal's narrative is its
-   typist's last acknowledged text), stops the servers and drops the database.
+   typist's last acknowledged text);
+5. soaks the task worker: ``LOADTEST_SOAK_PDFS`` (default 100) PDFs of new content
+   one after another, rendered by ``db_worker --max-tasks LOADTEST_SOAK_MAX_TASKS``
+   (default 40) under a loop that restarts it as systemd does, printing the worker's
+   resident memory as it goes (0 skips it); then stops the servers and drops the
+   database.
 
 Exit status: 0 when there was no error and no lost write, 1 otherwise, 2 when it
 cannot run (no PostgreSQL). Latency targets are reported, not enforced: the load
@@ -570,6 +575,99 @@ def pdf_round(sessions, seconds: float, port: int) -> int:
     return 1 if errors_a or errors_b or lost_a or lost_b else 0
 
 
+def _rss_mb(pid: int) -> float | None:
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        return None
+    return None
+
+
+def _children(pid: int) -> list[int]:
+    try:
+        found = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    except OSError:
+        return []
+    return [int(child) for child in found]
+
+
+def worker_soak(env: dict, sessions, port: int, log, count: int, max_tasks: int):
+    """The task worker as systemd runs it (deploy/systemd/aifactory-worker@.service):
+    ``db_worker --max-tasks`` under a loop that starts it again whenever it exits.
+    COUNT PDFs of new content, one after another; the resident memory of the worker
+    then running is sampled after each. Returns (samples, restarts, failures)."""
+    pdfs, session = sessions[-1]
+    loop = (
+        'while :; do "$0" manage.py db_worker --no-reload --max-tasks "$1"; '
+        'echo "soak: worker exited ($?)"; done'
+    )
+    supervisor = subprocess.Popen(
+        ["bash", "-c", loop, sys.executable, str(max_tasks)],
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=log,
+        start_new_session=True,
+    )
+    samples: list[tuple[int, float, int]] = []  # (pdf, MB, worker pid)
+    failed_before = pdfs_failed()
+    try:
+        typists = {}
+        for i in range(count):
+            proposal = pdfs[i % len(pdfs)]
+            if proposal not in typists:
+                typists[proposal] = Typist(
+                    number=i, proposal=proposal, session=session, port=port
+                )
+                typists[proposal].load()
+            typist = typists[proposal]
+            typist.autosave(f"soak{i}")  # new content: a PDF to render
+            before = pdfs_rendered() + pdfs_failed()
+            typist._request("GET", url=f"/proposals/{proposal}/export.pdf")
+            deadline = time.monotonic() + 120
+            while pdfs_rendered() + pdfs_failed() == before:
+                if time.monotonic() > deadline:
+                    fail(f"soak: PDF {i + 1} not rendered within 120 s", 1)
+                time.sleep(0.2)
+            for pid in _children(supervisor.pid):
+                rss = _rss_mb(pid)
+                if rss is not None:
+                    samples.append((i + 1, rss, pid))
+    finally:
+        stop([supervisor])
+    log.flush()
+    restarts = Path(log.name).read_text().count("soak: worker exited")
+    return samples, restarts, pdfs_failed() - failed_before
+
+
+def pdfs_failed() -> int:
+    from proposals.models import PdfExport
+
+    return PdfExport.objects.filter(status=PdfExport.Status.FAILED).count()
+
+
+def report_soak(samples, restarts: int, failures: int, max_tasks: int) -> int:
+    print(
+        f"\nTask worker soak: {len(samples)} PDFs, db_worker --max-tasks {max_tasks} "
+        f"restarted by its supervisor {restarts} times, {failures} failed renders"
+    )
+    print("  after PDF   worker RSS MB   worker pid")
+    step = max(1, len(samples) // 12)
+    for pdf, rss, pid in samples[::step] + ([samples[-1]] if samples else []):
+        print(f"  {pdf:>9}   {rss:>13.1f}   {pid:>10}")
+    per_worker: dict[int, list[float]] = {}
+    for _, rss, pid in samples:
+        per_worker.setdefault(pid, []).append(rss)
+    for pid, values in per_worker.items():
+        print(
+            f"  worker {pid}: {len(values)} PDFs, RSS {values[0]:.1f} MB after the "
+            f"first, peak {max(values):.1f} MB, {values[-1]:.1f} MB after the last"
+        )
+    return 1 if failures else 0
+
+
 def main() -> int:
     counts = [int(n) for n in os.environ.get("LOADTEST_TYPISTS", "10,20,30").split(",")]
     seconds = float(os.environ.get("LOADTEST_SECONDS", "20"))
@@ -643,6 +741,14 @@ def main() -> int:
             if errors or lost:
                 status = 1
         status = max(status, pdf_round(sessions, seconds, port))
+        soak = int(os.environ.get("LOADTEST_SOAK_PDFS", "100"))
+        if soak:
+            max_tasks = int(os.environ.get("LOADTEST_SOAK_MAX_TASKS", "40"))
+            # The soak's worker is the only one: the plain worker stops first.
+            stop(processes[1:])
+            processes = processes[:1]
+            found = worker_soak(env, sessions, port, log, soak, max_tasks)
+            status = max(status, report_soak(*found, max_tasks))
     finally:
         stop(processes)
         from django.db import connections

@@ -18,13 +18,13 @@ _peaks = __import__(
     fromlist=["load_peak_throughput"],
 )
 _size = __import__(
-    "proposals.migrations.0019_cluster_system_size", fromlist=["load_system_size"]
+    "proposals.migrations.0026_cluster_system_size", fromlist=["load_system_size"]
 )
 _associations = __import__(
-    "proposals.migrations.0020_country_associations", fromlist=["load_associations"]
+    "proposals.migrations.0027_country_associations", fromlist=["load_associations"]
 )
 _gpu_models = __import__(
-    "proposals.migrations.0022_gpu_models", fromlist=["load_gpu_models"]
+    "proposals.migrations.0029_gpu_models", fromlist=["load_gpu_models"]
 )
 _terms = __import__("proposals.migrations.0010_call_terms", fromlist=["load_terms"])
 _countries = __import__(

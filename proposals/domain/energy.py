@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .numbers import grouped
 from .types import Cluster
 
 # Measured on 8-GPU H100 nodes during AI training: about 76% of rated power.
@@ -53,13 +54,14 @@ def estimate(
     if site is not None:
         note = cluster.site_carbon_note or "The site reports its own figure."
         assumptions.append(
-            f"Carbon intensity {intensity:g} gCO2e/kWh is the site's own figure "
-            f"instead of the national grid's {cluster.carbon_intensity_g_per_kwh:g}. "
+            f"Carbon intensity {grouped(intensity, 3)} gCO2e/kWh is the site's own figure "
+            "instead of the national grid's "
+            f"{grouped(cluster.carbon_intensity_g_per_kwh, 3)}. "
             f"{note}"
         )
     else:
         assumptions.append(
-            f"Carbon intensity {intensity:g} gCO2e/kWh is the host country's grid "
+            f"Carbon intensity {grouped(intensity, 3)} gCO2e/kWh is the host country's grid "
             f"average ({cluster.carbon_source or 'source not recorded'})."
         )
     return EnergyEstimate(

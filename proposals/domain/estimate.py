@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass
 
 from .jobplan import JobPlan
+from .numbers import grouped
 from .numbers import json_number as n
 from .types import Cluster, CodeEntry, Measurement, Proposal
 
@@ -48,7 +49,7 @@ class CodeEstimate:
     def formula(self) -> str:
         """ "6·N·D at 40 % MFU" (how a reviewer reads where the figure comes from)."""
         k = FLOPS_PER_TOKEN[self.use]
-        return f"{k}·N·D at {self.mfu_pct:g} % MFU"
+        return f"{k}·N·D at {grouped(self.mfu_pct, 3)} % MFU"
 
     def to_dict(self) -> dict:
         return {

@@ -14,14 +14,19 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
+from . import limits
 from .field_catalogue import FIELDS
 from .fieldspec import FieldSpec
+from .formatshape import PROPOSAL, Shape
 from .sections import (
     ROW_PATH,
     SECTION_BY_SLUG,
     SECTION_OF_KEY,
+    SECTIONS,
+    STEPS,
     TABLE_BY_KIND,
     TABLE_BY_PATH,
+    tables_of,
 )
 
 __all__ = ["FIELDS", "FieldSpec"]
@@ -61,6 +66,44 @@ def columns(table: str) -> tuple[FieldSpec, ...]:
 def section_fields(section: str) -> tuple[FieldSpec, ...]:
     """The proposal's own fields shown on a section's step."""
     return tuple(s for s in FIELDS if s.table is None and s.section == section)
+
+
+def most_step_inputs() -> int:
+    """The most fields one wizard step holds at the format's limits: the step's own
+    fields plus every column of as many rows as each of its tables may hold
+    (``limits.MAX_ROWS``). A page posts these and a few inputs of its own, so the
+    request limit on posted fields is derived from this (the settings)."""
+    return max(
+        len(section_fields(step.slug))
+        + sum(
+            limits.MAX_ROWS[table.kind] * len(columns(table.kind))
+            for table in tables_of(step.slug)
+        )
+        for step in STEPS
+    )
+
+
+def _most_characters(shape: Shape) -> int:
+    total = 0
+    for item in shape.fields:
+        if item.kind == "object":
+            total += _most_characters(item.shape)
+        elif item.kind == "array":
+            total += item.max_items * _most_characters(item.shape)
+        else:
+            total += item.max_length or 0
+    return total
+
+
+def most_step_characters() -> int:
+    """The most characters of text one wizard step holds at the format's limits
+    (every text field full, in as many rows as each table may hold): the request
+    limit on a post's size is derived from this (the settings)."""
+    keys = {item.name: item for item in PROPOSAL.fields}
+    return max(
+        sum(_most_characters(Shape("", dict, (keys[key],))) for key in section.keys)
+        for section in SECTIONS
+    )
 
 
 # --- Paths as people read them ---------------------------------------------------
@@ -129,6 +172,29 @@ def describe_path(path: str, names: RowNames | None = None) -> str:
     # Not a path of the format (should not happen): readable words, no brackets.
     words = re.sub(r"[\[\]._]+", " ", path).strip()
     return words[:1].upper() + words[1:]
+
+
+def row_path_at(path: str, index: int) -> str:
+    """``path`` moved to row ``index`` of its table, same column:
+    ``codes[3].version`` at 1 -> ``codes[1].version``. Other paths are unchanged."""
+    match = ROW_PATH.match(path or "")
+    if not match or match.group(2) is None:
+        return path
+    column = match.group(3)
+    return f"{match.group(1)}[{index}]" + (f".{column}" if column else "")
+
+
+def describe_row_named(path: str, label: str, *, deleted: bool = False) -> str:
+    """How a person reads ``path`` with its row called ``label`` (the row's label
+    as it was, e.g. "Code details 2 (nordlicht-train)"), marked when the row is
+    gone, then the column."""
+    parts = [(label or "A row") + (" (row deleted)" if deleted else "")]
+    match = ROW_PATH.match(path or "")
+    if match and match.group(3):
+        table = TABLE_BY_PATH[match.group(1)]
+        column = FIELD_BY_KEY.get(f"{table.kind}.{match.group(3)}")
+        parts.append(column.label if column else match.group(3).replace("_", " "))
+    return SEPARATOR.join(parts)
 
 
 def anchor_name(path: str) -> tuple[str, str, int | None, str]:

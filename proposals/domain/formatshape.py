@@ -9,6 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from . import limits
+from .training_logs import SOURCE_CHARS
 from .types import (
     CALL_FAMILIES,
     CODE_ROLES,
@@ -207,6 +208,14 @@ MEASUREMENT = Shape(
         Field("mfu_pct", "number", nullable=True),
         Field("comm_overhead_pct", "number", nullable=True),
         Field("hardware", "string", max_length=limits.LINE_CHARS),
+        Field(
+            "source",
+            "string",
+            max_length=SOURCE_CHARS,
+            description="Where a measurement read from a training log came from "
+            "(file, lines, formula, a short excerpt); empty for typed ones.",
+            default="",
+        ),
     ),
 )
 JOB = Shape(
@@ -217,6 +226,14 @@ JOB = Shape(
         Field("gpus", "integer", description="GPUs per job."),
         Field("hours", "number", description="Walltime per job in hours."),
         Field("count", "integer", description="Number of such jobs."),
+        Field(
+            "source",
+            "string",
+            max_length=SOURCE_CHARS,
+            description="Where a row read from sacct output came from; empty for "
+            "typed ones.",
+            default="",
+        ),
     ),
 )
 PERIOD = Shape(

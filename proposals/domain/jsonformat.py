@@ -102,7 +102,8 @@ class _Parser:
     def number(self, value, path: str, integer: bool):
         if isinstance(value, bool) or not isinstance(value, int | float):
             return self.fail(path, "must be a number")
-        if not math.isfinite(value) or abs(value) > MAX_MAGNITUDE:
+        # The magnitude first: an integer of more than 308 digits has no float.
+        if abs(value) > MAX_MAGNITUDE or not math.isfinite(value):
             return self.fail(path, f"must be a finite number up to {MAX_MAGNITUDE:g}")
         if integer:
             if not float(value).is_integer():
@@ -272,13 +273,29 @@ def _reject_constant(name: str):
     raise ValueError(f"{name} is not allowed in this format")
 
 
+_LONGEST_INTEGER = len(str(int(MAX_MAGNITUDE)))
+
+
+def _integer(digits: str) -> int | float:
+    """A JSON integer. One with more digits than any allowed figure is read as an
+    infinity, so that it is refused with its path like any number out of range
+    (``int()`` itself refuses more than 4,300 digits, and anything past 308 has no
+    float)."""
+    if len(digits.lstrip("-")) > _LONGEST_INTEGER:
+        return -math.inf if digits.startswith("-") else math.inf
+    return int(digits)
+
+
 def loads(text: str | bytes) -> Proposal:
     """Decode JSON text and :func:`parse` it; bad JSON is a ``FormatError`` at ``$``.
 
     A repeated key is refused (not silently last-wins), as are NaN and Infinity."""
     try:
         data = json.loads(
-            text, parse_constant=_reject_constant, object_pairs_hook=_pairs
+            text,
+            parse_constant=_reject_constant,
+            parse_int=_integer,
+            object_pairs_hook=_pairs,
         )
     except RecursionError:
         raise FormatError(

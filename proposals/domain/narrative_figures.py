@@ -23,6 +23,7 @@ import re
 from dataclasses import dataclass
 
 from .jobplan import JobPlan
+from .numbers import grouped as figure
 from .scaling import Projection, ScalingAnalysis
 
 # Rounding slack: a stated efficiency may be rounded to whole points, a speedup to
@@ -264,7 +265,7 @@ def _speedups(sentence, analysis, projection, gcds_per_gpu):
         if points:
             values = sorted(p.speedup for p in points)
             if not any(_holds(claimed, bound, v, SPEEDUP_RELATIVE * v) for v in values):
-                shown = " / ".join(f"{v:.2f}x" for v in values)
+                shown = " / ".join(f"{figure(v, 2, trim=False)}x" for v in values)
                 yield Contradiction(
                     "speedup",
                     f"{quote} at {gpus} GPUs",
@@ -283,7 +284,8 @@ def _speedups(sentence, analysis, projection, gcds_per_gpu):
                     "speedup",
                     f"{quote} at {gpus} GPUs",
                     f"{quote} at {gpus} GPUs",
-                    f"{low:.1f}-{high:.1f}x projected at {gpus} GPUs "
+                    f"{figure(low, 1, trim=False)}-{figure(high, 1, trim=False)}x projected "
+                    f"at {gpus} GPUs "
                     f"(from {projection.base_gpus})",
                 )
 
@@ -337,13 +339,18 @@ def _gpu_hours(sentence, requested, plan, parts=()):
         if not value or any(abs(value - part) <= 0.5 for part in parts):
             continue
         if all(abs(value - v) > max(0.5, HOURS_RELATIVE * v) for v in known):
-            computed = f"{requested:,.0f} GPU-hours requested" if requested else ""
+            computed = (
+                f"{figure(requested, 0)} GPU-hours requested" if requested else ""
+            )
             if plan.rows:
                 computed += ("; " if computed else "") + (
-                    f"{plan.total_gpu_hours:,.0f} in the job plan"
+                    f"{figure(plan.total_gpu_hours, 0)} in the job plan"
                 )
             yield Contradiction(
-                "gpu_hours", match.group(0).strip(), f"{value:,.0f} GPU-hours", computed
+                "gpu_hours",
+                match.group(0).strip(),
+                f"{figure(value, 0)} GPU-hours",
+                computed,
             )
 
 

@@ -1,12 +1,21 @@
 """Numbers: normalisation shared by the JSON format and the assessment output, and
-numbers as people type them (parsing and printing in an explicit number format)."""
+numbers as people write and read them: the one reader (``parse_number``) and
+printer (``format_number``, ``grouped``) of the project, in a CLDR number format
+(Babel) passed in or activated for the request or e-mail (``using``)."""
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
+import functools
 import math
 import re
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
 from decimal import Decimal, InvalidOperation
+
+import babel
+import babel.localedata
 
 
 def json_number(
@@ -31,11 +40,18 @@ MISSING = "—"
 
 
 def grouped(
-    value: float | int | None, decimals: int = 2, missing: str = MISSING
+    value: float | int | None,
+    decimals: int = 2,
+    missing: str = MISSING,
+    fmt: NumberFormat | None = None,
+    *,
+    trim: bool = True,
 ) -> str:
-    """A number as people read it: ``18176`` -> ``18,176``, ``0.1`` -> ``0.1``, at
-    most ``decimals`` places and no trailing zeros; ``missing`` for none (or for a
-    value that is not a finite number)."""
+    """A number as people read it, in ``fmt`` (default: the :func:`active_format`):
+    ``18176`` -> ``18,176`` / ``18.176`` / ``18 176``, ``0.1`` -> ``0.1`` / ``0,1``,
+    at most ``decimals`` places and no trailing zeros (``trim=False``: exactly
+    ``decimals`` places, ``1.50``); ``missing`` for none (or for a value that is not
+    a finite number)."""
     if value is None or isinstance(value, bool):
         return missing
     try:
@@ -44,12 +60,18 @@ def grouped(
         return missing
     if not math.isfinite(number):
         return missing
-    if number.is_integer():
-        return f"{int(number):,}"
-    text = f"{number:,.{decimals}f}"
-    if "." in text:
-        text = text.rstrip("0").rstrip(".")
-    return text if text not in ("-0", "") else "0"
+    fmt = fmt or active_format()
+    if trim and number.is_integer():
+        return fmt.write(str(int(number)), "")
+    text = f"{number:.{decimals}f}"
+    if trim:
+        text = text.rstrip("0").rstrip(".") if "." in text else text
+        if text in ("-0", "", "0"):
+            return "0"
+    elif text.startswith("-") and not text.strip("-0."):
+        text = text[1:]
+    whole, _, fraction = text.partition(".")
+    return fmt.write(whole, fraction)
 
 
 def hours(value: float | int | None, missing: str = MISSING) -> str:
@@ -72,29 +94,39 @@ def hours(value: float | int | None, missing: str = MISSING) -> str:
 
 # --- Numbers as people write them --------------------------------------------------
 #
-# An applicant writes eighteen thousand as ``18176``, ``18,176``, ``18 176`` or
-# ``18.176`` depending on where they learnt to write numbers. The wizard reads a typed
-# number in the applicant's explicit number format (a per-user setting); where the
-# other convention would read the same text differently, the field says how it was
-# read. Text with anything but digits, separators and a sign is refused, never
-# truncated.
+# An applicant writes eighteen thousand as ``18176``, ``18,176``, ``18 176``,
+# ``18.176`` or ``18'176`` depending on where they learnt to write numbers. A number
+# format is a CLDR locale (through Babel): its decimal mark, group mark, grouping
+# sizes and minus sign, for every locale whose digits are the Latin ones. The wizard
+# reads a typed number in the applicant's format (a per-user setting) and prints every
+# number in it; where the other convention would read the same text differently, the
+# field says how it was read. Text with anything but digits, separators and a sign is
+# refused, never truncated.
 
 # Spaces people (and their keyboards and word processors) put between digit groups:
 # space, no-break space, narrow no-break space, thin space.
 SPACES = " \u00a0\u202f\u2009"
+# The apostrophes Swiss and Liechtenstein people write between groups (1'234, 1’234).
+APOSTROPHES = "'\u2019"
 MINUS_SIGNS = "-\u2212"
+# Direction marks CLDR puts before a minus sign (Arabic, Hebrew, Urdu, ...).
+_BIDI_MARKS = "\u200e\u200f\u061c"
 
 
 @dataclass(frozen=True)
 class NumberFormat:
-    """How one group of people writes numbers: the decimal mark, the marks accepted
-    between groups of three digits, and the one printed between them."""
+    """How one group of people writes numbers (a CLDR locale): the decimal mark, the
+    marks accepted between digit groups, the one printed between them, the grouping
+    sizes (last group, then the others: 3, 3 or Indian 3, 2) and the minus sign."""
 
     name: str
     label: str
     decimal: str
     groups: str
     group_display: str
+    minus: str = "-"
+    primary: int = 3
+    secondary: int = 3
 
     @property
     def other(self) -> str:
@@ -105,89 +137,155 @@ class NumberFormat:
     def example(self) -> str:
         return format_number(Decimal("1234.5"), self)
 
+    def write(self, whole: str, fraction: str, *, grouping: bool = True) -> str:
+        """Digits (``whole`` possibly with a leading ``-``) written in this format."""
+        sign = ""
+        if whole.startswith("-"):
+            sign, whole = self.minus, whole[1:]
+        if grouping and len(whole) > self.primary:
+            parts = [whole[-self.primary :]]
+            whole = whole[: -self.primary]
+            while len(whole) > self.secondary:
+                parts.append(whole[-self.secondary :])
+                whole = whole[: -self.secondary]
+            parts.append(whole)
+            whole = self.group_display.join(reversed(parts))
+        return sign + whole + (self.decimal + fraction if fraction else "")
 
-NUMBER_FORMATS: tuple[NumberFormat, ...] = (
-    NumberFormat("en", "1,234.5 (English)", ".", "," + SPACES, ","),
-    NumberFormat(
-        "de", "1.234,5 (German, Dutch, Italian, Spanish …)", ",", "." + SPACES, "."
-    ),
-    NumberFormat(
-        "fi",
-        "1 234,5 (Finnish, French, Swedish, Polish …)",
-        ",",
-        "." + SPACES,
-        "\u00a0",
-    ),
-)
-NUMBER_FORMAT_BY_NAME = {fmt.name: fmt for fmt in NUMBER_FORMATS}
+
+def _accepted_groups(decimal: str, group: str) -> str:
+    """The marks read between digit groups for a locale whose group mark is
+    ``group``: that mark, every space, both apostrophes where it is one, and the
+    point where the decimal mark is a comma (``18.176`` in Finland or France)."""
+    marks = group + SPACES
+    if group in APOSTROPHES:
+        marks += APOSTROPHES
+    if decimal == ",":
+        marks += "."
+    return "".join(dict.fromkeys(mark for mark in marks if mark != decimal))
+
+
+@functools.lru_cache(maxsize=4096)  # bounded: names may come from requests
+def _locale_format(name: str) -> NumberFormat | None:
+    """The CLDR number format of locale ``name`` (``de_CH``), or ``None`` when CLDR
+    does not know it or its digits are not the Latin ones."""
+    try:
+        locale = babel.Locale.parse(name)
+    except (ValueError, TypeError, babel.UnknownLocaleError):
+        return None
+    if locale.default_numbering_system != "latn":
+        return None
+    symbols = locale.number_symbols["latn"]
+    decimal, group = symbols["decimal"], symbols["group"]
+    minus = symbols["minusSign"].strip(_BIDI_MARKS) or "-"
+    if decimal not in ".," or minus not in MINUS_SIGNS:
+        return None
+    pattern = locale.decimal_formats[None]
+    primary, secondary = pattern.grouping
+    english = locale.get_display_name("en")
+    own = locale.get_display_name(locale)
+    label = english if own == english else f"{english} · {own}"
+    fmt = NumberFormat(
+        str(locale),
+        label,
+        decimal,
+        _accepted_groups(decimal, group),
+        group,
+        minus,
+        primary,
+        secondary,
+    )
+    return replace(fmt, label=f"{fmt.label}: {fmt.write('1234', '5')}")
+
+
+class _Formats(Mapping):
+    """Every number format by locale name, read from CLDR when first asked for."""
+
+    def __getitem__(self, name: str) -> NumberFormat:
+        fmt = _locale_format(name) if isinstance(name, str) else None
+        if fmt is None or fmt.name != name:
+            raise KeyError(name)
+        return fmt
+
+    def __iter__(self):
+        return iter(_format_names())
+
+    def __len__(self) -> int:
+        return len(_format_names())
+
+
+@functools.lru_cache(maxsize=1)
+def _format_names() -> tuple[str, ...]:
+    return tuple(
+        name
+        for name in sorted(babel.localedata.locale_identifiers())
+        if _locale_format(name) is not None and _locale_format(name).name == name
+    )
+
+
+NUMBER_FORMAT_BY_NAME: Mapping[str, NumberFormat] = _Formats()
 DEFAULT_NUMBER_FORMAT = "en"
+# The portal's own form, and the exports': ``18,176`` and ``0.2``.
+PORTAL = NUMBER_FORMAT_BY_NAME["en"]
 
-# The primary language of a browser (``de`` of ``de-AT``) -> the format its people use.
-_LANGUAGE_FORMATS = {
-    "en": "en",
-    "ga": "en",
-    "mt": "en",
-    "he": "en",
-    "ja": "en",
-    "zh": "en",
-    "ko": "en",
-    "de": "de",
-    "nl": "de",
-    "it": "de",
-    "es": "de",
-    "da": "de",
-    "el": "de",
-    "id": "de",
-    "tr": "de",
-    "ro": "de",
-    "hr": "de",
-    "sl": "de",
-    "sr": "de",
-    "is": "de",
-    "fi": "fi",
-    "fr": "fi",
-    "sv": "fi",
-    "nb": "fi",
-    "nn": "fi",
-    "no": "fi",
-    "pl": "fi",
-    "cs": "fi",
-    "sk": "fi",
-    "hu": "fi",
-    "et": "fi",
-    "lv": "fi",
-    "lt": "fi",
-    "bg": "fi",
-    "uk": "fi",
-    "ru": "fi",
-    "pt": "fi",
-}
+
+def number_formats() -> tuple[NumberFormat, ...]:
+    """Every format CLDR knows (Latin digits), ordered by locale name."""
+    return tuple(NUMBER_FORMAT_BY_NAME[name] for name in _format_names())
 
 
 def format_for_languages(languages) -> NumberFormat:
     """The number format of the first language (in preference order, e.g. from a
-    browser's Accept-Language) whose convention we know; English otherwise."""
+    browser's Accept-Language: ``de-CH``) that CLDR knows; English otherwise."""
     for language in languages:
-        primary = str(language).split("-")[0].split("_")[0].lower()
-        if primary in _LANGUAGE_FORMATS:
-            return NUMBER_FORMAT_BY_NAME[_LANGUAGE_FORMATS[primary]]
-    return NUMBER_FORMAT_BY_NAME[DEFAULT_NUMBER_FORMAT]
+        tag = str(language).replace("-", "_")
+        try:
+            name = str(babel.Locale.parse(tag))
+        except (ValueError, TypeError, babel.UnknownLocaleError):
+            continue
+        if name in NUMBER_FORMAT_BY_NAME:
+            return NUMBER_FORMAT_BY_NAME[name]
+    return PORTAL
+
+
+# The format numbers are printed in where none is given: activated for a request
+# (its person's) or an e-mail (its recipient's), like Django activates a language.
+# The domain stays free of Django: callers activate, the domain reads.
+_ACTIVE: contextvars.ContextVar = contextvars.ContextVar("number_format", default=None)
+
+
+def active_format() -> NumberFormat:
+    """The format activated by :func:`using` (resolved once if given lazily), or the
+    portal's."""
+    active = _ACTIVE.get()
+    if active is None:
+        return PORTAL
+    if callable(active):
+        active = active()
+        _ACTIVE.set(active)
+    return active
+
+
+@contextlib.contextmanager
+def using(fmt: NumberFormat | Callable[[], NumberFormat]):
+    """Print numbers in ``fmt`` (or what the callable returns when first needed)
+    inside the ``with`` block."""
+    token = _ACTIVE.set(fmt)
+    try:
+        yield
+    finally:
+        _ACTIVE.reset(token)
 
 
 def format_number(value, fmt: NumberFormat, *, grouping: bool = True) -> str:
-    """``value`` written in ``fmt`` (``18,176.5`` / ``18.176,5`` / ``18 176,5``),
-    without exponent and without trailing decimal zeros."""
+    """``value`` written in ``fmt`` (``18,176.5`` / ``18.176,5`` / ``18 176,5`` /
+    ``18'176.5``), without exponent and without trailing decimal zeros."""
     number = Decimal(value)
-    sign = "-" if number < 0 else ""
-    text = format(abs(number).normalize(), "f")
+    text = format(number.normalize(), "f")
+    if text.startswith("-") and not number:
+        text = text[1:]
     whole, _, decimals = text.partition(".")
-    if grouping:
-        parts = []
-        while len(whole) > 3:
-            parts.insert(0, whole[-3:])
-            whole = whole[:-3]
-        whole = fmt.group_display.join([whole, *parts])
-    return sign + whole + (fmt.decimal + decimals if decimals else "")
+    return fmt.write(whole, decimals, grouping=grouping)
 
 
 class NumberError(ValueError):
@@ -203,12 +301,27 @@ class Reading:
     ambiguous: bool
 
 
-_ALLOWED = re.compile(rf"^[0-9.,{SPACES}]*$")
+_ALLOWED = re.compile(rf"^[0-9.,{SPACES}{APOSTROPHES}]*$")
 
 
-def _read(text: str, decimal: str, groups: str) -> Decimal | None:
+def _grouped_right(chunks: list[str], primary: int, secondary: int) -> bool:
+    """Whether digit groups ``chunks`` (split at the group marks) are grouped as
+    ``primary`` digits last and ``secondary`` digits before that."""
+    first, *middle, last = chunks
+    return (
+        0 < len(first) <= secondary
+        and not first.startswith("0")
+        and len(last) == primary
+        and all(len(chunk) == secondary for chunk in middle)
+    )
+
+
+def _read(
+    text: str, decimal: str, groups: str, sizes: tuple[int, int] = (3, 3)
+) -> Decimal | None:
     """``text`` (no sign) with ``decimal`` as the decimal mark and any of ``groups``
-    between groups of three digits, or ``None`` when it is not written that way."""
+    between groups of digits (three, or the locale's ``sizes``), or ``None`` when it
+    is not written that way."""
     whole, mark, decimals = text.partition(decimal)
     if mark and (not decimals.isdigit() or decimal in decimals):
         return None
@@ -217,10 +330,8 @@ def _read(text: str, decimal: str, groups: str) -> Decimal | None:
     chunks = re.split(f"[{re.escape(groups)}]", whole)
     if not all(chunk.isdigit() for chunk in chunks):
         return None
-    if len(chunks) > 1 and (
-        len(chunks[0]) > 3
-        or chunks[0].startswith("0")
-        or any(len(chunk) != 3 for chunk in chunks[1:])
+    if len(chunks) > 1 and not (
+        _grouped_right(chunks, 3, 3) or _grouped_right(chunks, *sizes)
     ):
         return None
     try:
@@ -243,7 +354,7 @@ def parse_number(text: str, fmt: NumberFormat, *, places: int) -> Reading:
     different values that the field accepts. Raises :class:`NumberError`.
     """
     raw = text.strip()
-    body = raw
+    body = raw.strip(SPACES + _BIDI_MARKS)
     sign = 1
     if body and body[0] in MINUS_SIGNS + "+":
         sign = -1 if body[0] in MINUS_SIGNS else 1
@@ -252,7 +363,7 @@ def parse_number(text: str, fmt: NumberFormat, *, places: int) -> Reading:
         raise NumberError(
             f"“{raw}” is not a number: use digits only, written like {fmt.example}."
         )
-    primary = _read(body, fmt.decimal, fmt.groups)
+    primary = _read(body, fmt.decimal, fmt.groups, (fmt.primary, fmt.secondary))
     other = _read(body, fmt.other, fmt.decimal + SPACES)
     if primary is not None and _fits(primary, places):
         value = primary

@@ -1,42 +1,129 @@
 """How long a call typically takes to answer, and how long a proposal has waited.
 
-The typical response times are guidance, not rules: the project's specification
-(SPEC.md, section 2, "Typical call terms") takes them second-hand from national
-competence centre pages: Playground access within about 2 working days, Fast Lane
-within about 4; Large Scale goes through technical and peer review with two cut-offs
-a month, so it has no typical answer time here. This mapping is the one place these
-figures live; when the call terms become data (one record per call), this module is
-what reads them. Pure Python (numpy counts the working days).
+The typical answer time of each call mode is data: the call terms' ``access_working_days``
+with its recorded source (Playground about 2 working days, Fast Lane about 4, from the
+typical call terms). A mode without one (Large Scale, with technical and peer review
+and two cut-offs a month; AI for Science, with peer review) has an explicit "none" with
+its review procedure as the reason, which the queue shows. Working days skip weekends
+and the desk's public holidays (the ``holidays`` library, for the country the settings
+name). Pure Python (numpy counts the working days).
 """
 
 from __future__ import annotations
 
 import datetime
 from dataclasses import dataclass
+from functools import lru_cache
 
+import holidays as holiday_calendars
 import numpy as np
 
-from .tiers import FAST_LANE, PLAYGROUND
+from .terms import CallTerms, FamilyTerms, ModeTerms
+from .tiers import TIER_LABELS
 
-TYPICAL_RESPONSE_WORKING_DAYS: dict[str, int] = {PLAYGROUND: 2, FAST_LANE: 4}
-TYPICAL_RESPONSE_SOURCE = (
-    "Typical call terms (second-hand, national competence centre pages): Playground "
-    "about 2 working days, Fast Lane about 4."
-)
+DAY = datetime.timedelta(days=1)
 
 
-def typical_response_days(tier: str | None) -> int | None:
-    """The typical answer time of ``tier``'s call in working days, if it has one."""
-    return TYPICAL_RESPONSE_WORKING_DAYS.get(tier or "")
+@dataclass(frozen=True)
+class ResponseTime:
+    """A call mode's typical answer time in working days (``None``: the call has
+    none) and where that comes from, or why there is none."""
+
+    working_days: int | None
+    source: str
+
+    @property
+    def label(self) -> str:
+        if self.working_days is None:
+            return "none"
+        return f"about {self.working_days}"
 
 
-def working_days_between(start: datetime.date, end: datetime.date) -> int:
-    """Working days (Monday to Friday) from ``start`` to ``end``: the day a proposal
-    was sent does not count, a full working day after it does. Never negative."""
+def _mode(family: FamilyTerms, tier: str | None) -> ModeTerms | None:
+    if not family.tiered:
+        return family.modes[0] if family.modes else None
+    return family.mode(tier) if tier else None
+
+
+def response_time(terms: CallTerms, family: str, tier: str | None) -> ResponseTime:
+    """The typical answer time of ``family``'s mode ``tier`` (the single mode of a
+    family without tiers)."""
+    call = terms.get(family)
+    if call is None:
+        return ResponseTime(None, "Unknown call: no typical answer time.")
+    mode = _mode(call, tier)
+    if mode is None:
+        return ResponseTime(None, "No tier yet, so no typical answer time.")
+    if mode.access_working_days is None:
+        procedure = f" ({mode.review})" if mode.review else ""
+        return ResponseTime(
+            None, f"The call publishes no typical answer time{procedure}."
+        )
+    source = mode.source("access_working_days")
+    where = source.source if source else "the call terms (no source recorded)"
+    return ResponseTime(mode.access_working_days, f"Source: {where}.")
+
+
+def every_response_time(terms: CallTerms) -> list[tuple[str, ResponseTime]]:
+    """``(call mode as people name it, its response time)`` for every mode of
+    every call, in the terms' order: what the queue lists under its filters."""
+    return [
+        (
+            f"{family.label}: {TIER_LABELS.get(mode.slug, mode.slug)}"
+            if family.tiered
+            else family.label,
+            response_time(terms, family.slug, mode.slug),
+        )
+        for family in terms.values()
+        for mode in family.modes
+    ]
+
+
+def typical_days_by_mode(terms: CallTerms) -> dict[tuple[str, str], int]:
+    """``{(family, tier): working days}`` for every mode that has a typical answer
+    time; the tier is blank for a family without tiers."""
+    return {
+        (family.slug, mode.slug if family.tiered else ""): mode.access_working_days
+        for family in terms.values()
+        for mode in family.modes
+        if mode.access_working_days is not None
+    }
+
+
+@lru_cache(maxsize=64)
+def public_holidays(country: str, year: int) -> tuple[datetime.date, ...]:
+    """The public holidays of ``country`` (ISO 3166 code) in ``year``; none for a
+    blank country."""
+    if not country:
+        return ()
+    return tuple(sorted(holiday_calendars.country_holidays(country, years=year)))
+
+
+def working_days_between(
+    start: datetime.date, end: datetime.date, *, country: str = ""
+) -> int:
+    """Working days (Monday to Friday, not a public holiday of ``country``) from
+    ``start`` to ``end``: the day a proposal was sent does not count, a full working
+    day after it does. Never negative."""
     if end <= start:
         return 0
-    day = datetime.timedelta(days=1)
-    return int(np.busday_count(start + day, end + day))
+    days_off = [
+        day
+        for year in range(start.year, end.year + 1)
+        for day in public_holidays(country, year)
+    ]
+    return int(np.busday_count(start + DAY, end + DAY, holidays=days_off))
+
+
+def late_if_sent_by(
+    *, today: datetime.date, typical: int, country: str = ""
+) -> datetime.date:
+    """The last sending day that is late today: a proposal sent on it, or before,
+    has waited more than ``typical`` working days."""
+    day = today
+    while working_days_between(day, today, country=country) <= typical:
+        day -= DAY
+    return day
 
 
 @dataclass(frozen=True)
@@ -44,12 +131,22 @@ class Wait:
     """How long a proposal has waited against its call's typical answer time."""
 
     working_days: int
-    typical: int | None
+    response: ResponseTime
+
+    @property
+    def typical(self) -> int | None:
+        return self.response.working_days
 
     @property
     def overdue(self) -> bool:
         return self.typical is not None and self.working_days > self.typical
 
 
-def wait_for(*, sent: datetime.date, today: datetime.date, tier: str | None) -> Wait:
-    return Wait(working_days_between(sent, today), typical_response_days(tier))
+def wait_for(
+    *,
+    sent: datetime.date,
+    today: datetime.date,
+    response: ResponseTime,
+    country: str = "",
+) -> Wait:
+    return Wait(working_days_between(sent, today, country=country), response)

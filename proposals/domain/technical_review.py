@@ -32,6 +32,9 @@ DECISIONS: dict[str, str] = {
 
 MAX_TEXT = 4000
 MAX_REASON = 500
+# Conditions the staff add themselves, not tied to a finding.
+OWN_CONDITION = "Staff condition"
+MAX_OWN_CONDITIONS = 5
 
 
 def checklist(findings: Iterable[Mapping], where: Mapping[int, str]) -> list[dict]:
@@ -60,29 +63,70 @@ def with_decisions(items: list[dict], decisions: Mapping[int, tuple[str, str]]):
     return out
 
 
+# A NUL character cannot be stored (PostgreSQL refuses it in text and JSON).
+NUL = "\x00"
+NUL_PROBLEM = "Remove the null character (an invisible control character)."
+
+
+def own_conditions(texts: Iterable[str]) -> list[dict]:
+    """Checklist items for the staff's own conditions (blank ones left out)."""
+    return [
+        {
+            "code": OWN_CONDITION,
+            "field": "",
+            "where": "",
+            "severity": "",
+            "message": text.strip(),
+            "decision": CONDITION,
+            "reason": "",
+            "own": True,
+        }
+        for text in texts
+        if text.strip()
+    ]
+
+
+def split_own(items: list[dict]) -> tuple[list[dict], list[str]]:
+    """``items`` as (the findings' items, the texts of the staff's own
+    conditions)."""
+    return (
+        [item for item in items if not item.get("own")],
+        [item["message"] for item in items if item.get("own")],
+    )
+
+
 def problems(
     outcome: str, items: list[dict], *, requesting_changes: bool
 ) -> dict[str, str]:
     """What is wrong with an assessment, as ``{place: message}`` (``"outcome"``,
-    ``"items"`` or ``"item-<i>"``); empty when it can be recorded."""
+    ``"checklist"`` or ``"item-<i>"``; never ``"items"``, which a template would
+    read as the dict's method); empty when it can be recorded."""
     found: dict[str, str] = {}
     if outcome not in OUTCOMES:
         found["outcome"] = "Choose the outcome of the technical assessment."
-    for i, item in enumerate(items):
+    findings, own = split_own(items)
+    if len(own) > MAX_OWN_CONDITIONS:
+        found["own"] = f"Add at most {MAX_OWN_CONDITIONS} conditions of your own."
+    elif any(len(text) > MAX_REASON for text in own):
+        found["own"] = f"Keep each condition under {MAX_REASON} characters."
+    for i, item in enumerate(findings):
         if item["decision"] not in DECISIONS:
             found[f"item-{i}"] = "Choose what to do with this finding."
         elif item["decision"] == WAIVED and not item["reason"]:
             found[f"item-{i}"] = "Say why this finding can be waived."
         elif len(item["reason"]) > MAX_REASON:
             found[f"item-{i}"] = f"Keep the reason under {MAX_REASON} characters."
+        elif NUL in item["reason"]:
+            found[f"item-{i}"] = NUL_PROBLEM
     decisions = {item["decision"] for item in items}
     if outcome == FEASIBLE_WITH_CONDITIONS and CONDITION not in decisions:
         found.setdefault(
             "outcome",
-            "Accept at least one finding as a condition, or choose another outcome.",
+            "Accept a finding as a condition or add a condition of your own, or "
+            "choose another outcome.",
         )
     if requesting_changes and CHANGE_REQUEST not in decisions:
-        found["items"] = "Choose at least one finding to ask a change for."
+        found["checklist"] = "Choose at least one finding to ask a change for."
     return found
 
 
@@ -101,7 +145,12 @@ def change_request_note(items: list[dict], text: str = "") -> str:
     if conditions:
         lines.append("")
         lines.append("Accepted as conditions of the allocation:")
-        lines.extend(f"- {item['code']}: {item['message']}" for item in conditions)
+        lines.extend(
+            f"- {item['message']}"
+            if item.get("own")
+            else f"- {item['code']}: {item['message']}"
+            for item in conditions
+        )
     if text.strip():
         lines += ["", text.strip()]
     return "\n".join(lines)

@@ -18,6 +18,7 @@ from functools import cache
 from pathlib import Path
 
 from .countries import STATUS_LABELS
+from .numbers import grouped
 
 DEFAULT_FILE = Path(__file__).resolve().parents[2] / "fixtures" / "call_terms.json"
 # Units of a request or a bill; one vocabulary for the call terms and the catalogue.
@@ -138,7 +139,7 @@ class FamilyTerms:
             for name in ("min_hours", "max_hours", "max_gpus_per_job"):
                 value = getattr(m, name)
                 key = f"{m.slug}_{name.replace('_hours', '')}"
-                values[key] = "" if value is None else f"{value:,.0f}"
+                values[key] = "" if value is None else grouped(value, 0)
             values[f"{m.slug}_durations"] = months(m.durations_months)
             values[f"{m.slug}_unit"] = REQUEST_UNITS.get(m.request_unit, "")
         return values

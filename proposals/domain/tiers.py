@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .numbers import grouped
 from .terms import FamilyTerms, default_terms
 
 PLAYGROUND = "playground"
@@ -99,7 +100,9 @@ def recommend_tier(
         playground.append("This is a first HPC experience.")
     smallest = family.modes[0] if family.modes else None
     if implied == PLAYGROUND and smallest and smallest.max_hours is not None:
-        playground.append(f"At most {smallest.max_hours:,.0f} GPU-hours are needed.")
+        playground.append(
+            f"At most {grouped(smallest.max_hours, 0)} GPU-hours are needed."
+        )
     if implied in (FAST_LANE, LARGE_SCALE) and not evidence:
         playground.append(
             "There are no throughput measurements at two or more GPU counts yet; "

@@ -106,6 +106,7 @@ class Measurement:
     mfu_pct: float | None = None
     comm_overhead_pct: float | None = None
     hardware: str = ""
+    source: str = ""  # where a row read from a training log came from
 
 
 @dataclass(frozen=True)
@@ -116,6 +117,7 @@ class Job:
     gpus: int = 0
     hours: float = 0.0
     count: int = 1
+    source: str = ""  # where a row read from sacct output came from
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,10 @@ READY = "ready"
 # revision staff looked at is no longer what the applicant would submit.
 CHANGED_IN_REVIEW = "changed_in_review"
 CHANGED_SINCE_READY = "changed_since_ready"
+# The endings: nothing follows them, and the queue's default view leaves them out.
+SUBMITTED_TO_PORTAL = "submitted_to_portal"  # staff record it once the applicant has
+WITHDRAWN = "withdrawn"  # the applicant withdrew it (or deleted it) after review
+CLOSED = "closed"  # staff closed it, with the reason in the note
 STATUSES = (
     DRAFT,
     SUBMITTED,
@@ -21,7 +25,15 @@ STATUSES = (
     READY,
     CHANGED_IN_REVIEW,
     CHANGED_SINCE_READY,
+    SUBMITTED_TO_PORTAL,
+    WITHDRAWN,
+    CLOSED,
 )
+TERMINAL = (SUBMITTED_TO_PORTAL, WITHDRAWN, CLOSED)
+# Who owes the next step while a proposal is under review.
+WAITING_FOR_STAFF = (SUBMITTED, CHANGED_IN_REVIEW)
+WAITING_FOR_APPLICANT = (CHANGES_REQUESTED, READY, CHANGED_SINCE_READY)
+UNDER_REVIEW = WAITING_FOR_STAFF + WAITING_FOR_APPLICANT
 
 APPLICANT = "applicant"
 STAFF = "staff"
@@ -40,6 +52,15 @@ TRANSITIONS: dict[tuple[str, str], str] = {
     (CHANGED_SINCE_READY, SUBMITTED): APPLICANT,
     (CHANGED_IN_REVIEW, CHANGES_REQUESTED): STAFF,
     (CHANGED_SINCE_READY, CHANGES_REQUESTED): STAFF,
+    (READY, SUBMITTED_TO_PORTAL): STAFF,
+    **{(status, WITHDRAWN): APPLICANT for status in UNDER_REVIEW},
+    **{(status, CLOSED): STAFF for status in UNDER_REVIEW},
+}
+
+# Moves that need a note, and what to write in it.
+NOTE_REQUIRED: dict[str, str] = {
+    CHANGES_REQUESTED: "Say what should change: the note is what the applicant reads.",
+    CLOSED: "Give the reason for closing the proposal.",
 }
 
 # The status an edit of the applicant's text moves a proposal to (none: it stays).
@@ -61,6 +82,11 @@ def allowed_targets(current: str, role: str) -> list[str]:
 def status_after_edit(current: str) -> str | None:
     """The status a proposal moves to when its applicant edits it, or ``None``."""
     return AFTER_EDIT.get(current)
+
+
+def note_problem(target: str, note: str) -> str:
+    """What is missing from the note of a move to ``target`` (blank: nothing)."""
+    return NOTE_REQUIRED.get(target, "") if not note.strip() else ""
 
 
 def check_transition(current: str, target: str, role: str) -> None:

@@ -8,6 +8,7 @@ loads a proposal's assessment once and hands it to them.
 from __future__ import annotations
 
 import datetime
+import functools
 from dataclasses import dataclass
 
 from django.utils import timezone
@@ -22,6 +23,7 @@ from proposals.assess import (
     terms_from_db,
 )
 from proposals.charts import chart_data, scaling_chart_png
+from proposals.domain import numbers
 
 from . import markdown, pdf
 from .portal import PortalSection, portal_sections
@@ -43,6 +45,20 @@ class Source:
     revision: int | None
     status: str
     review: tuple[tuple[str, str], ...] = ()  # the staff's assessment (staff only)
+
+
+def in_portal_form(function):
+    """Run ``function`` with numbers printed in the portal's plain form (``18,176``,
+    ``0.2``), whoever asks: the portal text, Markdown and PDF are pasted into the
+    portal or shared, never printed in the reader's own convention. The summary
+    itself (``summary_for``) follows the reader, as on the staff review page."""
+
+    @functools.wraps(function)
+    def wrapper(*args, **kwargs):
+        with numbers.using(numbers.PORTAL):
+            return function(*args, **kwargs)
+
+    return wrapper
 
 
 def source_for(model) -> Source:
@@ -84,6 +100,7 @@ def source_from_snapshot(snapshot: dict, *, revision: int, status: str = "") -> 
     )
 
 
+@in_portal_form
 def portal_for(source: Source) -> list[PortalSection]:
     return portal_sections(source.proposal, source.assessment, source.catalogue)
 
@@ -108,6 +125,7 @@ def chart_png(source: Source) -> bytes | None:
     return scaling_chart_png(source.assessment, names, dpi=CHART_DPI)
 
 
+@in_portal_form
 def markdown_for(
     source: Source, *, today: datetime.date | None = None, chart: bool = True
 ) -> str:
@@ -115,6 +133,7 @@ def markdown_for(
     return markdown.render(summary, chart_png=chart_png(source) if chart else None)
 
 
+@in_portal_form
 def pdf_for(source: Source, *, today: datetime.date | None = None) -> bytes:
     return pdf.render(summary_for(source, today=today), chart_png=chart_png(source))
 
@@ -128,6 +147,7 @@ def chart_input(source: Source) -> dict | None:
     return chart_data(source.assessment, names)
 
 
+@in_portal_form
 def pdf_job(source: Source, *, today: datetime.date | None = None) -> pdf.Job:
     """What the task worker needs to render the PDF of ``source`` (the HTML with a
     placeholder for the chart, and the chart's data), with its content key. Cheap:

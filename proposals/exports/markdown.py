@@ -16,7 +16,7 @@ import re
 from proposals.domain.sections import TABLE_BY_KIND, section_title
 
 from .summary import SEVERITY_LABELS, FindingLine, Summary
-from .tables import Table
+from .tables import SOURCES_TITLE, Table
 
 # Characters with inline meaning in CommonMark/GFM; a backslash makes them literal.
 # Without "[" no link or image can start, without "<" no HTML tag or autolink.
@@ -92,6 +92,13 @@ def table(t: Table) -> str:
     return "\n".join([head, rule, *body])
 
 
+def fenced(text: str) -> str:
+    """``text`` verbatim in a fenced block whose fence no line of it can close."""
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    fence = "`" * max(3, longest + 1)
+    return f"{fence}text\n{text}\n{fence}"
+
+
 def _finding_rows(findings: tuple[FindingLine, ...]) -> str:
     head = "| Severity | Rule | Where | What to do |\n|---|---|---|---|"
     rows = [
@@ -155,6 +162,10 @@ def render(summary: Summary, *, chart_png: bytes | None = None) -> str:
     if chart_png:
         data = base64.b64encode(chart_png).decode("ascii")
         out += [f"![Scaling efficiency chart](data:image/png;base64,{data})", ""]
+    if figs.sources:
+        out += [f"### {SOURCES_TITLE}", ""]
+        for source in figs.sources:
+            out += [f"**{escape_inline(source.label)}**", "", fenced(source.text), ""]
     if figs.schedule_table:
         title = TABLE_BY_KIND["schedule"].title
         out += [f"### {title}", "", table(figs.schedule_table), ""]

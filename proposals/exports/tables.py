@@ -3,7 +3,8 @@
 Each table is a :class:`Table` of already formatted strings; the portal text renders it
 as aligned monospace text, the Markdown export as a pipe table and the PDF template as
 an HTML table, so the three formats always show the same figures. Numbers use a comma
-as thousands separator everywhere ("18,176"). Pure Python: no Django.
+as thousands separator in every export ("18,176"); the staff review page shows the
+same tables in the reader's format. Pure Python: no Django.
 """
 
 from __future__ import annotations
@@ -15,11 +16,15 @@ from proposals.domain import Assessment, Catalogue, Cluster, Proposal
 from proposals.domain.numbers import MISSING, grouped
 from proposals.domain.terms import UNITS
 
+#: The heading of the rows' provenance, in every export and on the staff page.
+SOURCES_TITLE = "Read from training logs and accounting"
 TITLE_WIDTH = 36  # job titles and activities wrap at this width in plain text
 
 
 def num(value: float | int | None, decimals: int = 2) -> str:
-    """``18176`` -> ``18,176``; ``0.1`` -> ``0.1``; at most ``decimals`` places."""
+    """``18176`` -> ``18,176``; ``0.1`` -> ``0.1``; at most ``decimals`` places, in
+    the active format: the portal's in every export (``exports.in_portal_form``),
+    the reader's on the staff review page."""
     return grouped(value, decimals)
 
 
@@ -124,6 +129,14 @@ class ScalingTable:
 
 
 @dataclass(frozen=True)
+class RowSource:
+    """Where a row read from a training log or sacct output came from."""
+
+    label: str  # which row: "Megatron-LM at 8 GPUs", "job type “eval”"
+    text: str  # the provenance kept with the row (file, lines, formula, excerpt)
+
+
+@dataclass(frozen=True)
 class Figures:
     """Every generated part of section (d), ready to render in any format."""
 
@@ -135,6 +148,11 @@ class Figures:
     schedule_table: Table | None
     schedule_note: str
     code_names: dict[int | None, str] = field(default_factory=dict)
+    sources: tuple[RowSource, ...] = ()
+
+    @property
+    def sources_title(self) -> str:
+        return SOURCES_TITLE
 
 
 def code_label(proposal: Proposal, index: int | None) -> str:
@@ -270,6 +288,30 @@ def scaling_tables(proposal: Proposal, assessment: Assessment) -> list[ScalingTa
     return tables
 
 
+def row_sources(proposal: Proposal) -> tuple[RowSource, ...]:
+    """The provenance of the rows read from logs, in table order (typed rows have
+    none)."""
+    scal = proposal.scalability
+    found = [
+        RowSource(
+            f"Measurement: {code_label(proposal, m.code)} at {plural(m.gpus, 'GPU')}",
+            normalise(m.source),
+        )
+        for m in scal.measurements
+        if m.source.strip()
+    ]
+    found += [
+        RowSource(
+            f"Job type {one_line(j.title) or '(untitled)'}: "
+            f"{num(j.count)} x {plural(j.gpus, 'GPU')} x {num(j.hours)} h",
+            normalise(j.source),
+        )
+        for j in scal.jobs
+        if j.source.strip()
+    ]
+    return tuple(found)
+
+
 def projection_sentence(assessment: Assessment) -> str:
     """The projection to the largest job size, in one sentence (empty without one)."""
     p = assessment.projection
@@ -364,4 +406,5 @@ def figures(
         schedule_table=schedule_table(assessment),
         schedule_note=schedule_note(assessment, proposal),
         code_names={i: code_label(proposal, i) for i in range(len(proposal.codes))},
+        sources=row_sources(proposal),
     )

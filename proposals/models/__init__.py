@@ -54,6 +54,7 @@ from .review import (
     ProposalRevision,
     ReviewComment,
     ReviewState,
+    ReviewVisit,
     StatusChange,
     TechnicalAssessment,
 )
@@ -81,6 +82,7 @@ __all__ = [
     "ProposalRevision",
     "StatusChange",
     "ReviewState",
+    "ReviewVisit",
     "ReviewComment",
     "TechnicalAssessment",
     "OutgoingMail",

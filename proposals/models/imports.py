@@ -1,10 +1,10 @@
 """Checked proposal files waiting for their owner's confirmation."""
 
-from datetime import timedelta
-
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
+
+from proposals import retention
 
 from .proposal import Proposal
 
@@ -13,10 +13,11 @@ class PendingImport(models.Model):
     """A revision file that passed the check and waits for its owner to confirm it.
 
     The checked document stays on the server, bound to the user and the proposal,
-    instead of travelling back through the page; it expires after ``LIFETIME``, and
-    expired ones are deleted whenever a new file is checked."""
+    instead of travelling back through the page; it expires after ``LIFETIME``
+    (``retention.PENDING_IMPORT``), and expired ones are deleted whenever a new file
+    is checked and by ``manage.py expire_stale``."""
 
-    LIFETIME = timedelta(hours=1)
+    LIFETIME = retention.PENDING_IMPORT
 
     token = models.CharField(max_length=64, unique=True)
     owner = models.ForeignKey(

@@ -7,8 +7,10 @@ from .proposal import Proposal
 
 class OutgoingMail(models.Model):
     """One e-mail of the review workflow, stored with the action that caused it and
-    sent afterwards by the task worker (``proposals.services.deliver_mail``), so a mail
-    server outage never breaks the action. Staff see failed mails in the admin."""
+        sent afterwards by the task worker (``proposals.services.deliver_mail``), so a mail
+        server outage never breaks the action. Staff see failed mails in the admin, and the
+    undeliverable ones: a mail that no confirmed address could receive is stored too (with
+    the reason), never dropped."""
 
     MAX_ATTEMPTS = 5
 
@@ -17,8 +19,11 @@ class OutgoingMail(models.Model):
         RETRYING = "retrying", "Failed, will retry"
         FAILED = "failed", "Failed (gave up)"
         SENT = "sent", "Sent"
+        UNDELIVERABLE = "undeliverable", "Not sent: nobody to send it to"
 
-    to = models.EmailField("to", max_length=254)
+    # Blank for an undeliverable mail meant for several people (``last_error`` names
+    # them).
+    to = models.EmailField("to", max_length=254, blank=True)
     subject = models.CharField(max_length=300)
     body = models.TextField()
     proposal = models.ForeignKey(
@@ -29,7 +34,7 @@ class OutgoingMail(models.Model):
         related_name="+",
     )
     status = models.CharField(
-        max_length=10, choices=Status.choices, default=Status.QUEUED
+        max_length=16, choices=Status.choices, default=Status.QUEUED
     )
     attempts = models.PositiveSmallIntegerField(default=0)
     last_error = models.TextField(blank=True)

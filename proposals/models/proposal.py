@@ -17,6 +17,7 @@ from django.urls import reverse
 from proposals.domain import limits
 from proposals.domain.bounds import BOUNDS
 from proposals.domain.fields import label
+from proposals.domain.training_logs import SOURCE_CHARS
 from proposals.domain.types import (
     CALL_FAMILY_LABELS,
     MODEL_USE_LABELS,
@@ -58,6 +59,9 @@ class Proposal(models.Model):
         READY = "ready", "Ready to submit"
         CHANGED_IN_REVIEW = "changed_in_review", "Changed during review"
         CHANGED_SINCE_READY = "changed_since_ready", "Changed since ready"
+        SUBMITTED_TO_PORTAL = "submitted_to_portal", "Submitted to the portal"
+        WITHDRAWN = "withdrawn", "Withdrawn by the applicant"
+        CLOSED = "closed", "Closed by staff"
 
     OrganisationKind = _choices("OrganisationKind", ORGANISATION_KIND_LABELS)
 
@@ -73,8 +77,15 @@ class Proposal(models.Model):
         SINGLE_LARGE_JOB = "single_large_job", "A single large job (or a few)"
         MANY_SMALL_JOBS = "many_small_jobs", "Many independent jobs"
 
+    # Empty only for a proposal kept for the staff after its owner deleted their
+    # account (``services.account_delete``); deleting a user otherwise deletes their
+    # proposals.
     owner = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="proposals"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="proposals",
     )
     title = models.CharField(label("title"), max_length=limits.LINE_CHARS)
     call_family = models.CharField(
@@ -270,6 +281,14 @@ class Proposal(models.Model):
     def get_absolute_url(self):
         return reverse("proposals:detail", args=[self.pk])
 
+    # What the staff read as the applicant once the owner deleted their account.
+    ACCOUNT_DELETED = "(account deleted)"
+
+    @property
+    def applicant_name(self) -> str:
+        """The owner's username, as the staff pages and the queue's CSV show it."""
+        return self.owner.get_username() if self.owner_id else self.ACCOUNT_DELETED
+
 
 class ProposalChild(models.Model):
     """Common shape of the repeatable entries: they belong to one proposal, in order.
@@ -409,6 +428,11 @@ class ScalingMeasurement(ProposalChild):
     hardware = models.CharField(
         label("hardware", "measurements"), max_length=limits.LINE_CHARS, blank=True
     )
+    # Where a row read from a training log came from (file, lines, formula, a short
+    # excerpt); empty for typed and pasted rows. The log itself is not kept.
+    source = models.TextField(
+        "read from", max_length=SOURCE_CHARS, blank=True, editable=False
+    )
 
     class Meta(ProposalChild.Meta):
         constraints = [
@@ -450,6 +474,10 @@ class JobType(ProposalChild):
     )
     count = models.PositiveIntegerField(
         label("count", "jobs"), null=True, blank=True, validators=positive(MAX_JOBS)
+    )
+    # Where a row read from sacct output came from; empty for typed rows.
+    source = models.TextField(
+        "read from", max_length=SOURCE_CHARS, blank=True, editable=False
     )
 
     class Meta(ProposalChild.Meta):

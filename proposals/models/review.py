@@ -4,7 +4,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
-from proposals.domain.fields import describe_path
+from proposals.domain.fields import describe_path, describe_row_named
 from proposals.domain.sections import SECTIONS
 from proposals.domain.technical_review import (
     CHANGE_REQUEST,
@@ -145,6 +145,9 @@ class ReviewState(models.Model):
     )
     submitted_at = models.DateTimeField(db_index=True)
     status_changed_at = models.DateTimeField()
+    # The last status change, revision or comment: the queue marks a proposal whose
+    # handler has not opened it since.
+    last_activity_at = models.DateTimeField(null=True, blank=True)
     handled_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.SET_NULL,
@@ -161,8 +164,32 @@ class ReviewState(models.Model):
         return f"review of {self.proposal_id}"
 
 
-class ReviewComment(models.Model):
+class ReviewVisit(models.Model):
+    """When a staff member last opened a proposal's review page (the queue marks
+    activity since the handler's last visit)."""
+
+    proposal = models.ForeignKey(
+        Proposal, on_delete=models.CASCADE, related_name="review_visits"
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    opened_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["proposal", "user"], name="review_visit_unique"
+            )
+        ]
+
+    def __str__(self):
+        return f"{self.user} opened {self.proposal_id} at {self.opened_at}"
+
+
+class ReviewComment(AppendOnlyModel):
     """A comment on one section (wizard step) of a proposal, optionally on one field.
+    Written once: a correction is a new comment.
 
     ``staff_only`` notes are internal to the support staff: selectors for applicants
     never return them and no e-mail carries them."""
@@ -189,6 +216,11 @@ class ReviewComment(models.Model):
         blank=True,
         help_text="Field path in the JSON format, e.g. selection.total_gpu_hours.",
     )
+    # A comment on a table row is anchored to the row itself (its id), not to its
+    # position, and keeps the row's label as it was ("Job type 2 (fine-tuning)"),
+    # so it still names the row after a reorder or once the row is deleted.
+    row_id = models.PositiveBigIntegerField(null=True, blank=True, editable=False)
+    row_label = models.CharField(max_length=200, blank=True, editable=False)
     body = models.TextField(max_length=5000)
     parent = models.ForeignKey(
         "self",
@@ -217,8 +249,17 @@ class ReviewComment(models.Model):
 
     @property
     def field_label(self) -> str:
-        """The field commented on, as people read it ("Total GPU-hours")."""
-        return describe_path(self.field) if self.field else ""
+        """The field commented on, as people read it ("Total GPU-hours"; a row's
+        field with the row's current place and name when the threads selector
+        resolved it, else with the row's label as it was)."""
+        resolved = getattr(self, "anchor_label", "")
+        if resolved:
+            return resolved
+        if not self.field:
+            return ""
+        if self.row_label:
+            return describe_row_named(self.field, self.row_label)
+        return describe_path(self.field)
 
 
 class TechnicalAssessment(AppendOnlyModel):

@@ -1,16 +1,21 @@
 """Writes of accounts: sign-up (one account per address, nothing revealed about
-other accounts) and the confirmation of an e-mail address."""
+other accounts), the confirmation of an e-mail address, expiry of unconfirmed
+sign-ups, and the deletion of an account by its owner."""
 
-from datetime import timedelta
+from dataclasses import dataclass
 
-from django.conf import settings
+from axes.models import AccessAttempt, AccessLog
 from django.contrib.auth import get_user_model
+from django.contrib.auth.hashers import make_password
 from django.db import IntegrityError, transaction
 from django.db.models import Q
+from django.db.models.functions import Lower
 from django.utils import timezone
 
-from proposals import accounts, selectors
-from proposals.models import AccountProfile, Preferences
+from proposals import accounts, retention, selectors
+from proposals.models import AccountProfile, OutgoingMail, Preferences, Proposal
+
+from .proposals import proposal_delete
 
 # What a sign-up did. The page after a sign-up is the same for all three; only the
 # e-mail sent to the address differs.
@@ -22,16 +27,13 @@ SIGNUP_USERNAME_TAKEN = "username taken"
 _PENDING = Q(is_active=False, last_login=None, account__verified_at=None)
 
 
+def _address_in_use(address: str) -> bool:
+    """Whether any account holds ``address`` (the race test replaces this)."""
+    return selectors.account_address_in_use(address=address)
+
+
 class AccountError(Exception):
     """An account change that cannot be made; the message is for the user."""
-
-
-def _address_in_use(address: str) -> bool:
-    """Whether any account holds ``address`` (case-insensitively)."""
-    return (
-        get_user_model().objects.filter(email__iexact=address).exists()
-        or AccountProfile.objects.filter(email=address).exists()
-    )
 
 
 def account_signup(
@@ -39,7 +41,6 @@ def account_signup(
     username: str,
     email: str,
     password: str,
-    link_base: str = "",
     number_format: str = "",
 ):
     """Create an inactive account and mail the link that activates it, or mail the
@@ -48,12 +49,13 @@ def account_signup(
     of an unconfirmed one replaces it; unconfirmed sign-ups expire with their link."""
     User = get_user_model()
     address = email.strip().lower()
-    base = link_base.rstrip("/")
+    # The hash takes about a second of CPU by design: done before the transaction,
+    # so no write lock is held meanwhile (on SQLite the task worker waits for it),
+    # and on every path, whether or not an account is made.
+    password_hash = make_password(password)
     with transaction.atomic():
-        expired = timezone.now() - timedelta(seconds=settings.PASSWORD_RESET_TIMEOUT)
-        User.objects.filter(_PENDING).filter(
-            Q(account__email=address) | Q(date_joined__lt=expired)
-        ).delete()
+        User.objects.filter(_PENDING, account__email=address).delete()
+        account_expire_unconfirmed()
         user = None
         if _address_in_use(address):
             outcome = SIGNUP_ADDRESS_IN_USE
@@ -62,12 +64,14 @@ def account_signup(
         else:
             try:
                 with transaction.atomic():
-                    user = User.objects.create_user(
-                        username=username,
+                    # What ``create_user`` does, with the hash made above.
+                    user = User(
+                        username=User.normalize_username(username),
                         email=User.objects.normalize_email(email.strip()),
-                        password=password,
+                        password=password_hash,
                         is_active=False,
                     )
+                    user.save()
                     AccountProfile.objects.create(user=user, email=address)
                     if number_format:
                         Preferences.objects.create(
@@ -80,18 +84,12 @@ def account_signup(
             else:
                 outcome = SIGNUP_CREATED
         if outcome == SIGNUP_CREATED:
-            transaction.on_commit(
-                lambda: accounts.send_verification(user=user, link_base=base)
-            )
+            transaction.on_commit(lambda: accounts.send_verification(user=user))
         elif outcome == SIGNUP_ADDRESS_IN_USE:
-            transaction.on_commit(
-                lambda: accounts.send_address_in_use(address=address, link_base=base)
-            )
+            transaction.on_commit(lambda: accounts.send_address_in_use(address=address))
         else:
             transaction.on_commit(
-                lambda: accounts.send_username_taken(
-                    address=address, username=username, link_base=base
-                )
+                lambda: accounts.send_username_taken(address=address, username=username)
             )
     return outcome
 
@@ -116,10 +114,61 @@ def account_verify(*, user) -> None:
         user.save(update_fields=["is_active"])
 
 
-def account_send_verification(*, user, link_base: str = "") -> bool:
+def account_send_verification(*, user) -> bool:
     """Mail ``user`` a new link for their address, unless it is verified already;
     whether a link was sent."""
     if not user.email or selectors.account_is_verified(user=user):
         return False
-    accounts.send_verification(user=user, link_base=link_base.rstrip("/"))
+    accounts.send_verification(user=user)
     return True
+
+
+def account_expire_unconfirmed(*, now=None) -> int:
+    """Delete the sign-ups whose link expired unused (``retention.unconfirmed_signup``);
+    how many."""
+    User = get_user_model()
+    expired = (now or timezone.now()) - retention.unconfirmed_signup()
+    _, deleted = User.objects.filter(_PENDING, date_joined__lt=expired).delete()
+    return deleted.get(User._meta.label, 0)
+
+
+@dataclass(frozen=True)
+class AccountDeletion:
+    """What deleting an account did with its proposals."""
+
+    deleted: int  # drafts never sent for review: gone with every row
+    kept: int  # sent for review once: kept for the staff, without their owner
+
+
+@transaction.atomic
+def account_delete(*, user) -> AccountDeletion:
+    """Delete ``user``'s account and everything that identifies them, as the privacy
+    notice says. Each proposal goes through ``proposal_delete``: a draft never sent
+    for review is removed, one sent for review is marked deleted (the staff's queue
+    shows it as withdrawn) and kept for the help desk, detached from its owner. Their
+    profile, preferences and unconfirmed uploads go with the user (cascade); their
+    review comments stay without an author; the queued and sent mails addressed to
+    them and the login records under their username are deleted. The caller has
+    checked the password."""
+    User = get_user_model()
+    user = User.objects.select_for_update().get(pk=user.pk)
+    deleted = kept = 0
+    for proposal in Proposal.objects.select_for_update().filter(owner=user):
+        # One deleted before is kept for the staff already.
+        if proposal.deleted_at is not None or proposal_delete(proposal=proposal):
+            kept += 1
+        else:
+            deleted += 1
+    Proposal.objects.filter(owner=user).update(owner=None)
+    addresses = {user.email.strip().lower()} - {""}
+    profile = AccountProfile.objects.filter(user=user).first()
+    if profile is not None and profile.email:
+        addresses.add(profile.email)
+    OutgoingMail.objects.annotate(address=Lower("to")).filter(
+        address__in=addresses
+    ).delete()
+    username = user.get_username()
+    AccessAttempt.objects.filter(username=username).delete()
+    AccessLog.objects.filter(username=username).delete()
+    user.delete()
+    return AccountDeletion(deleted=deleted, kept=kept)

@@ -8,8 +8,16 @@ same key) is served from the stored file without rendering again.
 """
 
 import logging
+import threading
+from contextlib import contextmanager
 
-from django.db import IntegrityError, transaction
+from django.db import (
+    DatabaseError,
+    IntegrityError,
+    connection,
+    connections,
+    transaction,
+)
 from django.utils import timezone
 from django_tasks import task
 
@@ -90,11 +98,12 @@ def pdf_export_render(*, export_id: int) -> str:
         if export is None or export.is_ready:
             return "nothing to render"
         export.status = PdfExport.Status.RENDERING
-        export.started_at = timezone.now()
+        export.started_at = export.heartbeat_at = timezone.now()
         export.attempts += 1
-        export.save(update_fields=["status", "started_at", "attempts"])
+        export.save(update_fields=["status", "started_at", "heartbeat_at", "attempts"])
     try:
-        data = pdf.render_job(export.html, export.chart_placeholder, export.chart)
+        with _heartbeat(export.pk):
+            data = pdf.render_job(export.html, export.chart_placeholder, export.chart)
     except Exception as exc:  # WeasyPrint, fontconfig, matplotlib: anything
         message = f"{type(exc).__name__}: {exc}"[:2000]
         PdfExport.objects.filter(pk=export.pk).update(
@@ -112,6 +121,39 @@ def pdf_export_render(*, export_id: int) -> str:
     )
     _prune(export.proposal_id)
     return "rendered"
+
+
+@contextmanager
+def _heartbeat(export_id: int):
+    """Stamp the export's ``heartbeat_at`` every ``PdfExport.HEARTBEAT_EVERY`` from a
+    thread of its own while the block runs, so a page can tell a long render from a
+    dead worker. Inside a caller's transaction (the tests' in-process worker) no
+    other connection could see the stamp, so there is none."""
+    if connection.in_atomic_block:
+        yield
+        return
+    stop = threading.Event()
+
+    def beat() -> None:
+        try:
+            while not stop.wait(PdfExport.HEARTBEAT_EVERY.total_seconds()):
+                try:
+                    PdfExport.objects.filter(
+                        pk=export_id, status=PdfExport.Status.RENDERING
+                    ).update(heartbeat_at=timezone.now())
+                except DatabaseError as exc:  # an outage: the render goes on
+                    logger.warning("PDF export %s: no heartbeat: %s", export_id, exc)
+        finally:
+            connections.close_all()  # this thread's own connections
+
+    thread = threading.Thread(target=beat, name=f"pdf-{export_id}-heartbeat")
+    thread.daemon = True
+    thread.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        thread.join()
 
 
 def _prune(proposal_id: int) -> None:

@@ -5,7 +5,7 @@ import secrets
 from django.db import transaction
 from django.utils import timezone
 
-from proposals import assess, domain
+from proposals import assess, domain, retention
 from proposals.domain import jsonformat
 from proposals.models import (
     CodeEntry,
@@ -76,6 +76,14 @@ def proposal_import_revision(
     return proposal
 
 
+def pending_import_expire(*, now=None) -> int:
+    """Delete the checked files left unconfirmed past ``retention.PENDING_IMPORT``;
+    how many."""
+    expired = (now or timezone.now()) - retention.PENDING_IMPORT
+    deleted, _ = PendingImport.objects.filter(created_at__lt=expired).delete()
+    return deleted
+
+
 class PendingImportError(Exception):
     """A checked upload that cannot be confirmed (the message says why)."""
 
@@ -85,9 +93,7 @@ def pending_import_create(
 ) -> str:
     """Keep a checked file on the server until ``owner`` confirms it; return the
     random token that names it. Expired ones are deleted on the way."""
-    PendingImport.objects.filter(
-        created_at__lt=timezone.now() - PendingImport.LIFETIME
-    ).delete()
+    pending_import_expire()
     token = secrets.token_urlsafe(32)
     PendingImport.objects.create(
         token=token, owner=owner, proposal=proposal, document=jsonformat.dump(document)

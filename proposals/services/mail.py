@@ -9,6 +9,7 @@ from django.db import transaction
 from django.utils import timezone
 from django_tasks import task
 
+from proposals import selectors
 from proposals.models import (
     OutgoingMail,
 )
@@ -48,14 +49,26 @@ def _enqueue_after_commit(mail_ids) -> None:
 def mail_queue(*, mails, proposal=None) -> list[OutgoingMail]:
     """Store ``mails`` (``notifications.Mail``) in the caller's transaction and send
     them from the worker after the commit; the caller's action never waits for, or
-    fails with, the mail server."""
+    fails with, the mail server. An undeliverable mail is stored as such, with its
+    reason, for staff to see under "Mail delivery"; it is not handed to the worker."""
     stored = OutgoingMail.objects.bulk_create(
         OutgoingMail(
-            to=mail.to, subject=mail.subject, body=mail.body, proposal=proposal
+            to=mail.to,
+            subject=mail.subject,
+            body=mail.body,
+            proposal=proposal,
+            status=(
+                OutgoingMail.Status.UNDELIVERABLE
+                if mail.undeliverable
+                else OutgoingMail.Status.QUEUED
+            ),
+            last_error=mail.undeliverable,
         )
         for mail in mails
     )
-    _enqueue_after_commit([mail.pk for mail in stored])
+    _enqueue_after_commit(
+        [mail.pk for mail in stored if mail.status == OutgoingMail.Status.QUEUED]
+    )
     return stored
 
 
@@ -67,7 +80,10 @@ def mail_deliver(*, mail_id: int) -> str:
     error = None
     with transaction.atomic():
         mail = OutgoingMail.objects.select_for_update().filter(pk=mail_id).first()
-        if mail is None or mail.status == OutgoingMail.Status.SENT:
+        if mail is None or mail.status in (
+            OutgoingMail.Status.SENT,
+            OutgoingMail.Status.UNDELIVERABLE,
+        ):
             return "nothing to send"
         mail.attempts += 1
         mail.last_attempt_at = timezone.now()
@@ -106,10 +122,24 @@ def mail_deliver(*, mail_id: int) -> str:
 @transaction.atomic
 def mail_retry(*, mails) -> int:
     """Staff's "retry": give every unsent mail in ``mails`` a fresh round of
-    attempts, starting now. Returns how many were queued again."""
+    attempts, starting now. An undeliverable one is queued only once its address
+    has been confirmed since. Returns how many were queued again."""
+    unsent = list(
+        mails.select_for_update()
+        .exclude(status=OutgoingMail.Status.SENT)
+        .values_list("pk", "status", "to")
+    )
+    confirmed = selectors.verified_addresses(
+        addresses=[
+            to
+            for _, status, to in unsent
+            if status == OutgoingMail.Status.UNDELIVERABLE
+        ]
+    )
     ids = [
-        mail.pk
-        for mail in mails.select_for_update().exclude(status=OutgoingMail.Status.SENT)
+        pk
+        for pk, status, to in unsent
+        if status != OutgoingMail.Status.UNDELIVERABLE or to in confirmed
     ]
     OutgoingMail.objects.filter(pk__in=ids).update(
         status=OutgoingMail.Status.QUEUED, attempts=0

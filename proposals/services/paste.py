@@ -7,7 +7,7 @@ from proposals.domain import limits
 from proposals.domain.sections import TABLE_BY_KIND
 from proposals.models import Proposal
 
-from .proposals import ROW_MODELS, _bump, _forget_row
+from .proposals import ROW_MODELS, _bump, _forget_row, row_changes_since
 
 # Domain value names that are stored under another attribute.
 _ATTRIBUTES = {"code": "code_id"}
@@ -60,15 +60,40 @@ def proposal_paste_rows(*, proposal: Proposal, kind: str, rows: list[dict]) -> l
     return [row.pk for row in created]
 
 
+class PastedRowsChanged(Exception):
+    """Rows of the paste to undo were changed since the page that asks showed them
+    (``changed``: :class:`~proposals.services.proposals.RowChanged`); nothing was
+    removed."""
+
+    def __init__(self, changed: list):
+        super().__init__(f"{len(changed)} pasted rows were changed elsewhere.")
+        self.changed = changed
+
+
 @transaction.atomic
-def proposal_undo_paste(*, proposal: Proposal, kind: str, pks: list) -> int:
+def proposal_undo_paste(
+    *, proposal: Proposal, kind: str, pks: list, shown: dict | None = None
+) -> int:
     """Remove the rows of one paste (those of ``pks`` that are still there, and what
-    was typed into them and refused); returns how many were removed."""
+    was typed into them and refused); returns how many were removed. With ``shown``
+    (row id -> what the page showed of it, field name -> text), a row stored
+    otherwise was changed elsewhere: then nothing is removed
+    (:class:`PastedRowsChanged`), for the person to choose."""
     model = ROW_MODELS[kind]
-    rows = model.objects.filter(proposal=proposal, pk__in=list(pks))
-    found = list(rows.values_list("pk", flat=True))
+    # One writer per proposal at a time: the comparison and the delete are atomic.
+    Proposal.objects.select_for_update().filter(pk=proposal.pk).values("pk").get()
+    rows = list(model.objects.filter(proposal=proposal, pk__in=list(pks)))
+    found = [row.pk for row in rows]
     if not found:
         return 0
+    if shown is not None:
+        changed = [
+            change
+            for row in rows
+            if (change := row_changes_since(row, shown.get(row.pk))) is not None
+        ]
+        if changed:
+            raise PastedRowsChanged(changed)
     for pk in found:
         proposal.refused_inputs = _forget_row(proposal, kind, pk)
     _bump(proposal, refused_inputs=proposal.refused_inputs)

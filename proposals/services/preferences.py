@@ -1,14 +1,20 @@
 """Writes of a person's own settings."""
 
+import zoneinfo
+
 from proposals.domain.numbers import NUMBER_FORMAT_BY_NAME
 from proposals.models import Preferences
 
 
-def preferences_set(*, user, number_format: str) -> Preferences:
-    """Store how ``user`` writes numbers (one of the named formats)."""
+def preferences_set(*, user, number_format: str, time_zone: str = "") -> Preferences:
+    """Store how ``user`` writes numbers (a CLDR locale) and, when given, their time
+    zone (an IANA name such as ``Europe/Brussels``)."""
     if number_format not in NUMBER_FORMAT_BY_NAME:
         raise ValueError(f"Unknown number format {number_format!r}.")
-    preferences, _ = Preferences.objects.update_or_create(
-        user=user, defaults={"number_format": number_format}
-    )
+    defaults = {"number_format": number_format}
+    if time_zone:
+        if time_zone not in zoneinfo.available_timezones():
+            raise ValueError(f"Unknown time zone {time_zone!r}.")
+        defaults["time_zone"] = time_zone
+    preferences, _ = Preferences.objects.update_or_create(user=user, defaults=defaults)
     return preferences

@@ -17,7 +17,7 @@ from proposals.models import (
     UsageMonth,
 )
 
-from .review import review_record_edit
+from .review import review_record_edit, review_withdraw
 
 
 @transaction.atomic
@@ -105,6 +105,8 @@ class SaveOutcome:
     refused: list = field(default_factory=list)  # changes whose values contradict
     conflicts: list = field(default_factory=list)  # FieldConflict
     gone: list = field(default_factory=list)  # changes to rows removed elsewhere
+    row_gone: bool = False  # the row operation's row was removed elsewhere
+    row_changed: object = None  # RowChanged: a delete not done, for the person
 
 
 def _bump(
@@ -293,45 +295,154 @@ def _forget_row(proposal: Proposal, kind: str, pk) -> dict:
     }
 
 
+@dataclass(frozen=True)
+class RowChanged:
+    """A stored row whose fields differ from what a page showed (``fields``: name,
+    the value the page showed as text, the stored value): changed elsewhere."""
+
+    row: object
+    fields: tuple
+
+
+def row_changes_since(row, shown: dict | None) -> RowChanged | None:
+    """How stored ``row`` differs from ``shown`` (field name -> the value a page
+    showed, as :func:`canonical` text), the same comparison a field's save makes;
+    ``None`` when it does not (fields the page did not show are not compared)."""
+    fields = tuple(
+        (name, base, getattr(row, type(row)._meta.get_field(name).attname))
+        for name, base in (shown or {}).items()
+        if base is not None
+        and canonical(getattr(row, type(row)._meta.get_field(name).attname)) != base
+    )
+    return RowChanged(row, fields) if fields else None
+
+
+def _locked_row(proposal: Proposal, kind: str, pk):
+    """Row ``pk`` of ``kind`` as stored now, read after locking the proposal (one
+    writer per proposal: nothing changes it before this transaction ends)."""
+    Proposal.objects.select_for_update().filter(pk=proposal.pk).values("pk").get()
+    return ROW_MODELS[kind].objects.filter(proposal=proposal, pk=pk).first()
+
+
 @transaction.atomic
-def proposal_delete_row(*, proposal: Proposal, kind: str, row) -> None:
-    """Remove ``row`` (and what was typed into it and refused)."""
+def proposal_delete_row(
+    *, proposal: Proposal, kind: str, row, shown: dict | None = None
+) -> RowChanged | None:
+    """Remove ``row`` (and what was typed into it and refused), unless it was
+    changed since the page that asks showed it (``shown``: see
+    :func:`row_changes_since`): then nothing is removed and the changes are
+    returned, for the person to choose."""
+    stored = _locked_row(proposal, kind, row.pk)
+    if stored is None:
+        return None
+    changed = row_changes_since(stored, shown)
+    if changed is not None:
+        return changed
     proposal.refused_inputs = _forget_row(proposal, kind, row.pk)
     _bump(proposal, refused_inputs=proposal.refused_inputs)
-    row.delete()
+    stored.delete()
+    return None
 
 
 @transaction.atomic
-def proposal_move_row(*, proposal: Proposal, row, direction: int) -> None:
-    """Swap ``row`` with its stored neighbour above (-1) or below (+1), rows added in
-    other tabs included; renumber positions."""
+def proposal_move_row(
+    *, proposal: Proposal, row, direction: int, shown_neighbour=None
+) -> None:
+    """Move ``row`` past its neighbour above (-1) or below (+1), rows added in other
+    tabs included; renumber positions. ``shown_neighbour``: the row the page showed
+    there; if another tab has since put other rows between them, ``row`` goes just
+    past that one (what the person saw and asked for); if it was removed, past the
+    stored neighbour."""
     model = type(row)
     rows = list(
         model.objects.select_for_update()
         .filter(proposal=proposal)
         .order_by("position", "id")
     )
-    index = next(i for i, other in enumerate(rows) if other.pk == row.pk)
-    other = index + direction
-    if not 0 <= other < len(rows):
+    index = next((i for i, other in enumerate(rows) if other.pk == row.pk), None)
+    if index is None:  # removed meanwhile
+        return
+    target = index + direction
+    shown = next(
+        (i for i, other in enumerate(rows) if other.pk == shown_neighbour), None
+    )
+    if shown is not None and (shown - index) * direction > 0:
+        target = shown  # still on the side the page showed it
+    if not 0 <= target < len(rows):
         return
     _bump(proposal)
-    rows[index], rows[other] = rows[other], rows[index]
+    moved = rows.pop(index)
+    rows.insert(target, moved)
     for position, item in enumerate(rows):
         item.position = position
     model.objects.bulk_update(rows, ["position"])
 
 
-ROW_OPERATIONS = ("add", "delete", "up", "down")
+def gone_prefix(kind: str, pk) -> str:
+    """The inputs' prefix of row ``pk`` of ``kind`` (``jobs-17``)."""
+    return f"{kind}-{pk}"
+
+
+@transaction.atomic
+def proposal_restore_row(
+    *, proposal: Proposal, kind: str, pk, values: dict, refused: dict | None = None
+):
+    """Add back a row removed elsewhere that this person had edited: a new row of
+    ``kind`` after every stored one, with ``values`` (validated), and what was typed
+    into it and refused (``refused``, field name -> entry). What was kept of the
+    removed row ``pk`` (``refused_inputs``) is forgotten. Values that together break
+    a database rule add nothing and forget nothing: ``None``."""
+    model = ROW_MODELS[kind]
+    Proposal.objects.select_for_update().filter(pk=proposal.pk).values("pk").get()
+    last = model.objects.filter(proposal=proposal).order_by("-position", "-id").first()
+    position = (last.position + 1) if last else 0
+    try:
+        with transaction.atomic():
+            row = model.objects.create(proposal=proposal, position=position, **values)
+    except IntegrityError:
+        return None  # values that contradict each other: kept, as they were
+    remembered = _forget_row(proposal, kind, pk)
+    prefix = gone_prefix(kind, row.pk)
+    remembered.update(
+        {
+            f"{prefix}-{name}": _storable(entry)
+            for name, entry in (refused or {}).items()
+        }
+    )
+    proposal.refused_inputs = remembered
+    _bump(proposal, refused_inputs=remembered)
+    return row
+
+
+@transaction.atomic
+def proposal_forget_row(*, proposal: Proposal, kind: str, pk) -> None:
+    """Drop what was kept of row ``pk`` of ``kind`` (typed into a row removed
+    elsewhere): the person chose not to add it back."""
+    Proposal.objects.select_for_update().filter(pk=proposal.pk).values("pk").get()
+    remembered = _forget_row(proposal, kind, pk)
+    if remembered != (proposal.refused_inputs or {}):
+        proposal.refused_inputs = remembered
+        _bump(proposal, edit=False, refused_inputs=remembered)
+
+
+ROW_OPERATIONS = ("add", "delete", "up", "down", "restore", "discard")
 
 
 @dataclass(frozen=True)
 class RowAction:
-    """A table operation requested with a step's data: add, delete, up or down."""
+    """A table operation requested with a step's data: add, delete, up, down, or
+    (for a row removed elsewhere) restore or discard. ``pk`` is the row's, ``shown``
+    what the page showed of it (field name -> text), ``values`` and ``refused`` the
+    validated values and the refused text of a row to restore, ``neighbour`` the
+    row shown next to a row to move, on the side it moves to."""
 
     action: str
     kind: str
-    row: object = None
+    pk: object = None
+    shown: dict | None = None
+    values: dict | None = None
+    refused: dict | None = None
+    neighbour: object = None  # the row a page showed next to the one it moves
 
 
 @transaction.atomic(savepoint=False)
@@ -345,7 +456,9 @@ def proposal_save_step(
     locked: bool = False,
 ):
     """Store a step's changes (see ``proposal_save_changes``) and then its row
-    operation. Returns ``(outcome, new_row)``."""
+    operation, in one transaction. Returns ``(outcome, new_row)``; a row operation
+    on a row removed elsewhere does nothing (``outcome.row_gone``), a delete of a
+    row changed elsewhere neither (``outcome.row_changed``)."""
     outcome = proposal_save_changes(
         proposal=proposal,
         changes=changes,
@@ -355,18 +468,37 @@ def proposal_save_step(
     )
     if row_action is None:
         return outcome, None
-    if row_action.action == "add":
-        return outcome, proposal_add_row(proposal=proposal, kind=row_action.kind)
-    if row_action.action == "delete":
-        proposal_delete_row(proposal=proposal, kind=row_action.kind, row=row_action.row)
-    else:
-        proposal_move_row(
+    action, kind = row_action.action, row_action.kind
+    new_row = None
+    if action == "add":
+        new_row = proposal_add_row(proposal=proposal, kind=kind)
+    elif action == "restore":
+        new_row = proposal_restore_row(
             proposal=proposal,
-            row=row_action.row,
-            direction=-1 if row_action.action == "up" else 1,
+            kind=kind,
+            pk=row_action.pk,
+            values=row_action.values or {},
+            refused=row_action.refused,
         )
+    elif action == "discard":
+        proposal_forget_row(proposal=proposal, kind=kind, pk=row_action.pk)
+    else:
+        row = _locked_row(proposal, kind, row_action.pk)
+        if row is None:
+            outcome.row_gone = True
+        elif action == "delete":
+            outcome.row_changed = proposal_delete_row(
+                proposal=proposal, kind=kind, row=row, shown=row_action.shown
+            )
+        else:
+            proposal_move_row(
+                proposal=proposal,
+                row=row,
+                direction=-1 if action == "up" else 1,
+                shown_neighbour=row_action.neighbour,
+            )
     outcome.revision = proposal.revision
-    return outcome, None
+    return outcome, new_row
 
 
 # --------------------------------------------------------------------------------------
@@ -383,10 +515,12 @@ def proposal_was_sent_for_review(*, proposal: Proposal) -> bool:
 def proposal_delete(*, proposal: Proposal) -> bool:
     """Delete ``proposal`` for its owner. One that was ever sent for review is only
     marked deleted (its owner no longer sees it; staff keep its revisions and
-    comments); any other is removed with its rows. Returns whether it was kept."""
+    comments, and see it as withdrawn if it was under review); any other is removed
+    with its rows. Returns whether it was kept."""
     if proposal_was_sent_for_review(proposal=proposal):
         proposal.deleted_at = timezone.now()
         Proposal.objects.filter(pk=proposal.pk).update(deleted_at=proposal.deleted_at)
+        review_withdraw(proposal=proposal, note="Deleted by the applicant.")
         return True
     proposal.delete()
     return False

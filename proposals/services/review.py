@@ -6,11 +6,14 @@ from django.utils import timezone
 
 from proposals import assess, notifications, selectors
 from proposals.domain import jsonformat, technical_review, workflow
+from proposals.domain.fields import anchor_name, row_label
+from proposals.domain.sections import TABLE_BY_KIND
 from proposals.models import (
     Proposal,
     ProposalRevision,
     ReviewComment,
     ReviewState,
+    ReviewVisit,
     StatusChange,
     TechnicalAssessment,
 )
@@ -24,10 +27,6 @@ from .mail import mail_queue
 
 class ReviewError(Exception):
     """A review action that is not allowed (the message says why)."""
-
-
-def _link_base(link_base: str) -> str:
-    return link_base.rstrip("/")
 
 
 def _set_status(*, proposal, to_status: str, by, note: str, revision=None):
@@ -46,7 +45,9 @@ def _set_status(*, proposal, to_status: str, by, note: str, revision=None):
     # ``updated_at`` alone.
     Proposal.objects.filter(pk=proposal.pk).update(status=to_status)
     proposal.status = to_status
-    ReviewState.objects.filter(proposal=proposal).update(status_changed_at=now)
+    ReviewState.objects.filter(proposal=proposal).update(
+        status_changed_at=now, last_activity_at=now
+    )
     return change
 
 
@@ -76,7 +77,7 @@ def staff_group_grant_rights(*, using: str = "default") -> None:
 
 
 @transaction.atomic
-def review_submit(*, proposal: Proposal, user, note: str = "", link_base: str = ""):
+def review_submit(*, proposal: Proposal, user, note: str = ""):
     """Send the proposal for review: store an immutable snapshot (JSON format plus
     the assessment summary), record the status change and tell the staff.
 
@@ -125,6 +126,7 @@ def review_submit(*, proposal: Proposal, user, note: str = "", link_base: str = 
             "latest_revision": revision,
             "submitted_at": now,
             "status_changed_at": now,
+            "last_activity_at": now,
         },
     )
     _set_status(
@@ -135,30 +137,73 @@ def review_submit(*, proposal: Proposal, user, note: str = "", link_base: str = 
         revision=revision,
     )
     mail_queue(
-        mails=notifications.submission_to_staff(
-            revision=revision, state=state, link_base=_link_base(link_base)
-        ),
+        mails=notifications.submission_to_staff(revision=revision, state=state),
         proposal=proposal,
     )
     return revision
 
 
+class StaleStatus(ReviewError):
+    """The status changed since the page was shown: the message says who changed
+    what, and when."""
+
+
+def _check_not_stale(proposal: Proposal, expected_status: str) -> None:
+    problem = selectors.review_stale_status(
+        proposal=proposal, seen_status=expected_status
+    )
+    if problem:
+        raise StaleStatus(problem)
+
+
+def _check_no_conflict(proposal: Proposal, user) -> None:
+    problem = selectors.review_conflict(user=user, proposal=proposal)
+    if problem:
+        raise ReviewError(problem)
+
+
 @transaction.atomic
 def review_set_status(
-    *, proposal: Proposal, user, to_status: str, note: str = "", link_base: str = ""
+    *,
+    proposal: Proposal,
+    user,
+    to_status: str,
+    note: str = "",
+    expected_status: str = "",
 ):
-    """Staff move a submitted proposal on (ready, or changes requested), with a
-    note for the applicant. Anything the workflow does not allow is refused and
-    leaves no record."""
+    """Staff move a submitted proposal on (ready, changes requested, submitted to
+    the portal, closed), with a note for the applicant. Refused, leaving no
+    record: anything the workflow does not allow; a decision on a proposal the
+    staff member owns (conflict of interest); a move that needs a note without one
+    ("changes requested", "closed", and "ready" while the latest revision has
+    error findings); and, when ``expected_status`` (the status the staff member
+    saw) is given, a proposal whose status changed since (saying who changed
+    what)."""
 
     if not selectors.user_is_support_staff(user=user):
         raise ReviewError("Only support staff can change the review status.")
+    _check_no_conflict(proposal, user)
     _locked(proposal)
+    _check_not_stale(proposal, expected_status)
     try:
         workflow.check_transition(proposal.status, to_status, workflow.STAFF)
     except workflow.IllegalTransition as exc:
         raise ReviewError(str(exc)) from exc
-    state = ReviewState.objects.filter(proposal=proposal).first()
+    missing = workflow.note_problem(to_status, note)
+    if missing:
+        raise ReviewError(missing)
+    state = (
+        ReviewState.objects.select_related("latest_revision")
+        .filter(proposal=proposal)
+        .first()
+    )
+    errors = state.latest_revision.error_count if state else 0
+    if to_status == workflow.READY and errors and not note.strip():
+        raise ReviewError(
+            f"Revision {state.latest_revision.number} has {errors} open error "
+            f"finding{'s' if errors != 1 else ''}: give the reason why it is ready "
+            "anyway in the note."
+        )
     change = _set_status(
         proposal=proposal,
         to_status=to_status,
@@ -167,15 +212,13 @@ def review_set_status(
         revision=state.latest_revision if state else None,
     )
     mail_queue(
-        mails=notifications.status_to_applicant(
-            change=change, link_base=_link_base(link_base)
-        ),
+        mails=notifications.status_to_applicant(change=change),
         proposal=proposal,
     )
     return change
 
 
-def review_record_edit(*, proposal: Proposal, link_base: str = ""):
+def review_record_edit(*, proposal: Proposal):
     """Record that the applicant edited a proposal staff were reviewing or had
     marked ready: move it to "changed during review" / "changed since ready" (with a
     status change in the audit trail) and tell the staff. Other statuses are left
@@ -200,9 +243,43 @@ def review_record_edit(*, proposal: Proposal, link_base: str = ""):
         revision=state.latest_revision if state else None,
     )
     mail_queue(
-        mails=notifications.edit_to_staff(
-            change=change, state=state, link_base=_link_base(link_base)
-        ),
+        mails=notifications.edit_to_staff(change=change, state=state),
+        proposal=proposal,
+    )
+    return change
+
+
+def review_visit_record(*, proposal: Proposal, user) -> None:
+    """Remember that ``user`` (staff) opened the proposal's review now: the queue
+    marks activity since its handler's last visit."""
+    ReviewVisit.objects.update_or_create(
+        proposal=proposal, user=user, defaults={"opened_at": timezone.now()}
+    )
+
+
+def review_withdraw(*, proposal: Proposal, note: str):
+    """Record that the applicant withdrew a proposal under review (deleting it
+    does): staff see it as "withdrawn", out of the queue's default view, and its
+    handler (or every staff member) is told. The applicant is not mailed: they no
+    longer have the proposal. Called inside the caller's transaction; returns the
+    change, or ``None`` when the proposal was not under review."""
+    _locked(proposal)
+    if proposal.status not in workflow.UNDER_REVIEW:
+        return None
+    state = (
+        ReviewState.objects.select_related("handled_by")
+        .filter(proposal=proposal)
+        .first()
+    )
+    change = _set_status(
+        proposal=proposal,
+        to_status=workflow.WITHDRAWN,
+        by=proposal.owner,
+        note=note,
+        revision=state.latest_revision if state else None,
+    )
+    mail_queue(
+        mails=notifications.withdrawal_to_staff(change=change, state=state),
         proposal=proposal,
     )
     return change
@@ -210,7 +287,7 @@ def review_record_edit(*, proposal: Proposal, link_base: str = ""):
 
 class AssessmentProblems(ReviewError):
     """An assessment that cannot be recorded; ``problems`` maps each place
-    (``outcome``, ``items``, ``item-<i>``) to what is wrong there."""
+    (``outcome``, ``checklist``, ``item-<i>``, ``text``) to what is wrong there."""
 
     def __init__(self, problems: dict[str, str]):
         super().__init__(" ".join(problems.values()))
@@ -227,7 +304,6 @@ def review_assess(
     items: list[dict],
     text: str = "",
     request_changes: bool = False,
-    link_base: str = "",
 ):
     """Record the technical assessment of ``revision`` (outcome, checklist with a
     decision per finding, short text). With ``request_changes`` the proposal also
@@ -235,6 +311,7 @@ def review_assess(
     a change; nothing is written when either step is refused."""
     if not selectors.user_is_support_staff(user=user):
         raise ReviewError("Only support staff can assess a proposal.")
+    _check_no_conflict(proposal, user)
     if revision.proposal_id != proposal.pk:
         raise ReviewError("That revision belongs to another proposal.")
     text = text.strip()
@@ -245,6 +322,8 @@ def review_assess(
         problems["text"] = (
             f"Keep the assessment under {technical_review.MAX_TEXT} characters."
         )
+    elif technical_review.NUL in text:
+        problems["text"] = technical_review.NUL_PROBLEM
     if problems:
         raise AssessmentProblems(problems)
     assessment = TechnicalAssessment.objects.create(
@@ -261,42 +340,100 @@ def review_assess(
             user=user,
             to_status=workflow.CHANGES_REQUESTED,
             note=technical_review.change_request_note(items, text),
-            link_base=link_base,
         )
     return assessment
 
 
+class HandledByColleague(ReviewError):
+    """Taking a proposal over from a colleague needs a confirmation; ``handler``
+    is who has it."""
+
+    def __init__(self, handler):
+        name = handler.get_full_name() or handler.get_username()
+        super().__init__(
+            f"{name} handles this proposal. Take it over? {name} will be told."
+        )
+        self.handler = handler
+
+
+# ``expected_handler`` when the caller does not say whom it expects to replace.
+UNCHECKED = object()
+
+
 @transaction.atomic
-def review_assign(*, proposal: Proposal, user, to=None, link_base: str = ""):
+def review_assign(*, proposal: Proposal, user, to=None, expected_handler=UNCHECKED):
     """Say who handles a proposal sent for review: ``to`` a support staff member
     (``user`` themselves to take it, someone else to hand it over) or nobody
-    (``None``: release it). A new handler other than ``user`` is told by e-mail.
-    Mails about the proposal then go to the handler rather than to every staff
-    member."""
+    (``None``: release it). A new handler other than ``user`` is told by e-mail;
+    so is a colleague the proposal is taken from. Mails about the proposal then go
+    to the handler rather than to every staff member.
+
+    Taking a proposal that a colleague handles is refused with
+    :class:`HandledByColleague` unless ``expected_handler`` names that colleague
+    (the staff member confirmed, having seen who has it); a handler that changed
+    in between is refused the same way. Nobody hands a proposal to its own
+    applicant."""
     if not selectors.user_is_support_staff(user=user):
         raise ReviewError("Only support staff can assign a proposal.")
     if to is not None and not (
         to.is_active and selectors.user_is_support_staff(user=to)
     ):
         raise ReviewError("A proposal can only be handed to a support staff member.")
+    if to is not None:
+        problem = selectors.review_conflict(user=to, proposal=proposal)
+        if problem:
+            raise ReviewError(problem)
     state = (
-        ReviewState.objects.select_for_update()
-        .select_related("latest_revision")
+        # Lock the review state only: the handler is an outer join.
+        ReviewState.objects.select_for_update(of=("self",))
+        .select_related("latest_revision", "handled_by")
         .filter(proposal=proposal)
         .first()
     )
     if state is None:
         raise ReviewError("This proposal was never sent for review.")
+    previous = state.handled_by
+    taking_over = (
+        to is not None
+        and to.pk == user.pk
+        and previous is not None
+        and previous.pk != user.pk
+    )
+    if taking_over and expected_handler is not UNCHECKED:
+        expected_pk = getattr(expected_handler, "pk", expected_handler)
+        if expected_pk != previous.pk:
+            raise HandledByColleague(previous)
+    elif taking_over:
+        raise HandledByColleague(previous)
     ReviewState.objects.filter(pk=state.pk).update(handled_by=to)
     state.handled_by = to
+    mails = []
     if to is not None and to.pk != user.pk:
-        mail_queue(
-            mails=notifications.handover_to_staff(
-                state=state, by=user, link_base=_link_base(link_base)
-            ),
-            proposal=proposal,
-        )
+        mails += notifications.handover_to_staff(state=state, by=user)
+    if previous is not None and previous.pk not in (user.pk, getattr(to, "pk", None)):
+        mails += notifications.taken_from_staff(state=state, by=user, previous=previous)
+    mail_queue(mails=mails, proposal=proposal)
     return state
+
+
+def _row_anchor(proposal: Proposal, field: str) -> tuple[int | None, str]:
+    """The row a field path points at in the draft (its id) and the row's label
+    now ("Job type 2 (fine-tuning)"); ``(None, "")`` for a path that is not in a
+    row, or a row that is not there."""
+    _, kind, index, _ = anchor_name(field)
+    if not kind or index is None:
+        return None, ""
+    name_field = TABLE_BY_KIND[kind].name_field
+    model = Proposal._meta.get_field(kind).related_model
+    rows = list(
+        model.objects.filter(proposal=proposal)
+        .order_by("position", "id")
+        .values_list("pk", name_field or "pk")
+    )
+    if index >= len(rows):
+        return None, ""
+    names = {kind: [str(name) if name_field else "" for _, name in rows]}
+    return rows[index][0], row_label(kind, index, names)
 
 
 @transaction.atomic
@@ -309,7 +446,6 @@ def comment_add(
     field: str = "",
     parent=None,
     staff_only: bool = False,
-    link_base: str = "",
 ):
     """Add a comment (or a reply) on one section of a proposal.
 
@@ -337,24 +473,31 @@ def comment_add(
         section, field = parent.section, parent.field
     staff_only = is_staff and (staff_only or (parent is not None and parent.staff_only))
     state = ReviewState.objects.filter(proposal=proposal).first()
+    field = field.strip()
+    if parent is not None:
+        row_id, row_text = parent.row_id, parent.row_label
+    else:
+        row_id, row_text = _row_anchor(proposal, field)
     comment = ReviewComment.objects.create(
         proposal=proposal,
         author=author,
         section=section,
-        field=field.strip(),
+        field=field,
+        row_id=row_id,
+        row_label=row_text,
         body=body,
         parent=parent,
         staff_only=staff_only,
         by_staff=is_staff,
         revision=state.latest_revision if state else None,
     )
-    base = _link_base(link_base)
+    ReviewState.objects.filter(proposal=proposal).update(
+        last_activity_at=comment.created_at
+    )
     if is_staff and not staff_only:
-        mails = notifications.comment_to_applicant(comment=comment, link_base=base)
+        mails = notifications.comment_to_applicant(comment=comment)
     elif not is_staff:
-        mails = notifications.reply_to_staff(
-            comment=comment, state=state, link_base=base
-        )
+        mails = notifications.reply_to_staff(comment=comment, state=state)
     else:
         mails = []
     mail_queue(mails=mails, proposal=proposal)

@@ -32,7 +32,12 @@ def proposal_retarget_copy(*, proposal: Proposal, owner, system_slug: str) -> Pr
     ``proposal_duplicate``) whose target system is ``system_slug``. The figures are
     kept as entered: the comparison's rescaled GPU-hours are an estimate for the
     applicant to check, not a value to write silently."""
-    cluster = Cluster.objects.filter(slug=system_slug).first()
+    # No slug holds a NUL, and PostgreSQL refuses one in a query's text.
+    cluster = (
+        None
+        if "\x00" in system_slug
+        else Cluster.objects.filter(slug=system_slug).first()
+    )
     if cluster is None:
         raise UnknownSystem(system_slug)
     suffix = f" (on {cluster.name})"

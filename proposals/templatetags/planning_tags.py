@@ -5,6 +5,7 @@ from django import template
 
 from proposals.assess import calendar_for
 from proposals.views.paste import last_paste
+from proposals.views.training_logs import last_added
 
 register = template.Library()
 
@@ -15,6 +16,15 @@ def last_paste_count(context, proposal, kind) -> int:
     if request is None or proposal is None:
         return 0
     return len(last_paste(request, proposal.pk, kind))
+
+
+@register.simple_tag(takes_context=True)
+def last_logs_count(context, proposal) -> int:
+    """How many rows the last "Add" from training logs stored (for its Undo)."""
+    request = context.get("request")
+    if request is None or proposal is None:
+        return 0
+    return sum(len(pks) for pks in last_added(request, proposal.pk).values())
 
 
 @register.simple_tag

@@ -4,11 +4,12 @@ import functools
 import html
 
 from django import forms, template
-from django.template.defaultfilters import floatformat, pluralize
+from django.template.defaultfilters import pluralize
 from django.urls import reverse
 from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import mark_safe
 
+from proposals import localization
 from proposals.domain.numbers import MISSING, grouped
 from proposals.domain.numbers import hours as hours_text
 from proposals.domain.sections import TABLE_BY_KIND
@@ -28,8 +29,9 @@ def get_item(mapping, key):
 
 @register.filter
 def num(value, decimals=2):
-    """A number with thousands separators (``18,176``); ``—`` for nothing. The
-    same formatting as the exports (``proposals.domain.numbers.grouped``)."""
+    """A number in the reader's format (``18,176``, ``18.176``, ``18 176``: the one
+    activated for the request or e-mail, see ``proposals.localization``); ``—`` for
+    nothing. One printer for every page: ``proposals.domain.numbers.grouped``."""
     if value == "":
         return MISSING
     return grouped(value, int(decimals))
@@ -45,11 +47,24 @@ def hours(value):
 
 
 @register.filter
+def speedup(value):
+    """A speedup with two decimals in the reader's format (``1.50``, ``1,50``)."""
+    return grouped(value, 2, trim=False)
+
+
+@register.filter
+def when(value, time=True):
+    """A moment in the reader's time zone, zone named, in their locale's form
+    (``3 Dec 2026, 14:05 CET``); ``when:False`` for the date alone."""
+    return localization.when(value, with_time=bool(time))
+
+
+@register.filter
 def pct(fraction, decimals=0):
     """A fraction as a percentage (``0.95`` → ``95%``)."""
     if fraction is None:
         return MISSING
-    return f"{float(fraction) * 100:.{int(decimals)}f}%"
+    return grouped(float(fraction) * 100, int(decimals), trim=False) + "%"
 
 
 def _widget_class(widget) -> str:
@@ -533,7 +548,7 @@ def point_figures(context, row):
     point = get_item(context.get("point_figures"), row.pk)
     if point:
         inner = (
-            f'{_escape(floatformat(point.speedup, 2))}x<div class="small">'
+            f'{_escape(speedup(point.speedup))}x<div class="small">'
             f"{_escape(pct(point.efficiency))}</div>"
         )
     else:
@@ -655,7 +670,7 @@ def _scaling_rows(points):
             f"{conditional_escape(num(point.gpus))}</td>"
             f'<td class="text-end">{conditional_escape(num(point.throughput, 2))} '
             f'<span class="text-body-secondary">{conditional_escape(point.unit)}</span>'
-            f'</td><td class="text-end">{conditional_escape(floatformat(point.speedup, 2))}x'
+            f'</td><td class="text-end">{conditional_escape(speedup(point.speedup))}x'
             f'</td><td class="text-end">{conditional_escape(pct(point.efficiency))}</td>'
             "</tr>\n      "
             for point in points

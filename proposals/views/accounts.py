@@ -9,9 +9,10 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth import get_user_model, login
+from django.contrib.auth import get_user_model, login, logout
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import PasswordResetView
+from django.http import HttpResponse
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import reverse
@@ -20,19 +21,26 @@ from django.utils.encoding import force_str
 from django.utils.http import url_has_allowed_host_and_scheme, urlsafe_base64_decode
 from django.utils.timesince import timeuntil
 from django.utils.translation.trans_real import parse_accept_lang_header
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import (
+    require_GET,
+    require_http_methods,
+    require_POST,
+)
 from django_ratelimit.decorators import ratelimit
 
-from proposals import selectors, services
+from proposals import localization, selectors, services
 from proposals.accounts import verification_tokens
 from proposals.domain.numbers import format_for_languages
-from proposals.forms import PreferencesForm, SignUpForm
+from proposals.exports.account import account_archive
+from proposals.forms import AccountDeleteForm, PreferencesForm, SignUpForm
 
 # Requests per address (or account, or e-mail) and hour that may send e-mail.
 SIGNUP_RATE = "10/h"
 PASSWORD_RESET_RATE = "5/h"
 PASSWORD_RESET_PER_ADDRESS_RATE = "3/h"
 RESEND_RATE = "3/h"
+# Password attempts per account and hour on the page that deletes the account.
+DELETE_RATE = "10/h"
 
 
 def browser_languages(request) -> list[str]:
@@ -41,18 +49,34 @@ def browser_languages(request) -> list[str]:
     return [language for language, _ in parse_accept_lang_header(header)]
 
 
+def _preferences(request):
+    """The request user's ``Preferences`` (or ``None``), read once per request."""
+    if not hasattr(request, "_preferences"):
+        request._preferences = localization.preferences_of(request.user)
+    return request._preferences
+
+
 def number_format(request):
-    """How the request's user writes numbers (see ``selectors.number_format_for``),
-    read once per request."""
+    """How the request's user writes numbers: their setting, or (before they chose
+    one, or signed in) their browser's convention; read once per request."""
     if not hasattr(request, "_number_format"):
-        request._number_format = selectors.number_format_for(
-            user=request.user, languages=browser_languages(request)
+        preferences = _preferences(request)
+        request._number_format = (
+            preferences.number_format_spec
+            if preferences is not None
+            else format_for_languages(browser_languages(request))
         )
     return request._number_format
 
 
-def _link_base(request) -> str:
-    return request.build_absolute_uri("/")
+def time_zone(request):
+    """The request user's time zone (Brussels' until they choose one)."""
+    if not hasattr(request, "_time_zone"):
+        preferences = _preferences(request)
+        request._time_zone = localization.zone_named(
+            preferences.time_zone if preferences is not None else None
+        )
+    return request._time_zone
 
 
 def _too_many(request, *, wait: str):
@@ -85,7 +109,6 @@ def signup(request):
             username=form.cleaned_data["username"],
             email=form.cleaned_data["email"],
             password=form.cleaned_data["password1"],
-            link_base=_link_base(request),
             # How the person writes numbers starts as their browser's convention
             # (shown, and changeable, on the settings page).
             number_format=format_for_languages(browser_languages(request)).name,
@@ -133,9 +156,7 @@ def verify_email(request, uidb64, token):
 @ratelimit(key="user", rate=RESEND_RATE, method="POST")
 @require_POST
 def verify_email_resend(request):
-    if services.account_send_verification(
-        user=request.user, link_base=_link_base(request)
-    ):
+    if services.account_send_verification(user=request.user):
         messages.success(request, f"We sent a new link to {request.user.email}.")
     next_url = request.POST.get("next", "")
     if not url_has_allowed_host_and_scheme(
@@ -145,10 +166,16 @@ def verify_email_resend(request):
     return redirect(next_url)
 
 
+def _reset_address(group, request) -> str:
+    """The address a reset asks for, as the reset finds its account: ignoring case
+    (``DEMO@example.org`` is ``demo@example.org``) and surrounding spaces."""
+    return request.POST.get("email", "").strip().lower()
+
+
 # Django's view, throttled per client and per address typed; the page after it is the
 # same whether or not an account uses the address.
 password_reset = ratelimit(key="ip", rate=PASSWORD_RESET_RATE, method="POST")(
-    ratelimit(key="post:email", rate=PASSWORD_RESET_PER_ADDRESS_RATE, method="POST")(
+    ratelimit(key=_reset_address, rate=PASSWORD_RESET_PER_ADDRESS_RATE, method="POST")(
         PasswordResetView.as_view()
     )
 )
@@ -159,11 +186,14 @@ password_reset = ratelimit(key="ip", rate=PASSWORD_RESET_RATE, method="POST")(
 def account_settings(request):
     current = number_format(request)
     form = PreferencesForm(
-        request.POST or None, initial={"number_format": current.name}
+        request.POST or None,
+        initial={"number_format": current.name, "time_zone": time_zone(request).key},
     )
     if request.method == "POST" and form.is_valid():
         services.preferences_set(
-            user=request.user, number_format=form.cleaned_data["number_format"]
+            user=request.user,
+            number_format=form.cleaned_data["number_format"],
+            time_zone=form.cleaned_data["time_zone"],
         )
         messages.success(request, "Settings saved.")
         return redirect("account_settings")
@@ -171,4 +201,46 @@ def account_settings(request):
         request,
         "registration/account_settings.html",
         {"form": form, "page_title": "Account settings"},
+    )
+
+
+@login_required
+@require_GET
+def account_data(request):
+    """Everything the wizard holds about the person, as one zip file."""
+    filename, body = account_archive(user=request.user)
+    response = HttpResponse(body, content_type="application/zip")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    response["Cache-Control"] = "private, no-store"
+    return response
+
+
+@login_required
+@ratelimit(key="user", rate=DELETE_RATE, method="POST")
+@require_http_methods(["GET", "POST"])
+def account_delete(request):
+    """Ask for the password, then delete the account (see
+    ``services.account_delete`` for what stays with the staff)."""
+    form = AccountDeleteForm(request.user, request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        done = services.account_delete(user=request.user)
+        logout(request)
+        one = done.kept == 1
+        kept = (
+            f" The {done.kept} proposal{'' if one else 's'} you sent for review "
+            f"stay{'s' if one else ''} with the help desk, without your name or "
+            "address."
+            if done.kept
+            else ""
+        )
+        messages.success(request, f"Your account and your drafts were deleted.{kept}")
+        return redirect("home")
+    return TemplateResponse(
+        request,
+        "registration/account_delete.html",
+        {
+            "form": form,
+            "page_title": "Delete your account",
+            "counts": selectors.account_proposal_counts(user=request.user),
+        },
     )

@@ -36,6 +36,7 @@ class Export:
     def review_number(self) -> int | None:
         return self.revision.number if self.revision is not None else None
 
+    @exports.in_portal_form  # the finding texts in the exports too
     def source(self) -> exports.Source:
         if self.revision is None:
             source = exports.source_for(self.proposal)

@@ -15,6 +15,7 @@ replaces the control's preview region, and adding or undoing reloads the step.
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.db import transaction
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
@@ -34,12 +35,14 @@ from proposals.domain.paste import (
 from proposals.domain.sections import TABLE_BY_KIND
 from proposals.models import Proposal
 from proposals.services.paste import (
+    PastedRowsChanged,
     PasteError,
     proposal_paste_rows,
     proposal_undo_paste,
 )
 from proposals.views import owned_proposal, wizard
 from proposals.views.accounts import number_format
+from proposals.wizard import shown_rows
 
 STEP = "scalability"
 SESSION_KEY = "pastes"
@@ -206,12 +209,19 @@ def _back_to_step(request, proposal, kind: str):
     return redirect(url)
 
 
-def _save_step_first(request, proposal) -> None:
+def _save_step_first(request, proposal) -> dict | None:
     """Without JavaScript the whole step's form arrives here: store what was typed
-    in it first (as the row buttons do), so that nothing typed is lost."""
-    if request.htmx or "bases" not in request.POST:
-        return
-    wizard._save(request, proposal, wizard.STEP_BY_SLUG[STEP])
+    in it first (as the row buttons do), so that nothing typed is lost. Returns
+    what each input of the page is now based on (``None``: the page sent none)."""
+    if "bases" not in request.POST:
+        return None
+    if request.htmx:  # the autosave stored what was typed
+        return wizard._posted_bases(request)
+    with transaction.atomic():
+        # Read locked, as the step's own save: compared and written at once.
+        locked = wizard._editable(request, proposal.pk, lock=True)
+        step = wizard.STEP_BY_SLUG[STEP]
+        return wizard._save(request, locked, step, locked=True).bases
 
 
 @login_required
@@ -267,16 +277,49 @@ def paste_table(request, pk, kind):
     return TemplateResponse(request, template, context)
 
 
+def _undo_question(request, proposal, kind: str, error: PastedRowsChanged):
+    """The step again, asking whether to undo a paste whose rows were changed in
+    another tab ("Undo anyway" / "Keep them")."""
+    table = TABLE_BY_KIND[kind]
+    count = len(error.changed)
+    heading = (
+        f"A pasted {table.item.lower()} was changed in another tab"
+        if count == 1
+        else f"{count} pasted rows of the {table.title.lower()} were changed in "
+        "another tab"
+    )
+    question = wizard.describe_changed_rows(
+        error.changed,
+        number_format(request),
+        heading=heading,
+        outcome="so the paste was not undone",
+        url=reverse("proposals:paste_undo", args=[proposal.pk, kind]),
+        confirm="Undo anyway",
+        keep="Keep them",
+    )
+    return wizard.step_with_question(request, proposal, STEP, row_changed=question)
+
+
 @login_required
 @require_POST
 def paste_undo(request, pk, kind):
     """Remove exactly the rows of the last paste into ``kind``."""
     kind = _kind_or_404(kind)
     proposal = owned_proposal(request, pk)
-    _save_step_first(request, proposal)
+    bases = _save_step_first(request, proposal)
     proposal = owned_proposal(request, pk)
     pks = last_paste(request, proposal.pk, kind)
-    removed = proposal_undo_paste(proposal=proposal, kind=kind, pks=pks) if pks else 0
+    # Rows of the paste changed since this page showed them (in another tab) are
+    # not removed without the person choosing, like a row's delete.
+    shown = None if bases is None else shown_rows(bases, kind)
+    try:
+        removed = (
+            proposal_undo_paste(proposal=proposal, kind=kind, pks=pks, shown=shown)
+            if pks
+            else 0
+        )
+    except PastedRowsChanged as error:
+        return _undo_question(request, owned_proposal(request, pk), kind, error)
     _remember(request, proposal.pk, kind, [])
     title = TABLE_BY_KIND[kind].title.lower()
     if removed:

@@ -1,12 +1,13 @@
 """Pages for people who have not started yet: the landing page, the "first five
-minutes" guide and the glossary. Readable without an account."""
+minutes" guide, the glossary and the privacy notice. Readable without an account."""
 
+from django.conf import settings
 from django.contrib.staticfiles import finders
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.views.decorators.http import require_GET
 
-from proposals import selectors
+from proposals import retention, selectors
 from proposals.assess import terms_from_db
 from proposals.domain.calls import calls, preparation
 from proposals.domain.glossary import TERM_BY_SLUG, TERMS
@@ -51,3 +52,17 @@ def glossary(request):
         for term in sorted(TERMS, key=lambda t: t.name.casefold())
     ]
     return TemplateResponse(request, "glossary.html", {"entries": entries})
+
+
+@require_GET
+def privacy(request):
+    """The privacy notice: what is stored, why, for how long (the periods that
+    ``manage.py expire_stale`` applies), who sees it, and the person's rights."""
+    return TemplateResponse(
+        request,
+        "privacy.html",
+        {
+            "expiring": retention.expiring(),
+            "contact": settings.PRIVACY_CONTACT,
+        },
+    )

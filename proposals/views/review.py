@@ -45,10 +45,6 @@ def staff_required(view):
     return wrapped
 
 
-def link_base_of(request) -> str:
-    return request.build_absolute_uri("/")
-
-
 def _section_or_404(section: str) -> str:
     section = STEP_SECTIONS.get(section, section)
     if section not in ReviewComment.Section.values:
@@ -117,7 +113,6 @@ def add_comment(request, proposal, *, staff: bool):
                 field=data["field"],
                 parent=parent,
                 staff_only=staff and data["staff_only"],
-                link_base=link_base_of(request),
             )
         except services.ReviewError as exc:
             form.add_error(None, str(exc))
@@ -174,7 +169,6 @@ def review_send(request, pk):
                 proposal=proposal,
                 user=request.user,
                 note=form.cleaned_data["note"],
-                link_base=link_base_of(request),
             )
         except services.ReviewError as exc:
             messages.error(request, str(exc))

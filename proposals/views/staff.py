@@ -4,6 +4,7 @@ status, comments and diff. Every page answers 404 to a signed-in user outside th
 proposal exists.
 """
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
@@ -14,14 +15,19 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
-from proposals import assess, exports, selectors, services
+from proposals import assess, exports, reference_data, selectors, services
 from proposals.domain import technical_review, workflow
 from proposals.domain.documents import diff_documents, diff_findings
 from proposals.domain.fields import describe_path, row_names
-from proposals.domain.response_times import wait_for
+from proposals.domain.response_times import (
+    every_response_time,
+    response_time,
+    wait_for,
+)
 from proposals.domain.tiers import tier_label
 from proposals.http import parse_int
-from proposals.models import ReviewComment
+from proposals.links import site_reverse
+from proposals.models import Proposal, ReviewComment
 from proposals.queue_csv import queue_csv
 from proposals.review_forms import (
     AssignForm,
@@ -29,31 +35,38 @@ from proposals.review_forms import (
     StatusForm,
 )
 from proposals.review_page import choice_name, review_sections, sidebar
+from proposals.views.accounts import number_format
 from proposals.views.review import (
     add_comment,
     comment_url_for,
     document_of,
-    link_base_of,
     staff_required,
 )
 
 # Staff ----------------------------------------------------------------------------
 
 
-# Statuses in which the staff owe the applicant an answer: the wait counts then.
-WAITING_FOR_STAFF = (workflow.SUBMITTED, workflow.CHANGED_IN_REVIEW)
-
-
-def _with_wait(state, today):
-    """Attach ``wait`` (working days waited against the call's typical response
-    time) to a review state that waits for the staff, ``None`` to the others."""
+def _with_wait(state, today, terms):
+    """Attach ``wait`` (working days waited against the call mode's typical
+    response time, the desk's holidays skipped) to a review state that waits for
+    the staff, ``None`` to the others; and ``new_activity``: something happened
+    since its handler last opened it."""
     state.wait = None
-    if state.proposal.status in WAITING_FOR_STAFF:
+    if state.proposal.status in workflow.WAITING_FOR_STAFF:
         state.wait = wait_for(
             sent=timezone.localdate(state.submitted_at),
             today=today,
-            tier=state.latest_revision.tier,
+            response=response_time(
+                terms, state.proposal.call_family, state.latest_revision.tier
+            ),
+            country=settings.HOLIDAY_COUNTRY,
         )
+    opened = getattr(state, "handler_opened_at", None)
+    state.new_activity = bool(
+        state.handled_by_id
+        and state.last_activity_at
+        and (opened is None or state.last_activity_at > opened)
+    )
     return state
 
 
@@ -81,8 +94,9 @@ def staff_queue(request):
         request.GET.get("page")
     )
     today = timezone.localdate()
+    terms = reference_data.cached_terms()
     for state in page.object_list:
-        _with_wait(state, today)
+        _with_wait(state, today, terms)
     query = request.GET.copy()
     query.pop("page", None)
     template = "proposals/staff_queue.html"
@@ -93,6 +107,9 @@ def staff_queue(request):
         template,
         {
             "form": form,
+            "filter_problems": form.problems(),
+            "response_times": every_response_time(terms),
+            "holiday_country": settings.HOLIDAY_COUNTRY,
             "page": page,
             "query": query.urlencode(),
             "changed_statuses": list(workflow.AFTER_EDIT.values()),
@@ -111,14 +128,22 @@ def staff_queue_csv(request):
     )
     response["X-Content-Type-Options"] = "nosniff"
     today = timezone.localdate()
-    queue_csv(response, (_with_wait(s, today) for s in queryset.iterator()))
+    terms = reference_data.cached_terms()
+    queue_csv(
+        response,
+        (_with_wait(s, today, terms) for s in queryset.iterator()),
+        link=lambda state: site_reverse("proposals:staff_review", state.proposal_id),
+        fmt=number_format(request),
+    )
     return response
 
 
 @staff_required
 @require_POST
 def staff_assign(request, pk):
-    """Take, hand over or release a proposal."""
+    """Take, hand over or release a proposal. Taking one that a colleague handles
+    first asks (saying who has it); the confirmation names that colleague, so a
+    handler who changed in between is asked about again."""
     proposal = selectors.review_get_for_staff(user=request.user, pk=pk)
     form = AssignForm(request.POST)
     if not form.is_valid():
@@ -131,9 +156,20 @@ def staff_assign(request, pk):
         if to is None:
             messages.error(request, "That person is not a support staff member.")
             return redirect("proposals:staff_review", pk=proposal.pk)
+    expected = form.cleaned_data["expected_handler"]
     try:
         services.review_assign(
-            proposal=proposal, user=request.user, to=to, link_base=link_base_of(request)
+            proposal=proposal,
+            user=request.user,
+            to=to,
+            expected_handler=services.UNCHECKED if expected is None else expected,
+        )
+    except services.HandledByColleague as exc:
+        return TemplateResponse(
+            request,
+            "proposals/staff_take_confirm.html",
+            {"proposal": proposal, "handler": exc.handler, "message": str(exc)},
+            status=409,
         )
     except services.ReviewError as exc:
         messages.error(request, str(exc))
@@ -201,9 +237,17 @@ def _review_page(request, proposal, *, assessment_form=None, status=200):
             "outcome": previous.outcome if previous else "",
             "text": previous.text if previous else "",
             "items": _checklist(latest, previous),
+            "own_conditions": (
+                technical_review.split_own(previous.items)[1] if previous else []
+            ),
             "problems": {},
         }
     problems = assessment_form["problems"]
+    own = assessment_form["own_conditions"]
+    # The staff's own conditions, and a blank one to add (up to the limit).
+    assessment_form["own_rows"] = own + [""] * (
+        len(own) < technical_review.MAX_OWN_CONDITIONS
+    )
     assessment_form["rows"] = [
         {"index": i, "item": item, "problem": problems.get(f"item-{i}", "")}
         for i, item in enumerate(assessment_form["items"])
@@ -220,6 +264,15 @@ def _review_page(request, proposal, *, assessment_form=None, status=200):
             "sections": sections,
             "general": threads[ReviewComment.Section.GENERAL],
             "status_form": StatusForm(targets=targets),
+            "note_required": [
+                Proposal.Status(status).label.lower()
+                for status in workflow.NOTE_REQUIRED
+                if status in targets
+            ],
+            # "Ready" needs a reason while the latest revision has error findings.
+            "ready_needs_reason": workflow.READY in targets and latest.error_count,
+            "ended": proposal.status in workflow.TERMINAL,
+            "conflict": selectors.review_conflict(user=request.user, proposal=proposal),
             "can_request_changes": workflow.CHANGES_REQUESTED in targets,
             "revisions": selectors.review_revisions(proposal=proposal),
             "changes": selectors.review_status_changes(proposal=proposal),
@@ -245,6 +298,7 @@ def staff_review(request, pk):
     per section, the technical assessment, the status form, revisions and the audit
     trail."""
     proposal = selectors.review_get_for_staff(user=request.user, pk=pk)
+    services.review_visit_record(proposal=proposal, user=request.user)
     return _review_page(request, proposal)
 
 
@@ -263,6 +317,13 @@ def staff_assess(request, pk):
         for i in range(len(latest.findings))
     }
     items = technical_review.with_decisions(_checklist(latest), decisions)
+    own = [
+        text[: technical_review.MAX_REASON + 1]
+        for text in request.POST.getlist("own_condition")[
+            : technical_review.MAX_OWN_CONDITIONS + 1
+        ]
+    ]
+    own_items = technical_review.own_conditions(own)
     outcome = request.POST.get("outcome", "")
     text = request.POST.get("text", "")
     request_changes = request.POST.get("action") == "request_changes"
@@ -272,13 +333,17 @@ def staff_assess(request, pk):
             user=request.user,
             revision=latest,
             outcome=outcome,
-            items=items,
+            items=items + own_items,
             text=text,
             request_changes=request_changes,
-            link_base=link_base_of(request),
         )
     except services.AssessmentProblems as exc:
-        form = {"outcome": outcome, "text": text, "items": items}
+        form = {
+            "outcome": outcome,
+            "text": text,
+            "items": items,
+            "own_conditions": [item["message"] for item in own_items],
+        }
         form["problems"] = exc.problems
         return _review_page(request, proposal, assessment_form=form, status=422)
     except services.ReviewError as exc:
@@ -313,7 +378,7 @@ def staff_set_status(request, pk):
                 user=request.user,
                 to_status=form.cleaned_data["to_status"],
                 note=form.cleaned_data["note"],
-                link_base=link_base_of(request),
+                expected_status=form.cleaned_data["from_status"],
             )
         except services.ReviewError as exc:
             messages.error(request, str(exc))
@@ -322,7 +387,13 @@ def staff_set_status(request, pk):
                 request, f"Status set to {change.get_to_status_display().lower()}."
             )
     else:
-        messages.error(request, "That status change is not possible from here.")
+        # A choice the current status no longer offers: say who changed what.
+        stale = selectors.review_stale_status(
+            proposal=proposal, seen_status=request.POST.get("from_status", "")
+        )
+        messages.error(
+            request, stale or "That status change is not possible from here."
+        )
     return redirect("proposals:staff_review", pk=proposal.pk)
 
 

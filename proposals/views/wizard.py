@@ -18,20 +18,22 @@ fragments only (save status, errors and notes under fields, computed regions).
 """
 
 import json
+from decimal import Decimal, InvalidOperation
 from urllib.parse import urlsplit
 
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import BadRequest
-from django.db import transaction
+from django.db import models, transaction
 from django.http import Http404
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
-from proposals import charts, selectors, services
+from proposals import charts, localization, selectors, services
 from proposals.domain.fields import FIELD_BY_KEY, columns
-from proposals.domain.sections import TABLE_BY_KIND, TABLE_KINDS
+from proposals.domain.numbers import format_number
+from proposals.domain.sections import ROW_PREFIX, TABLE_BY_KIND, TABLE_KINDS
 from proposals.live import (
     SUMMARY_PARTS,
     live_context,
@@ -45,6 +47,7 @@ from proposals.wizard import (
     STEP_BY_SLUG,
     STEPS,
     Change,
+    Stale,
     build_step_forms,
     collect_changes,
     field_bases,
@@ -52,10 +55,16 @@ from proposals.wizard import (
     neighbours,
     plan_folded,
     plan_optional,
+    removed_row_form,
+    row_id,
+    row_values,
+    shown_rows,
+    stale_inputs,
     wizard_progress,
 )
 
 TEMPLATE = "proposals/wizard.html"
+NUMBER_FIELDS = (models.IntegerField, models.DecimalField, models.FloatField)
 STEP_SLUGS = [step.slug for step in STEPS]
 ROW_OPERATIONS = services.ROW_OPERATIONS
 # The fragments of ``wizard.html`` that answer htmx requests, by kind of answer.
@@ -73,6 +82,9 @@ def _editable(request, pk, *, lock=False):
         raise Http404("No such proposal.")
     request._number_format = selectors.number_format_of(
         proposal, languages=browser_languages(request)
+    )
+    request._time_zone = localization.zone_named(
+        getattr(proposal, "owner_time_zone", None)
     )
     return proposal
 
@@ -177,6 +189,7 @@ def wizard(request, pk, step):
             # Read locked (one writer per proposal): the save compares the page's
             # bases with what was read here and writes in the same transaction.
             proposal = _editable(request, pk, lock=True)
+            read_revision = proposal.revision
             # Edited: the step's open items are shown as what they are from now on.
             services.proposal_mark_visited(proposal=proposal, step=step.slug)
             system_before = proposal.system_id
@@ -184,7 +197,9 @@ def wizard(request, pk, step):
                 request, proposal, step, posted_rows_only=autosave, locked=True
             )
         # Assessed and rendered after the commit, without the lock.
-        return _step_post(request, proposal, step, saved, system_before, autosave)
+        return _step_post(
+            request, proposal, step, saved, system_before, autosave, read_revision
+        )
     proposal = _editable(request, pk)
     left = request.GET.get("from")
     if left in STEP_BY_SLUG and left != step.slug:
@@ -213,36 +228,66 @@ def wizard(request, pk, step):
 @login_required
 @require_POST
 def row_operation(request, pk, step, kind, operation, row=None):
-    """Add a row to a table of the step, or remove or move one; the step's typed
-    values are saved first (the buttons submit the whole form)."""
+    """Add a row to a table of the step, or remove or move one, or add back (or
+    forget) a row removed in another tab that this person had edited; the step's
+    typed values are saved first (the buttons submit the whole form), in the same
+    transaction, against what the page showed (``bases``): a row changed elsewhere
+    is not removed until the person says so, a row removed elsewhere is said to be."""
     step = _step_or_404(step)
-    proposal = owned_proposal(request, pk)
     if kind not in step.tables or operation not in ROW_OPERATIONS:
         raise Http404("No such table on this step.")
-    target = None
-    if operation != "add":
-        target = next(
-            (r for r in getattr(proposal, kind).all() if str(r.pk) == str(row)), None
+    if operation != "add" and row is None:
+        raise Http404("No such row.")
+    with transaction.atomic():
+        proposal = _editable(request, pk, lock=True)
+        stored = {str(r.pk) for r in getattr(proposal, kind).all()}
+        foreign = row is not None and str(row) not in stored
+        if foreign and services.ROW_MODELS[kind].objects.filter(pk=row).exists():
+            raise Http404("No such row.")  # another proposal's
+        saved = _save(
+            request,
+            proposal,
+            step,
+            row_op=(operation, kind, None if row is None else int(row)),
+            locked=True,
         )
-        if target is None:  # another proposal's row, or removed already
-            raise Http404("No such row.")
-    saved = _save(
-        request,
-        proposal,
-        step,
-        row_action=services.RowAction(operation, kind, target),
-    )
     return _after_rows(request, owned_proposal(request, pk), step, saved)
 
 
-def _step_post(request, proposal, step, saved, system_before, autosave):
+def _step_post(
+    request, proposal, step, saved, system_before, autosave, read_revision=None
+):
     step_forms, outcome = saved.step_forms, saved.outcome
     if proposal.system_id != system_before:
         # A new system changes what the inputs mean (GPUs per node, GCDs): show the
         # step afresh, in the unit the new system allows, like after a row operation.
         return _after_rows(request, owned_proposal(request, proposal.pk), step, saved)
-    context = _page(request, proposal, step, step_forms, **saved.context())
+    # What the page shows that another tab has changed since (inputs this request
+    # did not change; rows removed): sent to the page, or shown in a page answer.
+    # A page whose last answer was at the revision this request read has seen
+    # every write (its own answers carry ``revision``): nothing to look for.
+    seen = request.POST.get("revision")
+    if autosave and seen and seen == str(read_revision):
+        stale = Stale()
+    else:
+        stale = stale_inputs(
+            step,
+            proposal,
+            saved.bases,
+            skip=saved.unsettled,
+            gpu_unit=step_forms.gpu_unit,
+            number_format=number_format(request),
+        )
     if autosave:
+        context = _page(
+            request, proposal, step, step_forms, **saved.context(number_format(request))
+        )
+        # The page puts a newer value in an input only where the person has not
+        # typed since (static/js/app.js), and then takes its base too: an input
+        # being typed in keeps its old base, so its save shows the conflict.
+        context["refresh_json"] = json.dumps(
+            {"inputs": stale.inputs, "removed": stale.removed}
+        )
         # A region is rendered and sent again only when what it shows changed: the
         # page sends back the fingerprint of what it shows (``revision_field``).
         for region in ("chart", "findings", "badges"):
@@ -252,7 +297,17 @@ def _step_post(request, proposal, step, saved, system_before, autosave):
             request.POST.get("summary_key"), context["summary_key"]
         )
         return _answer(request, "autosave", context)
-    if outcome.conflicts or any(form.errors for form in step_forms.all_forms()):
+    if (
+        outcome.conflicts
+        or saved.gone
+        or any(form.errors for form in step_forms.all_forms())
+    ):
+        # The page again, as posted, but with another tab's newer values in the
+        # inputs this page did not change (and those values as their bases).
+        _show_stored(step_forms, saved.bases, stale)
+        context = _page(
+            request, proposal, step, step_forms, **saved.context(number_format(request))
+        )
         context["focus_heading"] = True  # not <body>: the step and its messages
         return _answer(request, "page", context)
     destination = request.POST.get("goto", step.slug)
@@ -261,21 +316,50 @@ def _step_post(request, proposal, step, saved, system_before, autosave):
     return redirect("proposals:step", pk=proposal.pk, step=destination)
 
 
+def _show_stored(step_forms, bases, stale) -> None:
+    """Bound forms show the stored value of the ``stale`` inputs (the person did
+    not change them here); their bases become the stored values."""
+    if not stale.inputs:
+        return
+    data = None
+    for form in step_forms.all_forms():
+        if not form.is_bound:
+            continue
+        if data is None:
+            data = form.data.copy()
+        form.data = data
+    if data is None:
+        return
+    for key, entry in stale.inputs.items():
+        data[key] = entry["value"]
+        bases[key] = entry["base"]
+
+
 def _after_rows(request, proposal, step, saved):
     """After a row operation (or a change of system): the step's forms afresh, with
-    what was typed and refused, and the conflicts of this request."""
+    what was typed and refused, the conflicts of this request, and what the row
+    operation could not do (a row changed or removed elsewhere)."""
     fresh = build_step_forms(
         step,
         proposal,
         gpu_unit=_gpu_unit(proposal),
         number_format=number_format(request),
     )
-    context = _page(request, proposal, step, fresh, **saved.context())
-    kind = saved.row_action.kind if saved.row_action else ""
+    # The inputs show what is stored: so do their bases, but for the conflicting
+    # inputs, whose base stays what this page had shown ("Keep mine").
+    bases = field_bases(fresh)
+    bases.update(
+        {key: value for key, value in saved.bases.items() if key in saved.conflicted}
+    )
+    context = _page(
+        request, proposal, step, fresh, **saved.context(number_format(request))
+    )
+    context["posted_bases_json"] = json.dumps(bases)
+    kind = saved.row_op[1] if saved.row_op else ""
     context["focus"] = f"{kind}-{saved.new_row.pk}" if saved.new_row else ""
     if request.htmx:
         return _answer(request, "rows", context)
-    if context["conflicts"]:
+    if context["conflicts"] or saved.needs_answer:
         return _answer(request, "page", context)
     anchor = context["focus"] or (f"section-{kind}" if kind else "")
     url = reverse("proposals:step", args=[proposal.pk, step.slug])
@@ -283,22 +367,169 @@ def _after_rows(request, proposal, step, saved):
 
 
 class _Saved:
-    """What one save did: the bound forms, the outcome, the new row, the conflicts."""
+    """What one save did: the bound forms, the outcome, the new row, the conflicts,
+    the inputs it left unsettled, and what its row operation could not do."""
 
-    def __init__(self, step_forms, outcome, new_row, row_action, bases):
+    def __init__(
+        self, step_forms, outcome, new_row, row_op, bases, collected, restoring=False
+    ):
         self.step_forms = step_forms
         self.outcome = outcome
         self.new_row = new_row
-        self.row_action = row_action
+        self.row_op = row_op
         self.bases = bases
+        self.conflicted = {
+            _input_name(step_forms, conflict) for conflict in outcome.conflicts
+        }
+        # Inputs whose text is not what is stored (refused, held, conflicting).
+        self.unsettled = set(collected.refused) | self.conflicted
+        self.gone = collected.gone  # edited rows removed elsewhere (prefixes)
+        self.restore_refused = bool(
+            row_op and row_op[0] == "restore" and new_row is None and restoring
+        )
 
-    def context(self) -> dict:
+    @property
+    def needs_answer(self) -> bool:
+        """Whether the row operation left something for the person to read or
+        choose (so a page without JavaScript shows it rather than moving on)."""
+        return bool(
+            self.gone
+            or self.outcome.row_changed
+            or self.outcome.row_gone
+            or self.restore_refused
+        )
+
+    def context(self, fmt) -> dict:
         return {
             "saved": True,
             "conflicts": _describe_conflicts(self.step_forms, self.outcome),
-            "gone": bool(self.outcome.gone),
             "posted_bases_json": json.dumps(self.bases),
+            "row_changed": _describe_row_changed(self.outcome.row_changed, fmt),
+            "row_gone": _describe_row_gone(self.row_op, self.outcome.row_gone),
+            "restore_refused": self.restore_refused,
         }
+
+
+def _describe_row_changed(changed, fmt) -> dict | None:
+    """A delete not done because the row changed elsewhere, as the question above
+    the step shows it (:func:`describe_changed_rows`)."""
+    if changed is None:
+        return None
+    row = changed.row
+    kind = _kind_of(row)
+    item = TABLE_BY_KIND[kind].item
+    url = reverse(
+        "proposals:row",
+        kwargs={
+            "pk": row.proposal_id,
+            "step": TABLE_BY_KIND[kind].section,
+            "kind": kind,
+            "row": row.pk,
+            "operation": "delete",
+        },
+    )
+    return describe_changed_rows(
+        [changed],
+        fmt,
+        heading=f"This {item.lower()} was changed in another tab",
+        outcome="so it was not removed",
+        url=url,
+        confirm="Delete anyway",
+        keep="Keep it",
+    )
+
+
+def describe_changed_rows(changed, fmt, *, heading, outcome, url, confirm, keep):
+    """Rows changed elsewhere that an operation would have removed, as the question
+    above the step shows them: per row, what changed (the field's label, what this
+    page showed, what is stored), and the two choices (``confirm`` posts to
+    ``url``; ``keep`` saves the step and closes the question)."""
+    rows = []
+    for change in changed:
+        row = change.row
+        kind = _kind_of(row)
+        rows.append(
+            {
+                "prefix": f"{kind}-{row.pk}",
+                "name": getattr(row, TABLE_BY_KIND[kind].name_field, "")
+                if TABLE_BY_KIND[kind].name_field
+                else "",
+                "fields": [
+                    {
+                        "label": _field_label(kind, name),
+                        "shown": _stored_text(row, name, base, fmt),
+                        "stored": _stored_text(row, name, stored, fmt),
+                    }
+                    for name, base, stored in change.fields
+                ],
+            }
+        )
+    return {
+        "heading": heading,
+        "outcome": outcome,
+        "rows": rows,
+        "url": url,
+        "confirm": confirm,
+        "keep": keep,
+    }
+
+
+def _kind_of(row) -> str:
+    return next(k for k, model in services.ROW_MODELS.items() if isinstance(row, model))
+
+
+def step_with_question(request, proposal, step_slug: str, **extra):
+    """The step afresh from what is stored (its inputs' bases too), as after a row
+    operation, with ``extra`` in the context (a question above the step); for htmx
+    in place of the step's form, whatever the button's own target."""
+    step = STEP_BY_SLUG[step_slug]
+    fresh = build_step_forms(
+        step,
+        proposal,
+        gpu_unit=_gpu_unit(proposal),
+        number_format=number_format(request),
+    )
+    context = _page(request, proposal, step, fresh, saved=True, **extra)
+    context["posted_bases_json"] = json.dumps(field_bases(fresh))
+    if not request.htmx:
+        return _answer(request, "page", context)
+    response = _answer(request, "rows", context)
+    response.headers["HX-Retarget"] = "#wizard-form"
+    response.headers["HX-Reswap"] = "outerHTML"
+    return response
+
+
+def _describe_row_gone(row_op, gone: bool) -> dict | None:
+    """A row operation on a row removed elsewhere: nothing done, said so."""
+    if not gone or not row_op:
+        return None
+    operation, kind, _ = row_op
+    return {"item": TABLE_BY_KIND[kind].item, "operation": operation}
+
+
+def _field_label(kind: str, name: str) -> str:
+    spec = FIELD_BY_KEY.get(f"{kind}.{name}")
+    return spec.label if spec else name
+
+
+def _stored_text(row, name: str, value, fmt) -> str:
+    """A row's value (stored, or as a page showed it) as people read it: a number
+    in the person's format, a choice by its label, a related row by its name."""
+    if value is None or value == "":
+        return "(empty)"
+    field = type(row)._meta.get_field(name)
+    if field.is_relation:
+        pk = row_id(str(value))  # a base is the page's word: maybe no id at all
+        related = field.related_model.objects.filter(pk=pk).first() if pk else None
+        return str(getattr(related, "name", "") or related) if related else str(value)
+    if field.choices:
+        return str(dict(field.flatchoices).get(value, value))
+    if isinstance(field, NUMBER_FIELDS):
+        try:
+            return format_number(Decimal(str(value)), fmt)
+        except InvalidOperation:
+            pass
+    return str(value)
 
 
 def _posted_bases(request) -> dict[str, str]:
@@ -306,7 +537,7 @@ def _posted_bases(request) -> dict[str, str]:
     input name -> stored value as text); anything else is a bad request (400)."""
     try:
         bases = json.loads(request.POST.get("bases") or "{}")
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: ``[[[[...`` too deep
         raise BadRequest("bases must be a JSON object.") from None
     if not isinstance(bases, dict) or not all(
         isinstance(value, str) for value in bases.values()
@@ -316,9 +547,10 @@ def _posted_bases(request) -> dict[str, str]:
 
 
 def _save(
-    request, proposal, step, *, posted_rows_only=False, row_action=None, locked=False
+    request, proposal, step, *, posted_rows_only=False, row_op=None, locked=False
 ):
-    """Validate and store a step's POST (field by field) and its row operation."""
+    """Validate and store a step's POST (field by field) and its row operation
+    (``row_op``: operation, table kind, row id)."""
     unit = _gpu_unit(proposal, request.POST.get("gpu_unit"))
     step_forms = build_step_forms(
         step,
@@ -338,6 +570,11 @@ def _save(
     if "gpu_unit" in request.POST and unit != proposal.gpu_unit:
         # Only the toggle itself changes the unit (steps without it never post it).
         changes.append(Change(proposal, {"gpu_unit": unit}, step_forms.main))
+    row_action = None
+    if row_op is not None:
+        row_action = _row_action(
+            proposal, step_forms, collected, bases, row_op, request.POST
+        )
     outcome, new_row = services.proposal_save_step(
         proposal=proposal,
         changes=changes,
@@ -363,7 +600,78 @@ def _save(
             key = form.add_prefix(name)
             if key in bases and key not in unsettled and name in cleaned:
                 bases[key] = services.canonical(cleaned[name])
-    return _Saved(step_forms, outcome, new_row, row_action, bases)
+    return _Saved(
+        step_forms,
+        outcome,
+        new_row,
+        row_op,
+        bases,
+        collected,
+        restoring=row_action is not None and row_action.action == "restore",
+    )
+
+
+def _row_action(proposal, step_forms, collected, bases, row_op, data):
+    """The service's row operation for ``row_op``: for a delete, what the page showed
+    of the row (its bases, or this request's own new values, which are saved just
+    before); for an add-back, the values typed into the removed row (posted now, or
+    kept from an earlier save); for a move, the row the page showed next to it."""
+    operation, kind, pk = row_op
+    prefix = f"{kind}-{pk}"
+    if operation == "discard":
+        return services.RowAction(operation, kind, pk=pk)
+    if operation == "restore":
+        typed = _typed_into_removed_row(proposal, step_forms, collected, prefix)
+        if typed is None:  # nothing kept (added back already): nothing to do
+            return None
+        values, refused = typed
+        return services.RowAction(
+            operation, kind, pk=pk, values=values, refused=refused
+        )
+    shown = None
+    if operation == "delete":
+        shown = shown_rows(bases, kind).get(pk, {})
+        for change in collected.changes:
+            if f"{kind}-{getattr(change.instance, 'pk', None)}" == prefix:
+                shown.update(
+                    {name: services.canonical(v) for name, v in change.values.items()}
+                )
+    neighbour = None
+    if operation in ("up", "down"):
+        # The page's order: the order its rows' inputs were posted in.
+        order = list(dict.fromkeys(p for p in _posted_prefixes(data, kind)))
+        if prefix in order:
+            at = order.index(prefix) + (-1 if operation == "up" else 1)
+            if 0 <= at < len(order):
+                neighbour = int(order[at].split("-")[1])
+    return services.RowAction(operation, kind, pk=pk, shown=shown, neighbour=neighbour)
+
+
+def _posted_prefixes(data, kind: str):
+    """The row prefixes of ``kind`` in ``data``, in the order posted (with repeats)."""
+    for key in data:
+        match = ROW_PREFIX.match(key)
+        parts = match.group(1).split("-") if match else ("", "")
+        if parts[0] == kind and row_id(parts[1]) is not None:
+            yield match.group(1)
+
+
+def _typed_into_removed_row(proposal, step_forms, collected, prefix):
+    """The values (validated) and refused text of the removed row ``prefix``: as
+    typed into the page now, else as kept in ``refused_inputs`` by the save that
+    found it gone; ``None`` when neither (a second "Add it back")."""
+    if prefix in collected.gone:
+        return row_values(step_forms.gone[prefix].form)
+    kept = {
+        key: item["text"]
+        for key, item in (proposal.refused_inputs or {}).items()
+        if key.startswith(f"{prefix}-") and item.get("gone")
+    }
+    if not kept:
+        return None
+    kind = prefix.split("-")[0]
+    form = removed_row_form(step_forms, proposal, kind, prefix, kept)
+    return row_values(form)
 
 
 def _input_name(step_forms, conflict) -> str:

@@ -281,3 +281,87 @@
     }, 0);
   });
 })();
+
+// Another tab saved a newer value of an input this page shows: the autosave answer
+// lists it (#refresh-values: input name -> value as the input holds it, and its
+// stored base). The input takes it only where the person has not typed since the
+// request was sent; it then takes the new base too. An input being typed in keeps
+// its text and its old base, so its own save shows the conflict with both values.
+// Rows removed elsewhere are marked (typing into one offers to add it back).
+(function () {
+  // What the form held when each request left (kept on its XMLHttpRequest).
+  document.body.addEventListener("htmx:beforeRequest", function (event) {
+    const elt = event.detail.elt;
+    const form = elt.closest && elt.closest("form[data-autosave]");
+    if (form && event.detail.xhr) event.detail.xhr.aifactorySent = new FormData(form);
+  });
+
+  function last(values) {
+    return values.length ? String(values[values.length - 1]) : "";
+  }
+
+  function typedSince(now, sent, name) {
+    if (!sent) return true;
+    return last(now.getAll(name)) !== last(sent.getAll(name));
+  }
+
+  function put(form, name, value) {
+    const found = form.elements.namedItem(name);
+    if (!found) return false;
+    const elements = found instanceof RadioNodeList ? Array.from(found) : [found];
+    elements.forEach(function (el) {
+      if (el.type === "radio") el.checked = el.value === value;
+      else if (el.type === "checkbox") el.checked = value !== "";
+      else el.value = value;
+      el.classList.add("refreshed");
+      el.title = "Changed in another tab";
+    });
+    return elements.length > 0;
+  }
+
+  function apply(sent) {
+    const box = document.getElementById("refresh-values");
+    const form = document.querySelector("form[data-autosave]");
+    if (!box || !form || !box.dataset.values) return;
+    let data;
+    try { data = JSON.parse(box.dataset.values); } catch (error) { return; }
+    box.dataset.values = "";
+    const basesField = document.getElementById("bases-field");
+    let bases = {};
+    try { bases = JSON.parse(basesField.value || "{}"); } catch (error) { bases = {}; }
+    let skipped = false;
+    let taken = 0;
+    const now = new FormData(form);
+    Object.keys(data.inputs || {}).forEach(function (name) {
+      const entry = data.inputs[name];
+      if (typedSince(now, sent, name)) { skipped = true; return; }
+      if (put(form, name, entry.value)) { bases[name] = entry.base; taken += 1; }
+    });
+    basesField.value = JSON.stringify(bases);
+    // Said where the save status is read out (aria-live), not only shown.
+    const status = document.getElementById("save-status");
+    if (taken && status) {
+      const note = document.createElement("span");
+      note.className = "text-body-secondary ms-1";
+      note.dataset.testid = "refreshed-note";
+      note.textContent = "· " + taken + (taken === 1 ? " value" : " values") + " saved in another tab shown";
+      status.appendChild(note);
+    }
+    // An input left as typed still shows an older value than stored: the next
+    // autosave must look again (the revision is what lets it skip looking).
+    const revision = document.getElementById("revision-field");
+    if (skipped && revision) revision.value = "";
+    (data.removed || []).forEach(function (prefix) {
+      const row = document.getElementById(prefix);
+      if (!row || row.dataset.removed) return;
+      row.dataset.removed = "1";
+      row.classList.add("row-removed");
+      row.title = "Removed in another tab";
+    });
+  }
+
+  document.body.addEventListener("htmx:afterRequest", function (event) {
+    const sent = event.detail.xhr && event.detail.xhr.aifactorySent;
+    window.setTimeout(function () { apply(sent); }, 0);
+  });
+})();

@@ -159,3 +159,20 @@ def test_load_demo_puts_proposals_in_the_review_queue(catalogue):
         (Proposal.Status.SUBMITTED, 2),  # the change request, answered
     ]
     assert Proposal.objects.filter(status=Proposal.Status.DRAFT).count() == 2
+
+
+@pytest.mark.parametrize("command", ["assess", "import_proposal"])
+@pytest.mark.parametrize("digits", [309, 5_000])
+def test_an_integer_past_float_range_exits_2_naming_its_path(
+    user, tmp_path, command, digits
+):
+    text = (EXAMPLES / "lumi-fast-lane.json").read_text(encoding="utf-8")
+    path = tmp_path / "huge.json"
+    path.write_text(
+        text.replace('"max_gpus_per_job": 32', f'"max_gpus_per_job": {"9" * digits}')
+    )
+    owner = ["--owner", user.username] if command == "import_proposal" else []
+    code, out, err = run(command, str(path), *owner)
+    assert code == 2 and out == ""
+    assert "selection.max_gpus_per_job: must be a finite number" in err
+    assert not Proposal.objects.exists()

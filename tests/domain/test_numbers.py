@@ -8,12 +8,18 @@ from hypothesis import strategies as st
 
 from proposals.domain.numbers import (
     NUMBER_FORMAT_BY_NAME,
-    NUMBER_FORMATS,
+    PORTAL,
     NumberError,
+    active_format,
     format_for_languages,
     format_number,
+    grouped,
+    number_formats,
     parse_number,
+    using,
 )
+
+NUMBER_FORMATS = number_formats()
 
 EN, DE, FI = (NUMBER_FORMAT_BY_NAME[name] for name in ("en", "de", "fi"))
 
@@ -71,10 +77,14 @@ def test_prints_each_format():
 
 
 def test_format_from_browser_languages():
-    assert format_for_languages(["de-DE", "en"]) is DE
-    assert format_for_languages(["fi-FI"]) is FI
-    assert format_for_languages(["xx", "en-US"]) is EN
+    assert format_for_languages(["de-DE", "en"]).name == "de_DE"
+    assert format_for_languages(["de"]) is DE
+    assert format_for_languages(["fi"]) is FI
+    assert format_for_languages(["xx", "en-US"]).name == "en_US"
+    assert format_for_languages(["xx"]) is EN
     assert format_for_languages([]) is EN
+    assert format_for_languages(["de-CH", "de"]).name == "de_CH"
+    assert format_for_languages(["ca-ES"]).name == "ca_ES"
 
 
 values = st.decimals(
@@ -102,3 +112,74 @@ def test_text_with_letters_is_refused(text, letter, position, fmt):
     typed = text[:position] + letter + text[position:]
     with pytest.raises(NumberError):
         parse_number(typed, fmt, places=4)
+
+
+def test_every_cldr_locale_with_latin_digits_is_a_format():
+    names = {fmt.name for fmt in NUMBER_FORMATS}
+    assert len(NUMBER_FORMATS) > 500
+    assert {"de_CH", "ca", "eu", "gl", "lb", "fr_CH", "is", "mk", "sq", "tr"} <= names
+    assert "fa" not in names  # Persian digits by default: not read here
+
+
+@pytest.mark.parametrize(
+    ("name", "printed"),
+    [
+        ("de_CH", "1'234'567.5"),
+        ("fr_CH", "1'234'567,5"),
+        ("de_DE", "1.234.567,5"),
+        ("fr_FR", "1\u202f234\u202f567,5"),
+        ("it_IT", "1.234.567,5"),
+        ("en_GB", "1,234,567.5"),
+        ("ca", "1.234.567,5"),
+        ("eu", "1.234.567,5"),
+        ("gl", "1\u00a0234\u00a0567,5"),
+        ("lb", "1.234.567,5"),
+        ("en_IN", "12,34,567.5"),
+    ],
+)
+def test_prints_and_reads_as_cldr_says(name, printed):
+    fmt = NUMBER_FORMAT_BY_NAME[name]
+    assert format_number(Decimal("1234567.5"), fmt) == printed
+    assert parse_number(printed, fmt, places=2).value == Decimal("1234567.5")
+
+
+@pytest.mark.parametrize("text", ["1'234.5", "1\u2019234.5", "1 234.5", "1234.5"])
+def test_swiss_german_reads_both_apostrophes(text):
+    reading = parse_number(text, NUMBER_FORMAT_BY_NAME["de_CH"], places=2)
+    assert reading.value == Decimal("1234.5")
+    assert not reading.ambiguous
+
+
+def test_minus_signs_of_cldr_are_read():
+    fi, he = NUMBER_FORMAT_BY_NAME["fi"], NUMBER_FORMAT_BY_NAME["he"]
+    assert format_number(Decimal("-3"), fi) == "\u22123"
+    assert parse_number("\u200e-3", he, places=0).value == -3
+
+
+def test_grouped_prints_in_the_active_format_and_the_portal_form_by_default():
+    assert active_format() is PORTAL
+    assert grouped(5001) == "5,001"
+    with using(NUMBER_FORMAT_BY_NAME["de_DE"]):
+        assert grouped(5001) == "5.001"
+        assert grouped(0.25) == "0,25"
+        assert grouped(-1234.5) == "-1.234,5"
+        with using(PORTAL):
+            assert grouped(5001) == "5,001"
+    with using(lambda: NUMBER_FORMAT_BY_NAME["de_CH"]):
+        assert grouped(18176.5) == "18'176.5"
+    assert grouped(5001) == "5,001"
+
+
+@given(value=values, fmt=st.sampled_from(NUMBER_FORMATS))
+def test_grouped_then_read_gives_the_rounded_value_back(value, fmt):
+    text = grouped(value, 4, fmt=fmt)
+    assert parse_number(text, fmt, places=4).value == round(value, 4)
+
+
+def test_every_format_reads_back_what_it_prints():
+    samples = [Decimal(text) for text in ("-1234567.891", "0.5", "18176", "1000", "-7")]
+    for fmt in NUMBER_FORMATS:
+        for value in samples:
+            for text in (format_number(value, fmt), grouped(value, 3, fmt=fmt)):
+                reading = parse_number(text, fmt, places=3)
+                assert reading.value == value, (fmt.name, text)

@@ -81,3 +81,11 @@ def e2e_catalogue(transactional_db):
         fromlist=["load_peak_throughput"],
     )
     peaks.load_peak_throughput(apps, None)
+
+
+@pytest.fixture(autouse=True)
+def _site_url_is_the_live_server(request, settings):
+    """Every link in a mail starts with ``SITE_URL``: in a browser test, that is
+    the live server (its port changes from run to run)."""
+    if "live_server" in request.fixturenames:
+        settings.SITE_URL = request.getfixturevalue("live_server").url

@@ -51,6 +51,11 @@ def submitted(e2e_catalogue):
         body="MI250X, 8 GCDs per node.",
         parent=question,
     )
+    # An edit since revision 1, so that the diff page shows deleted and inserted
+    # text (their colours must keep a 4.5:1 contrast).
+    Proposal.objects.filter(pk=proposal.pk).update(
+        organisation_name="Renamed Research Oy"
+    )
     # One proposal waiting longer than its call's typical response time (highlighted).
     ReviewState.objects.filter(proposal__title__startswith="Visual inspection").update(
         submitted_at=timezone.now() - timedelta(days=14)
@@ -74,14 +79,24 @@ PAGES = {
         ("rules", lambda p: reverse("proposals:rules")),
         ("glossary", lambda p: reverse("proposals:glossary")),
         ("guide", lambda p: reverse("proposals:guide")),
+        ("settings", lambda p: reverse("account_settings")),
+        ("delete-account", lambda p: reverse("account_delete")),
     ],
     "anonymous": [
         ("landing", lambda p: reverse("home")),
         ("glossary", lambda p: reverse("proposals:glossary")),
+        ("privacy", lambda p: reverse("privacy")),
     ],
     "staff": [
         ("queue", lambda p: reverse("proposals:review_queue")),
         ("queue-mine", lambda p: reverse("proposals:review_queue") + "?handler=mine"),
+        (
+            "queue-all-late-bad-filter",
+            lambda p: (
+                reverse("proposals:review_queue")
+                + "?show=all&late=on&status=submitted&status=ready&tier=gigantic"
+            ),
+        ),
         ("staff-review", lambda p: reverse("proposals:staff_review", args=[p.pk])),
         (
             "staff-review-r1",

@@ -220,7 +220,10 @@ def test_nothing_is_sent_to_an_unconfirmed_address(unverified, staff_user, send)
     submit = send(services.review_submit, proposal=proposal, user=unverified)
     assert submit == [[staff_user.email]]  # staff are confirmed
     assert changes_requested(send, staff_user, proposal) == []
-    assert not OutgoingMail.objects.filter(to=unverified.email).exists()
+    # Stored for staff to see, as undeliverable, never sent.
+    held = OutgoingMail.objects.get(to=unverified.email)
+    assert held.status == OutgoingMail.Status.UNDELIVERABLE
+    assert "Nobody confirmed the address" in held.last_error
     # Once confirmed, the applicant is told.
     services.account_verify(user=unverified)
     send(services.review_submit, proposal=proposal, user=unverified)

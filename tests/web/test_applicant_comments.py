@@ -27,7 +27,10 @@ def changes_requested(submitted, staff_user):
         staff_only=True,
     )
     services.review_set_status(
-        proposal=submitted, user=staff_user, to_status="changes_requested"
+        proposal=submitted,
+        user=staff_user,
+        to_status="changes_requested",
+        note="See the comments.",
     )
     submitted.refresh_from_db()
     return submitted

@@ -194,7 +194,7 @@ def test_signup_takes_the_number_format_from_the_browser(client, catalogue):
         },
         headers={"Accept-Language": "de-DE,de;q=0.9,en;q=0.5"},
     )
-    assert Preferences.objects.get(user__username="helga").number_format == "de"
+    assert Preferences.objects.get(user__username="helga").number_format == "de_DE"
 
 
 def test_settings_page_shows_and_changes_the_number_format(client, catalogue):
@@ -202,12 +202,21 @@ def test_settings_page_shows_and_changes_the_number_format(client, catalogue):
     client.force_login(user)
     url = reverse("account_settings")
     page = client.get(url, headers={"Accept-Language": "fi-FI"}).content.decode()
-    checked = re.findall(r'<input[^>]*value="(\w+)"[^>]*checked', page)
-    assert checked == ["fi"]  # before a choice: the browser's convention
-    client.post(url, {"number_format": "de"})
-    assert Preferences.objects.get(user=user).number_format == "de"
+    selected = re.findall(r'<option value="([\w/+-]+)"[^>]*selected', page)
+    # Before a choice: the browser's convention, and Brussels' clock.
+    assert selected == ["fi_FI", "Europe/Brussels"]
+    client.post(url, {"number_format": "de_CH", "time_zone": "Europe/Helsinki"})
+    preferences = Preferences.objects.get(user=user)
+    assert (preferences.number_format, preferences.time_zone) == (
+        "de_CH",
+        "Europe/Helsinki",
+    )
     page = client.get(url, headers={"Accept-Language": "fi-FI"}).content.decode()
-    assert re.findall(r'<input[^>]*value="(\w+)"[^>]*checked', page) == ["de"]
+    selected = re.findall(r'<option value="([\w/+-]+)"[^>]*selected', page)
+    assert selected == ["de_CH", "Europe/Helsinki"]
+    assert "The portal text, the exports and the JSON file always use" in page
+    client.post(url, {"number_format": "xx_YY", "time_zone": "Mars/Olympus"})
+    assert Preferences.objects.get(user=user).number_format == "de_CH"
 
 
 def _badges(page: str, step: str) -> str:

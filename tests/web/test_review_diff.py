@@ -74,7 +74,10 @@ def two_revisions(user, staff_user, submitted):
     """Revision 1 as the fixture made it; revision 2 after the applicant raised the
     hours into Fast Lane and rewrote the code description."""
     services.review_set_status(
-        proposal=submitted, user=staff_user, to_status=Proposal.Status.CHANGES_REQUESTED
+        proposal=submitted,
+        user=staff_user,
+        to_status=Proposal.Status.CHANGES_REQUESTED,
+        note="Please split the jobs.",
     )
     Proposal.objects.filter(pk=submitted.pk).update(
         total_gpu_hours=Decimal("20000"), title="Vision model training"

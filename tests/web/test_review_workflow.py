@@ -18,6 +18,7 @@ from tests.factories import ProposalFactory
 
 pytestmark = pytest.mark.django_db
 S = Proposal.Status
+READY_ANYWAY = "The open findings are known limits, fine for this call."
 
 
 def recorded(proposal):
@@ -45,7 +46,15 @@ def test_workflow_allows_only_the_documented_moves():
         (S.CHANGED_SINCE_READY, S.SUBMITTED),
         (S.CHANGED_IN_REVIEW, S.CHANGES_REQUESTED),
         (S.CHANGED_SINCE_READY, S.CHANGES_REQUESTED),
+        # The endings: submitted to the portal once ready; withdrawn (by the
+        # applicant) or closed (by staff) from any status under review.
+        (S.READY, S.SUBMITTED_TO_PORTAL),
+        *((s, S.WITHDRAWN) for s in workflow.UNDER_REVIEW),
+        *((s, S.CLOSED) for s in workflow.UNDER_REVIEW),
     }
+    for ending in workflow.TERMINAL:
+        assert not workflow.allowed_targets(ending, workflow.STAFF)
+        assert not workflow.allowed_targets(ending, workflow.APPLICANT)
     for move in moves - allowed:
         for role in (workflow.APPLICANT, workflow.STAFF):
             with pytest.raises(workflow.IllegalTransition):
@@ -158,9 +167,14 @@ def test_full_round_trip_with_resubmission(
     revision = services.review_submit(proposal=submitted, user=user)
     assert revision.number == 2
     assert revision.tier == "fast_lane"
-    services.review_set_status(proposal=submitted, user=staff_user, to_status=S.READY)
     services.review_set_status(
-        proposal=submitted, user=staff_user, to_status=S.CHANGES_REQUESTED
+        proposal=submitted, user=staff_user, to_status=S.READY, note=READY_ANYWAY
+    )
+    services.review_set_status(
+        proposal=submitted,
+        user=staff_user,
+        to_status=S.CHANGES_REQUESTED,
+        note="Please split the jobs.",
     )
     trail = list(
         StatusChange.objects.filter(proposal=submitted).values_list(
@@ -278,7 +292,10 @@ def test_snapshot_does_not_follow_later_edits(submitted):
 
 def test_deleting_a_proposal_or_a_user_still_works(submitted, staff_user):
     services.review_set_status(
-        proposal=submitted, user=staff_user, to_status=S.CHANGES_REQUESTED
+        proposal=submitted,
+        user=staff_user,
+        to_status=S.CHANGES_REQUESTED,
+        note="Please split the jobs.",
     )
     staff_user.delete()
     assert StatusChange.objects.filter(by__isnull=True).count() == 1
@@ -458,7 +475,10 @@ def test_review_pages_do_not_query_per_comment_or_revision(
                 parent=comment,
             )
         services.review_set_status(
-            proposal=submitted, user=staff_user, to_status=S.CHANGES_REQUESTED
+            proposal=submitted,
+            user=staff_user,
+            to_status=S.CHANGES_REQUESTED,
+            note="Please split the jobs.",
         )
         services.review_submit(proposal=submitted, user=user)
 

@@ -69,7 +69,7 @@ def test_assess_with_conditions_is_recorded_and_shown_to_the_applicant(
         ),
         (
             {"outcome": tr.FEASIBLE_WITH_CONDITIONS, "action": "record"},
-            "Accept at least one finding as a condition",
+            "Accept a finding as a condition or add a condition of your own",
         ),
         (
             {"outcome": tr.NOT_FEASIBLE, "action": "request_changes"},

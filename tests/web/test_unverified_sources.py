@@ -16,7 +16,7 @@ from proposals.models import CallFamily, CallMode, Cluster
 pytestmark = pytest.mark.django_db
 ROOT = Path(__file__).resolve().parents[2]
 _migration = __import__(
-    "proposals.migrations.0021_unverified_sources", fromlist=["mark_unverified"]
+    "proposals.migrations.0028_unverified_sources", fromlist=["mark_unverified"]
 )
 OLD_DURATIONS = (
     "Product specification §2, “Typical call terms” (second-hand, national "

@@ -159,7 +159,10 @@ def test_people_never_read_a_json_path(
             body="Which release will you run?",
         )
         services.review_set_status(
-            proposal=demo, user=staff_user, to_status="changes_requested"
+            proposal=demo,
+            user=staff_user,
+            to_status="changes_requested",
+            note="Please revise.",
         )
     Proposal.objects.filter(pk=demo.pk).update(title="Second take")
     demo.refresh_from_db()

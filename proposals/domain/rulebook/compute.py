@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from .. import mfu
 from ..estimate import estimate
 from ..findings import WARNING, Context, Hit, rule
-from ..numbers import hours
+from ..numbers import grouped, hours
 from .common import num
 
 PLAN_FACTOR = 2.0
@@ -20,14 +20,14 @@ PLAN_FACTOR = 2.0
 
 
 def pct(value: float) -> str:
-    return f"{value:.1f} %" if value < 10 else f"{value:.0f} %"
+    return f"{grouped(value, 1 if value < 10 else 0, trim=False)} %"
 
 
 def parameters(value: float) -> str:
     """1.4 B, 350 M, 7 B: how people say model sizes."""
     for size, word in ((1e12, "T"), (1e9, "B"), (1e6, "M")):
         if value >= size:
-            return f"{value / size:.3g} {word}"
+            return f"{grouped(float(f'{value / size:.3g}'), 3)} {word}"
     return num(value)
 
 
@@ -90,7 +90,7 @@ def mfu_cross_check(ctx: Context) -> Iterator[Hit]:
         text = (
             f"At {r.gpus} GPUs, {num(r.tokens_per_s)} tokens/s for a "
             f"{parameters(r.parameters)}-parameter model are {k}·N × tokens/s = "
-            f"{tflops:,.0f} TFLOP/s; read as {stated} that is "
+            f"{grouped(tflops, 0)} TFLOP/s; read as {stated} that is "
             f"{pct(r.implied_pct)} of {r.gpus} × {num(r.peak_tflops)} TFLOP/s "
             f"({r.peak_name}), not the stated {pct(r.stated_pct)}."
         )

@@ -45,7 +45,7 @@ def load_associations(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("proposals", "0019_cluster_system_size"),
+        ("proposals", "0026_cluster_system_size"),
     ]
 
     operations = [

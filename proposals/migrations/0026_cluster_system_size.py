@@ -24,7 +24,7 @@ def load_system_size(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("proposals", "0018_queue_search_trigram"),
+        ("proposals", "0025_row_sources"),
     ]
 
     operations = [

@@ -31,7 +31,7 @@ def load_gpu_models(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("proposals", "0021_unverified_sources"),
+        ("proposals", "0028_unverified_sources"),
     ]
 
     operations = [

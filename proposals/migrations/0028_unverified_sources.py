@@ -75,7 +75,7 @@ def mark_unverified(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("proposals", "0020_country_associations"),
+        ("proposals", "0027_country_associations"),
     ]
 
     operations = [migrations.RunPython(mark_unverified, migrations.RunPython.noop)]

@@ -1,0 +1,127 @@
+"""Health endpoints for a load balancer or a monitor: ``/healthz`` (the process
+answers; touches no database) and ``/readyz`` (the database answers, the cache table
+exists where the database cache is used, and the task queue is not stalled).
+
+They are answered by a middleware near the top of the stack, before the host check,
+the HTTPS redirect, sessions and login: a probe sent to ``127.0.0.1:8000`` with no
+``Host`` of the site and no ``X-Forwarded-Proto`` gets its answer, and nothing else.
+The answer says which checks passed and nothing more (no ages, no versions, no
+error text): 200 when all passed, 503 otherwise.
+"""
+
+import logging
+from datetime import timedelta
+
+from django.conf import settings
+from django.core.cache.backends.db import DatabaseCache
+from django.db import DatabaseError, connection
+from django.db.models import Case, F, Min, When
+from django.db.models.functions import Greatest
+from django.http import HttpResponseNotAllowed, JsonResponse
+from django.utils import timezone
+
+logger = logging.getLogger(__name__)
+
+LIVENESS_PATH = "/healthz"
+READINESS_PATH = "/readyz"
+
+
+def check_database() -> bool:
+    """A query reaches the database."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT 1")
+        return cursor.fetchone() == (1,)
+
+
+def check_cache_table() -> bool:
+    """Every database cache's table exists (``manage.py createcachetable``; migrate
+    creates it too). True when no cache lives in the database."""
+    tables = {
+        DatabaseCache(params["LOCATION"], params)._table
+        for params in settings.CACHES.values()
+        if params["BACKEND"] == "django.core.cache.backends.db.DatabaseCache"
+    }
+    if not tables:
+        return True
+    return tables <= set(connection.introspection.table_names())
+
+
+def oldest_ready_task_age() -> timedelta | None:
+    """How long the longest-waiting task that a worker could run now has been
+    waiting: since it was queued, or since its retry time came; None when none
+    waits."""
+    from django_tasks_db.models import DBTaskResult, get_date_max
+
+    since = (
+        DBTaskResult.objects.ready()
+        .annotate(
+            ready_since=Case(
+                When(run_after=get_date_max(), then=F("enqueued_at")),
+                default=Greatest("enqueued_at", "run_after"),
+            )
+        )
+        .aggregate(oldest=Min("ready_since"))["oldest"]
+    )
+    return None if since is None else timezone.now() - since
+
+
+def check_task_queue() -> bool:
+    """No task has waited longer than ``HEALTH_TASK_MAX_WAIT`` for a worker."""
+    age = oldest_ready_task_age()
+    return age is None or age <= settings.HEALTH_TASK_MAX_WAIT
+
+
+READINESS_CHECKS = {
+    "database": check_database,
+    "cache": check_cache_table,
+    "tasks": check_task_queue,
+}
+
+
+def _answer(checks: dict[str, bool]) -> JsonResponse:
+    healthy = all(checks.values())
+    response = JsonResponse(
+        {"status": "ok" if healthy else "fail", "checks": checks},
+        status=200 if healthy else 503,
+    )
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+def liveness() -> JsonResponse:
+    return _answer({"process": True})
+
+
+def readiness() -> JsonResponse:
+    results = {}
+    for name, check in READINESS_CHECKS.items():
+        if name != "database" and not results.get("database", True):
+            results[name] = False  # it needs the database, which did not answer
+            continue
+        try:
+            results[name] = bool(check())
+        except DatabaseError:
+            logger.warning("Readiness check %r failed", name, exc_info=True)
+            results[name] = False
+    for name, ok in results.items():
+        if not ok:
+            logger.warning("Readiness check %r: not ready", name)
+    return _answer(results)
+
+
+ENDPOINTS = {LIVENESS_PATH: liveness, READINESS_PATH: readiness}
+
+
+class HealthCheckMiddleware:
+    """Answer the health endpoints before the rest of the stack sees the request."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        endpoint = ENDPOINTS.get(request.path_info.rstrip("/") or "/")
+        if endpoint is None:
+            return self.get_response(request)
+        if request.method not in ("GET", "HEAD"):
+            return HttpResponseNotAllowed(["GET", "HEAD"])
+        return endpoint()

@@ -1,0 +1,274 @@
+"""Read training logs and Slurm accounting into scaling measurements and job-plan rows.
+
+One reader for the formats applicants already have, each taken from the projects'
+own sources:
+
+- **Megatron-LM** (``megatron/training/training.py``): the arguments block
+  (``world_size``, ``seq_length``, ``global_batch_size``, the parallel sizes) and the
+  iteration lines (``elapsed time per iteration (ms)``, ``global batch size``, since
+  2024 ``throughput per GPU (TFLOP/s/GPU)``);
+- **Hugging Face Trainer** (``transformers/trainer.py``): the "Running training"
+  block and the metrics dictionary or table (``train_samples_per_second``);
+- **DeepSpeed** (``deepspeed/utils/timer.py``, ``ThroughputTimer``): the
+  configuration printout (``world_size``, ``train_batch_size``) and the timer lines
+  (``CurrSamplesPerSec``; before 0.6 ``SamplesPerSec``), which count the global batch;
+- **torchtitan** (``torchtitan/train.py``): the device mesh line and the step lines
+  (``tps``, before late 2024 ``wps``: tokens per second *per GPU*; ``tflops``, ``mfu``);
+- **a plain training loop** (llm.c and the many loops printing like it): step lines
+  with ``tok/s``, ``tokens/s`` or ``samples/s`` and a stated ``num_processes`` or
+  ``world_size``;
+- **Slurm accounting** (``sacct -P``, with a header naming ``Elapsed`` and
+  ``AllocTRES``, or ``AllocGRES`` before Slurm 17.11).
+
+The rules: the steady state is the median of the logged intervals after the first
+(the warm-up); each measurement says which lines and values it took and by which
+formula, and what it left out; a GPU count the log does not state is asked for
+(``gpus`` is None and ``needs_gpus`` true), never guessed; a file nothing recognises
+is refused with a message naming what was looked for; lines that look like a
+format's lines but cannot be read are listed. Lines are read one at a time: memory
+grows with the number of interval lines (8 bytes per value and per line number),
+never with the file's size.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from decimal import ROUND_HALF_UP, Decimal
+
+from ..bounds import BOUNDS
+from .frameworks import _DeepSpeed, _Megatron, _Torchtitan
+from .lines import _Reader, _Unread, iter_lines
+from .loops import _HuggingFace, _PlainLoop
+from .results import (
+    _ANSI,
+    EXCERPT_CHARS,
+    LOOKED_FOR,
+    MAX_FILE_BYTES,
+    MAX_LINE_CHARS,
+    SAMPLES,
+    SOURCE_CHARS,
+    TOKENS,
+    Job,
+    Measurement,
+    Reading,
+    Source,
+    _line_ranges,
+    counted_in_gcds,
+    pack,
+    unpack,
+)
+from .sacct import _Sacct, elapsed_hours
+
+# --------------------------------------------------------------------------- reading
+
+#: Most specific first: a Megatron-DeepSpeed log holds DeepSpeed timer lines too,
+#: and its iteration lines say more.
+_READERS = (_Megatron, _Torchtitan, _DeepSpeed, _HuggingFace, _PlainLoop)
+
+
+def read_log(lines: Iterable[str], *, file: str, gpus: int | None = None) -> Reading:
+    """Read one file's ``lines`` (an iterable, consumed once). ``gpus`` is the GPU
+    count to use where the log states none."""
+    unread = _Unread()
+    readers = [reader(unread) for reader in _READERS]
+    sacct: _Sacct | None = None
+    first = True
+    for number, raw in enumerate(lines, start=1):
+        line = _ANSI.sub("", raw) if "\x1b" in raw else raw
+        if first and line.strip():
+            first = False
+            header = _Sacct.header(line)
+            if header:
+                sacct = _Sacct(header, number, unread)
+                continue
+        if sacct is not None:
+            sacct.feed(number, line)
+            continue
+        for reader in readers:
+            reader.feed(number, line)
+    if sacct is not None:
+        jobs = sacct.jobs(file)
+        return _reading(file, "sacct", (), tuple(jobs), unread, ())
+    for reader in readers:
+        found = reader.measurements(file, gpus)
+        if gpus:
+            found = [measurement.with_gpus(gpus) for measurement in found]
+        if found:
+            others = [
+                other.name
+                for other in readers
+                if other is not reader and other.seen and _has_data(other)
+            ]
+            notes = tuple(
+                f"{name} lines in the file were left out: the {reader.name} lines "
+                "say more"
+                for name in others
+            )
+            return _reading(file, reader.name, tuple(found), (), unread, notes)
+    seen = [reader.name for reader in readers if reader.seen]
+    if seen:
+        refused = (
+            f"{file}: looks like a {seen[0]} log, but none of its lines could be "
+            "read" + (f" ({_line_ranges(tuple(unread.lines))})" if unread.lines else "")
+        )
+    else:
+        refused = f"{file}: not a log this reader knows. It looked for {LOOKED_FOR}."
+    return Reading(
+        file=file,
+        refused=refused,
+        unread=tuple(unread.lines),
+        unread_count=unread.count,
+    )
+
+
+def measurement_row(measurement: Measurement) -> tuple[dict | None, str]:
+    """The values of a scaling-table row (model field names), or ``None`` and why
+    the measurement cannot be one (within the table's bounds, :mod:`.bounds`)."""
+    if measurement.gpus is None or measurement.throughput is None:
+        return None, "needs the GPU count: the log does not state it"
+    gpus, problem = _bounded("measurements.gpus", measurement.gpus, "GPUs")
+    throughput, why = _bounded(
+        "measurements.throughput", measurement.throughput, "throughput"
+    )
+    if problem or why:
+        return None, problem or why
+    row = {
+        "gpus": int(gpus),
+        "throughput": throughput,
+        "unit": measurement.unit,
+        "source": measurement.source.summary(),
+    }
+    if measurement.mfu_pct is not None:
+        mfu, why = _bounded("measurements.mfu_pct", measurement.mfu_pct, "MFU")
+        if not why:
+            row["mfu_pct"] = mfu
+    return row, ""
+
+
+def job_row(job: Job) -> tuple[dict | None, str]:
+    """The values of a job-plan row, or ``None`` and why it cannot be one."""
+    values = {}
+    for name, value in (("gpus", job.gpus), ("hours", job.hours), ("count", job.count)):
+        values[name], problem = _bounded(f"jobs.{name}", value, name)
+        if problem:
+            return None, problem
+    return {
+        "title": job.title,
+        "gpus": int(values["gpus"]),
+        "hours": values["hours"],
+        "count": int(values["count"]),
+        "source": job.source.summary(),
+    }, ""
+
+
+def _bounded(key: str, value, what: str) -> tuple[Decimal | None, str]:
+    bound = BOUNDS[key]
+    number = Decimal(str(value)).quantize(
+        Decimal(1).scaleb(-bound.places), rounding=ROUND_HALF_UP
+    )
+    if number < bound.low:
+        return None, f"{what} {number}: {bound.why_low}"
+    if number > bound.high:
+        return None, f"{what} {number}: {bound.why_high}"
+    return number, ""
+
+
+def _has_data(reader: _Reader) -> bool:
+    if hasattr(reader, "has_data"):
+        return reader.has_data()
+    series = getattr(reader, "series", None)
+    if series is not None:
+        return bool(series)
+    return any("value" in run for run in getattr(reader, "runs", []))
+
+
+def _reading(file, fmt, measurements, jobs, unread: _Unread, notes) -> Reading:
+    refused = ""
+    if not measurements and not jobs:
+        refused = f"{file}: {fmt} output, but no job in it has GPUs and a final length"
+    return Reading(
+        file=file,
+        format=fmt,
+        measurements=measurements,
+        jobs=jobs,
+        unread=tuple(unread.lines),
+        unread_count=unread.count,
+        notes=notes,
+        refused=refused,
+    )
+
+
+def read_text(
+    text: str, *, file: str = "pasted text", gpus: int | None = None
+) -> Reading:
+    """Read pasted text (split into lines as :func:`iter_lines` would)."""
+    return read_log(
+        (line.rstrip("\r")[:MAX_LINE_CHARS] for line in text.split("\n")),
+        file=file,
+        gpus=gpus,
+    )
+
+
+def as_dict(reading: Reading) -> dict:
+    """A reading as the ``read_log`` command's JSON shows it."""
+    return {
+        "measurements": [
+            {
+                "gpus": m.gpus,
+                "throughput": None if m.throughput is None else round(m.throughput, 4),
+                "unit": m.unit,
+                "needs_gpus": m.needs_gpus,
+                "per_gpu": None if m.per_gpu is None else round(m.per_gpu, 4),
+                "tflops_per_gpu": m.tflops_per_gpu,
+                "mfu_pct": m.mfu_pct,
+                "format": m.format,
+                "source": _source_dict(m.source),
+            }
+            for m in reading.measurements
+        ],
+        "jobs": [
+            {
+                "gpus": j.gpus,
+                "hours": float(j.hours),
+                "count": j.count,
+                "title": j.title,
+                "source": _source_dict(j.source),
+            }
+            for j in reading.jobs
+        ],
+    }
+
+
+def _source_dict(source: Source) -> dict:
+    return {
+        "file": source.file,
+        "lines": list(source.lines),
+        "formula": source.formula,
+        "left_out": list(source.left_out),
+        "excerpt": list(source.excerpt),
+    }
+
+
+__all__ = [
+    "EXCERPT_CHARS",
+    "LOOKED_FOR",
+    "MAX_FILE_BYTES",
+    "MAX_LINE_CHARS",
+    "SAMPLES",
+    "SOURCE_CHARS",
+    "TOKENS",
+    "Job",
+    "Measurement",
+    "Reading",
+    "Source",
+    "as_dict",
+    "counted_in_gcds",
+    "elapsed_hours",
+    "iter_lines",
+    "job_row",
+    "measurement_row",
+    "pack",
+    "unpack",
+    "read_log",
+    "read_text",
+]

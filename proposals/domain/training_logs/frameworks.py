@@ -1,0 +1,306 @@
+"""Megatron-LM, torchtitan and DeepSpeed logs."""
+
+from __future__ import annotations
+
+import re
+
+from .lines import _cited, _Reader, _Series
+from .results import (
+    _NUMBER,
+    SAMPLES,
+    TOKENS,
+    Measurement,
+    Source,
+    _float,
+    _fmt,
+    _positive_int,
+)
+
+# "  world_size ...... 8", also behind a timestamp or srun's "0: " label.
+_MEGATRON_ARG = re.compile(r"(?:^|[\s:\]])([a-z_0-9]+) \.{3,} (\S+)\s*$")
+_MEGATRON_ITER = re.compile(r"\biteration\s+(\d+)\s*/\s*(?:\d+|infinity)\s*\|")
+_MEGATRON_MS = re.compile(r"elapsed time per iteration \(ms\):\s*(" + _NUMBER + ")")
+_MEGATRON_GBS = re.compile(r"global batch size:\s*(\d+)")
+_MEGATRON_TFLOPS = re.compile(
+    r"throughput per GPU \(TFLOP/s/GPU\):\s*(" + _NUMBER + ")"
+)
+
+
+class _Megatron(_Reader):
+    name = "Megatron-LM"
+
+    def __init__(self, unread):
+        super().__init__(unread)
+        self.args: dict[str, tuple[str, int]] = {}
+        self.series = _Series()
+        # Earlier runs of the same file (each starts with its arguments block).
+        self.runs: list[tuple[dict, _Series]] = []
+
+    def feed(self, number, line):
+        if "-- arguments --" in line:
+            if self.series:
+                self.runs.append((self.args, self.series))
+                self.args, self.series = {}, _Series()
+            return
+        if "...." in line and ("_size" in line or "seq_length" in line):
+            match = _MEGATRON_ARG.search(line)
+            if match and match.group(1) not in self.args:
+                self.args[match.group(1)] = (match.group(2), number)
+            return
+        if "elapsed time per iteration" not in line:
+            return
+        self.seen = True
+        ms = _MEGATRON_MS.search(line)
+        gbs = _MEGATRON_GBS.search(line)
+        if not (_MEGATRON_ITER.search(line) and ms):
+            self.unread.add(number)
+            return
+        elapsed = _float(ms.group(1))
+        batch = (
+            _positive_int(gbs.group(1)) if gbs else self._arg_int("global_batch_size")
+        )
+        if not elapsed or elapsed <= 0 or not batch:
+            self.unread.add(number)
+            return
+        tflops = _MEGATRON_TFLOPS.search(line)
+        self.series.add(
+            batch / (elapsed / 1000),
+            number,
+            line,
+            ms=elapsed,
+            batch=batch,
+            tflops=_float(tflops.group(1)) if tflops else None,
+        )
+
+    def _arg_int(self, name: str, args: dict | None = None) -> int | None:
+        args = self.args if args is None else args
+        if name not in args:
+            return None
+        return _positive_int(args[name][0])
+
+    def has_data(self) -> bool:
+        return bool(self.series or self.runs)
+
+    def measurements(self, file, gpus):
+        """One measurement per run the file holds."""
+        runs = [*self.runs, (self.args, self.series)]
+        return [
+            self._measure(args, series, file, gpus) for args, series in runs if series
+        ]
+
+    def _measure(self, args: dict, series: _Series, file: str, gpus) -> Measurement:
+        notes: list[str] = []
+        stated = None
+        if self._arg_int("world_size", args):
+            stated = (
+                self._arg_int("world_size", args),
+                args["world_size"][1],
+                "world_size",
+            )
+        count, gpus_from, gpu_lines = self._gpus(stated, gpus, notes)
+        samples, lines, warmup = series.steady()
+        seq = self._arg_int("seq_length", args)
+        ms = series.steady_extra("ms")
+        batch = series.steady_extra("batch")
+        if seq:
+            throughput, unit = samples * seq, TOKENS
+            formula = (
+                f"median over {len(lines)} interval(s) of global batch size × "
+                f"seq_length {seq} (line {args['seq_length'][1]}) / elapsed "
+                f"time per iteration = {_fmt(batch or 0)} × {seq} / "
+                f"{_fmt(ms or 0)} ms ≈ {_fmt(throughput)} tokens/s"
+            )
+            extra = (args["seq_length"][1],)
+        else:
+            throughput, unit = samples, SAMPLES
+            formula = (
+                f"median over {len(lines)} interval(s) of global batch size / "
+                f"elapsed time per iteration ≈ {_fmt(throughput)} samples/s "
+                "(no seq_length in the arguments, so samples, not tokens)"
+            )
+            extra = ()
+        if count:
+            formula += f"; GPUs: {gpus_from}"
+        tflops = series.steady_extra("tflops")
+        if tflops is not None:
+            formula += f"; TFLOP/s per GPU (median) {_fmt(tflops)}"
+        return Measurement(
+            format=self.name,
+            gpus=count,
+            throughput=throughput,
+            unit=unit,
+            gpus_from=gpus_from,
+            tflops_per_gpu=tflops,
+            source=Source(
+                file=file,
+                lines=_cited(gpu_lines + extra, lines),
+                formula=formula,
+                excerpt=series.excerpt_lines(),
+                left_out=(warmup, *notes),
+            ),
+        )
+
+
+_TITAN_STEP = re.compile(r"\bstep:\s*(\d+)\b.*?\b(tps|wps):\s*(" + _NUMBER + ")")
+_TITAN_TFLOPS = re.compile(r"\btflops:\s*(" + _NUMBER + ")")
+_TITAN_MFU = re.compile(r"\bmfu:\s*(" + _NUMBER + ")%")
+_TITAN_MESH = re.compile(
+    r"Building (\d)-D device mesh with (?:\[[^\]]*\]|\([^)]*\)), \[([\d, ]+)\]"
+)
+
+
+class _Torchtitan(_Reader):
+    name = "torchtitan"
+
+    def __init__(self, unread):
+        super().__init__(unread)
+        self.series = _Series()
+        self.mesh: tuple[int, int, str] | None = None
+        self.key = "tps"
+
+    def feed(self, number, line):
+        if "device mesh" in line:
+            match = _TITAN_MESH.search(line)
+            if match and self.mesh is None:
+                sizes = [_positive_int(s) for s in match.group(2).split(",")]
+                if sizes and all(sizes):
+                    product = 1
+                    for size in sizes:
+                        product *= size
+                    self.mesh = (product, number, "device mesh size")
+            return
+        if "step:" not in line or not ("tps:" in line or "wps:" in line):
+            return
+        self.seen = True
+        match = _TITAN_STEP.search(line)
+        value = _float(match.group(3)) if match else None
+        if value is None or value <= 0:
+            self.unread.add(number)
+            return
+        self.key = match.group(2)
+        tflops = _TITAN_TFLOPS.search(line)
+        mfu = _TITAN_MFU.search(line)
+        self.series.add(
+            value,
+            number,
+            line,
+            tflops=_float(tflops.group(1)) if tflops else None,
+            mfu=_float(mfu.group(1)) if mfu else None,
+        )
+
+    def measurements(self, file, gpus):
+        if not self.series:
+            return []
+        notes: list[str] = []
+        count, gpus_from, gpu_lines = self._gpus(self.mesh, gpus, notes)
+        per_gpu, lines, warmup = self.series.steady()
+        formula = (
+            f"median over {len(lines)} step line(s) of {self.key} "
+            f"(tokens per second per GPU) = {_fmt(per_gpu)}"
+        )
+        if count:
+            formula += (
+                f" × {count} GPUs ({gpus_from}) ≈ {_fmt(per_gpu * count)} tokens/s"
+            )
+        tflops = self.series.steady_extra("tflops")
+        mfu = self.series.steady_extra("mfu")
+        return [
+            Measurement(
+                format=self.name,
+                gpus=count,
+                throughput=per_gpu * count if count else None,
+                unit=TOKENS,
+                per_gpu=per_gpu,
+                gpus_from=gpus_from,
+                tflops_per_gpu=tflops,
+                mfu_pct=mfu,
+                source=Source(
+                    file=file,
+                    lines=_cited(gpu_lines, lines),
+                    formula=formula,
+                    excerpt=self.series.excerpt_lines(),
+                    left_out=(warmup, *notes),
+                ),
+            )
+        ]
+
+
+_DS_CONFIG = re.compile(r"\[config\.py:\d+:print\]\s+([a-z_0-9]+)\s*\.*\s+(\S+)\s*$")
+_DS_CURR = re.compile(r"\bCurrSamplesPerSec=(" + _NUMBER + ")")
+_DS_OLD = re.compile(
+    r"\[timer\.py:\d+:stop\]\s+\d+/\d+, SamplesPerSec=(" + _NUMBER + ")"
+)
+_DS_LAUNCH = re.compile(r"\bdist_world_size=(\d+)")
+
+
+class _DeepSpeed(_Reader):
+    name = "DeepSpeed"
+
+    def __init__(self, unread):
+        super().__init__(unread)
+        self.series = _Series()
+        self.config: dict[str, tuple[str, int]] = {}
+        self.world: tuple[int, int, str] | None = None
+        self.old = False
+
+    def feed(self, number, line):
+        if "[config.py:" in line and ":print]" in line:
+            match = _DS_CONFIG.search(line)
+            if match and match.group(1) not in self.config:
+                self.config[match.group(1)] = (match.group(2), number)
+            return
+        if "dist_world_size=" in line:
+            match = _DS_LAUNCH.search(line)
+            size = _positive_int(match.group(1)) if match else None
+            if size and self.world is None:
+                self.world = (size, number, "dist_world_size")
+            return
+        if "SamplesPerSec" not in line:
+            return
+        self.seen = True
+        match = _DS_CURR.search(line)
+        if match is None:
+            match = _DS_OLD.search(line)
+            self.old = self.old or match is not None
+        value = _float(match.group(1)) if match else None
+        if value is None or value <= 0:
+            self.unread.add(number)
+            return
+        self.series.add(value, number, line)
+
+    def measurements(self, file, gpus):
+        if not self.series:
+            return []
+        notes: list[str] = []
+        stated = self.world
+        world = self.config.get("world_size")
+        if world and _positive_int(world[0]):
+            stated = (_positive_int(world[0]), world[1], "world_size")
+        count, gpus_from, gpu_lines = self._gpus(stated, gpus, notes)
+        value, lines, warmup = self.series.steady()
+        key = "SamplesPerSec (a running average)" if self.old else "CurrSamplesPerSec"
+        formula = (
+            f"median over {len(lines)} timer line(s) of {key} = "
+            f"{_fmt(value)} samples/s of the global batch"
+        )
+        batch = self.config.get("train_batch_size")
+        if batch:
+            formula += f" (train_batch_size {batch[0]}, line {batch[1]})"
+        if count:
+            formula += f"; GPUs: {gpus_from}"
+        return [
+            Measurement(
+                format=self.name,
+                gpus=count,
+                throughput=value,
+                unit=SAMPLES,
+                gpus_from=gpus_from,
+                source=Source(
+                    file=file,
+                    lines=_cited(gpu_lines, lines),
+                    formula=formula,
+                    excerpt=self.series.excerpt_lines(),
+                    left_out=(warmup, *notes),
+                ),
+            )
+        ]

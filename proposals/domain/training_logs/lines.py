@@ -1,0 +1,164 @@
+"""Lines in bounded memory, the interval series and the readers' base."""
+
+from __future__ import annotations
+
+from array import array
+from collections.abc import Iterator
+
+import numpy as np
+
+from .results import (
+    EXCERPT_CHARS,
+    EXCERPT_LINES,
+    MAX_LINE_CHARS,
+    MAX_LISTED,
+    Measurement,
+)
+
+# --------------------------------------------------------------------------- lines
+
+
+def iter_lines(stream, *, encoding: str = "utf-8") -> Iterator[str]:
+    """The lines of a binary ``stream``, decoded (bad bytes replaced), without their
+    line ends, a line longer than :data:`MAX_LINE_CHARS` cut there: memory stays
+    bounded whatever the file holds (a file without a newline included)."""
+    pending = b""
+    cut = False
+    while True:
+        chunk = stream.read(1 << 16)
+        if not chunk:
+            break
+        pending += chunk
+        while True:
+            end = pending.find(b"\n")
+            if end < 0:
+                break
+            line, pending = pending[:end], pending[end + 1 :]
+            if not cut:
+                yield _decode(line, encoding)
+            cut = False
+        if len(pending) > MAX_LINE_CHARS * 4:
+            if not cut:
+                yield _decode(pending[: MAX_LINE_CHARS * 4], encoding)
+            pending, cut = b"", True
+    if pending and not cut:
+        yield _decode(pending, encoding)
+
+
+def _decode(raw: bytes, encoding: str) -> str:
+    return raw.decode(encoding, errors="replace").rstrip("\r")[:MAX_LINE_CHARS]
+
+
+# --------------------------------------------------------------------------- series
+
+
+def _median(values: array) -> float:
+    """The median, without a list of float objects (numpy reads the array's
+    buffer)."""
+    return float(np.median(np.frombuffer(values, dtype=np.float64)))
+
+
+def _cited(context: tuple[int, ...], lines: tuple[int, ...]) -> tuple[int, ...]:
+    """Context lines (GPU count, sequence length) and the interval lines, in order,
+    without building a set of the (possibly many) interval lines."""
+    context = tuple(sorted(set(context) - {lines[0]} if lines else set(context)))
+    if not lines or not context or context[-1] < lines[0]:
+        return context + tuple(lines)
+    return tuple(sorted(set(context) | set(lines)))
+
+
+class _Series:
+    """Interval values and their line numbers, in compact arrays."""
+
+    def __init__(self):
+        self.values = array("d")
+        self.lines = array("l")
+        self.extra: dict[str, array] = {}
+        self.excerpt: list[str] = []
+
+    def add(self, value: float, line: int, text: str, **extra: float | None):
+        self.values.append(value)
+        self.lines.append(line)
+        for key, item in extra.items():
+            if item is not None:
+                self.extra.setdefault(key, array("d")).append(item)
+        if len(self.excerpt) < EXCERPT_LINES - 1:
+            self.excerpt.append(text.strip()[:EXCERPT_CHARS])
+        self._last = text.strip()[:EXCERPT_CHARS]
+
+    def __len__(self):
+        return len(self.values)
+
+    def steady(self) -> tuple[float, tuple[int, ...], str]:
+        """The median of the intervals after the first, its lines, and what was
+        left out."""
+        if len(self.values) == 1:
+            return (
+                self.values[0],
+                (self.lines[0],),
+                "only one interval was logged: it includes the warm-up",
+            )
+        taken = self.values[1:]
+        return (
+            _median(taken),
+            tuple(self.lines[1:]),
+            f"line {self.lines[0]}, the first interval (warm-up)",
+        )
+
+    def steady_extra(self, key: str) -> float | None:
+        values = self.extra.get(key)
+        if not values:
+            return None
+        return _median(values[1:] if len(values) > 1 else values)
+
+    def excerpt_lines(self) -> tuple[str, ...]:
+        lines = list(self.excerpt[1:] or self.excerpt)
+        last = getattr(self, "_last", "")
+        if last and last not in lines:
+            lines.append(last)
+        return tuple(lines[:EXCERPT_LINES])
+
+
+class _Unread:
+    def __init__(self):
+        self.lines: list[int] = []
+        self.count = 0
+
+    def add(self, line: int):
+        self.count += 1
+        if len(self.lines) < MAX_LISTED:
+            self.lines.append(line)
+
+
+# --------------------------------------------------------------------------- readers
+
+
+class _Reader:
+    """One format: fed every line, it keeps what it needs."""
+
+    name = ""
+
+    def __init__(self, unread: _Unread):
+        self.unread = unread
+        self.seen = False
+
+    def feed(self, number: int, line: str) -> None:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def measurements(self, file: str, gpus: int | None) -> list[Measurement]:
+        raise NotImplementedError  # pragma: no cover
+
+    def _gpus(
+        self, stated: tuple[int, int, str] | None, given: int | None, notes: list
+    ) -> tuple[int | None, str, tuple[int, ...]]:
+        """The GPU count the log states; a given count that contradicts it is
+        said, not used (one the log does not state: :meth:`Measurement.with_gpus`)."""
+        if stated:
+            value, line, what = stated
+            if given and given != value:
+                notes.append(
+                    f"the GPU count given ({given}) differs from the log's "
+                    f"{what} = {value} (line {line}); the log's is used"
+                )
+            return value, f"{what} = {value} (line {line})", (line,)
+        return None, "", ()

@@ -1,0 +1,124 @@
+"""Everything the wizard holds about a person, as one zip file (the data export of
+the privacy notice; reads only).
+
+``account.json`` describes the account and lists every proposal with its status
+history, the review comments the applicant can read and the revisions sent for
+review; each proposal's current content and each revision are files of their own in
+the ``aifactory-proposal/1`` format (docs/proposal-format.md), so any of them can be
+imported again.
+"""
+
+import io
+import json
+import zipfile
+
+from django.utils import timezone
+
+from proposals import domain, selectors
+from proposals.assess import proposal_to_domain
+from proposals.domain import jsonformat
+
+SCHEMA = "aifactory-account-export/1"
+
+
+def _when(moment) -> str | None:
+    return moment.isoformat() if moment is not None else None
+
+
+def _revision_text(snapshot: dict) -> str:
+    """A stored snapshot in the format's own order (the database may reorder keys);
+    a snapshot the current reader refuses is written as stored."""
+    try:
+        return domain.dumps(jsonformat.parse(snapshot))
+    except domain.FormatError:
+        return json.dumps(snapshot, indent=2, ensure_ascii=False) + "\n"
+
+
+def _account(user) -> dict:
+    profile = getattr(user, "account", None)
+    preferences = getattr(user, "preferences", None)
+    return {
+        "username": user.get_username(),
+        "email": user.email,
+        "first_name": user.first_name,
+        "last_name": user.last_name,
+        "date_joined": _when(user.date_joined),
+        "last_login": _when(user.last_login),
+        "email_confirmed_at": _when(profile.verified_at if profile else None),
+        "number_format": preferences.number_format if preferences else None,
+        "time_zone": preferences.time_zone if preferences else None,
+    }
+
+
+def _comment(comment, user) -> dict:
+    return {
+        "id": comment.pk,
+        "reply_to": comment.parent_id,
+        "by": "you" if comment.author_id == user.pk else "support staff",
+        "at": _when(comment.created_at),
+        "section": comment.get_section_display(),
+        "field": comment.field_label,
+        "text": comment.body,
+    }
+
+
+def account_archive(*, user, now=None) -> tuple[str, bytes]:
+    """The zip file's name and bytes for ``user``."""
+    now = now or timezone.now()
+    files: dict[str, str] = {}
+    proposals = []
+    for proposal in selectors.account_data_proposals(user=user):
+        current = f"proposals/{proposal.pk}/current.json"
+        files[current] = domain.dumps(proposal_to_domain(proposal))
+        revisions = []
+        for revision in proposal.revisions.all():
+            name = f"proposals/{proposal.pk}/r{revision.number}.json"
+            files[name] = _revision_text(revision.snapshot)
+            revisions.append(
+                {
+                    "number": revision.number,
+                    "sent_at": _when(revision.created_at),
+                    "file": name,
+                }
+            )
+        proposals.append(
+            {
+                "id": proposal.pk,
+                "title": proposal.title,
+                "status": proposal.get_status_display(),
+                "created_at": _when(proposal.created_at),
+                "updated_at": _when(proposal.updated_at),
+                "archived_at": _when(proposal.archived_at),
+                "deleted_at": _when(proposal.deleted_at),
+                "file": current,
+                "revisions": revisions,
+                "status_history": [
+                    {
+                        "from": change.get_from_status_display(),
+                        "to": change.get_to_status_display(),
+                        "at": _when(change.at),
+                        "note": change.note,
+                    }
+                    for change in proposal.status_changes.all()
+                ],
+                "comments": [
+                    _comment(comment, user)
+                    for comment in proposal.review_comments.all()
+                ],
+            }
+        )
+    summary = {
+        "format": SCHEMA,
+        "exported_at": _when(now),
+        "account": _account(user),
+        "proposals": proposals,
+    }
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr(
+            "account.json", json.dumps(summary, indent=2, ensure_ascii=False) + "\n"
+        )
+        for name, text in files.items():
+            archive.writestr(name, text)
+    name = f"aifactory-data-{user.pk}-{timezone.localdate(now):%Y-%m-%d}.zip"
+    return name, buffer.getvalue()

@@ -1,0 +1,98 @@
+"""The person's conventions, activated for a request (its user's) or an e-mail (its
+recipient's): the number format every number is printed in
+(``proposals.domain.numbers.using``) and the time zone every time is shown in,
+with its name (CET, CEST), dates in the locale's form (Babel).
+
+Like Django's ``translation.activate``: callers activate, printing reads. Both are
+resolved lazily, so a page that prints neither costs no query.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+from datetime import date, datetime
+from zoneinfo import ZoneInfo
+
+from babel.dates import format_date, format_time, get_datetime_format
+
+from proposals.domain import numbers
+from proposals.models.preferences import DEFAULT_TIME_ZONE
+
+DEFAULT_ZONE = ZoneInfo(DEFAULT_TIME_ZONE)
+_ZONE: contextvars.ContextVar = contextvars.ContextVar("time_zone", default=None)
+
+
+def active_time_zone() -> ZoneInfo:
+    """The zone activated by :func:`activated`, or Brussels'."""
+    active = _ZONE.get()
+    if active is None:
+        return DEFAULT_ZONE
+    if callable(active):
+        active = active()
+        _ZONE.set(active)
+    return active
+
+
+@contextlib.contextmanager
+def activated(*, fmt, zone):
+    """Print numbers in ``fmt`` and times in ``zone`` inside the block (either may
+    be a callable, called when first needed)."""
+    token = _ZONE.set(zone)
+    try:
+        with numbers.using(fmt):
+            yield
+    finally:
+        _ZONE.reset(token)
+
+
+def preferences_of(user):
+    """``user``'s ``Preferences`` row, or ``None`` (anonymous, or none stored)."""
+    from proposals.models import Preferences
+
+    if user is None or not getattr(user, "is_authenticated", False):
+        return None
+    return Preferences.objects.filter(user=user).first()
+
+
+def zone_named(name: str | None) -> ZoneInfo:
+    """The zone called ``name``; Brussels' for none or an unknown name."""
+    try:
+        return ZoneInfo(name) if name else DEFAULT_ZONE
+    except (ValueError, KeyError):
+        return DEFAULT_ZONE
+
+
+@contextlib.contextmanager
+def for_recipient(user):
+    """Activate ``user``'s conventions (for an e-mail to them)."""
+    preferences = preferences_of(user)
+    if preferences is None:
+        fmt, zone = numbers.PORTAL, DEFAULT_ZONE
+    else:
+        fmt = preferences.number_format_spec
+        zone = zone_named(preferences.time_zone)
+    with activated(fmt=fmt, zone=zone):
+        yield
+
+
+def when(value, *, with_time: bool = True) -> str:
+    """A moment (or a date) as the active person reads it: in their zone, with the
+    zone's abbreviation, in their locale's form (``3 Dec 2026, 14:05 CET`` in
+    en_GB, ``03.12.2026, 15:05 CEST`` in de_DE in summer)."""
+    if value is None or value == "":
+        return numbers.MISSING
+    locale = numbers.active_format().name
+    if isinstance(value, datetime):
+        if value.tzinfo is None:
+            value = value.replace(tzinfo=DEFAULT_ZONE)
+        local = value.astimezone(active_time_zone())
+        if not with_time:
+            return format_date(local.date(), "medium", locale=locale)
+        day = format_date(local.date(), "medium", locale=locale)
+        clock = format_time(local, "short", tzinfo=local.tzinfo, locale=locale)
+        joined = get_datetime_format("medium", locale=locale)
+        return f"{joined.replace('{1}', day).replace('{0}', clock)} {local.tzname()}"
+    if isinstance(value, date):
+        return format_date(value, "medium", locale=locale)
+    return str(value)

@@ -1,0 +1,93 @@
+"""How long the wizard keeps what expires, defined once: the services and
+``manage.py expire_stale`` delete by these periods, and the privacy notice states them
+(read from here, so the page cannot say one thing while the command does another).
+
+Periods that are Django settings (the sign-up link's lifetime,
+``PASSWORD_RESET_TIMEOUT``) are read when asked for, so a deployment's value counts.
+"""
+
+from dataclasses import dataclass
+from datetime import timedelta
+
+from django.conf import settings
+
+# A checked upload waits this long for its owner's confirmation.
+PENDING_IMPORT = timedelta(hours=1)
+# Records of successful logins (django-axes: username, IP address, browser) are
+# kept this long; failed attempts go once their lock has cooled off.
+LOGIN_RECORDS = timedelta(days=30)
+# E-mails of the review workflow stay in the delivery log (Django admin, "Mail
+# delivery") this long after they were sent or given up on.
+MAIL_LOG = timedelta(days=90)
+
+
+def unconfirmed_signup() -> timedelta:
+    """An account whose address was never confirmed is deleted when its link
+    expires (``PASSWORD_RESET_TIMEOUT``, Django's default 3 days)."""
+    return timedelta(seconds=settings.PASSWORD_RESET_TIMEOUT)
+
+
+def login_lock() -> timedelta:
+    """A failed login is remembered for the lock's cool-off time
+    (``AXES_COOLOFF_TIME``)."""
+    return settings.AXES_COOLOFF_TIME
+
+
+def session() -> timedelta:
+    """A login lasts ``SESSION_COOKIE_AGE``; an expired session is deleted."""
+    return timedelta(seconds=settings.SESSION_COOKIE_AGE)
+
+
+def describe(period: timedelta) -> str:
+    """``period`` as a person says it: "3 days", "1 hour", "15 minutes"."""
+    seconds = int(period.total_seconds())
+    for unit, size in (("day", 86400), ("hour", 3600), ("minute", 60)):
+        if seconds >= size and seconds % size == 0:
+            count = seconds // size
+            return f"{count} {unit}{'' if count == 1 else 's'}"
+    return f"{seconds} second{'' if seconds == 1 else 's'}"
+
+
+@dataclass(frozen=True)
+class Period:
+    """One kind of data that expires: its key in ``services.stale_data_expire``'s
+    answer, what it is (for the privacy notice and the command's report), and how
+    long it is kept."""
+
+    key: str
+    what: str
+    period: timedelta
+
+    @property
+    def text(self) -> str:
+        return describe(self.period)
+
+
+def expiring() -> list[Period]:
+    """What ``manage.py expire_stale`` deletes and after how long."""
+    return [
+        Period(
+            "unconfirmed_signups",
+            "Sign-ups whose e-mail address was never confirmed",
+            unconfirmed_signup(),
+        ),
+        Period(
+            "pending_imports", "Uploaded files not confirmed for import", PENDING_IMPORT
+        ),
+        Period(
+            "failed_logins",
+            "Failed login attempts (username, IP address, browser)",
+            login_lock(),
+        ),
+        Period(
+            "login_records",
+            "Records of logins (username, IP address, browser)",
+            LOGIN_RECORDS,
+        ),
+        Period(
+            "mail_log",
+            "E-mails in the delivery log (sent or given up on)",
+            MAIL_LOG,
+        ),
+        Period("sessions", "Login sessions (how long you stay logged in)", session()),
+    ]

@@ -1,0 +1,265 @@
+"""Add measurements (and job-plan rows) read from training logs and sacct output.
+
+The control sits in the scalability step's form beside "Paste a table"; its buttons
+post the whole step with ``formaction``/``formenctype`` (without JavaScript) or
+``hx-post``/``hx-encoding`` (with it):
+
+- ``logs`` (Preview): read the files or the pasted text and show the rows, where each
+  came from and what was refused; nothing is stored. What was read is kept in the
+  session (the rows and their short provenance, never the file), so that the GPU
+  count or the code entry can be changed, and the rows added, without sending the
+  files again (a page without JavaScript cannot keep a chosen file);
+- ``logs_add``: add the rows, through the paste's service, in one step;
+- the undo endpoint removes exactly those rows.
+"""
+
+import re
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.template.response import TemplateResponse
+from django.urls import reverse
+from django.views.decorators.http import require_http_methods, require_POST
+
+from proposals.domain import training_logs
+from proposals.domain.numbers import format_number
+from proposals.services.paste import PasteError
+from proposals.services.training_logs import (
+    proposal_add_log_rows,
+    proposal_undo_log_rows,
+)
+from proposals.views import owned_proposal
+from proposals.views.accounts import number_format
+from proposals.views.paste import STEP, _back_to_step, _save_step_first
+
+READ_KEY = "log_readings"  # proposal pk -> what the last preview read
+ADDED_KEY = "log_added"  # proposal pk -> {kind: [row keys]} of the last "Add"
+_GPUS = re.compile(r"[0-9]{1,7}", re.ASCII)
+
+
+def last_added(request, proposal_pk) -> dict:
+    """The keys of the rows the last "Add" from logs stored, per table kind."""
+    return request.session.get(ADDED_KEY, {}).get(str(proposal_pk), {})
+
+
+def _store(request, key: str, proposal_pk, value) -> None:
+    stored = dict(request.session.get(key, {}))
+    if value:
+        stored[str(proposal_pk)] = value
+    else:
+        stored.pop(str(proposal_pk), None)
+    request.session[key] = stored
+
+
+def _read(request) -> dict | None:
+    """Read the posted files and text (``None`` when none were posted)."""
+    uploads = request.FILES.getlist("logs-files")
+    text = request.POST.get("logs-text", "")
+    if not uploads and not text.strip():
+        return None
+    readings = []
+    for upload in uploads:
+        if upload.size > training_logs.MAX_FILE_BYTES:
+            readings.append(
+                training_logs.Reading(
+                    file=upload.name,
+                    refused=f"{upload.name}: larger than "
+                    f"{training_logs.MAX_FILE_BYTES // 2**20} MB; not read.",
+                )
+            )
+            continue
+        upload.seek(0)
+        readings.append(
+            training_logs.read_log(training_logs.iter_lines(upload), file=upload.name)
+        )
+    if text.strip():
+        readings.append(training_logs.read_text(text))
+    return {
+        "measurements": [
+            training_logs.pack(m) for r in readings for m in r.measurements
+        ],
+        "jobs": [training_logs.pack(j) for r in readings for j in r.jobs],
+        "refused": [r.refused for r in readings if r.refused],
+        "unread": [f"{r.file}: {r.unread_text()}." for r in readings if r.unread_count],
+        "notes": [f"{r.file}: {note}" for r in readings for note in r.notes],
+        "files": [r.file for r in readings],
+    }
+
+
+def _gpus(request) -> tuple[int | None, str]:
+    text = request.POST.get("logs-gpus", "").strip()
+    if not text:
+        return None, ""
+    if not _GPUS.fullmatch(text) or int(text) < 1:
+        return None, f"“{text}” is not a GPU count: type a whole number such as 16."
+    return int(text), ""
+
+
+def _gcds(request, proposal) -> int:
+    """GCDs per GPU when the logs count GCDs (the default on a system whose GPUs
+    have several: Slurm and one rank per GCD count them), else 1."""
+    gcds = proposal.system.gcds_per_gpu if proposal.system else 1
+    if gcds <= 1 or request.POST.get("logs-count", "gcds") == "gpus":
+        return 1
+    return gcds
+
+
+def _code(request, proposal) -> int | None:
+    """The code entry the rows belong to: the one chosen, else the proposal's only
+    (or first) one."""
+    codes = [code.pk for code in proposal.codes.all()]
+    chosen = request.POST.get("logs-code", "")
+    if (
+        chosen.isascii()
+        and chosen.isdigit()
+        and len(chosen) < 19
+        and int(chosen) in codes
+    ):
+        return int(chosen)
+    return codes[0] if codes else None
+
+
+def _preview(request, proposal, reading: dict | None) -> dict:
+    fmt = number_format(request)
+    gpus, gpus_error = _gpus(request)
+    code = _code(request, proposal)
+    gcds = _gcds(request, proposal)
+    system = proposal.system.name if proposal.system else ""
+    context = {
+        "gcds_per_gpu": proposal.system.gcds_per_gpu if proposal.system else 1,
+        "counts_gcds": gcds > 1,
+        "system_name": system,
+        "proposal": proposal,
+        "reading": reading,
+        "gpus_text": request.POST.get("logs-gpus", ""),
+        "logs_text": request.POST.get("logs-text", ""),
+        "gpus_error": gpus_error,
+        "codes": list(proposal.codes.all()),
+        "code": code,
+        "logs_url": reverse("proposals:logs", args=[proposal.pk]),
+        "step_url": reverse("proposals:step", args=[proposal.pk, STEP]),
+        "measurement_rows": [],
+        "job_rows": [],
+        "measurements": [],
+        "jobs": [],
+    }
+    if reading is None:
+        return context
+    for data in reading["measurements"]:
+        measurement = training_logs.unpack(data)
+        measurement = training_logs.counted_in_gcds(measurement, gcds, system)
+        if gpus:
+            measurement = measurement.with_gpus(gpus)
+        row, problem = training_logs.measurement_row(measurement)
+        if row is not None and code is not None:
+            row["code"] = code
+        context["measurements"].append(
+            {
+                "file": measurement.source.file,
+                "format": measurement.format,
+                "gpus": measurement.gpus,
+                "throughput": (format_number(row["throughput"], fmt) if row else ""),
+                "per_gpu": (
+                    format_number(round(measurement.per_gpu, 1), fmt)
+                    if measurement.per_gpu is not None
+                    else ""
+                ),
+                "unit": measurement.unit,
+                "mfu": measurement.mfu_pct,
+                "tflops": measurement.tflops_per_gpu,
+                "source": measurement.source.summary(),
+                "problem": problem,
+            }
+        )
+        if row is not None:
+            context["measurement_rows"].append(row)
+    for data in reading["jobs"]:
+        job = training_logs.counted_in_gcds(training_logs.unpack(data), gcds, system)
+        row, problem = training_logs.job_row(job)
+        context["jobs"].append(
+            {
+                "file": job.source.file,
+                "title": job.title,
+                "gpus": job.gpus,
+                "hours": format_number(job.hours, fmt),
+                "count": job.count,
+                "source": job.source.summary(),
+                "problem": problem,
+            }
+        )
+        if row is not None:
+            context["job_rows"].append(row)
+    context["ready"] = bool(context["measurement_rows"] or context["job_rows"])
+    return context
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def read_logs(request, pk):
+    """GET: the form on a page of its own. POST: a preview, or (``logs_add``) add
+    the rows read."""
+    proposal = owned_proposal(request, pk)
+    reading = None
+    if request.method == "POST":
+        _save_step_first(request, proposal)
+        proposal = owned_proposal(request, pk)
+        reading = _read(request)
+        if reading is not None:
+            _store(request, READ_KEY, proposal.pk, reading)
+        else:
+            reading = request.session.get(READ_KEY, {}).get(str(proposal.pk))
+    context = _preview(request, proposal, reading)
+    adding = request.method == "POST" and request.POST.get("logs_add")
+    if adding and reading and context["ready"]:
+        try:
+            added = proposal_add_log_rows(
+                proposal=proposal,
+                measurements=context["measurement_rows"],
+                jobs=context["job_rows"],
+            )
+        except PasteError as error:
+            context["error"] = str(error)
+        else:
+            _store(request, ADDED_KEY, proposal.pk, added)
+            _store(request, READ_KEY, proposal.pk, None)
+            messages.success(request, _added_message(added, context))
+            return _back_to_step(request, proposal, "measurements")
+    template = "proposals/_logs_preview.html" if request.htmx else "proposals/logs.html"
+    return TemplateResponse(request, template, context)
+
+
+def _added_message(added: dict, context: dict) -> str:
+    parts = []
+    if added.get("measurements"):
+        n = len(added["measurements"])
+        parts.append(f"{n} measurement{'s' if n != 1 else ''}")
+    if added.get("jobs"):
+        n = len(added["jobs"])
+        parts.append(f"{n} job-plan row{'s' if n != 1 else ''}")
+    left = sum(1 for m in context["measurements"] if m["problem"]) + sum(
+        1 for j in context["jobs"] if j["problem"]
+    )
+    return f"Added {' and '.join(parts)} read from the logs" + (
+        f"; {left} not added (see why in the preview)." if left else "."
+    )
+
+
+@login_required
+@require_POST
+def undo_logs(request, pk):
+    """Remove exactly the rows of the last "Add" from logs."""
+    proposal = owned_proposal(request, pk)
+    _save_step_first(request, proposal)
+    proposal = owned_proposal(request, pk)
+    added = last_added(request, proposal.pk)
+    removed = proposal_undo_log_rows(proposal=proposal, added=added) if added else 0
+    _store(request, ADDED_KEY, proposal.pk, None)
+    if removed:
+        messages.success(
+            request,
+            f"Undone: removed the {removed} row{'s' if removed != 1 else ''} read "
+            "from the logs.",
+        )
+    else:
+        messages.info(request, "Nothing to undo from the logs.")
+    return _back_to_step(request, proposal, "measurements")

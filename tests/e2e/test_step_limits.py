@@ -1,0 +1,58 @@
+"""The scalability step at the format's limits (200 measurements, 200 jobs, 120
+periods) saves in Chromium, with JavaScript (Save, then Next) and without (Next):
+issue 20 found every one of them answering 400 past about 135 measurements."""
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from proposals.models import JobType
+from tests.e2e.test_autosave_resilience import log_in
+from tests.factories import ProposalFactory, UserFactory
+from tests.web.test_step_limits import fill_scalability
+
+TIMEOUT = 60_000  # a 2 MB page on a shared two-core machine
+
+
+@pytest.fixture
+def full(e2e_catalogue):
+    user = UserFactory()
+    proposal = fill_scalability(ProposalFactory(owner=user))
+    last = JobType.objects.filter(proposal=proposal).order_by("position").last()
+    return user, proposal, last
+
+
+def _type_into_the_last_job(page: Page, base: str, proposal, last, title: str):
+    page.goto(f"{base}/proposals/{proposal.pk}/scalability/", timeout=TIMEOUT)
+    field = page.locator(f"#id_jobs-{last.pk}-title")
+    field.fill(title)
+
+
+def test_save_and_next_at_the_limits_with_javascript(page: Page, live_server, full):
+    user, proposal, last = full
+    page.set_default_timeout(TIMEOUT)
+    log_in(page, live_server.url, user.username)
+    _type_into_the_last_job(page, live_server.url, proposal, last, "Saved at the limit")
+    page.get_by_role("button", name="Save", exact=True).click()
+    page.wait_for_url(f"**/proposals/{proposal.pk}/scalability/")
+    expect(page.locator(f"#id_jobs-{last.pk}-title")).to_have_value(
+        "Saved at the limit"
+    )
+    page.locator(f"#id_jobs-{last.pk}-title").fill("Next at the limit")
+    page.get_by_role("button", name="Optimisation").click()
+    page.wait_for_url(f"**/proposals/{proposal.pk}/optimisation/")
+    last.refresh_from_db()
+    assert last.title == "Next at the limit"
+
+
+def test_next_at_the_limits_without_javascript(browser, live_server, full):
+    user, proposal, last = full
+    context = browser.new_context(java_script_enabled=False)
+    context.set_default_timeout(TIMEOUT)
+    page = context.new_page()
+    log_in(page, live_server.url, user.username)
+    _type_into_the_last_job(page, live_server.url, proposal, last, "Typed without JS")
+    page.get_by_role("button", name="Optimisation").click()
+    page.wait_for_url(f"**/proposals/{proposal.pk}/optimisation/")
+    last.refresh_from_db()
+    assert last.title == "Typed without JS"
+    context.close()
