@@ -6,6 +6,8 @@ from django.contrib.auth.forms import AdminUserCreationForm
 from django.db.models.functions import Length
 
 from proposals import selectors, services
+from proposals.domain.countries import STATUS_LABELS
+from proposals.domain.terms import unverified
 from proposals.models import (
     AccountProfile,
     CallFamily,
@@ -13,6 +15,7 @@ from proposals.models import (
     Cluster,
     CodeEntry,
     CountryEligibility,
+    GpuModel,
     JobType,
     OutgoingMail,
     PdfExport,
@@ -26,6 +29,17 @@ from proposals.models import (
 )
 
 
+def unverified_facts(sources) -> str:
+    """The facts of a ``sources`` map whose source says "Unverified" (no public
+    document found), for the help desk to check; "—" when none."""
+    found = [
+        fact
+        for fact, value in (sources or {}).items()
+        if isinstance(value, dict) and unverified(str(value.get("source", "")))
+    ]
+    return ", ".join(found) or "—"
+
+
 @admin.register(Cluster)
 class ClusterAdmin(admin.ModelAdmin):
     list_display = [
@@ -33,6 +47,7 @@ class ClusterAdmin(admin.ModelAdmin):
         "site",
         "country",
         "gpus_per_node",
+        "gpu_nodes",
         "gpu_model",
         "gpu_power_w",
         "carbon_intensity_g_per_kwh",
@@ -40,8 +55,41 @@ class ClusterAdmin(admin.ModelAdmin):
         "billing_unit_gpu_hours",
         "peak_bf16_tflops",
         "peak_fp32_tflops",
+        "unverified",
     ]
     search_fields = ["name", "slug", "gpu_model"]
+    readonly_fields = ["unverified"]
+
+    @admin.display(description="unverified (no public document found)")
+    def unverified(self, obj):
+        return unverified_facts(
+            {
+                "system size": {"source": obj.gpu_nodes_source},
+                "billing unit": {"source": obj.billing_unit_source},
+                "peak throughput": {"source": obj.peak_source},
+            }
+        )
+
+    prepopulated_fields = {"slug": ["name"]}
+
+
+@admin.register(GpuModel)
+class GpuModelAdmin(admin.ModelAdmin):
+    """GPU variants and their datasheet peaks: the MFU check (PLAN-2) judges a
+    measurement against the variant its hardware names."""
+
+    list_display = [
+        "name",
+        "family",
+        "form",
+        "memory_gb",
+        "peak_bf16_tflops",
+        "peak_fp32_tflops",
+        "default",
+        "checked",
+    ]
+    list_filter = ["family"]
+    search_fields = ["name", "family", "slug"]
     prepopulated_fields = {"slug": ["name"]}
 
 
@@ -80,29 +128,49 @@ class CallModeInline(admin.StackedInline):
                 ]
             },
         ),
-        ("Sources", {"fields": ["sources"]}),
+        ("Sources", {"fields": ["sources", "unverified"]}),
     ]
+    readonly_fields = ["unverified"]
+
+    @admin.display(description="unverified (no public document found)")
+    def unverified(self, obj):
+        return unverified_facts(obj.sources)
 
 
 @admin.register(CallFamily)
 class CallFamilyAdmin(admin.ModelAdmin):
-    """Call terms: changes apply to every assessment from the next page load."""
+    """Call terms: changes apply to every assessment from the next page load. A
+    fact whose source starts with "Unverified" is listed as such: no public document
+    was found that states it."""
 
-    list_display = ["label", "slug", "tiered", "vat_required"]
+    list_display = ["label", "slug", "tiered", "vat_required", "unverified"]
+    readonly_fields = ["unverified"]
     inlines = [CallModeInline]
+
+    @admin.display(description="unverified (no public document found)")
+    def unverified(self, obj):
+        return unverified_facts(obj.sources)
 
 
 @admin.register(CountryEligibility)
 class CountryEligibilityAdmin(admin.ModelAdmin):
     """Which countries may apply, and why: status, programme, source, check date."""
 
-    list_display = ["code", "country", "status", "programme", "checked"]
+    list_display = ["code", "country", "status", "other_lists", "programme", "checked"]
     list_filter = ["status"]
     search_fields = ["code", "programme"]
 
     @admin.display(description="country")
     def country(self, obj):
         return str(obj).rsplit(" (", 1)[0]
+
+    @admin.display(description="also")
+    def other_lists(self, obj):
+        return ", ".join(
+            STATUS_LABELS.get(a.get("status"), str(a.get("status")))
+            for a in obj.associations or ()
+            if isinstance(a, dict)
+        )
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):

@@ -28,6 +28,7 @@ from .models import (
     Cluster,
     CodeEntry,
     CountryEligibility,
+    GpuModel,
     JobType,
     Proposal,
     ScalingMeasurement,
@@ -105,7 +106,15 @@ def terms_from_db() -> dict[str, domain.FamilyTerms]:
     return domain.load_terms(families.values())
 
 
-COUNTRY_FIELDS = ["code", "status", "programme", "vat_validators", "source", "checked"]
+COUNTRY_FIELDS = [
+    "code",
+    "status",
+    "programme",
+    "vat_validators",
+    "source",
+    "checked",
+    "associations",
+]
 
 
 def countries_from_db() -> dict[str, domain.Country] | None:
@@ -191,6 +200,19 @@ def _group(proposal: Proposal, group: str) -> dict:
     return found
 
 
+GPU_MODEL_FIELDS = [f.name for f in fields(domain.GpuModel)]
+
+
+def gpu_models_from_db() -> tuple[domain.GpuModel, ...] | None:
+    """The GPU variants' peaks as the engine needs them (one query); ``None`` (the
+    engine's shipped data) when the table is empty."""
+    rows = [
+        {**row, "checked": str(row["checked"])}
+        for row in GpuModel.objects.values(*GPU_MODEL_FIELDS)
+    ]
+    return domain.load_gpu_models(rows) if rows else None
+
+
 def assess_proposal(
     proposal: Proposal,
     catalogue: domain.Catalogue | None = None,
@@ -203,7 +225,11 @@ def assess_proposal(
     if terms is None:
         terms = terms_from_db()
     return domain.assess(
-        proposal_to_domain(proposal), catalogue, terms, countries_from_db()
+        proposal_to_domain(proposal),
+        catalogue,
+        terms,
+        countries_from_db(),
+        gpu_models_from_db(),
     )
 
 

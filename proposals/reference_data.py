@@ -1,4 +1,5 @@
-"""The catalogue, the call terms and the country eligibility, kept in process.
+"""The catalogue (with the GPU variants), the call terms and the country eligibility,
+kept in process.
 
 Every autosave assesses the proposal against these three tables, which change only
 when an administrator edits them. They are read from the database once and kept in
@@ -22,7 +23,13 @@ from django.db import transaction
 from django.db.models.signals import post_delete, post_save
 
 from proposals import assess, domain
-from proposals.models import CallFamily, CallMode, Cluster, CountryEligibility
+from proposals.models import (
+    CallFamily,
+    CallMode,
+    Cluster,
+    CountryEligibility,
+    GpuModel,
+)
 
 STAMP_KEY = "reference-data:stamp"
 MAX_AGE = 60.0  # seconds
@@ -61,6 +68,7 @@ def _current() -> dict:
         "catalogue": assess.catalogue_from_db(),
         "terms": assess.terms_from_db(),
         "countries": assess.countries_from_db(),
+        "gpu_models": assess.gpu_models_from_db(),
         # The model instances, for the wizard's choice of system.
         "clusters": {str(c.pk): c for c in Cluster.objects.all()},
     }
@@ -94,6 +102,7 @@ def assess_cached(proposal, *, terms=None) -> domain.Assessment:
         data["catalogue"],
         terms if terms is not None else data["terms"],
         data["countries"],
+        data["gpu_models"],
     )
 
 
@@ -106,6 +115,6 @@ def _changed(sender, **kwargs):
 
 # Receivers for these models only: a delete receiver for every model would make
 # every bulk delete in the project read its rows first.
-for _model in (Cluster, CallFamily, CallMode, CountryEligibility):
+for _model in (Cluster, CallFamily, CallMode, CountryEligibility, GpuModel):
     post_save.connect(_changed, sender=_model, dispatch_uid=f"refdata-save-{_model}")
     post_delete.connect(_changed, sender=_model, dispatch_uid=f"refdata-del-{_model}")

@@ -17,6 +17,15 @@ _peaks = __import__(
     "proposals.migrations.0016_cluster_peak_throughput",
     fromlist=["load_peak_throughput"],
 )
+_size = __import__(
+    "proposals.migrations.0026_cluster_system_size", fromlist=["load_system_size"]
+)
+_associations = __import__(
+    "proposals.migrations.0027_country_associations", fromlist=["load_associations"]
+)
+_gpu_models = __import__(
+    "proposals.migrations.0029_gpu_models", fromlist=["load_gpu_models"]
+)
 _terms = __import__("proposals.migrations.0010_call_terms", fromlist=["load_terms"])
 _countries = __import__(
     "proposals.migrations.0012_country_eligibility", fromlist=["load_countries"]
@@ -30,8 +39,11 @@ def catalogue(db):
     _migration.forwards(apps, None)
     _billing.load_billing_units(apps, None)
     _peaks.load_peak_throughput(apps, None)
+    _size.load_system_size(apps, None)
+    _gpu_models.load_gpu_models(apps, None)
     _terms.load_terms(apps, None)
     _countries.load_countries(apps, None)
+    _associations.load_associations(apps, None)
 
 
 @pytest.fixture

@@ -8,6 +8,7 @@ from . import rulebook  # noqa: F401  (registers every rule with findings.rule)
 from .assessment import Assessment, assess
 from .countries import Country, load_countries
 from .findings import Finding, Rule, rules
+from .gpus import GpuModel, load_gpu_models
 from .jsonformat import FORMAT_TAG, FormatError, dump, dumps, loads, parse, read
 from .terms import CallTerms, FamilyTerms, ModeTerms, Source, default_terms, load_terms
 from .tiers import TIER_LABELS, tier_for_hours, tier_label
@@ -36,6 +37,7 @@ __all__ = [
     "Cluster",
     "CodeEntry",
     "Country",
+    "GpuModel",
     "Experience",
     "FamilyTerms",
     "Finding",
@@ -57,6 +59,7 @@ __all__ = [
     "dumps",
     "load_catalogue",
     "load_countries",
+    "load_gpu_models",
     "load_terms",
     "loads",
     "parse",

@@ -16,9 +16,11 @@ from .energy import EnergyEstimate, estimate
 from .estimate import ComputeEstimate
 from .estimate import estimate as compute_estimate
 from .findings import SEVERITIES, Context, Finding, run_rules
+from .gpus import GpuModel
 from .jobplan import JobPlan, job_plan
 from .mfu import MfuReading
 from .mfu import check as mfu_check
+from .numbers import hours
 from .numbers import json_number as n
 from .scaling import (
     Projection,
@@ -212,7 +214,12 @@ class Assessment:
             lines.append(
                 f"Projection at {p.target_gpus} GPUs: {p.efficiency_low:.0%} to "
                 f"{p.efficiency_high:.0%} efficiency "
-                f"({p.extrapolation_factor:g}x the largest measurement)"
+                f"({p.extrapolation_factor:g}x the largest measurement"
+                + (
+                    "; the log-linear fit falls below zero there)"
+                    if p.log2_below_zero
+                    else ")"
+                )
             )
         if self.energy:
             e = self.energy
@@ -239,15 +246,15 @@ def compute_lines(a: Assessment) -> list[str]:
     if e:
         lines.append(f"Compute estimate on {e.system or 'no system'}:")
         for c in e.entries:
-            hours = f"{c.gpu_hours:,.0f} GPU-hours" if c.gpu_hours else "incomplete"
+            shown = f"{hours(c.gpu_hours)} GPU-hours" if c.gpu_hours else "incomplete"
             lines.append(
                 f"  {c.name or 'code ' + str(c.code + 1)}: {c.formula} "
-                f"({c.mfu_from}): {hours}"
+                f"({c.mfu_from}): {shown}"
                 + (f"; needs {', '.join(c.missing)}" if c.missing else "")
             )
         if e.ratio is not None:
             lines.append(
-                f"  Job plan {e.plan_rows_from}: {e.plan_training_gpu_hours:,.0f} "
+                f"  Job plan {e.plan_rows_from}: {hours(e.plan_training_gpu_hours)} "
                 f"GPU-hours, {e.ratio:.2f}x the estimate"
             )
     if a.mfu_check:
@@ -261,15 +268,19 @@ def compute_lines(a: Assessment) -> list[str]:
         ]
     c = a.systems_comparison
     if c and c.base_gpu_hours:
-        lines.append("Other systems (GPU-hours rescaled; * estimate from peak ratio):")
+        lines.append(
+            "Other systems (GPU-hours rescaled; * estimate from the peak ratio, "
+            "optimistic between GPU generations):"
+        )
         for o in c.options:
-            hours = f"{o.gpu_hours:>12,.0f}" if o.gpu_hours is not None else " " * 12
+            shown = f"{hours(o.gpu_hours):>12}" if o.gpu_hours is not None else " " * 12
             limits = ", ".join(
                 [f"walltime: {t}" for t in o.walltime_hits]
                 + [f"nodes: {t}" for t in o.node_limit_hits]
             )
             lines.append(
-                f"  {o.name:<20} {hours}{'*' if o.estimated else ' '}  "
+                f"  {o.name:<20} {shown}{'*' if o.estimated else ' '}  "
+                f"{o.tier_label or '-':<12} "
                 f"{o.largest_job_nodes or '-'} nodes/job"
                 + (" (target)" if o.is_target else "")
                 + (f"  limit hit: {limits}" if limits else "")
@@ -313,6 +324,7 @@ def _projection(p: Projection | None) -> dict | None:
         },
         "efficiency_low": n(p.efficiency_low),
         "efficiency_high": n(p.efficiency_high),
+        "log2_below_zero": p.log2_below_zero,
         "extrapolation_allowed": p.extrapolation_allowed,
     }
 
@@ -350,11 +362,13 @@ def assess(
     catalogue: Catalogue,
     terms: CallTerms | None = None,
     countries: Countries | None = None,
+    gpu_models: tuple[GpuModel, ...] | None = None,
 ) -> Assessment:
     """Assess ``proposal`` against the cluster ``catalogue`` (a slug -> Cluster map),
     the call ``terms`` (a family slug -> FamilyTerms map; default: the guides' terms
-    of ``fixtures/call_terms.json``) and the eligible ``countries`` (default: the
-    shipped ``countries.json``)."""
+    of ``fixtures/call_terms.json``), the eligible ``countries`` (default: the
+    shipped ``countries.json``) and the GPU variants' peaks (default: the shipped
+    ``fixtures/gpu_models.json``)."""
     selection = proposal.selection
     scal = proposal.scalability
     cluster = catalogue.get(selection.system) if selection.system else None
@@ -370,12 +384,16 @@ def assess(
     sizes = [selection.max_gpus_per_job or 0] + [row.gpus for row in plan.rows]
     multi_node = cluster is not None and max(sizes) > cluster.gpus_per_node
     has_data = any(len(s.distinct_gpus) >= 2 for s in analysis.series)
+    largest_measured = max((p.gpus for p in analysis.points), default=0)
+    # High-throughput evidence is a representative job measured (at the jobs' size)
+    # with its runtime stability: a stability figure alone is no throughput data.
     high_throughput = (
         scal.workload == "many_small_jobs"
         and scal.runtime_stability_pct is not None
         and (target or 0) <= (family.small_job_max_gpus or 0)
+        and largest_measured > 0
+        and largest_measured >= (target or 0)
     )
-    largest_measured = max((p.gpus for p in analysis.points), default=0)
     recommendation = recommend_tier(
         hours=hours,
         hpc_experience=proposal.experience.hpc_experience,
@@ -405,6 +423,7 @@ def assess(
         has_scaling_data=has_data,
         high_throughput_evidence=high_throughput,
         countries=countries,
+        gpu_models=gpu_models,
     )
     return Assessment(
         tier=tier,
@@ -422,6 +441,6 @@ def assess(
         findings=tuple(run_rules(context)),
         billing=billing(cluster, hours, plan),
         compute_estimate=compute_estimate(proposal, cluster, plan),
-        mfu_check=mfu_check(proposal, catalogue, cluster),
-        comparison_input=(proposal, catalogue, plan.total_gpu_hours),
+        mfu_check=mfu_check(proposal, catalogue, cluster, gpu_models),
+        comparison_input=(proposal, catalogue, plan.total_gpu_hours, family),
     )

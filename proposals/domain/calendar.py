@@ -4,7 +4,8 @@ GPU-hours are spent on a calendar. Spread evenly over the duration, a request ke
 ``GPU-hours / (days x 24)`` GPUs (and that divided by the GPUs per node, nodes)
 busy around the clock. That average is compared with what the job plan can run at
 once (every job of every type in parallel: the most it could ever keep busy) and
-with the size of the target system (its largest partition in the catalogue). A
+with the size of the target system (all its GPU nodes, as the catalogue records
+them with a source; a partition's node limit is a per-job limit, not the size). A
 small allocation is lost to an idle calendar as surely as a large one is to a queue
 that cannot serve it.
 """
@@ -144,9 +145,7 @@ class Calendar:
         share = self.machine_share
         if share is not None:
             shown = f"{share:.1%}" if share >= 0.001 else "under 0.1%"
-            text += (
-                f"; that is {shown} of {self.system_name} ({self.system_nodes:,} nodes)"
-            )
+            text += f"; that is {shown} of {self.system_name} ({self.system_nodes:,} GPU nodes)"
         one_node = self.days_for_one_node
         if one_node is not None and one_node < self.days:
             text += (
@@ -157,12 +156,11 @@ class Calendar:
 
 
 def system_nodes(cluster: Cluster | None) -> int | None:
-    """The system's size as the catalogue records it: its largest partition's node
-    count (``None`` when no partition records one)."""
-    if cluster is None:
+    """The system's size as the catalogue records it: all its GPU nodes (``None``
+    when not recorded). Partitions' node limits are per job and never stand in."""
+    if cluster is None or not cluster.gpu_nodes:
         return None
-    sizes = [p.max_nodes for p in cluster.partitions if p.max_nodes]
-    return max(sizes) if sizes else None
+    return cluster.gpu_nodes
 
 
 def feasibility(

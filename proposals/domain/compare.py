@@ -5,7 +5,13 @@ partition's node or walltime limit, and the GPU-hours rescaled from the referenc
 system (the target, else the hardware of the measurements). The rescaling uses the
 measured throughput per GPU where the measurements were taken on both GPUs, else the
 ratio of the datasheet peaks (an estimate, and marked as one); on the same GPU the
-figures carry over unchanged. Job walltimes are rescaled by the same factor.
+figures carry over unchanged. Job walltimes are rescaled by the same factor. Each
+system's rescaled request falls into a tier of the call terms, shown beside it: 30,000
+GPU-hours of H100 become about 77,000 of MI250X, a Large Scale request.
+
+The ratio of peaks is optimistic between GPU generations: measured training speed-ups
+are usually smaller than the datasheet ratio (A100 to H100 is x3.17 on paper), so an
+estimate from it says so (``PEAK_RATIO_CAVEAT``).
 """
 
 from __future__ import annotations
@@ -15,7 +21,8 @@ from dataclasses import dataclass
 from .jobplan import job_plan
 from .mfu import cluster_for_hardware, gpu_token
 from .numbers import json_number as n
-from .terms import UNITS
+from .terms import UNITS, FamilyTerms
+from .tiers import tier_label
 from .types import Catalogue, Cluster, Job, Proposal
 
 SAME_GPU = "same_gpu"
@@ -30,6 +37,11 @@ BASIS_WORDS = {
     UNKNOWN: "no peak throughput recorded: not rescaled",
     AS_REQUESTED: "no reference system: as requested",
 }
+PEAK_RATIO_CAVEAT = (
+    "The ratio of datasheet peaks is optimistic between GPU generations: measured "
+    "training speed-ups are usually smaller, so more GPU-hours than this may be "
+    "needed. Measure on this system where you can."
+)
 
 
 @dataclass(frozen=True)
@@ -58,6 +70,16 @@ class SystemOption:
     billing_value: float | None
     jobs: tuple[JobOnSystem, ...]
     measured_here: bool = False  # some measurement ran on this system's GPU
+    tier: str | None = None  # the tier the rescaled request falls into
+
+    @property
+    def tier_label(self) -> str:
+        return tier_label(self.tier) if self.tier else ""
+
+    @property
+    def caveat(self) -> str:
+        """What to keep in mind about the rescaled figure ("" when nothing)."""
+        return PEAK_RATIO_CAVEAT if self.basis == PEAK_RATIO else ""
 
     @property
     def estimated(self) -> bool:
@@ -94,6 +116,8 @@ class SystemOption:
             "estimate": self.estimated,
             "factor": n(self.factor),
             "gpu_hours": n(self.gpu_hours),
+            "tier": self.tier,
+            "caveat": self.caveat or None,
             "billing_unit": self.billing_unit,
             "in_billing_unit": n(self.billing_value),
             "largest_job_nodes": self.largest_job_nodes,
@@ -160,9 +184,14 @@ def _factor(reference: Cluster | None, cluster: Cluster, measured: dict):
 
 
 def compare(
-    proposal: Proposal, catalogue: Catalogue, plan_total: float = 0.0
+    proposal: Proposal,
+    catalogue: Catalogue,
+    plan_total: float = 0.0,
+    family: FamilyTerms | None = None,
 ) -> Comparison:
-    """Every catalogue system with the request converted (target system first)."""
+    """Every catalogue system with the request converted (target system first), with
+    the tier each converted request falls into under ``family``'s terms (none for
+    a family without tiers, or without terms)."""
     slug = proposal.selection.system
     target = catalogue.get(slug) if slug else None
     reference, reference_from = _reference(proposal, catalogue, target)
@@ -177,6 +206,7 @@ def compare(
             jobs = tuple(Job(j.title, j.gpus, j.hours * factor, j.count) for j in jobs)
         plan = job_plan(jobs, cluster)
         hours = base * factor if base is not None and factor is not None else None
+        mode = family.mode_for_hours(hours) if family and family.tiered else None
         options.append(
             SystemOption(
                 slug=cluster.slug,
@@ -190,6 +220,7 @@ def compare(
                 billing_unit=UNITS.get(cluster.billing_unit, cluster.billing_unit),
                 billing_value=cluster.in_billing_units(hours),
                 measured_here=gpu_token(cluster.gpu_model) in measured_gpus,
+                tier=mode.slug if mode else None,
                 jobs=tuple(
                     JobOnSystem(
                         title=r.title,

@@ -1,10 +1,16 @@
 """Countries: every ISO 3166-1 name (pycountry), and which ones may apply.
 
-The eligibility of a country (EU member, associated to which programme, the
-python-stdnum modules that check its VAT numbers, with a source and a check date) is
-data: the defaults are ``countries.json`` next to this module, a data migration copies
-them into the database, administrators maintain them there, and ``proposals.assess``
-passes them to the engine as plain values (``load_countries``).
+The eligibility of a country (EU member, associated to which programmes, the
+python-stdnum modules that check its VAT numbers, each with a source and a check
+date) is data. A country is on several lists at once: Norway is associated to
+Horizon 2020, Horizon Europe and the Digital Europe Programme, the United Kingdom to
+Horizon Europe only; its ``status`` is its main one and ``associations`` the others,
+and a call family's terms name the lists it accepts. EU territory listed on its own
+in ISO 3166 (the outermost regions, TFEU art. 349 and 355(1), and Åland, art.
+355(4)) is an EU member state's. The defaults are ``countries.json`` next to this
+module, a data migration copies them into the database, administrators maintain
+them there, and ``proposals.assess`` passes them to the engine as plain values
+(``load_countries``).
 """
 
 from __future__ import annotations
@@ -20,11 +26,13 @@ import pycountry
 DATA_FILE = Path(__file__).with_name("countries.json")
 EU_MEMBER = "eu_member"
 H2020_ASSOCIATED = "h2020_associated"
+HORIZON_EUROPE_ASSOCIATED = "horizon_europe_associated"
+DIGITAL_EUROPE_ASSOCIATED = "digital_europe_associated"
 STATUS_LABELS = {
     EU_MEMBER: "EU member state",
     H2020_ASSOCIATED: "associated to Horizon 2020",
-    "horizon_europe_associated": "associated to Horizon Europe",
-    "digital_europe_associated": "associated to Digital Europe",
+    HORIZON_EUROPE_ASSOCIATED: "associated to Horizon Europe",
+    DIGITAL_EUROPE_ASSOCIATED: "associated to Digital Europe",
 }
 
 
@@ -44,10 +52,21 @@ def name(code: str) -> str:
 
 
 @dataclass(frozen=True)
+class Association:
+    """A country's place on one more list (``status``: a key of STATUS_LABELS), from
+    when, where that is stated and when it was checked."""
+
+    status: str
+    since: str = ""  # ISO date the association took effect, when known
+    source: str = ""
+    checked: str = ""
+
+
+@dataclass(frozen=True)
 class Country:
-    """An eligible country: its status, programme, the python-stdnum modules that
-    check its VAT ids (tried in order; empty when no offline check exists), and where
-    the status comes from."""
+    """An eligible country: its main status, programme, the python-stdnum modules
+    that check its VAT ids (tried in order; empty when no offline check exists),
+    where the status comes from, and its other associations."""
 
     code: str
     status: str
@@ -55,10 +74,16 @@ class Country:
     vat_validators: tuple[str, ...] = ()
     source: str = ""
     checked: str = ""
+    associations: tuple[Association, ...] = ()
 
     @property
     def name(self) -> str:
         return name(self.code)
+
+    @property
+    def statuses(self) -> frozenset[str]:
+        """Every list the country is on: its main status and its associations."""
+        return frozenset({self.status, *(a.status for a in self.associations)})
 
 
 Countries = Mapping[str, Country]
@@ -72,6 +97,16 @@ def load_countries(rows: Iterable[Mapping]) -> dict[str, Country]:
         values = {k: v for k, v in row.items() if k in known}
         values["vat_validators"] = tuple(values.get("vat_validators") or ())
         values["checked"] = "" if row.get("checked") is None else str(row["checked"])
+        values["associations"] = tuple(
+            Association(
+                status=str(a.get("status", "")),
+                since=str(a.get("since") or ""),
+                source=str(a.get("source") or ""),
+                checked=str(a.get("checked") or ""),
+            )
+            for a in values.get("associations") or ()
+            if isinstance(a, Mapping)
+        )
         out[row["code"]] = Country(**values)
     return out
 

@@ -17,8 +17,14 @@ from stdnum.exceptions import InvalidChecksum, ValidationError
 
 from .countries import EU_MEMBER, Countries, country, names
 
-# The EU VAT prefix differs from the ISO code for Greece only.
-EU_VAT_PREFIX = {"GR": "EL"}
+# The EU VAT prefix where it differs from the ISO code: Greece, and EU territory
+# that ISO 3166 lists on its own, whose companies are registered in France (the
+# outermost regions) or Finland (Åland).
+EU_VAT_PREFIX = {
+    "GR": "EL",
+    **dict.fromkeys(("RE", "GF", "GP", "MQ", "YT", "MF"), "FR"),
+    "AX": "FI",
+}
 
 
 class VatCheck(enum.Enum):

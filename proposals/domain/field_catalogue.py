@@ -47,8 +47,10 @@ FIELDS: tuple[FieldSpec, ...] = (
         "organisation",
         "Type of organisation",
         help=(
-            "The industrial calls are open to startups, SMEs and other companies "
-            "only; academic and public-sector organisations are not eligible for them."
+            "AI for Industrial Innovation calls are for startups, SMEs and other "
+            "companies; academic and public-sector organisations apply to AI for "
+            "Science and Collaborative EU Projects, where companies take part only as "
+            "partners of a collaborative EU project."
         ),
     ),
     scalar(
@@ -57,8 +59,10 @@ FIELDS: tuple[FieldSpec, ...] = (
         "organisation",
         "Country of incorporation",
         help=(
-            "Where the organisation is incorporated. For AI for Industrial Innovation "
-            "it must be an EU member state or a country associated to Horizon 2020."
+            "Where the organisation is incorporated. AI for Industrial Innovation: "
+            "{industrial_innovation_countries}. AI for Science and Collaborative EU "
+            "Projects: {ai_for_science_countries}. The outermost regions (Réunion, "
+            "Guadeloupe, ...) and Åland are part of the EU."
         ),
     ),
     scalar(

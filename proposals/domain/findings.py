@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from .countries import Countries
+from .gpus import GpuModel
 from .jobplan import JobPlan
 from .scaling import Projection, ScalingAnalysis
 from .schedule import ScheduleSummary
@@ -78,6 +79,7 @@ class Context:
     has_scaling_data: bool
     high_throughput_evidence: bool
     countries: Countries | None = None  # eligibility data; None: the shipped one
+    gpu_models: tuple[GpuModel, ...] | None = None  # None: the shipped variants
 
 
 RuleFunc = Callable[[Context], Iterator[Hit]]

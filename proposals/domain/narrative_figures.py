@@ -8,6 +8,13 @@ table projects 76-82 %. Each figure is read only where the sentence says what it
 "speedup", a GPU-hour figure with "total" or "request"), and compared only with a
 figure the tables compute for the same thing; anything else is left alone, so a
 sentence the reader cannot pin down never produces a warning.
+
+What counts as agreeing: a range that overlaps the computed range (80-85 % against a
+projected 76-82 %), a bound that holds ("over 70 %" when 76 % is reached), a GPU-hour
+figure that is a part of the total ("Of the total, 12,288 GPU-hours are for
+ablations", or the hours of one job type or one schedule period), and any figure in
+a sentence about another or an earlier allocation ("our previous Playground
+allocation of 2,000 GPU-hours").
 """
 
 from __future__ import annotations
@@ -85,6 +92,40 @@ _HOURS_CONTEXT = re.compile(
     r"applying|allocation|budget)\b",
     re.IGNORECASE,
 )
+# A bound before a figure: "over 70 %" says at least 70, "below 3x" at most 3.
+_LOWER_BOUND = re.compile(
+    r"(?:over|above|more than|greater than|at least|exceed(?:s|ing)?|beyond|"
+    r"upwards of|no less than|>|≥|>=)\s*$",
+    re.IGNORECASE,
+)
+_UPPER_BOUND = re.compile(
+    r"(?:under|below|less than|at most|up to|no more than|within|<|≤|<=)\s*$",
+    re.IGNORECASE,
+)
+# A GPU-hour figure that is a part of the total, not the total.
+_PART_OF = re.compile(
+    r"\bof (?:the|this|that|our|these|those) (?:total|request|allocation|budget|"
+    r"hours|GPU[- ]?hours)\b|\bof which\b|\bof these\b|\bof them\b|\bincluding\b|"
+    r"\b(?:is|are|go|goes|will go|will be) (?:used |spent |reserved |set aside )?"
+    r"(?:for|to|on)\b|\breserved\b|\bset aside\b|\bdedicated\b|\bper (?:run|job)\b|"
+    r"\beach\b",
+    re.IGNORECASE,
+)
+# A sentence about another or an earlier allocation.
+_OTHER_ALLOCATION = re.compile(
+    r"\b(?:previous(?:ly)?|prior|earlier|past|former|last|another|other|preceding|"
+    r"ongoing|existing|current(?:ly)?|was granted|were granted|granted us|received|"
+    r"consumed|already used|have used|had used|used up)\b",
+    re.IGNORECASE,
+)
+# A sentence about earlier work or another system: its efficiencies and speedups
+# are not the tables' (which are this proposal's measurements).
+_ELSEWHERE = re.compile(
+    r"\b(?:previous(?:ly)?|prior|earlier|past|former|last year|"
+    r"(?:another|other|a different) (?:system|cluster|machine|allocation|project|"
+    r"model|code))\b",
+    re.IGNORECASE,
+)
 _SENTENCE = re.compile(r"(?<=[.!?;])\s+(?=[A-Z(\"“])|\n+")
 
 
@@ -156,7 +197,12 @@ def _efficiencies(sentence, previous, analysis, projection, gcds_per_gpu):
         gpus = _next_count(sentence, match.end(), gcds_per_gpu)
         if gpus is None:
             continue
-        quote = sentence[match.start() : match.end()].strip()
+        start, bound = _bound(sentence, match.start(), match.group("one"))
+        if bound == "lower":
+            hi = 100.0
+        elif bound == "upper":
+            lo = 0.0
+        quote = sentence[start : match.end()].strip()
         points = _measured(analysis, gpus)
         if points:
             values = sorted(p.efficiency * 100 for p in points)
@@ -173,13 +219,36 @@ def _efficiencies(sentence, previous, analysis, projection, gcds_per_gpu):
         elif projection is not None and projection.target_gpus == gpus:
             low = projection.efficiency_low * 100
             high = projection.efficiency_high * 100
-            if lo < low - EFFICIENCY_POINTS or hi > high + EFFICIENCY_POINTS:
+            # A claim agrees when its range overlaps the projected one.
+            if hi < low - EFFICIENCY_POINTS or lo > high + EFFICIENCY_POINTS:
                 yield Contradiction(
                     "efficiency",
                     f"{quote} at {gpus} GPUs",
                     f"{quote} at {gpus} GPUs",
                     f"{low:.0f}-{high:.0f} % projected at {gpus} GPUs",
                 )
+
+
+def _bound(sentence: str, start: int, single) -> tuple[int, str]:
+    """(where the quote starts, "lower" / "upper" / "") for a single figure at
+    ``start`` written as a bound ("over 70 %", "below 3x")."""
+    if not single:
+        return start, ""
+    before = sentence[:start]
+    for kind, pattern in (("lower", _LOWER_BOUND), ("upper", _UPPER_BOUND)):
+        found = pattern.search(before)
+        if found:
+            return found.start(), kind
+    return start, ""
+
+
+def _holds(claimed: float, bound: str, value: float, slack: float) -> bool:
+    """A computed ``value`` is consistent with the claim (a bound, or equal)."""
+    if bound == "lower":
+        return value >= claimed - slack
+    if bound == "upper":
+        return value <= claimed + slack
+    return abs(value - claimed) <= slack
 
 
 def _speedups(sentence, analysis, projection, gcds_per_gpu):
@@ -191,10 +260,11 @@ def _speedups(sentence, analysis, projection, gcds_per_gpu):
         if gpus is None or claimed <= 0:
             continue
         points = _measured(analysis, gpus)
-        quote = sentence[match.start() : match.end()].strip()
+        start, bound = _bound(sentence, match.start(), True)
+        quote = sentence[start : match.end()].strip()
         if points:
             values = sorted(p.speedup for p in points)
-            if all(abs(v - claimed) > SPEEDUP_RELATIVE * v for v in values):
+            if not any(_holds(claimed, bound, v, SPEEDUP_RELATIVE * v) for v in values):
                 shown = " / ".join(f"{figure(v, 2, trim=False)}x" for v in values)
                 yield Contradiction(
                     "speedup",
@@ -207,7 +277,9 @@ def _speedups(sentence, analysis, projection, gcds_per_gpu):
             low = projection.efficiency_low * ratio
             high = projection.efficiency_high * ratio
             slack = SPEEDUP_RELATIVE * high
-            if claimed < low - slack or claimed > high + slack:
+            lo_claim = 0.0 if bound == "upper" else claimed
+            hi_claim = float("inf") if bound == "lower" else claimed
+            if hi_claim < low - slack or lo_claim > high + slack:
                 yield Contradiction(
                     "speedup",
                     f"{quote} at {gpus} GPUs",
@@ -251,15 +323,20 @@ def _hours_value(match: re.Match) -> float | None:
     return value
 
 
-def _gpu_hours(sentence, requested, plan):
+def _gpu_hours(sentence, requested, plan, parts=()):
+    """A GPU-hour figure written as the total must be the requested total (or the
+    job plan's). Parts of the total and other allocations are left alone."""
     if not _HOURS_CONTEXT.search(sentence):
+        return
+    if _PART_OF.search(sentence) or _OTHER_ALLOCATION.search(sentence):
         return
     known = [v for v in (requested, plan.total_gpu_hours if plan.rows else None) if v]
     if not known:
         return
+    parts = [row.gpu_hours for row in plan.rows] + list(parts)
     for match in _HOURS.finditer(sentence):
         value = _hours_value(match)
-        if not value:
+        if not value or any(abs(value - part) <= 0.5 for part in parts):
             continue
         if all(abs(value - v) > max(0.5, HOURS_RELATIVE * v) for v in known):
             computed = (
@@ -286,17 +363,24 @@ def contradictions(
     requested_gpu_hours: float | None,
     target_gpus: int | None,
     gcds_per_gpu: int = 1,
+    schedule_hours: tuple[float, ...] = (),
 ) -> list[Contradiction]:
     """Every figure of ``narrative`` that the computed figures contradict, in text
-    order, each once."""
+    order, each once (``schedule_hours``: the usage schedule's periods, parts of
+    the total a text may name)."""
     found: list[Contradiction] = []
     previous = ""
     for sentence in sentences(narrative):
+        measured: list[Contradiction] = []
+        if not _ELSEWHERE.search(sentence):
+            measured += _efficiencies(
+                sentence, previous, analysis, projection, gcds_per_gpu
+            )
+            measured += _speedups(sentence, analysis, projection, gcds_per_gpu)
         for item in (
-            *_efficiencies(sentence, previous, analysis, projection, gcds_per_gpu),
-            *_speedups(sentence, analysis, projection, gcds_per_gpu),
+            *measured,
             *_gpu_counts(sentence, target_gpus, gcds_per_gpu),
-            *_gpu_hours(sentence, requested_gpu_hours, plan),
+            *_gpu_hours(sentence, requested_gpu_hours, plan, schedule_hours),
         ):
             if item not in found:
                 found.append(item)

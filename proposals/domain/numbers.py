@@ -74,6 +74,24 @@ def grouped(
     return fmt.write(whole, fraction)
 
 
+def hours(value: float | int | None, missing: str = MISSING) -> str:
+    """GPU-hours (or node-hours) as people read an estimate: whole hours from 10 up
+    (``77,467``), two significant figures below (``0.2``, ``0.023``, ``4.6``), so a
+    small fine-tune never shows as ``0``."""
+    if value is None or isinstance(value, bool):
+        return missing
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        return missing
+    if not math.isfinite(number):
+        return missing
+    if number == 0 or abs(number) >= 9.5:
+        return grouped(round(number), 0, missing)
+    digits = 1 - math.floor(math.log10(abs(number)))  # two significant figures
+    return grouped(round(number, digits), max(digits, 0), missing)
+
+
 # --- Numbers as people write them --------------------------------------------------
 #
 # An applicant writes eighteen thousand as ``18176``, ``18,176``, ``18 176``,

@@ -108,6 +108,7 @@ class Paste:
     rows: list[PastedRow] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)  # lines not read, and why
     problems: list[str] = field(default_factory=list)  # the table as a whole
+    notes: list[str] = field(default_factory=list)  # what every row was given
 
     @property
     def accepted(self) -> list[PastedRow]:
@@ -186,8 +187,9 @@ def _months(text: str, row: PastedRow) -> None:
 class Context:
     """What reading needs to know of the proposal: the number format, how many GCDs
     one GPU has and GPUs one node has on the target system (``None``: no system),
-    the code entries by name (lower case -> id), room left in the table, and the
-    unit a measurement gets when the table names none."""
+    the code entries by name (lower case -> id), room left in the table, the
+    unit a measurement gets when neither its cell nor its column's header names
+    one, and the only code entry, if the proposal has one only."""
 
     fmt: NumberFormat
     gcds_per_gpu: int | None = None
@@ -195,6 +197,10 @@ class Context:
     codes: Mapping[str, int] = field(default_factory=dict)
     room: int | None = None
     default_unit: str = "samples/s"
+    # The proposal's code entry when it has exactly one (pasted measurements
+    # without a code column belong to it).
+    only_code: int | None = None
+    only_code_name: str = ""
 
 
 def _cell(column: Column, text: str, kind: str, ctx: Context, row: PastedRow) -> None:
@@ -225,6 +231,9 @@ def _cell(column: Column, text: str, kind: str, ctx: Context, row: PastedRow) ->
     number_text, unit = _strip_suffix(text, key)
     if unit:
         row.values["unit"] = unit
+    elif key == "throughput" and column.unit:
+        # "Throughput (tokens/s)": the header's unit, unless a unit column says.
+        row.values.setdefault("unit", column.unit)
     if key in (GCDS, NODES):
         count = _number(number_text, "gpus", kind, ctx.fmt, row)
         if count is None:
@@ -277,6 +286,8 @@ def _check_row(kind: str, row: PastedRow, ctx: Context) -> None:
                 )
     if kind == "measurements" and "throughput" in values and "unit" not in values:
         values["unit"] = ctx.default_unit
+    if kind == "measurements" and "code" not in values and ctx.only_code is not None:
+        values["code"] = ctx.only_code
 
 
 def _is_number(text: str, fmt: NumberFormat) -> bool:
@@ -380,4 +391,11 @@ def read_paste(
                 "there is no room for this one."
             )
         paste.rows.append(row)
+    mapped = {column.target for column in paste.columns}
+    if kind == "measurements" and "code" not in mapped and ctx.only_code is not None:
+        name = ctx.only_code_name.strip()
+        paste.notes.append(
+            "No code column: every row belongs to the proposal's only code entry"
+            + (f", “{name}”." if name else ".")
+        )
     return paste

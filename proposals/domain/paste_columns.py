@@ -23,7 +23,9 @@ MAX_PASTE_CHARS = 200_000
 GCDS, NODES, MONTHS, COMPUTED, IGNORE = "gcds", "nodes", "months", "computed", ""
 
 # Header words (lower case, after the unit in brackets is taken off) that mean a
-# field, beyond the field's own label, short label and name. Per table kind.
+# field, beyond the field's own label, short label and name. Per table kind; the
+# usual Spanish, German, French and Italian words are in ``_LOCAL`` below. A word
+# means one field of a kind only (a test keeps it so).
 SYNONYMS: dict[str, dict[str, tuple[str, ...]]] = {
     "measurements": {
         "code": ("code", "software", "code entry", "model"),
@@ -66,6 +68,186 @@ SYNONYMS: dict[str, dict[str, tuple[str, ...]]] = {
         "activity": ("activity", "phase", "what", "task", "description", "work"),
     },
 }
+
+# The usual words of spreadsheets written in Spanish, German, French and Italian.
+_LOCAL: dict[str, dict[str, tuple[str, ...]]] = {
+    "measurements": {
+        "code": ("código", "codigo", "modelo", "modell", "modèle", "codice"),
+        "gpus": (
+            "número de gpus",
+            "numero de gpus",
+            "nº de gpus",
+            "n.º de gpus",
+            "núm. gpus",
+            "anzahl gpus",
+            "anzahl der gpus",
+            "anzahl gpu",
+            "nombre de gpu",
+            "nombre de gpus",
+            "nb gpu",
+            "nb gpus",
+            "nb de gpu",
+            "numero di gpu",
+            "numero gpu",
+            "n. gpu",
+            "num. gpu",
+        ),
+        NODES: (
+            "nodos",
+            "número de nodos",
+            "knoten",
+            "anzahl knoten",
+            "nœuds",
+            "noeuds",
+            "nombre de nœuds",
+            "nodi",
+            "numero di nodi",
+        ),
+        "throughput": (
+            "rendimiento",
+            "velocidad",
+            "durchsatz",
+            "leistung",
+            "débit",
+            "debit",
+            "vitesse",
+            "prestazioni",
+            "velocità",
+            "throughput misurato",
+        ),
+        "unit": ("unidad", "einheit", "unité", "unite", "unità"),
+        "comm_overhead_pct": (
+            "comunicación",
+            "sobrecarga de comunicación",
+            "kommunikation",
+            "kommunikationsaufwand",
+            "surcoût de communication",
+            "comunicazione",
+            "overhead di comunicazione",
+        ),
+        "hardware": (
+            "sistema",
+            "máquina",
+            "maquina",
+            "maschine",
+            "système",
+            "macchina",
+            "plataforma",
+            "plattform",
+            "plateforme",
+            "piattaforma",
+        ),
+        COMPUTED: (
+            "aceleración",
+            "eficiencia",
+            "beschleunigung",
+            "effizienz",
+            "skalierungseffizienz",
+            "accélération",
+            "efficacité",
+            "accelerazione",
+            "efficienza",
+        ),
+    },
+    "jobs": {
+        "title": (
+            "trabajo",
+            "tipo de trabajo",
+            "descripción",
+            "auftrag",
+            "aufgabe",
+            "beschreibung",
+            "jobtyp",
+            "tâche",
+            "type de tâche",
+            "nom",
+            "lavoro",
+            "tipo di lavoro",
+            "descrizione",
+            "nome",
+        ),
+        "gpus": (
+            "gpus por trabajo",
+            "gpus pro job",
+            "gpus pro auftrag",
+            "gpu par tâche",
+            "gpu par job",
+            "gpu per lavoro",
+            "gpu per job",
+        ),
+        NODES: ("nodos", "knoten", "nœuds", "noeuds", "nodi"),
+        "hours": (
+            "horas",
+            "duración",
+            "stunden",
+            "dauer",
+            "laufzeit",
+            "heures",
+            "durée",
+            "ore",
+            "durata",
+        ),
+        "count": (
+            "número de trabajos",
+            "trabajos",
+            "cantidad",
+            "anzahl",
+            "anzahl jobs",
+            "nombre de tâches",
+            "nombre de jobs",
+            "numero di lavori",
+            "numero",
+            "quantità",
+        ),
+        COMPUTED: (
+            "horas gpu",
+            "horas-gpu",
+            "gpu-stunden",
+            "gpu stunden",
+            "heures gpu",
+            "heures-gpu",
+            "ore gpu",
+            "ore-gpu",
+        ),
+    },
+    "schedule": {
+        "from_month": ("desde", "mes inicial", "von", "ab", "du", "dal", "da"),
+        "to_month": ("hasta", "mes final", "bis", "au", "al", "fino a"),
+        MONTHS: (
+            "mes",
+            "meses",
+            "monat",
+            "monate",
+            "mois",
+            "mese",
+            "mesi",
+            "periodo",
+            "zeitraum",
+            "période",
+        ),
+        "gpu_hours": (
+            "horas gpu",
+            "horas-gpu",
+            "gpu-stunden",
+            "gpu stunden",
+            "heures gpu",
+            "heures-gpu",
+            "ore gpu",
+            "ore-gpu",
+        ),
+        "activity": (
+            "actividad",
+            "tarea",
+            "aktivität",
+            "tätigkeit",
+            "activité",
+            "attività",
+        ),
+    },
+}
+for _kind, _fields in _LOCAL.items():
+    for _key, _words_of in _fields.items():
+        SYNONYMS[_kind][_key] = SYNONYMS[_kind][_key] + _words_of
 
 # Throughput units a header or a cell may carry ("Throughput (tokens/s)", "1,200
 # samples/s"): anything per second.

@@ -7,13 +7,19 @@ files equal to this output.
 
 from __future__ import annotations
 
+import re
 import sys
+from pathlib import Path
 
 from .findings import rules
+from .gpus import GpuModel, default_gpu_models
 from .jsonformat import schema_text
 from .sections import SECTIONS
-from .terms import REQUEST_UNITS, CallTerms, default_terms, months
+from .terms import REQUEST_UNITS, UNITS, CallTerms, default_terms, months
 from .tiers import tier_label
+from .types import Catalogue, load_catalogue
+
+CATALOGUE_FILE = Path(__file__).resolve().parents[2] / "fixtures" / "catalogue.json"
 
 
 def _figure(value) -> str:
@@ -44,8 +50,10 @@ def terms_markdown(terms: CallTerms | None = None) -> list[str]:
         "## Call terms",
         "",
         "The figures the tier logic and the rules read (defaults from",
-        "`fixtures/call_terms.json`, maintained in the admin). Typical durations and",
-        "access times are second-hand guidance.",
+        "`fixtures/call_terms.json`, maintained in the admin). A fact marked",
+        "**unverified** has no public document found that states it (typical",
+        "durations, access times, review and the AI for Science terms are",
+        "second-hand): a help desk should check it before relying on it.",
         "",
     ]
     for family in (terms or default_terms()).values():
@@ -69,9 +77,68 @@ def terms_markdown(terms: CallTerms | None = None) -> list[str]:
         for m in family.modes:
             facts += [(m.slug, fact, src) for fact, src in m.sources.items()]
         for where, fact, src in facts:
-            lines.append(f"- {where} `{fact}`: {src.source} (checked {src.checked})")
+            mark = "" if src.verified else " **unverified**"
+            text = src.source
+            if not src.verified:
+                text = text.split(":", 1)[1].strip() if ":" in text else text
+            lines.append(f"- {where} `{fact}`{mark}: {text} (checked {src.checked})")
         lines.append("")
     return lines
+
+
+def _marked(text: str) -> str:
+    """``text`` with "Unverified" in bold, where a source says so."""
+    return re.sub(r"\bUnverified\b", "**unverified**", text)
+
+
+def systems_markdown(
+    catalogue: Catalogue | None = None, models: tuple[GpuModel, ...] | None = None
+) -> list[str]:
+    """Each system's size and each GPU variant's peaks, with their sources."""
+    catalogue = catalogue or load_catalogue(CATALOGUE_FILE)
+    lines = [
+        "## Systems",
+        "",
+        "The size of each system (PLAN-3 compares the average busy nodes with it;",
+        "a partition's node limit is a per-job limit, not the size). Defaults from",
+        "`fixtures/catalogue.json`, maintained in the admin.",
+        "",
+        "| System | GPU nodes | GPUs per node | GPU | Peak BF16 TFLOP/s per GPU | "
+        "Size source (checked) | Billing unit and source |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for c in catalogue.values():
+        size = c.gpu_nodes_source
+        billing = (
+            f"{UNITS.get(c.billing_unit, c.billing_unit)}: {c.billing_unit_source}"
+        )
+        lines.append(
+            f"| {c.name} | {_figure(c.gpu_nodes)} | {c.gpus_per_node} | "
+            f"{c.gpu_model} | {c.peak_bf16_tflops or 0:g} | {_marked(size)} "
+            f"({c.gpu_nodes_checked or 'not checked'}) | {_marked(billing)} |"
+        )
+    lines += [
+        "",
+        "### GPU variants",
+        "",
+        "The peaks PLAN-2 judges a measurement against, chosen from its “Hardware",
+        "tested on” text (defaults from `fixtures/gpu_models.json`, maintained in",
+        "the admin). Per physical",
+        "GPU: one MI250X module (two GCDs), dense tensor/matrix units without",
+        "sparsity. *Default*: the variant assumed when the text names only the",
+        "family and no catalogue system has that GPU.",
+        "",
+        "| GPU | Form | Memory (GB) | BF16 TFLOP/s | FP32 TFLOP/s | Default | "
+        "Source (checked) |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for m in models or default_gpu_models():
+        lines.append(
+            f"| {m.name} | {m.form} | {m.memory_gb or ''} | {m.peak_bf16_tflops:g} | "
+            f"{'' if m.peak_fp32_tflops is None else f'{m.peak_fp32_tflops:g}'} | "
+            f"{'yes' if m.default else ''} | {m.source} ({m.checked}) |"
+        )
+    return lines + [""]
 
 
 def markdown(terms: CallTerms | None = None) -> str:
@@ -101,6 +168,7 @@ def markdown(terms: CallTerms | None = None) -> str:
                 lines.append(f"| {r.code} | {severity} | {r.title} | {r.description} |")
         lines.append("")
     lines += terms_markdown(terms)
+    lines += systems_markdown()
     return "\n".join(lines)
 
 

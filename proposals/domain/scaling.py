@@ -88,6 +88,9 @@ class Projection:
     efficiency_low: float
     efficiency_high: float
     extrapolation_allowed: bool
+    # The log-linear fit falls below zero at the target (its ``log2_efficiency`` is
+    # the raw fit); the band shows it as 0 %, since no efficiency is negative.
+    log2_below_zero: bool = False
 
     @property
     def band_width(self) -> float:
@@ -284,7 +287,10 @@ def _fit(series, target) -> Projection | None:
     a_eff = float(a_speedup / target_ratio)
     slope, intercept = np.polyfit(np.log2(gpus), speedups / ratios, 1)
     l_eff = float(intercept + slope * math.log2(target))
-    low, high = min(a_eff, l_eff), max(a_eff, l_eff)
+    # A straight line in log2(GPUs) crosses zero far enough out; an efficiency does
+    # not: the band is clamped at 0 and the projection says the fit went below.
+    shown = max(0.0, l_eff)
+    low, high = min(a_eff, shown), max(a_eff, shown)
     factor = target / float(gpus[-1])
     return Projection(
         code=series.code,
@@ -301,4 +307,5 @@ def _fit(series, target) -> Projection | None:
         efficiency_low=low,
         efficiency_high=high,
         extrapolation_allowed=True,
+        log2_below_zero=l_eff < 0,
     )

@@ -17,6 +17,7 @@ from datetime import date
 from functools import cache
 from pathlib import Path
 
+from .countries import STATUS_LABELS
 from .numbers import grouped
 
 DEFAULT_FILE = Path(__file__).resolve().parents[2] / "fixtures" / "call_terms.json"
@@ -29,12 +30,27 @@ UNITS = {
 REQUEST_UNITS = {k: UNITS[k] for k in ("gpu_hours", "node_hours")}
 
 
+UNVERIFIED = "Unverified"
+
+
+def unverified(source: str) -> bool:
+    """Whether a source text says no public document was found for the fact (it
+    starts with "Unverified")."""
+    return (source or "").strip().lower().startswith(UNVERIFIED.lower())
+
+
 @dataclass(frozen=True)
 class Source:
-    """Where a fact comes from (URL or document title) and when it was checked."""
+    """Where a fact comes from (URL or document title) and when it was checked. A
+    fact no public document was found for says so: its source starts with
+    "Unverified" (the admin and ``docs/rules.md`` show it beside the fact)."""
 
     source: str
     checked: str  # ISO date, YYYY-MM-DD
+
+    @property
+    def verified(self) -> bool:
+        return not unverified(self.source)
 
 
 @dataclass(frozen=True)
@@ -109,8 +125,16 @@ class FamilyTerms:
         return self.modes[-1] if self.modes else None
 
     def placeholders(self) -> dict[str, str]:
-        """Figures for help texts: ``{playground_max}``, ``{fast_lane_min}``, ..."""
-        values = {}
+        """Figures for help texts: ``{playground_max}``, ``{fast_lane_min}``, ...,
+        and the family's country lists (``{industrial_innovation_countries}``)."""
+        labels = [STATUS_LABELS.get(s, s) for s in self.eligible_country_statuses]
+        values = {
+            f"{self.slug}_countries": (
+                (", ".join(labels[:-1]) + " or " + labels[-1])
+                if len(labels) > 1
+                else (labels[0] if labels else "any country")
+            )
+        }
         for m in self.modes:
             for name in ("min_hours", "max_hours", "max_gpus_per_job"):
                 value = getattr(m, name)

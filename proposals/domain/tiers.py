@@ -75,7 +75,8 @@ def recommend_tier(
 
     ``multi_node``: some run needs more than one node. ``has_scaling_data``: at least
     two usable measurements. ``high_throughput_evidence``: a many-small-jobs workload
-    with a runtime stability figure and jobs of at most 8 GPUs. ``covers_target``: the
+    with a runtime stability figure, jobs of at most 8 GPUs and a representative
+    job measured at their size. ``covers_target``: the
     largest measurement reaches the target GPU count. ``family``: the call terms
     (default: the industrial ones); a family without tiers gets no recommendation.
     """
@@ -127,10 +128,12 @@ def recommend_tier(
             else "Scaling data covers the target GPU count."
         )
         return Recommendation(LARGE_SCALE, (why,))
-    return Recommendation(
-        FAST_LANE,
-        (
-            "Prior HPC experience and throughput measurements support a Fast Lane "
-            "request.",
-        ),
-    )
+    if hpc_experience in ("some", "proven"):
+        why = "Prior HPC experience and throughput measurements support a Fast Lane "
+        why += "request."
+    else:
+        why = (
+            "Throughput measurements support a Fast Lane request; say how much HPC "
+            "experience the team has."
+        )
+    return Recommendation(FAST_LANE, (why,))

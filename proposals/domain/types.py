@@ -158,7 +158,9 @@ class Proposal:
 
 @dataclass(frozen=True)
 class Partition:
-    """A batch partition; ``None`` limits mean "not recorded in the catalogue"."""
+    """A batch partition and its per-job limits; ``None`` limits mean "not recorded
+    in the catalogue". ``max_nodes`` is the most one job may use, not the size of
+    the system (``Cluster.gpu_nodes``)."""
 
     name: str
     max_nodes: int | None = None
@@ -198,6 +200,11 @@ class Cluster:
     peak_fp32_tflops: float | None = None
     peak_source: str = ""
     peak_checked: str = ""
+    # The size of the whole GPU system (all its GPU nodes), with its source: PLAN-3
+    # compares a request with it. The partitions' ``max_nodes`` are per-job limits.
+    gpu_nodes: int | None = None
+    gpu_nodes_source: str = ""
+    gpu_nodes_checked: str = ""
 
     def in_billing_units(self, gpu_hours: float | None) -> float | None:
         """``gpu_hours`` in the system's billing unit."""
@@ -224,10 +231,11 @@ class Cluster:
             "billing_note",
             "billing_unit_source",
             "peak_source",
+            "gpu_nodes_source",
         ):
             if values.get(key) is None:
                 values[key] = ""
-        for key in ("billing_unit_checked", "peak_checked"):
+        for key in ("billing_unit_checked", "peak_checked", "gpu_nodes_checked"):
             checked = values.get(key)
             values[key] = "" if checked is None else str(checked)
         for key in ("peak_bf16_tflops", "peak_fp32_tflops"):

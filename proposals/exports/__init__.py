@@ -18,6 +18,7 @@ from proposals import domain
 from proposals.assess import (
     catalogue_from_db,
     countries_from_db,
+    gpu_models_from_db,
     proposal_to_domain,
     terms_from_db,
 )
@@ -67,7 +68,11 @@ def source_for(model) -> Source:
     return Source(
         proposal=proposal,
         assessment=domain.assess(
-            proposal, catalogue, terms_from_db(), countries_from_db()
+            proposal,
+            catalogue,
+            terms_from_db(),
+            countries_from_db(),
+            gpu_models_from_db(),
         ),
         catalogue=catalogue,
         revision=None,
@@ -83,7 +88,11 @@ def source_from_snapshot(snapshot: dict, *, revision: int, status: str = "") -> 
     return Source(
         proposal=proposal,
         assessment=domain.assess(
-            proposal, catalogue, terms_from_db(), countries_from_db()
+            proposal,
+            catalogue,
+            terms_from_db(),
+            countries_from_db(),
+            gpu_models_from_db(),
         ),
         catalogue=catalogue,
         revision=revision,

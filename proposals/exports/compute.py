@@ -5,7 +5,9 @@ Pure Python: no Django."""
 from __future__ import annotations
 
 from proposals.domain import Assessment
-from proposals.domain.mfu import TOLERANCE_POINTS
+from proposals.domain.compare import PEAK_RATIO_CAVEAT
+from proposals.domain.mfu import RELATIVE_TOLERANCE, TOLERANCE_POINTS
+from proposals.domain.numbers import hours
 
 from .tables import num
 
@@ -32,7 +34,7 @@ def estimate_sentence(assessment: Assessment) -> str:
         parts.append(
             f"{c.name or 'Code entry ' + str(c.code + 1)}: {_size(c.parameters)} "
             f"parameters, {_size(c.tokens)} tokens, {c.flops:.3g} FLOPs, "
-            f"{num(c.gpu_hours, 0)} GPU-hours on {e.system} at "
+            f"{hours(c.gpu_hours)} GPU-hours on {e.system} at "
             f"{num(e.peak_tflops)} TFLOP/s peak BF16 per GPU. Estimated from "
             f"{c.formula} ({MFU_FROM[c.mfu_from]})."
         )
@@ -42,7 +44,7 @@ def estimate_sentence(assessment: Assessment) -> str:
     if e.ratio is not None:
         text += (
             f" The job plan's {e.plan_rows_from} total "
-            f"{num(e.plan_training_gpu_hours, 0)} GPU-hours "
+            f"{hours(e.plan_training_gpu_hours)} GPU-hours "
             f"({e.ratio:.2f}x the estimate)."
         )
     return text
@@ -60,7 +62,7 @@ def summary_rows(assessment: Assessment) -> list[tuple[str, str]]:
         text = (
             f"{len(a.mfu_check)} measurement(s) checked against the peak; "
             f"{len(off)} differ from the stated MFU by more than "
-            f"{TOLERANCE_POINTS:g} points"
+            f"{TOLERANCE_POINTS:g} points or {RELATIVE_TOLERANCE:.0%} of it"
         )
         text += "".join(
             f"; at {r.gpus} GPUs stated {r.stated_pct:g} %, implied "
@@ -71,7 +73,8 @@ def summary_rows(assessment: Assessment) -> list[tuple[str, str]]:
     c = a.systems_comparison
     if c and c.base_gpu_hours:
         others = [
-            f"{o.name} {num(o.gpu_hours, 0)}{' (estimate)' if o.estimated else ''}"
+            f"{o.name} {hours(o.gpu_hours)}{' (estimate)' if o.estimated else ''}"
+            + (f", {o.tier_label}" if o.tier_label else "")
             + (
                 f", walltime limit hit by {', '.join(o.walltime_hits)}"
                 if o.walltime_hits
@@ -81,5 +84,8 @@ def summary_rows(assessment: Assessment) -> list[tuple[str, str]]:
             if not o.is_target and o.gpu_hours is not None
         ]
         if others:
-            rows.append(("GPU-hours on other systems", "; ".join(others) + "."))
+            text = "; ".join(others) + "."
+            if any(o.estimated for o in c.options):
+                text += f" {PEAK_RATIO_CAVEAT.split(': ')[0]}."
+            rows.append(("GPU-hours on other systems", text))
     return rows

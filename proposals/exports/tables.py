@@ -328,12 +328,19 @@ def projection_sentence(assessment: Assessment) -> str:
         )
     low, high = pct(p.efficiency_low), pct(p.efficiency_high)
     band = low if low == high else f"{low[:-1]}-{high}"
-    return (
+    log2 = pct(max(0.0, p.log2_efficiency))
+    text = (
         f"Projected {band} efficiency at {num(p.target_gpus)} GPUs, from "
         f"measurements up to {num(p.largest_measured_gpus)} GPUs "
         f"({num(p.extrapolation_factor, 1)}x extrapolation; Amdahl's law fit "
-        f"{pct(p.amdahl_efficiency)}, log-linear fit {pct(p.log2_efficiency)})."
+        f"{pct(p.amdahl_efficiency)}, log-linear fit {log2})."
     )
+    if p.log2_below_zero:
+        text += (
+            " The log-linear fit falls below zero at this size (shown as 0 %): the "
+            "measurements do not support a job this large."
+        )
+    return text
 
 
 def months(from_month: int, to_month: int) -> str:

@@ -18,6 +18,7 @@ from .calls import (
 )
 from .catalogue import (
     Cluster,
+    GpuModel,
 )
 from .constraints import (
     MAX_GPU_HOURS,
@@ -68,6 +69,7 @@ __all__ = [
     "CallFamily",
     "CallMode",
     "Cluster",
+    "GpuModel",
     "CountryEligibility",
     "Proposal",
     "ProposalChild",

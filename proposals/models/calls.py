@@ -7,6 +7,7 @@ administrators keep them current in the admin, and every assessment reads them
 ``sources``: ``{"max_hours": {"source": "...", "checked": "2026-12-02"}, ...}``.
 """
 
+import datetime
 import importlib
 
 from django.core.exceptions import ValidationError
@@ -186,6 +187,14 @@ class CountryEligibility(models.Model):
     )
     source = models.CharField(max_length=500, help_text="URL or document title.")
     checked = models.DateField("checked on")
+    associations = models.JSONField(
+        default=list,
+        blank=True,
+        help_text='The other lists the country is on: [{"status": '
+        '"horizon_europe_associated", "since": "2024-01-01", "source": "...", '
+        '"checked": "2026-12-03"}, ...]. A call family\'s terms name the lists it '
+        "accepts.",
+    )
 
     class Meta:
         ordering = ["code"]
@@ -202,6 +211,33 @@ class CountryEligibility(models.Model):
             raise ValidationError(
                 {"vat_validators": "A list of python-stdnum module names."}
             )
+        problems = association_problems(self.associations)
+        if problems:
+            raise ValidationError({"associations": problems})
+
+
+def association_problems(value) -> list[str]:
+    """What is wrong with a country's ``associations`` list (for the admin)."""
+    if not isinstance(value, list):
+        return ["A list of {status, since, source, checked} objects."]
+    found = []
+    for i, item in enumerate(value, 1):
+        if not isinstance(item, dict):
+            found.append(f"Item {i} is not an object.")
+            continue
+        if item.get("status") not in CountryEligibility.Status.values:
+            found.append(f"Item {i}: unknown status “{item.get('status')}”.")
+        if not str(item.get("source") or "").strip():
+            found.append(f"Item {i} has no source.")
+        for key in ("since", "checked"):
+            raw = item.get(key)
+            if key == "since" and not raw:
+                continue
+            try:
+                datetime.date.fromisoformat(str(raw))
+            except ValueError:
+                found.append(f"Item {i}: “{key}” needs a date (YYYY-MM-DD).")
+    return found
 
 
 def _stdnum_module(name: str) -> bool:

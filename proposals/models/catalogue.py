@@ -31,7 +31,8 @@ class Cluster(models.Model):
     partitions = models.JSONField(
         default=list,
         blank=True,
-        help_text='List of {"name", "max_nodes", "max_walltime_hours"} objects.',
+        help_text='List of {"name", "max_nodes", "max_walltime_hours"} objects: '
+        "each partition's per-job limits.",
     )
     default_partition = models.CharField(max_length=50, blank=True)
     carbon_intensity_g_per_kwh = models.PositiveIntegerField(
@@ -90,6 +91,25 @@ class Cluster(models.Model):
         help_text="Datasheet URL or title.",
     )
     peak_checked = models.DateField("peak throughput checked on", null=True, blank=True)
+    # The size of the whole system, separate from the partitions' per-job limits
+    # (PLAN-3 compares the average busy nodes with it).
+    gpu_nodes = models.PositiveIntegerField(
+        "GPU nodes in the system",
+        null=True,
+        blank=True,
+        validators=positive(1_000_000),
+        help_text="All GPU nodes of the system (LUMI-G: 2,978), not the most one "
+        "job may use.",
+    )
+    gpu_nodes_source = models.CharField(
+        "system size source",
+        max_length=500,
+        blank=True,
+        help_text="URL or document title; start with “Unverified” when not checked.",
+    )
+    gpu_nodes_checked = models.DateField(
+        "system size checked on", null=True, blank=True
+    )
 
     class Meta:
         ordering = ["name"]
@@ -102,9 +122,62 @@ class Cluster(models.Model):
                 Q(peak_bf16_tflops__gt=0) | Q(peak_bf16_tflops__isnull=True),
             ),
             check(
+                "cluster_gpu_nodes_positive",
+                Q(gpu_nodes__gt=0) | Q(gpu_nodes__isnull=True),
+            ),
+            check(
                 "cluster_peak_fp32_positive",
                 Q(peak_fp32_tflops__gt=0) | Q(peak_fp32_tflops__isnull=True),
             ),
+        ]
+
+    def __str__(self):
+        return self.name
+
+
+class GpuModel(models.Model):
+    """A GPU variant and its peak throughput per physical GPU, from the vendor's
+    datasheet (editable in the admin): the MFU check (PLAN-2) judges a measurement
+    against the variant its "Hardware tested on" names (H100 PCIe, H100 NVL, ...)."""
+
+    slug = models.SlugField(max_length=50, unique=True)
+    family = models.CharField(
+        max_length=20, help_text="The model as people write it: A100, H100, MI250X."
+    )
+    name = models.CharField(max_length=100)
+    form = models.CharField(
+        "form factor",
+        max_length=10,
+        blank=True,
+        help_text="SXM, PCIe, NVL or OAM; blank when there is one form only.",
+    )
+    memory_gb = models.PositiveSmallIntegerField(
+        "memory (GB)", null=True, blank=True, validators=positive(4096)
+    )
+    peak_bf16_tflops = models.FloatField(
+        "peak dense BF16/FP16 TFLOP/s",
+        validators=[MinValueValidator(0.001), MaxValueValidator(100000)],
+        help_text="Tensor/matrix units, without sparsity, per physical GPU.",
+    )
+    peak_fp32_tflops = models.FloatField(
+        "peak FP32 TFLOP/s",
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(0.001), MaxValueValidator(100000)],
+    )
+    default = models.BooleanField(
+        default=False,
+        help_text="The variant assumed when a text names only the family (one per "
+        "family).",
+    )
+    source = models.CharField(max_length=500, help_text="Datasheet URL or title.")
+    checked = models.DateField("checked on")
+
+    class Meta:
+        ordering = ["family", "name"]
+        verbose_name = "GPU variant"
+        constraints = [
+            check("gpu_model_peak_positive", Q(peak_bf16_tflops__gt=0)),
         ]
 
     def __str__(self):

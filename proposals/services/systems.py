@@ -1,16 +1,29 @@
 """Retargeting: a copy of a proposal aimed at another catalogue system (the "compare
-systems" page's one click)."""
+systems" page's one click), as entered or with the comparison's rescaled figures."""
+
+import math
+from decimal import ROUND_HALF_UP, Decimal
 
 from django.db import transaction
 
+from proposals.assess import assess_proposal
 from proposals.domain import limits
-from proposals.models import Cluster, Proposal
+from proposals.domain.bounds import MAX_GPU_HOURS, MAX_HOURS_PER_JOB
+from proposals.domain.compare import SystemOption
+from proposals.models import Cluster, JobType, Proposal, UsageMonth
 
 from .proposals import proposal_duplicate
+
+CENT = Decimal("0.01")
 
 
 class UnknownSystem(Exception):
     """The system asked for is not in the catalogue."""
+
+
+class CannotRescale(Exception):
+    """The comparison has no rescaled figure for the system, or a rescaled figure
+    would be outside what a field holds (the message says which)."""
 
 
 @transaction.atomic
@@ -35,3 +48,64 @@ def proposal_retarget_copy(*, proposal: Proposal, owner, system_slug: str) -> Pr
         copy.gpu_unit = "gpus"
     copy.save(update_fields=["system", "gpu_unit"])
     return copy
+
+
+@transaction.atomic
+def proposal_retarget_copy_rescaled(
+    *, proposal: Proposal, owner, system_slug: str
+) -> tuple[Proposal, SystemOption]:
+    """A retargeted copy (``proposal_retarget_copy``) whose total GPU-hours are the
+    comparison's figure for ``system_slug`` (rounded up to whole GPU-hours) and
+    whose job walltimes and usage schedule are rescaled by the same factor (the
+    schedule's periods in proportion, adding up to the new total). Returns the copy
+    and the comparison's row, whose basis says whether it is an estimate. Nothing is
+    written when there is no rescaled figure or one would not fit its field."""
+    comparison = assess_proposal(proposal).systems_comparison
+    option = next(
+        (
+            o
+            for o in (comparison.options if comparison else ())
+            if o.slug == system_slug
+        ),
+        None,
+    )
+    if option is None:
+        raise UnknownSystem(system_slug)
+    if not option.factor or option.gpu_hours is None:
+        raise CannotRescale(f"There is no rescaled figure for {option.name}.")
+    factor = Decimal(repr(option.factor))
+    total = Decimal(math.ceil(option.gpu_hours))
+    jobs = list(JobType.objects.filter(proposal=proposal).order_by("position", "id"))
+    hours = [
+        None if j.hours is None else (j.hours * factor).quantize(CENT, ROUND_HALF_UP)
+        for j in jobs
+    ]
+    if total > MAX_GPU_HOURS or any(
+        h is not None and h > MAX_HOURS_PER_JOB for h in hours
+    ):
+        raise CannotRescale(
+            f"Rescaled by {option.factor:.2f}, a figure would be above what the "
+            "wizard accepts: copy the figures as entered and adjust them."
+        )
+    copy = proposal_retarget_copy(
+        proposal=proposal, owner=owner, system_slug=system_slug
+    )
+    copy.total_gpu_hours = total
+    copy.save(update_fields=["total_gpu_hours"])
+    copied_jobs = list(JobType.objects.filter(proposal=copy).order_by("position", "id"))
+    for job, new in zip(copied_jobs, hours, strict=True):
+        job.hours = new
+    JobType.objects.bulk_update(copied_jobs, ["hours"])
+    periods = list(UsageMonth.objects.filter(proposal=copy).order_by("position", "id"))
+    planned = sum((p.gpu_hours or Decimal(0) for p in periods), Decimal(0))
+    if periods and planned > 0:
+        left = total
+        for period in periods[:-1]:
+            share = ((period.gpu_hours or Decimal(0)) * total / planned).quantize(
+                CENT, ROUND_HALF_UP
+            )
+            period.gpu_hours = share
+            left -= share
+        periods[-1].gpu_hours = max(left, Decimal(0))
+        UsageMonth.objects.bulk_update(periods, ["gpu_hours"])
+    return copy, option

@@ -11,6 +11,7 @@ from django.utils.safestring import mark_safe
 
 from proposals import localization
 from proposals.domain.numbers import MISSING, grouped
+from proposals.domain.numbers import hours as hours_text
 from proposals.domain.sections import TABLE_BY_KIND
 from proposals.templatetags.glossary_tags import term_link
 from proposals.templatetags.stack import on_fresh_stack
@@ -34,6 +35,15 @@ def num(value, decimals=2):
     if value == "":
         return MISSING
     return grouped(value, int(decimals))
+
+
+@register.filter
+def hours(value):
+    """GPU-hours as an estimate reads (``proposals.domain.numbers.hours``): two
+    significant figures below 10 (``0.2``), whole hours above."""
+    if value == "":
+        return MISSING
+    return hours_text(value)
 
 
 @register.filter

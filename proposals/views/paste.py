@@ -77,17 +77,19 @@ def _context(request, proposal, kind: str) -> Context:
     system = proposal.system
     stored = list(getattr(proposal, kind).all())
     units = [row.unit for row in stored if getattr(row, "unit", "")]
+    codes = list(proposal.codes.all())
+    only = codes[0] if len(codes) == 1 else None
     return Context(
         fmt=number_format(request),
         gcds_per_gpu=system.gcds_per_gpu if system else None,
         gpus_per_node=system.gpus_per_node if system else None,
         codes={
-            code.name.strip().lower(): code.pk
-            for code in proposal.codes.all()
-            if code.name.strip()
+            code.name.strip().lower(): code.pk for code in codes if code.name.strip()
         },
         room=limits.MAX_ROWS[kind] - len(stored),
         default_unit=units[-1] if units else "samples/s",
+        only_code=only.pk if only else None,
+        only_code_name=only.name if only else "",
     )
 
 

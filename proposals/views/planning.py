@@ -8,7 +8,13 @@ from django.template.response import TemplateResponse
 from django.views.decorators.http import require_GET, require_POST
 
 from proposals.assess import assess_proposal
-from proposals.services.systems import UnknownSystem, proposal_retarget_copy
+from proposals.domain.numbers import hours
+from proposals.services.systems import (
+    CannotRescale,
+    UnknownSystem,
+    proposal_retarget_copy,
+    proposal_retarget_copy_rescaled,
+)
 from proposals.views import owned_proposal
 
 
@@ -32,17 +38,39 @@ def compare_systems(request, pk):
 @login_required
 @require_POST
 def retarget_copy(request, pk):
-    """A copy of the proposal aimed at the posted system."""
+    """A copy of the proposal aimed at the posted system: as entered, or with the
+    comparison's rescaled figures when ``rescale`` is posted."""
     proposal = owned_proposal(request, pk)
+    system = request.POST.get("system", "")
     try:
-        copy = proposal_retarget_copy(
-            proposal=proposal,
-            owner=request.user,
-            system_slug=request.POST.get("system", ""),
-        )
+        if request.POST.get("rescale"):
+            copy, option = proposal_retarget_copy_rescaled(
+                proposal=proposal, owner=request.user, system_slug=system
+            )
+        else:
+            copy, option = (
+                proposal_retarget_copy(
+                    proposal=proposal, owner=request.user, system_slug=system
+                ),
+                None,
+            )
     except UnknownSystem:
         messages.error(request, "Choose one of the systems listed.")
         return redirect("proposals:compare_systems", pk=proposal.pk)
+    except CannotRescale as error:
+        messages.error(request, str(error))
+        return redirect("proposals:compare_systems", pk=proposal.pk)
+    if option is not None:
+        messages.warning(
+            request,
+            f"“{copy.title}” is a new draft aimed at {copy.system.name} with "
+            f"{hours(copy.total_gpu_hours)} GPU-hours"
+            + (f" ({option.tier_label})" if option.tier_label else "")
+            + f" and job walltimes ×{option.factor:.2f} ({option.basis_words}). "
+            + (f"{option.caveat} " if option.caveat else "")
+            + "Check them before you submit.",
+        )
+        return redirect("proposals:step", pk=copy.pk, step="selection")
     messages.success(
         request,
         f"“{copy.title}” is a new draft copied from “{proposal.title}”, aimed at "

@@ -1,5 +1,6 @@
 """``assess`` reports the calendar (issue 14): a ``calendar`` key in JSON, a line
-in the text for people, and the narrative check (PLAN-4) on the LUMI guide."""
+in the text for people, and the narrative check (PLAN-4) on the LUMI guide (its
+model sentence agrees with the tables)."""
 
 import json
 
@@ -20,12 +21,11 @@ def test_json_report_has_the_calendar(catalogue):
     assert cal["node_hours"] == 4544
     assert cal["average_busy_nodes"] == pytest.approx(2.073, abs=1e-3)
     assert cal["plan_parallel_gpus"] == 2144
-    assert (cal["system"], cal["system_nodes"]) == ("LUMI-G", 1024)
+    assert (cal["system"], cal["system_nodes"]) == ("LUMI-G", 2978)
     assert cal["max_machine_share"] == 0.1
     assert cal["cannot_use_up"] is False
-    plan4 = [f for f in report["findings"] if f["code"] == "PLAN-4"]
-    assert [f["field"] for f in plan4] == ["scalability.narrative"]
-    assert "80-85%" in plan4[0]["message"] and "76-82 %" in plan4[0]["message"]
+    # The guide's "80-85 % up to 32 GPUs" overlaps the 76-82 % projected: no PLAN-4.
+    assert [f for f in report["findings"] if f["code"] == "PLAN-4"] == []
 
 
 def test_text_report_has_the_calendar_line(catalogue):

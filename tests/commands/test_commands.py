@@ -120,7 +120,8 @@ def test_adapter_assessment_matches_file_and_uses_few_queries(
         "--owner",
         user.username,
     )
-    with django_assert_max_num_queries(8):  # 6 + call terms + country eligibility
+    # 6 + call terms + country eligibility + GPU variants
+    with django_assert_max_num_queries(9):
         proposal = with_children(Proposal.objects.filter(pk=int(out))).get()
         assessment = assess_proposal(proposal)
     assert assessment.plan.total_gpu_hours == 18176

@@ -1,9 +1,11 @@
 """Calendar feasibility: average busy GPUs and nodes, against the job plan's
 parallelism and the system's size (PLAN-3)."""
 
+import dataclasses
+
 import pytest
 
-from proposals.domain import Job
+from proposals.domain import Job, Partition
 from proposals.domain.calendar import (
     DAYS_PER_MONTH,
     MAX_MACHINE_SHARE,
@@ -34,9 +36,9 @@ def test_the_lumi_guide_example():
     assert cal.average_busy_nodes == pytest.approx(18176 / 2191.5 / 4)
     assert cal.node_hours == 4544
     assert cal.plan_parallel_gpus == 8 * 120 + 32 + 32 * 16 + 4 * 160
-    assert cal.system_nodes == 1024
+    assert cal.system_nodes == 2978
     assert not cal.cannot_use_up and not cal.too_large_share
-    assert cal.machine_share == pytest.approx(18176 / 2191.5 / 4 / 1024)
+    assert cal.machine_share == pytest.approx(18176 / 2191.5 / 4 / 2978)
 
 
 @pytest.mark.parametrize(
@@ -48,11 +50,14 @@ def test_the_lumi_guide_example():
         (8 * 12 * HOURS_PER_MONTH, 12, [Job("run", 4, 17532, 1)], True, True, False),
         # Many parallel jobs make the same hours feasible.
         (8 * 12 * HOURS_PER_MONTH, 12, [Job("run", 4, 4383, 4)], False, False, False),
-        # 200 nodes on average for 3 months is 19.5 % of LUMI-G's 1,024.
-        (800 * 3 * HOURS_PER_MONTH, 3, [Job("x", 512, 48, 300)], False, False, True),
+        # 400 nodes on average for 3 months is 13.4 % of LUMI-G's 2,978 GPU nodes.
+        (1600 * 3 * HOURS_PER_MONTH, 3, [Job("x", 512, 48, 300)], False, False, True),
+        # 200 nodes is 6.7 %: within the share, although above a tenth of
+        # standard-g's per-job limit of 1,024 nodes (the old, wrong size).
+        (800 * 3 * HOURS_PER_MONTH, 3, [Job("x", 512, 48, 300)], False, False, False),
         # Exactly the share allowed is still fine.
         (
-            MAX_MACHINE_SHARE * 1024 * 4 * HOURS_PER_MONTH,
+            MAX_MACHINE_SHARE * 2978 * 4 * HOURS_PER_MONTH,
             1,
             [Job("x", 512, 48, 100)],
             False,
@@ -82,7 +87,11 @@ def test_the_job_plan_stands_in_for_a_missing_request():
 
 
 def test_systems_without_a_recorded_size_get_no_share():
-    booster = catalogue()["leonardo-booster"]
+    # Partitions' node limits are per job: they never stand in for the size.
+    booster = dataclasses.replace(catalogue()["leonardo-booster"], gpu_nodes=None)
+    booster = dataclasses.replace(
+        booster, partitions=(Partition("booster", max_nodes=256),)
+    )
     assert system_nodes(booster) is None
     cal = calendar(10**7, 1, [], cluster=booster)
     assert cal.machine_share is None and not cal.too_large_share
@@ -100,7 +109,7 @@ def test_report_and_summary():
     cal = calendar(18176, 3, example("lumi-fast-lane").scalability.jobs)
     report = cal.to_dict()
     assert report["max_machine_share"] == MAX_MACHINE_SHARE
-    assert report["system_nodes"] == 1024 and report["cannot_use_up"] is False
+    assert report["system_nodes"] == 2978 and report["cannot_use_up"] is False
     assert report["average_busy_gpus"] == pytest.approx(8.294, abs=1e-3)
     assert cal.summary().startswith("18,176 GPU-hours over 3 months (91 days)")
 
@@ -151,3 +160,46 @@ def test_a_small_allocation_says_how_soon_one_node_uses_it_up():
         cal.summary()
     )
     assert "under 0.1% of LUMI-G" in cal.summary()
+
+
+# The issue's cases, computed by hand: GPU-hours / (months x 730.5 h) / 4 GPUs per
+# node, against 10 % of each system's GPU nodes.
+@pytest.mark.parametrize(
+    ("slug", "hours", "months", "nodes", "share"),
+    [
+        # 1.5 M GPU-hours in 3 months: 171.1 nodes busy, 5.7 % of LUMI-G's 2,978
+        # (the old size, standard-g's 1,024-node job limit, gave a false 16.7 %).
+        ("lumi-g", 1_500_000, 3, 2978, False),
+        # 2.7 M: 308.0 nodes, 10.3 % of 2,978.
+        ("lumi-g", 2_700_000, 3, 2978, True),
+        # JUPITER Booster (about 6,000 nodes): 4 M GPU-hours in 1 month keep 1,369
+        # nodes busy, 23 %; it passed before because no size was recorded.
+        ("jupiter-booster", 4_000_000, 1, 6000, True),
+        # Leonardo Booster (3,456 nodes): 3 M in 3 months, 342.2 nodes, 9.9 %.
+        ("leonardo-booster", 3_000_000, 3, 3456, False),
+        # 3.1 M: 353.7 nodes, 10.2 %.
+        ("leonardo-booster", 3_100_000, 3, 3456, True),
+    ],
+)
+def test_plan_3_uses_the_whole_system(slug, hours, months, nodes, share):
+    cluster = catalogue()[slug]
+    cal = calendar(hours, months, [], cluster=cluster)
+    assert cal.system_nodes == nodes
+    busy_nodes = hours / (months * 730.5) / 4
+    assert cal.average_busy_nodes == pytest.approx(busy_nodes)
+    assert cal.too_large_share is share
+    assert (busy_nodes / nodes > 0.10) is share
+
+
+def test_every_system_records_its_size_with_a_source_and_a_date():
+    import datetime
+
+    for cluster in catalogue().values():
+        assert cluster.gpu_nodes and cluster.gpu_nodes > 0, cluster.slug
+        assert cluster.gpu_nodes_source, cluster.slug
+        datetime.date.fromisoformat(cluster.gpu_nodes_checked)
+        # A per-job limit is never larger than the machine.
+        assert all(
+            p.max_nodes is None or p.max_nodes <= cluster.gpu_nodes
+            for p in cluster.partitions
+        ), cluster.slug

@@ -93,7 +93,8 @@ def test_blank_lines_and_alignment_row_are_counted_not_read():
         ("GPU-hours", "schedule", "gpu_hours", ""),
         ("Months", "schedule", "months", ""),
         ("From month", "schedule", "from_month", ""),
-        ("Durchsatz", "measurements", None, ""),
+        ("Durchsatz", "measurements", "throughput", ""),
+        ("Messwert", "measurements", None, ""),
         ("Batch size", "jobs", None, ""),
         ("tokens/s", "jobs", None, "tokens/s"),
     ],
@@ -167,10 +168,10 @@ def test_pasted_gpu_hours_that_do_not_multiply_out_are_pointed_out():
 
 
 def test_unknown_headers_are_asked_and_a_mapping_answers():
-    text = "GPUs;Durchsatz;Einheit\n4;1.234,5;tokens/s\n"
+    text = "GPUs;Messwert;Art\n4;1.234,5;tokens/s\n"
     paste = read_paste(text, "measurements", Context(DE))
     assert not paste.ready
-    assert [c.header for c in paste.unknown] == ["Durchsatz", "Einheit"]
+    assert [c.header for c in paste.unknown] == ["Messwert", "Art"]
     answered = read_paste(
         text, "measurements", Context(DE), mapping={1: "throughput", 2: "unit"}
     )
@@ -293,3 +294,104 @@ def test_line_with_nothing_to_store_is_said():
         any("nothing to store" in line for line in paste.skipped)
         or len(paste.rows) == 1
     )
+
+
+# Issue 22: "Throughput (tokens/s)" was recognised, yet every row was stored as
+# samples/s (the default), mislabelling the chart and stopping the MFU check.
+@pytest.mark.parametrize(
+    ("text", "unit"),
+    [
+        ("GPUs\tThroughput (tokens/s)\n8\t12,000\n16\t23,500\n", "tokens/s"),
+        ("| GPUs | Throughput [images/s] |\n|---|---|\n| 4 | 1,200 |\n", "images/s"),
+        # A cell's own unit, and a unit column, say more than the header.
+        ("GPUs\tThroughput (tokens/s)\n8\t900 samples/s\n", "samples/s"),
+        ("GPUs\tThroughput (tokens/s)\tUnit\n8\t900\tseq/s\n", "seq/s"),
+    ],
+)
+def test_the_header_unit_is_stored(text, unit):
+    paste = read_paste(text, "measurements", Context(EN, default_unit="samples/s"))
+    assert paste.ready
+    assert {row.values["unit"] for row in paste.accepted} == {unit}
+
+
+def test_a_proposal_with_one_code_entry_gets_it_on_every_row():
+    text = "GPUs\tThroughput (tokens/s)\n8\t12,000\n16\t23,500\n"
+    ctx = Context(
+        EN, codes={"megatron-lm": 41}, only_code=41, only_code_name="Megatron-LM"
+    )
+    paste = read_paste(text, "measurements", ctx)
+    assert [row.values["code"] for row in paste.accepted] == [41, 41]
+    assert paste.notes == [
+        "No code column: every row belongs to the proposal's only code entry, "
+        "“Megatron-LM”."
+    ]
+    # Two code entries: the rows wait for a choice, as before.
+    two = Context(EN, codes={"a": 1, "b": 2})
+    assert all(
+        "code" not in r.values for r in read_paste(text, "measurements", two).rows
+    )
+
+
+# Headers as Spanish, German, French and Italian spreadsheets write them, with the
+# numbers in each format.
+
+
+@pytest.mark.parametrize(
+    ("text", "fmt", "values"),
+    [
+        (
+            "Número de GPUs;Rendimiento (tokens/s);Sistema\n8;12.000;MN5\n",
+            DE,
+            {
+                "gpus": 8,
+                "throughput": Decimal("12000"),
+                "unit": "tokens/s",
+                "hardware": "MN5",
+            },
+        ),
+        (
+            "Anzahl GPUs;Durchsatz (Samples/s);Effizienz\n4;1.234,5;100 %\n",
+            DE,
+            {"gpus": 4, "throughput": Decimal("1234.5"), "unit": "Samples/s"},
+        ),
+        (
+            "Nombre de GPU;Débit;Unité\n16;4 225;images/s\n",
+            FI,
+            {"gpus": 16, "throughput": Decimal("4225"), "unit": "images/s"},
+        ),
+        (
+            "Nodi;Prestazioni (token/s);Efficienza\n2;23.500;95%\n",
+            DE,
+            {"gpus": 8, "throughput": Decimal("23500"), "unit": "token/s"},
+        ),
+    ],
+)
+def test_local_language_headers(text, fmt, values):
+    paste = read_paste(text, "measurements", Context(fmt, gpus_per_node=4))
+    assert paste.ready, [c.header for c in paste.unknown]
+    assert paste.accepted[0].values == values
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("Trabajo;GPUs;Horas;Trabajos\nAjuste fino;8;24;10\n", "jobs"),
+        ("Aufgabe;GPUs;Stunden;Anzahl;GPU-Stunden\nTraining;8;24;10;1.920\n", "jobs"),
+        ("Tâche;Nœuds;Durée;Nombre de tâches\nÉvaluation;1;2;160\n", "jobs"),
+        ("Mese;Ore GPU;Attività\n1-3;6.000;porting\n", "schedule"),
+        ("Desde;Hasta;Horas GPU;Actividad\n4;6;12.176;entrenamiento\n", "schedule"),
+    ],
+)
+def test_local_language_headers_in_jobs_and_schedule(text, kind):
+    paste = read_paste(text, kind, Context(DE, gpus_per_node=4))
+    assert paste.ready, [c.header for c in paste.unknown]
+
+
+def test_a_header_word_means_one_field_per_table():
+    from proposals.domain.paste_columns import SYNONYMS
+
+    for kind, fields in SYNONYMS.items():
+        seen = {}
+        for key, words in fields.items():
+            for word in words:
+                assert seen.setdefault(word, key) == key, (kind, word)

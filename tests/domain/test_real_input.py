@@ -32,6 +32,10 @@ WITH_PREFIX = {
     "NL": "NL004495445B01",
     "FI": "FI 2077474-0",
     "SE": "SE123456789701",
+    "GB": "GB 980 7806 84",
+    # EU territory ISO lists on its own: French and Finnish numbers.
+    "RE": "FR 40 303 265 045",
+    "AX": "FI 2077474-0",
 }
 
 

@@ -102,10 +102,17 @@ CASES = [
         {"organisation__vat_number": "", "call_family": "ai_for_science"},
         None,
     ),
+    # AI for Science checks the country too (EU and Horizon Europe lists).
     (
         "ELIG-3",
         LUMI,
         {"organisation__country": "US", "call_family": "ai_for_science"},
+        "organisation.country",
+    ),
+    (
+        "ELIG-3",
+        LUMI,
+        {"organisation__country": "GB", "call_family": "ai_for_science"},
         None,
     ),
     ("ELIG-5", LUMI, {}, None),
@@ -410,7 +417,13 @@ CASES = [
     ),
     ("PLAN-3", LUMI, {}, None),
     # PLAN-4: the LUMI guide's own text expects 80-85 % at 32 GPUs; 76-82 % projected.
-    ("PLAN-4", LUMI, {}, "scalability.narrative"),
+    (
+        "PLAN-4",
+        LUMI,
+        {"scalability__narrative": "We expect 86-90% efficiency at 32 GPUs."},
+        "scalability.narrative",
+    ),
+    ("PLAN-4", LUMI, {}, None),
     ("PLAN-4", PLAY, {}, None),
     # 1.4 B parameters x 30 B tokens: ~236 GPU-hours on H100, against 104,448 in the
     # plan's training rows; 10 T tokens: ~78,600, within a factor 2.

@@ -112,7 +112,7 @@ def test_paste_a_spreadsheet_and_a_markdown_plan_then_undo(applicant, artifacts)
 def test_an_unknown_header_is_asked_and_answered_in_the_step(applicant):
     page, proposal = applicant
     open_paste(page, "measurements")
-    page.keyboard.type("GPUs;Durchsatz;Einheit\n4;1200;tokens/s\n8;2280;tokens/s")
+    page.keyboard.type("GPUs;Messwert;Art\n4;1200;tokens/s\n8;2280;tokens/s")
     page.get_by_test_id("paste-measurements-preview-button").click()
     add = page.get_by_test_id("paste-measurements-add")
     expect(add).to_be_disabled()

@@ -153,3 +153,14 @@ def test_country_admin_lists_sources(client):
     client.force_login(User.objects.create_superuser("root", "root@example.eu", "x"))
     page = client.get(reverse("admin:proposals_countryeligibility_changelist"))
     assert page.status_code == 200 and "Türkiye" in page.content.decode()
+
+
+def test_organisation_help_reads_each_familys_country_lists(user_client, proposal):
+    url = reverse("proposals:step", args=[proposal.pk, "organisation"])
+    content = user_client.get(url).content.decode()
+    assert "{industrial_innovation_countries}" not in content
+    assert (
+        "AI for Science and Collaborative EU Projects: EU member state or associated "
+        "to Horizon Europe" in content
+    )
+    assert "academic and public-sector organisations are not eligible" not in content

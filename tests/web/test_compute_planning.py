@@ -207,3 +207,111 @@ def test_admin_edits_the_peak_throughput(admin_client, catalogue):
         assert label in content
     listing = admin_client.get(reverse("admin:proposals_cluster_changelist"))
     assert "383" in listing.content.decode()
+
+
+@pytest.fixture
+def fast_lane_on_mn5(user):
+    """An applicant's 30,000 GPU-hour Fast Lane request on MareNostrum 5 ACC: one job
+    type of 16 H100 for 25 hours, 75 times, and a 3-month schedule of 10,000 each."""
+    document = json.loads((EXAMPLES / "bsc-fast-lane.json").read_text("utf-8"))
+    document["selection"]["total_gpu_hours"] = 30000
+    document["selection"]["max_gpus_per_job"] = 16
+    document["scalability"]["jobs"] = [
+        {"title": "Fine-tuning", "gpus": 16, "hours": 25, "count": 75}
+    ]
+    document["scalability"]["schedule"] = [
+        {"from_month": m, "to_month": m, "gpu_hours": 10000, "activity": "training"}
+        for m in (1, 2, 3)
+    ]
+    return services.proposal_import(
+        owner=user, document=domain.loads(json.dumps(document))
+    )
+
+
+def test_compare_page_shows_each_systems_tier_and_the_peak_caveat(
+    user_client, fast_lane_on_mn5
+):
+    url = reverse("proposals:compare_systems", args=[fast_lane_on_mn5.pk])
+    response = user_client.get(url)
+    lumi = next(o for o in response.context["comparison"].options if o.slug == "lumi-g")
+    # 30,000 x 989 / 383 = 77,467.4 GPU-hours of MI250X: above 50,000, Large Scale.
+    assert lumi.gpu_hours == pytest.approx(30000 * 989 / 383)
+    assert lumi.tier == "large_scale" and lumi.estimated
+    assert "optimistic" in lumi.caveat
+    content = response.content.decode()
+    assert "77,467" in content and "Large Scale" in content
+    assert 'data-testid="other-tier"' in content and "not Fast Lane" in content
+    assert 'data-testid="copy-rescaled"' in content
+    mn5 = next(o for o in response.context["comparison"].options if o.is_target)
+    assert mn5.tier == "fast_lane" and mn5.caveat == ""
+
+
+def test_copy_with_rescaled_figures_marks_them_as_an_estimate(
+    user_client, fast_lane_on_mn5
+):
+    url = reverse("proposals:retarget_copy", args=[fast_lane_on_mn5.pk])
+    response = user_client.post(url, {"system": "lumi-g", "rescale": "1"}, follow=True)
+    copy = Proposal.objects.exclude(pk=fast_lane_on_mn5.pk).get()
+    factor = Decimal(989) / Decimal(383)
+    assert copy.system.slug == "lumi-g"
+    assert copy.total_gpu_hours == 77468  # 77,467.4 rounded up
+    job = copy.jobs.get()
+    assert job.hours == (Decimal(25) * factor).quantize(Decimal("0.01"))  # 64.56
+    periods = [p.gpu_hours for p in copy.schedule.order_by("position")]
+    assert sum(periods) == copy.total_gpu_hours
+    assert periods[0] == (Decimal(77468) / 3).quantize(Decimal("0.01"))
+    page = response.content.decode()
+    assert "77,468 GPU-hours (Large Scale)" in page
+    assert "×2.58 (estimate from the ratio of peak BF16 throughput)" in page
+    assert "optimistic" in page
+    # The original is untouched.
+    fast_lane_on_mn5.refresh_from_db()
+    assert fast_lane_on_mn5.total_gpu_hours == 30000
+
+
+def test_selection_step_shows_the_system_size_with_its_source(user_client, proposal):
+    url = reverse("proposals:step", args=[proposal.pk, "selection"])
+    content = user_client.get(url).content.decode()
+    assert 'data-testid="system-size"' in content
+    assert "LUMI-G: 2,978 GPU nodes of 4 GPUs" in content
+    assert "LUMI architecture" in content and "checked 3 Dec 2026" in content
+
+
+def test_gpu_variants_are_in_the_database_and_plan_2_reads_them(user, catalogue):
+    """The variants' peaks are catalogue data: an administrator's correction of the
+    H100 PCIe peak changes what PLAN-2 judges against."""
+    from proposals.assess import assess_proposal
+    from proposals.models import GpuModel
+
+    assert GpuModel.objects.get(slug="h100-pcie").peak_bf16_tflops == 756
+    assert GpuModel.objects.filter(family="H100").count() == 3
+    document = json.loads((EXAMPLES / "bsc-large-scale.json").read_text("utf-8"))
+    document["codes"][0]["model_parameters"] = 7_000_000_000
+    document["scalability"]["measurements"] = [
+        # 6 x 7e9 x 64,800 = 2,721.6 TFLOP/s: 45.0 % of 8 x 756.
+        {
+            "code": 0,
+            "gpus": 8,
+            "throughput": 64800,
+            "unit": "tokens/s",
+            "mfu_pct": 45,
+            "comm_overhead_pct": None,
+            "hardware": "8x H100 PCIe",
+        }
+    ]
+    proposal = services.proposal_import(
+        owner=user, document=domain.loads(json.dumps(document))
+    )
+    (reading,) = assess_proposal(proposal).mfu_check
+    assert reading.peak_tflops == 756 and not reading.disagrees
+    GpuModel.objects.filter(slug="h100-pcie").update(peak_bf16_tflops=1000)
+    (reading,) = assess_proposal(proposal).mfu_check
+    # 2,721.6 / 8,000 = 34.0 %: 11 points from the stated 45 %.
+    assert reading.peak_tflops == 1000 and reading.disagrees
+
+
+def test_admin_lists_the_gpu_variants(admin_client, catalogue):
+    page = admin_client.get(reverse("admin:proposals_gpumodel_changelist"))
+    content = page.content.decode()
+    assert page.status_code == 200
+    assert "NVIDIA H100 NVL" in content and "AMD Instinct MI300A APU" in content

@@ -103,7 +103,7 @@ def test_numbers_in_the_persons_format(user_client, user, proposal):
 
 
 def test_unknown_column_is_asked_and_the_answer_applies(user_client, proposal):
-    text = "GPUs\tDurchsatz\n4\t1200\n"
+    text = "GPUs\tMesswert\n4\t1200\n"
     first = user_client.post(
         url(proposal, "measurements"),
         {"paste-measurements-text": text, "paste_add": "1"},
@@ -115,7 +115,7 @@ def test_unknown_column_is_asked_and_the_answer_applies(user_client, proposal):
         url(proposal, "measurements"),
         {
             "paste-measurements-text": text,
-            "paste-measurements-signature": "GPUs\tDurchsatz",
+            "paste-measurements-signature": "GPUs\tMesswert",
             "paste-measurements-map-0": "gpus",
             "paste-measurements-map-1": "throughput",
             "paste_add": "1",
@@ -127,8 +127,8 @@ def test_unknown_column_is_asked_and_the_answer_applies(user_client, proposal):
     other = user_client.post(
         url(proposal, "measurements"),
         {
-            "paste-measurements-text": "Nodes\tDurchsatz\n1\t5\n",
-            "paste-measurements-signature": "GPUs\tDurchsatz",
+            "paste-measurements-text": "Nodes\tMesswert\n1\t5\n",
+            "paste-measurements-signature": "GPUs\tMesswert",
             "paste-measurements-map-1": "throughput",
             "paste": "1",
         },
@@ -211,3 +211,27 @@ def test_without_javascript_the_steps_typed_values_are_saved_first(
     assert "2 rows to add" in response.content.decode()
     proposal.refresh_from_db()
     assert proposal.scalability_narrative == "Typed before pasting."
+
+
+def test_the_header_unit_and_the_only_code_entry_are_stored(user_client, proposal):
+    """Issue 22: "Throughput (tokens/s)" rows were stored as samples/s and without a
+    code, so the chart said samples/s and PLAN-2 stayed silent."""
+    from tests.factories import CodeEntryFactory
+
+    code = CodeEntryFactory(proposal=proposal, name="Megatron-LM")
+    text = "GPUs\tThroughput (tokens/s)\n8\t12,000\n16\t23,500\n"
+    preview = user_client.post(
+        url(proposal, "measurements"),
+        {"paste-measurements-text": text, "paste": "1"},
+    )
+    assert "only code entry, “Megatron-LM”" in preview.content.decode()
+    added = user_client.post(
+        url(proposal, "measurements"),
+        {"paste-measurements-text": text, "paste_add": "1"},
+    )
+    assert added.status_code == 302
+    stored = ScalingMeasurement.objects.filter(proposal=proposal).order_by("gpus")
+    assert [(m.gpus, m.unit, m.code_id) for m in stored] == [
+        (8, "tokens/s", code.pk),
+        (16, "tokens/s", code.pk),
+    ]

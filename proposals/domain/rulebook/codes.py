@@ -10,7 +10,7 @@ import re
 from collections.abc import Iterator
 
 from ..findings import ERROR, WARNING, Context, Hit, rule
-from .common import DIGIT, words
+from .common import words
 
 FRAMEWORK = words(r"pytorch", r"torch\b", r"tensorflow", r"jax\b", r"keras", r"flax")
 VERSION = re.compile(r"\d+\.\d+")
@@ -188,6 +188,44 @@ TECHNICAL = words(
     r"fp16",
     r"fp8",
 )
+# A figure that is a technical fact: a version ("2.4", "v1.2.3") or a number with a
+# technical unit ("8 GPUs", "1.4B parameters", "300B tokens", "64 GB"). Customers,
+# euros and percentages of a market are not.
+TECH_FIGURE = re.compile(
+    r"(?<![\w.])v?\d+(?:\.\d+)+(?![\w.])"
+    r"|\d[\d.,]*\s*[kMBT]?\s*(?:GPUs?|GCDs?|nodes?|cores?|[GT]i?B\b|[GMTP]FLOP|"
+    r"tokens?|param|samples?|images?|epochs?|layers?|bits?\b|-bit)"
+    r"|\d[\d.,]*\s*[BT]\b",
+    re.IGNORECASE,
+)
+# Code the site or a package manager provides: nothing to build, and the language
+# and dependencies are the provider's ("module load GROMACS", "pip install vllm").
+PROVIDED = words(
+    r"module load",
+    r"site[- ]provided",
+    r"provided by (?:the )?(?:site|centre|center|system)",
+    r"pre-?installed",
+    r"(?:site|system|centre|center) modules?",
+    r"easybuild module",
+    r"pip install",
+    r"from pypi",
+    r"conda install",
+    r"conda-forge",
+    r"spack install",
+    r"ai software environment",
+)
+# Languages whose code is compiled: only these need build steps ("if required").
+COMPILED = words(
+    r"c\+\+",
+    r"c\b",
+    r"fortran",
+    r"rust\b",
+    r"go\b",
+    r"cuda",
+    r"hip\b",
+    r"sycl",
+    r"openacc",
+)
 MOTIVATION = words(
     r"impact",
     r"societ",
@@ -341,15 +379,17 @@ def code_environment(ctx: Context) -> Iterator[Hit]:
     step="codes",
 )
 def code_motivation(ctx: Context) -> Iterator[Hit]:
-    """A code description contains no technical terms and no numbers, or more
-    motivation and impact wording than technical content."""
+    """A code description contains no technical terms and no technical figures
+    (versions, or numbers with a technical unit: GPUs, parameters, tokens, GB), or
+    more motivation and impact wording than technical content. Figures about a
+    business (customers, euros, market shares) are not technical content."""
     for index, code in enumerate(ctx.proposal.codes):
         text = code.description
         if not text.strip():
             continue
         technical = sum(
             len(p.findall(text))
-            for p in (FRAMEWORK, DISTRIBUTED, ENVIRONMENT, TECHNICAL, DIGIT)
+            for p in (FRAMEWORK, DISTRIBUTED, ENVIRONMENT, TECHNICAL, TECH_FIGURE)
         )
         motivation = len(MOTIVATION.findall(text))
         if technical == 0 or (motivation >= 3 and motivation > technical):
@@ -387,20 +427,26 @@ def code_blank(ctx: Context) -> Iterator[Hit]:
 )
 def code_non_ml(ctx: Context) -> Iterator[Hit]:
     """Code that is not machine-learning code (simulation, pre-processing, other
-    tools) whose description does not give its language, its dependencies or how it
-    is built or installed: the guides ask for these three for such code."""
+    tools) whose description does not give its language or its dependencies, or,
+    for compiled code (C, C++, Fortran, CUDA, ...), how it is built: the LUMI guide
+    asks for the language, the dependencies and "compilation steps (if required)".
+    Code the site or a package manager provides ("module load GROMACS", "pip
+    install vllm") is left alone: there is nothing to build and its dependencies
+    are the provider's."""
     for index, code in enumerate(ctx.proposal.codes):
         text = f"{code.name}\n{code.description}"
         if not code.description.strip() or is_ml(code.role, text):
             continue
+        if PROVIDED.search(code.description):
+            continue
+        checks = [
+            ("the programming language", LANGUAGE),
+            ("its dependencies", DEPENDENCIES),
+        ]
+        if COMPILED.search(code.description):
+            checks.append(("how it is built", BUILD))
         missing = [
-            what
-            for what, pattern in (
-                ("the programming language", LANGUAGE),
-                ("its dependencies", DEPENDENCIES),
-                ("how it is built or installed", BUILD),
-            )
-            if not pattern.search(code.description)
+            what for what, pattern in checks if not pattern.search(code.description)
         ]
         if missing:
             listed = (

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from .. import mfu
 from ..estimate import estimate
 from ..findings import WARNING, Context, Hit, rule
-from ..numbers import grouped
+from ..numbers import grouped, hours
 from .common import num
 
 PLAN_FACTOR = 2.0
@@ -47,7 +47,7 @@ def plan_vs_estimate(ctx: Context) -> Iterator[Hit]:
         return
     basis = "; ".join(
         f"{e.name or f'code {e.code + 1}'}: {e.formula} = "
-        f"{grouped(e.gpu_hours, 0)} GPU-hours"
+        f"{hours(e.gpu_hours)} GPU-hours"
         for e in est.entries
         if e.use == "training" and e.gpu_hours is not None
     )
@@ -55,9 +55,9 @@ def plan_vs_estimate(ctx: Context) -> Iterator[Hit]:
     yield Hit(
         "scalability.jobs",
         f"The job plan's {est.plan_rows_from} total "
-        f"{grouped(est.plan_training_gpu_hours, 0)} GPU-hours, a factor "
+        f"{hours(est.plan_training_gpu_hours)} GPU-hours, a factor "
         f"{est.factor:.1f} {direction} the "
-        f"{grouped(est.training_gpu_hours, 0)} "
+        f"{hours(est.training_gpu_hours)} "
         f"GPU-hours estimated on {est.system} at {num(est.peak_tflops)} TFLOP/s "
         f"per GPU ({basis}); more than a factor {PLAN_FACTOR:g} apart. Explain the "
         "difference (repeated runs, ablations, a lower MFU) or correct the plan "
@@ -72,12 +72,18 @@ def plan_vs_estimate(ctx: Context) -> Iterator[Hit]:
     step="scalability",
 )
 def mfu_cross_check(ctx: Context) -> Iterator[Hit]:
-    """A measurement states an MFU more than 10 percentage points away from the MFU
-    its throughput implies: 6·N (2·N for inference) FLOPs per token times tokens/s
-    (samples/s times tokens per sample), over the GPUs' peak BF16 throughput from the
-    catalogue. The message gives both readings of the throughput (the total of all
-    GPUs, or one GPU's) and says which, if either, reconciles them."""
-    for r in mfu.disagreements(mfu.check(ctx.proposal, ctx.catalogue, ctx.cluster)):
+    """A measurement states an MFU more than 10 percentage points, or more than half
+    of itself (at least 1 point), away from the MFU its throughput implies: 6·N
+    (2·N for inference) FLOPs per token times tokens/s (samples/s times tokens per
+    sample), over the peak dense BF16 throughput of the GPU it was measured on. The
+    peak follows the measurement's "Hardware tested on" text: a variant it names
+    (H100 PCIe or NVL, A100 40/80 GB SXM or PCIe, GH200, MI250X per module, MI300A,
+    MI300X; see "GPU variants" below), else the catalogue system it names, else the
+    family's SXM variant, said to be assumed; blank means the target system. The
+    message gives both readings of the throughput (the total of all GPUs, or one
+    GPU's) and says which, if either, reconciles them."""
+    readings = mfu.check(ctx.proposal, ctx.catalogue, ctx.cluster, ctx.gpu_models)
+    for r in mfu.disagreements(readings):
         k = mfu.FLOPS_PER_TOKEN[r.use]
         tflops = k * r.parameters * r.tokens_per_s / 1e12
         stated = mfu.READING_WORDS[r.stated_reading]
@@ -86,8 +92,13 @@ def mfu_cross_check(ctx: Context) -> Iterator[Hit]:
             f"{parameters(r.parameters)}-parameter model are {k}·N × tokens/s = "
             f"{grouped(tflops, 0)} TFLOP/s; read as {stated} that is "
             f"{pct(r.implied_pct)} of {r.gpus} × {num(r.peak_tflops)} TFLOP/s "
-            f"({r.gpu}), not the stated {pct(r.stated_pct)}."
+            f"({r.peak_name}), not the stated {pct(r.stated_pct)}."
         )
+        if r.peak_assumed:
+            text += (
+                f" “{r.gpu}” does not say which variant (SXM, PCIe, NVL): the peak "
+                f"of the {r.peak_name} is assumed; name the variant if it differs."
+            )
         other = r.other_reading
         if r.reconciling == other:
             text += (

@@ -134,13 +134,16 @@ def elig_vat(ctx: Context) -> Iterator[Hit]:
 
 @rule("ELIG-3", severity=ERROR, title="Country not eligible", step="organisation")
 def elig_country(ctx: Context) -> Iterator[Hit]:
-    """Families whose terms restrict the country (industrial): the country of
-    incorporation is missing, or its status in the eligibility data (EU member state,
-    associated to Horizon 2020, ...) is not one the family's terms accept."""
+    """Families whose terms restrict the country: the country of incorporation is
+    missing, or none of the lists it is on in the eligibility data (EU member
+    state, associated to Horizon 2020, to Horizon Europe, to the Digital Europe
+    Programme) is one the family's terms accept (industrial: EU members and the
+    three association lists; AI for Science: EU members and Horizon Europe). The
+    outermost regions and Åland are EU territory."""
     code = ctx.proposal.organisation.country.strip()
     statuses = ctx.family.eligible_country_statuses
     entry = country(code, ctx.countries)
-    if not statuses or (entry and entry.status in statuses):
+    if not statuses or (entry and entry.statuses & set(statuses)):
         return
     if not code:
         message = "Enter the country where the organisation is incorporated."
@@ -155,6 +158,9 @@ def elig_country(ctx: Context) -> Iterator[Hit]:
             f"Organisations incorporated in {name(code)} are not eligible for "
             f"{ctx.family.label}, which accepts countries that are: {listed}."
         )
+        if entry:
+            held = [STATUS_LABELS.get(s, s) for s in sorted(entry.statuses)]
+            message += f" {name(code)} is {' and '.join(held)} only."
     yield Hit("organisation.country", message)
 
 

@@ -36,9 +36,10 @@ def plan_calendar(ctx: Context) -> Iterator[Hit]:
     average than the job plan ever runs at once (all its jobs in parallel), so it
     cannot be used up in time; a single job runs longer than the whole allocation;
     or the average number of busy nodes is more than the share of the target
-    system (its largest partition in the catalogue) one project can sensibly
-    expect: 10 % of its nodes (``MAX_MACHINE_SHARE`` in
-    ``proposals/domain/calendar.py``)."""
+    system one project can sensibly expect: 10 % of all its GPU nodes as the
+    catalogue records them with a source (see "Systems" below;
+    ``MAX_MACHINE_SHARE`` in ``proposals/domain/calendar.py``). A partition's node
+    limit is a per-job limit and is never taken for the size."""
     cal = calendar_of(ctx)
     if cal is None:
         return
@@ -65,7 +66,7 @@ def plan_calendar(ctx: Context) -> Iterator[Hit]:
             "selection.total_gpu_hours",
             f"Keeping {num(round(cal.average_busy_nodes, 1))} nodes busy on average "
             f"for {months} is {cal.machine_share:.0%} of {cal.system_name} "
-            f"({num(cal.system_nodes)} nodes), more than the {cal.max_share:.0%} "
+            f"({num(cal.system_nodes)} GPU nodes in all), more than the {cal.max_share:.0%} "
             "one project can expect: spread the work over a longer allocation or "
             "request fewer GPU-hours.",
         )
@@ -81,9 +82,13 @@ def plan_narrative_figures(ctx: Context) -> Iterator[Hit]:
     """The scalability narrative states an efficiency, a speedup, a GPU count per
     job or a total of GPU-hours that the tables contradict: an efficiency or speedup
     at a measured GPU count that the measurement does not give (2 points or 5 %
-    slack for rounding), one at the target GPU count outside the projected band,
-    a maximum job size other than the declared one, or a GPU-hour total other than
-    the requested one (and the job plan's)."""
+    slack for rounding), one at the target GPU count whose range does not overlap
+    the projected band, a maximum job size other than the declared one, or a
+    GPU-hour total other than the requested one (and the job plan's). Consistent,
+    and never flagged: a range that overlaps the computed one, a bound that holds
+    ("over 70 %"), a part of the total ("Of the total, 12,288 GPU-hours are for
+    ablations", one job type's or one schedule period's hours) and a figure in a
+    sentence about another or an earlier allocation."""
     for item in contradictions(
         ctx.proposal.scalability.narrative,
         analysis=ctx.analysis,
@@ -92,6 +97,9 @@ def plan_narrative_figures(ctx: Context) -> Iterator[Hit]:
         requested_gpu_hours=ctx.proposal.selection.total_gpu_hours,
         target_gpus=ctx.target_gpus,
         gcds_per_gpu=ctx.cluster.gcds_per_gpu if ctx.cluster else 1,
+        schedule_hours=tuple(
+            period.gpu_hours for period in ctx.proposal.scalability.schedule
+        ),
     ):
         yield Hit(
             "scalability.narrative",

@@ -14,7 +14,7 @@ from ..scaling import SUPERLINEAR_EFFICIENCY
 from ..schedule import hours_match
 from ..terms import ModeTerms
 from ..tiers import tier_label
-from .common import exploratory, num
+from .common import num
 
 GPU_TOKEN = re.compile(r"[A-Za-z]+\d+[A-Za-z]*")
 
@@ -116,8 +116,9 @@ def scal_job_plan(ctx: Context) -> Iterator[Hit]:
     step="scalability",
 )
 def scal_total(ctx: Context) -> Iterator[Hit]:
-    """The job plan's GPU-hours do not add up to the requested total (a warning in
-    Playground, whose terms ask for no job plan: one given should still agree)."""
+    """The job plan's GPU-hours do not add up to the requested total: an error where
+    the terms require a job plan (Fast Lane, Large Scale), a warning where they ask
+    for none (Playground, AI for Science: one given should still agree)."""
     requested = ctx.proposal.selection.total_gpu_hours
     planned = ctx.plan.total_gpu_hours
     if requested is None or not ctx.plan.rows or hours_match(planned, requested):
@@ -126,7 +127,7 @@ def scal_total(ctx: Context) -> Iterator[Hit]:
         "scalability.jobs",
         f"The job plan adds up to {num(planned)} GPU-hours but {num(requested)} are "
         f"requested (difference {num(planned - requested)}); make them agree.",
-        WARNING if exploratory(ctx.mode) else None,
+        WARNING if ctx.mode is not None and not ctx.mode.job_plan_required else None,
     )
 
 
@@ -151,7 +152,8 @@ def scal_job_above_max(ctx: Context) -> Iterator[Hit]:
 def scal_measurements(ctx: Context) -> Iterator[Hit]:
     """Tiers whose terms require scaling data (Fast Lane, Large Scale): fewer than
     two usable measurements at distinct GPU counts, unless the workload is many small
-    jobs with a runtime stability figure."""
+    jobs with a runtime stability figure and a representative job measured at the
+    jobs' size (a stability figure without a measurement is no throughput data)."""
     if requires(ctx, "scaling_data_required") and not (
         ctx.has_scaling_data or ctx.high_throughput_evidence
     ):

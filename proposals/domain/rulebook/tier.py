@@ -159,19 +159,31 @@ def tier_multi_node_without_data(ctx: Context) -> Iterator[Hit]:
 )
 def tier_duration(ctx: Context) -> Iterator[Hit]:
     """The allocation duration is not one the terms list for the tier (or, for a
-    family without tiers, for the family; see the call terms below)."""
+    family without tiers, for the family; see the call terms below). The advice
+    names a tier whose terms list the duration, when there is one; a family without
+    tiers is only asked to adjust the duration."""
     duration = ctx.proposal.selection.duration_months
     mode = ctx.mode
     if duration is None or mode is None or not mode.durations_months:
         return
     if duration in mode.durations_months:
         return
-    name = tier_label(ctx.tier) if ctx.family.tiered else ctx.family.label
+    advice = "Adjust the duration."
+    if ctx.family.tiered:
+        name = tier_label(ctx.tier)
+        fitting = [m for m in ctx.family.modes if duration in m.durations_months]
+        if fitting:
+            other = fitting[0]
+            advice = (
+                f"Adjust the duration, or the request to {tier_label(other.slug)} "
+                f"({months(other.durations_months)}) if the work fits that tier."
+            )
+    else:
+        name = ctx.family.label
     yield Hit(
         "selection.duration_months",
         f"{name} allocations last {months(mode.durations_months)}; "
-        f"{duration} months is outside those terms. Adjust the duration, or the "
-        "request to the tier that fits it.",
+        f"{duration} months is outside those terms. {advice}",
     )
 
 
@@ -183,13 +195,18 @@ def tier_duration(ctx: Context) -> Iterator[Hit]:
 )
 def tier_gap(ctx: Context) -> Iterator[Hit]:
     """The requested hours are above the smaller tier's bound but below the minimum
-    the terms give for the tier they fall into (only when the terms leave such a
-    gap between two tiers; the guides' bounds leave none)."""
+    the terms give for the tier they fall into, only when the terms leave such a
+    gap between two tiers: a minimum more than one whole GPU-hour above the smaller
+    tier's bound. The guides' bounds (up to 5,000, from 5,001) leave none, so
+    5,000.5 GPU-hours is simply Fast Lane."""
     mode = ctx.mode
     hours = ctx.proposal.selection.total_gpu_hours
     if not ctx.family.tiered or mode is None or hours is None:
         return
     if mode is ctx.family.modes[0] or mode.min_hours is None or hours >= mode.min_hours:
+        return
+    smaller = ctx.family.modes[ctx.family.modes.index(mode) - 1]
+    if smaller.max_hours is not None and mode.min_hours <= smaller.max_hours + 1:
         return
     unit = REQUEST_UNITS.get(mode.request_unit, "GPU-hours")
     yield Hit(

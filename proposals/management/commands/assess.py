@@ -15,7 +15,12 @@ from django.core.management.base import BaseCommand
 from django.db import DatabaseError
 
 from proposals import domain
-from proposals.assess import catalogue_from_db, countries_from_db, terms_from_db
+from proposals.assess import (
+    catalogue_from_db,
+    countries_from_db,
+    gpu_models_from_db,
+    terms_from_db,
+)
 from proposals.domain import calendar
 from proposals.exports import jsonio
 
@@ -63,10 +68,10 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, file, output_format, **options):
-        catalogue, terms, countries = self.data()
+        catalogue, terms, countries, gpu_models = self.data()
         systems = {slug: None for slug in catalogue}
         proposal = read_proposal(self, file, systems=systems)
-        assessment = domain.assess(proposal, catalogue, terms, countries)
+        assessment = domain.assess(proposal, catalogue, terms, countries, gpu_models)
         # The calendar of the request (issue 14): a key of its own in the report.
         cal = calendar.for_proposal(proposal, assessment.plan, catalogue)
         if output_format == "json":
@@ -84,15 +89,21 @@ class Command(BaseCommand):
             raise SystemExit(1)
 
     def data(self):
-        """The administrators' catalogue, call terms and country eligibility;
+        """The administrators' catalogue, call terms, country eligibility and GPU
+        variants;
         without a usable database (not migrated yet, say) the shipped ones, with a
         note."""
         try:
-            return catalogue_from_db(), terms_from_db(), countries_from_db()
+            return (
+                catalogue_from_db(),
+                terms_from_db(),
+                countries_from_db(),
+                gpu_models_from_db(),
+            )
         except DatabaseError as exc:
             self.stderr.write(
                 f"No database catalogue ({exc.__class__.__name__}); using "
                 f"{SHIPPED_CATALOGUE.relative_to(settings.BASE_DIR)}, the "
-                "shipped call terms and country eligibility."
+                "shipped call terms, country eligibility and GPU variants."
             )
-            return domain.load_catalogue(SHIPPED_CATALOGUE), None, None
+            return domain.load_catalogue(SHIPPED_CATALOGUE), None, None, None

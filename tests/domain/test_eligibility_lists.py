@@ -1,0 +1,121 @@
+"""Eligibility lists (issue 22): EU territory that ISO 3166 lists on its own, the
+association lists with their programme, source and date, and each call family's
+terms naming the lists it accepts."""
+
+import dataclasses
+import datetime
+
+import pytest
+
+from proposals.domain import assess
+from proposals.domain.countries import eligible_countries
+from proposals.domain.terms import default_terms
+
+from .builders import catalogue, edit, example
+
+LUMI = example("lumi-fast-lane")  # an SME; industrial family
+
+
+def elig(proposal, code="ELIG-3", terms=None):
+    found = assess(proposal, catalogue(), terms).findings
+    return [f for f in found if f.code == code]
+
+
+def organisation(country, vat="", family="industrial_innovation", kind="sme"):
+    return edit(
+        LUMI,
+        call_family=family,
+        organisation__country=country,
+        organisation__vat_number=vat,
+        organisation__kind=kind,
+    )
+
+
+# A start-up in Saint-Denis (Réunion) registered with a French VAT number, one in
+# Mariehamn (Åland) with a Finnish one: EU members (TFEU art. 349, 355).
+@pytest.mark.parametrize(
+    ("country", "vat"),
+    [
+        ("RE", "FR 40 303 265 045"),
+        ("GF", "FR40303265045"),
+        ("GP", "40303265045"),  # without prefix: the French one is added
+        ("MQ", "FR 40 303 265 045"),
+        ("YT", "FR 40 303 265 045"),
+        ("MF", "FR 40 303 265 045"),
+        ("AX", "FI 2077474-0"),
+    ],
+)
+def test_outermost_regions_and_aland_are_eu(country, vat):
+    p = organisation(country, vat)
+    assert elig(p) == []
+    assert elig(p, "ELIG-2") == []
+
+
+def test_a_german_number_for_a_reunion_company_is_still_foreign():
+    (hit,) = elig(organisation("RE", "DE136695976"), "ELIG-2")
+    assert "starts with DE" in hit.message
+
+
+@pytest.mark.parametrize(
+    ("country", "family", "kind", "eligible"),
+    [
+        # The United Kingdom: associated to Horizon Europe since 1 January 2024.
+        ("GB", "industrial_innovation", "sme", True),
+        ("GB", "ai_for_science", "academic", True),
+        # Norway: Horizon 2020, Horizon Europe and Digital Europe.
+        ("NO", "industrial_innovation", "startup", True),
+        ("NO", "ai_for_science", "academic", True),
+        # Switzerland: Horizon 2020 only in this data; the LUMI guide's family
+        # accepts it, AI for Science (Horizon Europe) does not.
+        ("CH", "industrial_innovation", "sme", True),
+        ("CH", "ai_for_science", "academic", False),
+        # A US university: no country check ran for AI for Science before.
+        ("US", "ai_for_science", "academic", False),
+        ("US", "industrial_innovation", "sme", False),
+        ("FR", "ai_for_science", "public", True),
+        ("RE", "ai_for_science", "academic", True),
+    ],
+)
+def test_each_family_accepts_its_lists(country, family, kind, eligible):
+    found = elig(organisation(country, family=family, kind=kind))
+    assert (found == []) is eligible
+    assert all(f.severity == "error" for f in found)
+
+
+def test_the_message_says_which_list_the_country_is_on():
+    (hit,) = elig(organisation("CH", family="ai_for_science", kind="academic"))
+    assert "associated to Horizon Europe" in hit.message
+    assert "Switzerland is associated to Horizon 2020 only" in hit.message
+
+
+def test_the_call_terms_decide_the_list():
+    """Terms that keep the Horizon 2020 list only (the LUMI guide's wording) reject
+    the United Kingdom; the shipped terms, which also name Horizon Europe, do not."""
+    terms = dict(default_terms())
+    industrial = terms["industrial_innovation"]
+    terms["industrial_innovation"] = dataclasses.replace(
+        industrial, eligible_country_statuses=("eu_member", "h2020_associated")
+    )
+    uk = organisation("GB", "GB 980 7806 84")
+    assert [f.field for f in elig(uk, terms=terms)] == ["organisation.country"]
+    assert elig(uk) == []
+
+
+def test_association_lists_have_programme_source_and_date():
+    countries = eligible_countries()
+    assert countries["GB"].statuses == {"horizon_europe_associated"}
+    assert countries["GB"].associations[0].since == "2024-01-01"
+    assert {"h2020_associated", "horizon_europe_associated"} <= countries["NO"].statuses
+    assert countries["CH"].statuses == {"h2020_associated"}
+    for entry in countries.values():
+        assert entry.source and entry.programme
+        datetime.date.fromisoformat(entry.checked)
+        for association in entry.associations:
+            assert association.source
+            datetime.date.fromisoformat(association.checked)
+
+
+def test_every_family_names_its_lists_with_a_source():
+    for family in default_terms().values():
+        assert family.eligible_country_statuses
+        assert family.sources["eligible_country_statuses"].source
