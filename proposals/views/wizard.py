@@ -30,7 +30,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
 from proposals import charts, selectors, services
-from proposals.domain.fields import FIELD_BY_KEY, columns
+from proposals.domain.fields import FIELD_BY_KEY
 from proposals.domain.sections import TABLE_BY_KIND, TABLE_KINDS
 from proposals.live import (
     SUMMARY_PARTS,
@@ -52,6 +52,7 @@ from proposals.wizard import (
     neighbours,
     plan_folded,
     plan_optional,
+    table_columns,
     wizard_progress,
 )
 
@@ -117,7 +118,7 @@ def _page(request, proposal, step, step_forms, **extra):
         # The vocabulary the step templates read: tables, their columns, units.
         "table_kinds": TABLE_KINDS,
         "tables": TABLE_BY_KIND,
-        "columns": {kind: columns(kind) for kind in TABLE_KINDS},
+        "columns": {kind: table_columns(kind) for kind in TABLE_KINDS},
         "units": {key: spec.unit for key, spec in FIELD_BY_KEY.items() if spec.unit},
         # Regions an autosave may leave out when the page shows them already.
         "chart_changed": True,
