@@ -87,6 +87,17 @@ class CallFamilyAdmin(admin.ModelAdmin):
     list_display = ["label", "slug", "tiered", "vat_required"]
     inlines = [CallModeInline]
 
+    # The families are defined in code (domain/types.py: the proposal's choices and
+    # the JSON format); here their terms are edited, never added, renamed or removed.
+    def get_readonly_fields(self, request, obj=None):
+        return ("slug", "label") if obj is not None else ()
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
 
 @admin.register(CountryEligibility)
 class CountryEligibilityAdmin(admin.ModelAdmin):

@@ -17,5 +17,8 @@ class ProposalsConfig(AppConfig):
         # After every migrate (and test-database flush), once Django has created
         # the permissions: the support staff group holds exactly its admin rights.
         post_migrate.connect(_grant_staff_rights, sender=self)
+        # The call families of the code and the call terms' rows agree (checks.py).
+        import proposals.checks  # noqa: F401
+
         # The in-process copy of the catalogue and call terms forgets itself on edits.
         from proposals import reference_data  # noqa: F401
