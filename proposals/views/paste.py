@@ -209,7 +209,7 @@ def _save_step_first(request, proposal) -> None:
     in it first (as the row buttons do), so that nothing typed is lost."""
     if request.htmx or "bases" not in request.POST:
         return
-    wizard._save(request, proposal, wizard.STEP_BY_SLUG[STEP])
+    wizard.save_posted_step(request, proposal, STEP)
 
 
 @login_required

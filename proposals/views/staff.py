@@ -29,6 +29,7 @@ from proposals.review_forms import (
     StatusForm,
 )
 from proposals.review_page import choice_name, review_sections, sidebar
+from proposals.views import proposal_revision, staff_proposal
 from proposals.views.review import (
     add_comment,
     comment_url_for,
@@ -119,7 +120,7 @@ def staff_queue_csv(request):
 @require_POST
 def staff_assign(request, pk):
     """Take, hand over or release a proposal."""
-    proposal = selectors.review_get_for_staff(user=request.user, pk=pk)
+    proposal = staff_proposal(request, pk)
     form = AssignForm(request.POST)
     if not form.is_valid():
         messages.error(request, "Choose the colleague to hand it over to.")
@@ -151,7 +152,7 @@ def _shown_revision(request, proposal):
         return None
     if not (number.isascii() and number.isdigit() and len(number) <= 9):
         raise Http404("No such revision.")
-    return selectors.review_revision(proposal=proposal, number=int(number))
+    return proposal_revision(proposal, int(number))
 
 
 def _checklist(latest, previous=None) -> list[dict]:
@@ -244,7 +245,7 @@ def staff_review(request, pk):
     draft, or any revision with ``?revision=N``), with the live sidebar, comments
     per section, the technical assessment, the status form, revisions and the audit
     trail."""
-    proposal = selectors.review_get_for_staff(user=request.user, pk=pk)
+    proposal = staff_proposal(request, pk)
     return _review_page(request, proposal)
 
 
@@ -253,7 +254,7 @@ def staff_review(request, pk):
 def staff_assess(request, pk):
     """Record the technical assessment of the latest revision; "Request changes"
     also asks the applicant for the changes chosen in the checklist."""
-    proposal = selectors.review_get_for_staff(user=request.user, pk=pk)
+    proposal = staff_proposal(request, pk)
     latest = proposal.review_state.latest_revision
     decisions = {
         i: (
@@ -294,7 +295,7 @@ def staff_assess(request, pk):
 @require_POST
 def staff_comment(request, pk):
     """Staff comment on a section or field (optionally an internal note)."""
-    proposal = selectors.review_get_for_staff(user=request.user, pk=pk)
+    proposal = staff_proposal(request, pk)
     return add_comment(request, proposal, staff=True)
 
 
@@ -302,7 +303,7 @@ def staff_comment(request, pk):
 @require_POST
 def staff_set_status(request, pk):
     """Staff move the proposal to another status, with a note."""
-    proposal = selectors.review_get_for_staff(user=request.user, pk=pk)
+    proposal = staff_proposal(request, pk)
     form = StatusForm(
         request.POST, targets=workflow.allowed_targets(proposal.status, workflow.STAFF)
     )
@@ -331,7 +332,7 @@ def staff_set_status(request, pk):
 def staff_diff(request, pk):
     """What changed between two revisions (or the latest and the current draft),
     field by field, with the change in tier and findings."""
-    proposal = selectors.review_get_for_staff(user=request.user, pk=pk)
+    proposal = staff_proposal(request, pk)
     revisions = list(selectors.review_revisions(proposal=proposal))
     latest = proposal.review_state.latest_revision.number
     first = revisions[0].number
@@ -377,7 +378,7 @@ def _side(proposal, number) -> dict:
             "findings": [f.to_dict() for f in assessment.findings],
             "counts": assessment.counts,
         }
-    revision = selectors.review_revision(proposal=proposal, number=number)
+    revision = proposal_revision(proposal, number)
     return {
         "label": f"revision {revision.number}",
         "revision": revision,

@@ -411,3 +411,10 @@ def _describe_conflicts(step_forms, outcome) -> list[dict]:
             }
         )
     return described
+
+
+def save_posted_step(request, proposal, slug: str) -> None:
+    """Store what a step's form posted, field by field, as its Save button does:
+    for the views that receive the whole step form without JavaScript (a paste
+    posted from the step page saves what was typed there first)."""
+    _save(request, proposal, STEP_BY_SLUG[slug])
