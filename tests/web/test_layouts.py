@@ -4,6 +4,7 @@ it. Every form field is an input on its page and every field input of the page i
 form field; a field dropped from a layout is not in the form, so a Save without
 JavaScript leaves its stored value alone."""
 
+import re
 from decimal import Decimal
 from html.parser import HTMLParser
 
@@ -245,3 +246,17 @@ def test_a_column_dropped_from_a_table_keeps_its_value_on_save(
     assert answer.status_code == 302
     job.refresh_from_db()
     assert job.title == title
+
+
+def test_a_gpu_count_of_a_step_layout_carries_the_gpu_unit(user_client, filled):
+    """The layout's cells render as the hand-written template did: the largest
+    job's input with the unit the applicant types GPU counts in."""
+    url = reverse("proposals:step", args=[filled.pk, "selection"])
+    page = user_client.get(url).content.decode()
+    wrap = page[page.index('id="wrap-id_max_gpus_per_job"') :]
+    wrap = wrap[: wrap.index('id="fb-id_max_gpus_per_job"')]
+    assert '<span class="input-group-text" data-gpu-unit-label>GPUs</span>' in wrap
+    before = page[: page.index('id="wrap-id_max_gpus_per_job"')]
+    assert re.search(
+        r'<div class="col-md-6">\s*<div class="mb-3 wizard-field" $', before
+    )
