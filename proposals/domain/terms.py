@@ -194,10 +194,10 @@ def family_terms(terms: CallTerms | None, slug: str) -> FamilyTerms:
     if found is None:
         raise UnknownCallFamily(
             f"The call family {slug!r} has no call terms (known: "
-            f"{', '.join(sorted(source)) or 'none'}). Add its row with its modes in "
-            "the admin (Call families), or load fixtures/call_terms.json "
-            "(python manage.py migrate runs the data migration); "
-            "`python manage.py check --database default` lists every mismatch."
+            f"{', '.join(sorted(source)) or 'none'}). Give it its terms and modes "
+            "in the admin (Call families; the shipped ones are in "
+            "fixtures/call_terms.json); `python manage.py check --database default` "
+            "lists every mismatch."
         )
     return found
 

@@ -10,6 +10,7 @@ from django.core.management import call_command
 from django.core.management.base import SystemCheckError
 from django.urls import reverse
 
+from proposals import checks
 from proposals.assess import assess_proposal
 from proposals.checks import call_families_match_their_terms
 from proposals.domain.terms import (
@@ -67,6 +68,14 @@ def test_the_check_runs_only_with_a_database():
     CallMode.objects.filter(family__slug=SCIENCE).delete()
     assert call_families_match_their_terms(databases=None) == []
     assert _errors() != []
+
+
+def test_the_check_waits_for_pending_migrations(monkeypatch):
+    """``migrate`` runs the checks before migrating: a data migration that brings
+    a new family's terms must be able to run."""
+    CallMode.objects.filter(family__slug=SCIENCE).delete()
+    monkeypatch.setattr(checks, "_migrations_pending", lambda: True)
+    assert _errors() == []
 
 
 def test_a_proposal_of_a_family_without_terms_is_not_assessed_with_other_terms(
