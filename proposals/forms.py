@@ -433,6 +433,7 @@ class SelectionForm(GpuUnitMixin, WizardStepForm):
     class Meta:
         model = Proposal
         fields = field_names("selection")
+        field_classes = {"system": ClusterChoiceField}
         widgets = {
             "libraries": forms.Textarea(attrs={"rows": 2}),
             "auxiliary_services": forms.Textarea(attrs={"rows": 2}),
@@ -444,7 +445,6 @@ class SelectionForm(GpuUnitMixin, WizardStepForm):
         super().__init__(*args, **kwargs)
         if "system" in self.fields:
             self.fields["system"].empty_label = "Choose a system"
-            self.fields["system"].__class__ = ClusterChoiceField
         system = self.instance.system
         self.setup_gpu_unit(
             gcds_per_gpu=system.gcds_per_gpu if system else 1, unit=gpu_unit

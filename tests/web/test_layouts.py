@@ -260,3 +260,23 @@ def test_a_gpu_count_of_a_step_layout_carries_the_gpu_unit(user_client, filled):
     assert re.search(
         r'<div class="col-md-6">\s*<div class="mb-3 wizard-field" $', before
     )
+
+
+def test_the_system_is_read_from_the_kept_catalogue_without_a_query(filled):
+    """The selection form's system field is a ``ClusterChoiceField`` declared in
+    its ``Meta.field_classes`` (no class swap): validating a system costs no query."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from proposals.forms import ClusterChoiceField, SelectionForm
+    from proposals.models import Cluster
+    from proposals.reference_data import cached_clusters
+
+    other = Cluster.objects.exclude(pk=filled.system_id).first()
+    cached_clusters()  # the catalogue, kept in process
+    form = SelectionForm({"system": str(other.pk)}, instance=filled)
+    assert type(form.fields["system"]) is ClusterChoiceField
+    with CaptureQueriesContext(connection) as queries:
+        assert form.is_valid(), form.errors
+    assert form.cleaned_data["system"] == other
+    assert not [q for q in queries.captured_queries if "cluster" in q["sql"]]
