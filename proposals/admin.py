@@ -151,6 +151,17 @@ class CallFamilyAdmin(admin.ModelAdmin):
     def unverified(self, obj):
         return unverified_facts(obj.sources)
 
+    # The families are defined in code (domain/types.py: the proposal's choices and
+    # the JSON format); here their terms are edited, never added, renamed or removed.
+    def get_readonly_fields(self, request, obj=None):
+        return ("slug", "label") if obj is not None else ()
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
 
 @admin.register(CountryEligibility)
 class CountryEligibilityAdmin(admin.ModelAdmin):

@@ -26,5 +26,8 @@ class ProposalsConfig(AppConfig):
         # The database cache's table (DJANGO_CACHE_BACKEND=db) comes with migrate: a
         # deployment that forgot `createcachetable` would answer 500 on every step.
         post_migrate.connect(_create_cache_tables, sender=self)
+        # The call families of the code and the call terms' rows agree (checks.py).
+        import proposals.checks  # noqa: F401
+
         # The in-process copy of the catalogue and call terms forgets itself on edits.
         from proposals import reference_data  # noqa: F401

@@ -12,8 +12,9 @@ from django.core.exceptions import ValidationError
 from django.core.validators import MaxLengthValidator
 from django.forms.utils import ErrorDict
 
+from proposals.domain import layouts
 from proposals.domain.bounds import BOUNDS, Bound
-from proposals.domain.fields import FIELD_BY_KEY, columns, label, section_fields
+from proposals.domain.fields import FIELD_BY_KEY, label
 from proposals.domain.numbers import (
     NUMBER_FORMAT_BY_NAME,
     NumberError,
@@ -220,9 +221,14 @@ class NumberField(forms.Field):
 
 
 def field_names(section_or_table: str, *, table: bool = False) -> list[str]:
-    """The model fields a wizard form edits, in the vocabulary's order."""
-    specs = columns(section_or_table) if table else section_fields(section_or_table)
-    return [spec.name for spec in specs]
+    """The model fields a wizard form edits: those its layout shows, in page order
+    (``domain.layouts``)."""
+    layout = (
+        layouts.row_layout(section_or_table)
+        if table
+        else layouts.step_layout(section_or_table)
+    )
+    return list(layout.fields) if layout is not None else []
 
 
 def _our_messages(field: forms.Field) -> None:
@@ -252,6 +258,14 @@ class WizardStepForm(forms.ModelForm):
     """
 
     table: str | None = None  # the table kind of a row form
+    step: str | None = None  # the step of a step's own form
+    gpu_count_fields: tuple[str, ...] = ()  # typed in the applicant's GPU unit
+
+    def laid_out(self) -> list[str]:
+        """The fields this form edits: its layout's, read when the form is made."""
+        if self.table:
+            return field_names(self.table, table=True)
+        return field_names(self.step)
 
     def field_key(self, name: str) -> str:
         return f"{self.table}.{name}" if self.table else name
@@ -289,6 +303,9 @@ class WizardStepForm(forms.ModelForm):
         if self.shares_fields:
             self.fields = dict(shared_fields)
             return
+        # Only the laid-out fields: one that the page does not show is not posted by
+        # a Save without JavaScript, and must not read as "cleared".
+        self.fields = {name: self.fields[name] for name in self.laid_out()}
         for name, field in list(self.fields.items()):
             bound = BOUNDS.get(self.field_key(name))
             if bound is not None:
@@ -340,6 +357,7 @@ class WizardStepForm(forms.ModelForm):
 
 
 class OrganisationForm(WizardStepForm):
+    step = "organisation"
     stack_demonstrated_on_target = forms.TypedChoiceField(
         label=label("stack_demonstrated_on_target"),
         choices=YES_NO_UNKNOWN,
@@ -356,18 +374,20 @@ class OrganisationForm(WizardStepForm):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["organisation_country"] = forms.ChoiceField(
-            label=label("organisation_country"),
-            choices=country_choices(),
-            required=False,
-        )
+        if "organisation_country" in self.fields:
+            self.fields["organisation_country"] = forms.ChoiceField(
+                label=label("organisation_country"),
+                choices=country_choices(),
+                required=False,
+            )
         if self.instance.stack_demonstrated_on_target is not None:
             self.initial["stack_demonstrated_on_target"] = (
                 "true" if self.instance.stack_demonstrated_on_target else "false"
             )
-        self.fields["hpc_experience"].choices = [
-            choice for choice in self.fields["hpc_experience"].choices if choice[0]
-        ]
+        if "hpc_experience" in self.fields:
+            self.fields["hpc_experience"].choices = [
+                choice for choice in self.fields["hpc_experience"].choices if choice[0]
+            ]
 
     def clean_vat_number(self):
         return "".join(self.cleaned_data["vat_number"].split()).upper()
@@ -384,7 +404,9 @@ class GpuUnitMixin:
         self.gcds_per_gpu = max(1, gcds_per_gpu or 1)
         self.gpu_unit = unit if unit == "gcds" and self.gcds_per_gpu > 1 else "gpus"
         for name in self.gpu_count_fields:
-            field = self.fields[name]
+            field = self.fields.get(name)
+            if field is None:  # not laid out
+                continue
             field.widget.attrs["data-gpu-count"] = "1"
             field.unit = "GCDs" if self.gpu_unit == "gcds" else "GPUs"
             if self.gpu_unit == "gcds":
@@ -427,11 +449,13 @@ class ClusterChoiceField(forms.ModelChoiceField):
 
 
 class SelectionForm(GpuUnitMixin, WizardStepForm):
+    step = "selection"
     gpu_count_fields = ("max_gpus_per_job",)
 
     class Meta:
         model = Proposal
         fields = field_names("selection")
+        field_classes = {"system": ClusterChoiceField}
         widgets = {
             "libraries": forms.Textarea(attrs={"rows": 2}),
             "auxiliary_services": forms.Textarea(attrs={"rows": 2}),
@@ -441,8 +465,8 @@ class SelectionForm(GpuUnitMixin, WizardStepForm):
 
     def __init__(self, *args, gpu_unit="gpus", **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["system"].empty_label = "Choose a system"
-        self.fields["system"].__class__ = ClusterChoiceField
+        if "system" in self.fields:
+            self.fields["system"].empty_label = "Choose a system"
         system = self.instance.system
         self.setup_gpu_unit(
             gcds_per_gpu=system.gcds_per_gpu if system else 1, unit=gpu_unit
@@ -472,6 +496,8 @@ class CodeEntryForm(WizardStepForm):
 
 
 class ScalabilityForm(WizardStepForm):
+    step = "scalability"
+
     class Meta:
         model = Proposal
         fields = field_names("scalability")
@@ -482,9 +508,10 @@ class ScalabilityForm(WizardStepForm):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["workload"].choices = [
-            choice for choice in self.fields["workload"].choices if choice[0]
-        ]
+        if "workload" in self.fields:
+            self.fields["workload"].choices = [
+                choice for choice in self.fields["workload"].choices if choice[0]
+            ]
 
 
 class MeasurementForm(GpuUnitMixin, WizardStepForm):
@@ -497,7 +524,7 @@ class MeasurementForm(GpuUnitMixin, WizardStepForm):
 
     def __init__(self, *args, codes=(), gcds_per_gpu=1, gpu_unit="gpus", **kwargs):
         super().__init__(*args, **kwargs)
-        if not self.shares_fields:
+        if not self.shares_fields and "code" in self.fields:
             self.fields["code"] = forms.TypedChoiceField(
                 label=label("code", "measurements"),
                 choices=[("", "—")] + [(str(code.pk), str(code)) for code in codes],
@@ -549,6 +576,8 @@ class UsageMonthForm(WizardStepForm):
 
 
 class OptimisationForm(WizardStepForm):
+    step = "optimisation"
+
     class Meta:
         model = Proposal
         fields = field_names("optimisation")

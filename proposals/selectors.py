@@ -6,8 +6,6 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import connection
 from django.db.models import Count, F, OuterRef, Prefetch, Q, QuerySet, Subquery
-from django.http import Http404
-from django.shortcuts import get_object_or_404
 from django.utils import timezone
 
 from proposals import domain, reference_data
@@ -365,15 +363,15 @@ def staff_members():
     )
 
 
-def review_get_for_staff(*, user, pk: int) -> Proposal:
-    """A proposal for the staff review pages: 404 unless ``user`` is support staff
-    and the proposal was sent for review at least once."""
+def review_get_for_staff(*, user, pk: int) -> Proposal | None:
+    """A proposal for the staff review pages; ``None`` unless ``user`` is support
+    staff and the proposal was sent for review at least once."""
     if not user_is_support_staff(user=user):
-        raise Http404("No such page.")
+        return None
     queryset = proposal_with_children(
         Proposal.objects.filter(review_state__isnull=False)
     ).select_related("review_state__latest_revision", "review_state__handled_by")
-    return get_object_or_404(queryset, pk=pk)
+    return queryset.filter(pk=pk).first()
 
 
 def proposal_get_for_reader(*, user, pk: int) -> tuple[Proposal | None, bool]:
@@ -401,12 +399,12 @@ def review_revisions(*, proposal: Proposal):
     )
 
 
-def review_revision(*, proposal: Proposal, number: int):
-    """One revision of the proposal, with its snapshot (404 if there is none)."""
-    return get_object_or_404(
-        ProposalRevision.objects.select_related("system"),
-        proposal=proposal,
-        number=number,
+def review_revision(*, proposal: Proposal, number: int) -> ProposalRevision | None:
+    """One revision of the proposal, with its snapshot (``None`` if there is none)."""
+    return (
+        ProposalRevision.objects.select_related("system")
+        .filter(proposal=proposal, number=number)
+        .first()
     )
 
 

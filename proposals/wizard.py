@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 from django import forms
 from django.core.exceptions import NON_FIELD_ERRORS, FieldDoesNotExist
 
-from proposals.domain.fields import anchor_name
+from proposals.domain.fields import FIELD_BY_KEY, anchor_name
+from proposals.domain.layouts import Layout, row_layout, step_layout
 from proposals.domain.numbers import NUMBER_FORMAT_BY_NAME, NumberFormat
 from proposals.domain.rulebook.common import exploratory
 from proposals.domain.sections import ROW_PREFIX, Section, tables_of
@@ -71,6 +72,12 @@ class Step:
     def short(self) -> str:
         return self.section.short
 
+    @property
+    def layout(self) -> Layout | None:
+        """Where the step's own fields are shown (``domain.layouts``); its template
+        places the groups by name."""
+        return step_layout(self.slug)
+
 
 STEPS = tuple(
     Step(
@@ -81,6 +88,12 @@ STEPS = tuple(
     for section in SECTION_STEPS
 )
 STEP_BY_SLUG = {step.slug: step for step in STEPS}
+
+
+def table_columns(kind: str) -> tuple:
+    """The fields of a ``kind`` row (``FieldSpec``), in its layout's order: the
+    table's header and its rows' cells, as its forms edit them."""
+    return tuple(FIELD_BY_KEY[f"{kind}.{name}"] for name in row_layout(kind).fields)
 
 
 def neighbours(slug: str) -> tuple[Step | None, Step | None]:

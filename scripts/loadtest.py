@@ -25,9 +25,10 @@ What it does, bounded in time and on the loopback interface only:
    resident memory as it goes (0 skips it); then stops the servers and drops the
    database.
 
-Exit status: 0 when there was no error and no lost write, 1 otherwise, 2 when it
-cannot run (no PostgreSQL). Latency targets are reported, not enforced: the load
-generator shares the machine with the server.
+Exit status: 0 when every target was met (no error, no lost write, each round's p95,
+the one-typist ratio, what PDFs add), 1 when one was missed (printed "MISSED" or
+"ABOVE target"), 2 when it cannot run (no PostgreSQL). The load generator shares the
+machine with the server: a missed latency target on a busy machine is worth a rerun.
 """
 
 from __future__ import annotations
@@ -57,6 +58,8 @@ LOOPBACK = {"127.0.0.1", "localhost", "::1"}
 STEP = "optimisation"
 FIELD = "optimisation_narrative"
 TARGET_P95_MS = 150
+TARGET_RATIO = 3  # autosave / the owner's SELECT + UPDATE, one typist
+TARGET_PDF_EXTRA_MS = 50  # what PDFs being rendered add to an autosave's p95
 PDF_PROPOSALS = 40  # distinct PDFs the worker renders during the PDF round
 PDF_TYPISTS = 10
 SINGLE_REPEAT = 200  # autosaves (and baselines) of the one-typist timing
@@ -544,6 +547,17 @@ def report_round(label: str, typists: list[Typist], elapsed: float) -> tuple:
     return latencies, errors, lost
 
 
+def round_verdict(p95: float, errors, lost) -> str:
+    """``ok`` for a round within its p95 target without errors or lost writes, else
+    ``MISSED``: any missed target makes the run exit with 1."""
+    return "ok" if p95 < TARGET_P95_MS and not errors and not lost else "MISSED"
+
+
+def at_most(value: float, limit: float) -> str:
+    """``ok`` or ``ABOVE target`` (a figure with a target; the run then exits 1)."""
+    return "ok" if value <= limit else "ABOVE target"
+
+
 def pdf_round(sessions, seconds: float, port: int) -> int:
     """The same typists with and without the task worker rendering PDFs meanwhile:
     what a PDF being rendered adds to an autosave (target: at most 50 ms)."""
@@ -567,12 +581,14 @@ def pdf_round(sessions, seconds: float, port: int) -> int:
     b, errors_b, lost_b = report_round("PDFs", busy, elapsed)
     p50 = percentile(b, 50) - percentile(a, 50)
     p95 = percentile(b, 95) - percentile(a, 95)
+    extra = at_most(p95, TARGET_PDF_EXTRA_MS)
     print(
         f"         {asked[0] if asked else 0} PDFs asked for, {rendered} rendered by "
         f"the worker during the round; autosave p50 {p50:+.1f} ms, p95 {p95:+.1f} ms "
-        f"(target: at most +50 ms)"
+        f"(target: at most +{TARGET_PDF_EXTRA_MS} ms: {extra})"
     )
-    return 1 if errors_a or errors_b or lost_a or lost_b else 0
+    missed = errors_a or errors_b or lost_a or lost_b or extra != "ok"
+    return 1 if missed else 0
 
 
 def _rss_mb(pid: int) -> float | None:
@@ -709,10 +725,13 @@ def main() -> int:
         for label, ms in timed:
             print(f"  {label:<58} {ms:>7.2f} ms")
         autosave_ms, owner_ms = timed[-1][1], timed[-2][1]
+        ratio = at_most(autosave_ms / owner_ms, TARGET_RATIO)
         print(
-            f"  {'ratio autosave / owner SELECT + UPDATE (target <= 3x)':<58} "
-            f"{autosave_ms / owner_ms:>7.1f}x"
+            f"  {f'ratio autosave / owner SELECT + UPDATE (target <= {TARGET_RATIO}x)':<58} "
+            f"{autosave_ms / owner_ms:>7.1f}x {ratio}"
         )
+        if ratio != "ok":
+            status = 1
         print(
             f"  {'ratio autosave / anonymous SELECT + UPDATE':<58} "
             f"{autosave_ms / timed[1][1]:>7.1f}x\n"
@@ -728,9 +747,7 @@ def main() -> int:
             acked = sum(t.acks for t in typists)
             lost = lost_writes(typists)
             p95 = percentile(latencies, 95)
-            verdict = (
-                "ok" if p95 < TARGET_P95_MS and not errors and not lost else "MISSED"
-            )
+            verdict = round_verdict(p95, errors, lost)
             print(
                 f"{n:>8} {acked / elapsed:>8.1f} {percentile(latencies, 50):>8.1f} "
                 f"{p95:>8.1f} {percentile(latencies, 99):>8.1f} {len(errors):>7} "
@@ -738,7 +755,7 @@ def main() -> int:
             )
             for line in errors[:5] + lost[:5]:
                 print(f"         {line}")
-            if errors or lost:
+            if verdict != "ok":
                 status = 1
         status = max(status, pdf_round(sessions, seconds, port))
         soak = int(os.environ.get("LOADTEST_SOAK_PDFS", "100"))

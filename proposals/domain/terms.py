@@ -203,12 +203,53 @@ def default_terms() -> dict[str, FamilyTerms]:
     return load_terms(DEFAULT_FILE)
 
 
+class UnknownCallFamily(LookupError):
+    """A proposal's call family has no terms: the code's families
+    (``types.CALL_FAMILY_LABELS``) and the call terms (admin rows) disagree."""
+
+
 def family_terms(terms: CallTerms | None, slug: str) -> FamilyTerms:
-    """The family ``slug`` from ``terms``, falling back to the defaults."""
-    found = (terms or {}).get(slug)
+    """The family ``slug`` from ``terms`` (no terms at all: the shipped defaults).
+
+    A family without terms is an error, never another family's terms: the families
+    are defined in code (``types.CALL_FAMILY_LABELS``) and each needs its row of
+    terms with at least one mode (admin, "Call families"; ``family_mismatch``).
+    """
+    source = terms or default_terms()
+    found = source.get(slug)
     if found is None:
-        defaults = default_terms()
-        found = defaults.get(slug) or defaults["industrial_innovation"]
+        raise UnknownCallFamily(
+            f"The call family {slug!r} has no call terms (known: "
+            f"{', '.join(sorted(source)) or 'none'}). Give it its terms and modes "
+            "in the admin (Call families; the shipped ones are in "
+            "fixtures/call_terms.json); `python manage.py check --database default` "
+            "lists every mismatch."
+        )
+    return found
+
+
+def family_mismatch(terms: CallTerms, families: Mapping[str, str]) -> list[str]:
+    """What differs between the call families the code defines (``families``: slug
+    -> label, ``types.CALL_FAMILY_LABELS``) and the call ``terms``: a family
+    without terms or without modes, terms of a family the code does not know, a
+    label that differs. Empty when they agree."""
+    found = []
+    for slug, label in families.items():
+        family = terms.get(slug)
+        if family is None:
+            found.append(f"call family {slug!r} ({label}) has no call terms")
+        elif not family.modes:
+            found.append(f"call family {slug!r} has no modes")
+        elif family.label != label:
+            found.append(
+                f"call family {slug!r} is labelled {family.label!r} in the call "
+                f"terms and {label!r} in the code"
+            )
+    for slug in terms:
+        if slug not in families:
+            found.append(
+                f"call terms for {slug!r}, a call family the code does not define"
+            )
     return found
 
 

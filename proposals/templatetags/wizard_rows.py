@@ -16,6 +16,7 @@ from django.forms.utils import pretty_name
 from django.utils.html import conditional_escape
 from django.utils.safestring import mark_safe
 
+from proposals.domain.layouts import row_layout
 from proposals.templatetags.stack import on_fresh_stack
 from proposals.templatetags.wizard_tags import (
     _INPUT_TEMPLATES,
@@ -381,6 +382,23 @@ class _Fields:
         )
 
 
+def _card_group(fields, form, group, indent, row_class) -> str:
+    """A group of the code card's layout (``domain.layouts``): a field a line, a
+    row of cells a grid row (``row_class`` added to its classes)."""
+    out = []
+    for cells in group.rows:
+        if len(cells) == 1 and not cells[0].width:
+            out.append(f"{indent}{fields(form, cells[0].name)}\n")
+            continue
+        out.append(f'{indent}<div class="row{row_class}">\n')
+        for cell in cells:
+            out.append(
+                f'{indent}  <div class="{cell.width}">{fields(form, cell.name)}</div>\n'
+            )
+        out.append(f"{indent}</div>\n")
+    return "".join(out)
+
+
 @register.simple_tag(takes_context=True)
 def code_entries(context, summary="", empty=""):
     """See :func:`_code_entries` (run on a stack chunk of its own: stack.py)."""
@@ -402,6 +420,8 @@ def _code_entries(context, summary, empty):
     oob = bool(context.get("oob"))
     buttons = _Buttons(context, "codes")
     fields = _Fields(context)
+    layout = row_layout("codes")  # the card's fields, the compute inputs folded
+    main, compute = layout["main"], layout["compute"]
     last = len(entries) - 1
     out = []
     for position, entry in enumerate(entries):
@@ -419,24 +439,10 @@ def _code_entries(context, summary, empty):
             "  </div>\n"
             '  <div class="card-body">\n'
             f"    {row_errors_html(f, oob=oob)}\n\n"
-            f"    {fields(f, 'role')}\n"
-            '    <div class="row">\n'
-            f'      <div class="col-md-8">{fields(f, "name")}</div>\n'
-            f'      <div class="col-md-4">{fields(f, "version")}</div>\n'
-            "    </div>\n"
-            f"    {fields(f, 'references')}\n"
-            f"    {fields(f, 'description')}\n"
+            f"{_card_group(fields, f, main, '    ', '')}"
             f'    <details class="compute-inputs"{opened}>\n'
             f'      <summary class="small">{summary}</summary>\n'
-            '      <div class="row mt-2">\n'
-            f'        <div class="col-md-4">{fields(f, "model_use")}</div>\n'
-            f'        <div class="col-md-4">{fields(f, "model_parameters")}</div>\n'
-            f'        <div class="col-md-4">{fields(f, "training_tokens")}</div>\n'
-            f'        <div class="col-md-4">{fields(f, "dataset_samples")}</div>\n'
-            f'        <div class="col-md-2 col-6">{fields(f, "epochs")}</div>\n'
-            f'        <div class="col-md-3 col-6">{fields(f, "tokens_per_sample")}</div>\n'
-            f'        <div class="col-md-3">{fields(f, "assumed_mfu_pct")}</div>\n'
-            "      </div>\n"
+            f"{_card_group(fields, f, compute, '      ', ' mt-2')}"
             "    </details>\n"
             "  </div>\n"
             "</section>\n"

@@ -14,3 +14,20 @@ def owned_proposal(request, pk, *, children: bool = True):
     if proposal is None:
         raise Http404("No such proposal.")
     return proposal
+
+
+def staff_proposal(request, pk):
+    """Proposal ``pk`` for the staff review pages (the request user is support staff
+    and it was sent for review at least once), or a 404."""
+    proposal = selectors.review_get_for_staff(user=request.user, pk=pk)
+    if proposal is None:
+        raise Http404("No such page.")
+    return proposal
+
+
+def proposal_revision(proposal, number: int):
+    """The proposal's revision ``number`` (with its snapshot), or a 404."""
+    revision = selectors.review_revision(proposal=proposal, number=number)
+    if revision is None:
+        raise Http404("No such revision.")
+    return revision

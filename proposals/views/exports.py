@@ -20,7 +20,7 @@ from proposals.exports import jsonio
 from proposals.exports.summary import finding_lines
 from proposals.http import parse_int
 from proposals.models import PdfExport
-from proposals.views import owned_proposal
+from proposals.views import owned_proposal, proposal_revision
 
 
 @dataclass(frozen=True)
@@ -88,7 +88,7 @@ def _export(request, pk) -> Export:
     if number:
         if not (number.isascii() and number.isdigit() and len(number) <= 9):
             raise Http404("No such revision.")
-        revision = selectors.review_revision(proposal=proposal, number=int(number))
+        revision = proposal_revision(proposal, int(number))
     return Export(proposal, revision, as_staff)
 
 

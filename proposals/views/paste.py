@@ -15,7 +15,6 @@ replaces the control's preview region, and adding or undoing reloads the step.
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db import transaction
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
@@ -213,15 +212,7 @@ def _save_step_first(request, proposal) -> dict | None:
     """Without JavaScript the whole step's form arrives here: store what was typed
     in it first (as the row buttons do), so that nothing typed is lost. Returns
     what each input of the page is now based on (``None``: the page sent none)."""
-    if "bases" not in request.POST:
-        return None
-    if request.htmx:  # the autosave stored what was typed
-        return wizard._posted_bases(request)
-    with transaction.atomic():
-        # Read locked, as the step's own save: compared and written at once.
-        locked = wizard._editable(request, proposal.pk, lock=True)
-        step = wizard.STEP_BY_SLUG[STEP]
-        return wizard._save(request, locked, step, locked=True).bases
+    return wizard.save_posted_step(request, proposal, STEP)
 
 
 @login_required

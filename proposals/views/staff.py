@@ -35,6 +35,7 @@ from proposals.review_forms import (
     StatusForm,
 )
 from proposals.review_page import choice_name, review_sections, sidebar
+from proposals.views import proposal_revision, staff_proposal
 from proposals.views.accounts import number_format
 from proposals.views.review import (
     add_comment,
@@ -144,7 +145,7 @@ def staff_assign(request, pk):
     """Take, hand over or release a proposal. Taking one that a colleague handles
     first asks (saying who has it); the confirmation names that colleague, so a
     handler who changed in between is asked about again."""
-    proposal = selectors.review_get_for_staff(user=request.user, pk=pk)
+    proposal = staff_proposal(request, pk)
     form = AssignForm(request.POST)
     if not form.is_valid():
         messages.error(request, "Choose the colleague to hand it over to.")
@@ -187,7 +188,7 @@ def _shown_revision(request, proposal):
         return None
     if not (number.isascii() and number.isdigit() and len(number) <= 9):
         raise Http404("No such revision.")
-    return selectors.review_revision(proposal=proposal, number=int(number))
+    return proposal_revision(proposal, int(number))
 
 
 def _checklist(latest, previous=None) -> list[dict]:
@@ -297,7 +298,7 @@ def staff_review(request, pk):
     draft, or any revision with ``?revision=N``), with the live sidebar, comments
     per section, the technical assessment, the status form, revisions and the audit
     trail."""
-    proposal = selectors.review_get_for_staff(user=request.user, pk=pk)
+    proposal = staff_proposal(request, pk)
     services.review_visit_record(proposal=proposal, user=request.user)
     return _review_page(request, proposal)
 
@@ -307,7 +308,7 @@ def staff_review(request, pk):
 def staff_assess(request, pk):
     """Record the technical assessment of the latest revision; "Request changes"
     also asks the applicant for the changes chosen in the checklist."""
-    proposal = selectors.review_get_for_staff(user=request.user, pk=pk)
+    proposal = staff_proposal(request, pk)
     latest = proposal.review_state.latest_revision
     decisions = {
         i: (
@@ -359,7 +360,7 @@ def staff_assess(request, pk):
 @require_POST
 def staff_comment(request, pk):
     """Staff comment on a section or field (optionally an internal note)."""
-    proposal = selectors.review_get_for_staff(user=request.user, pk=pk)
+    proposal = staff_proposal(request, pk)
     return add_comment(request, proposal, staff=True)
 
 
@@ -367,7 +368,7 @@ def staff_comment(request, pk):
 @require_POST
 def staff_set_status(request, pk):
     """Staff move the proposal to another status, with a note."""
-    proposal = selectors.review_get_for_staff(user=request.user, pk=pk)
+    proposal = staff_proposal(request, pk)
     form = StatusForm(
         request.POST, targets=workflow.allowed_targets(proposal.status, workflow.STAFF)
     )
@@ -402,7 +403,7 @@ def staff_set_status(request, pk):
 def staff_diff(request, pk):
     """What changed between two revisions (or the latest and the current draft),
     field by field, with the change in tier and findings."""
-    proposal = selectors.review_get_for_staff(user=request.user, pk=pk)
+    proposal = staff_proposal(request, pk)
     revisions = list(selectors.review_revisions(proposal=proposal))
     latest = proposal.review_state.latest_revision.number
     first = revisions[0].number
@@ -448,7 +449,7 @@ def _side(proposal, number) -> dict:
             "findings": [f.to_dict() for f in assessment.findings],
             "counts": assessment.counts,
         }
-    revision = selectors.review_revision(proposal=proposal, number=number)
+    revision = proposal_revision(proposal, number)
     return {
         "label": f"revision {revision.number}",
         "revision": revision,

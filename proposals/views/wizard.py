@@ -31,7 +31,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
 from proposals import charts, localization, selectors, services
-from proposals.domain.fields import FIELD_BY_KEY, columns
+from proposals.domain.fields import FIELD_BY_KEY
 from proposals.domain.numbers import format_number
 from proposals.domain.sections import ROW_PREFIX, TABLE_BY_KIND, TABLE_KINDS
 from proposals.live import (
@@ -60,6 +60,7 @@ from proposals.wizard import (
     row_values,
     shown_rows,
     stale_inputs,
+    table_columns,
     wizard_progress,
 )
 
@@ -129,7 +130,7 @@ def _page(request, proposal, step, step_forms, **extra):
         # The vocabulary the step templates read: tables, their columns, units.
         "table_kinds": TABLE_KINDS,
         "tables": TABLE_BY_KIND,
-        "columns": {kind: columns(kind) for kind in TABLE_KINDS},
+        "columns": {kind: table_columns(kind) for kind in TABLE_KINDS},
         "units": {key: spec.unit for key, spec in FIELD_BY_KEY.items() if spec.unit},
         # Regions an autosave may leave out when the page shows them already.
         "chart_changed": True,
@@ -718,3 +719,18 @@ def _describe_conflicts(step_forms, outcome) -> list[dict]:
             }
         )
     return described
+
+
+def save_posted_step(request, proposal, slug: str) -> dict | None:
+    """Store what a step's form posted, field by field, as its Save button does:
+    for the views that receive the whole step form without JavaScript (a paste
+    posted from the step page saves what was typed there first). Returns what
+    each input of the page is now based on (``None``: the page sent none)."""
+    if "bases" not in request.POST:
+        return None
+    if request.htmx:  # the autosave stored what was typed
+        return _posted_bases(request)
+    with transaction.atomic():
+        # Read locked, as the step's own save: compared and written at once.
+        locked = _editable(request, proposal.pk, lock=True)
+        return _save(request, locked, STEP_BY_SLUG[slug], locked=True).bases

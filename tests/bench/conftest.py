@@ -1,7 +1,9 @@
 """Benchmarks run only under ``make bench`` (``AIFACTORY_BENCH=1``), never in ``make test``.
 
-They print figures and ratios against a baseline measured in the same run; they do not
-fail on timings (the machine's load is not the code's fault), only on wrong results.
+They print figures and ratios against a baseline measured in the same run. Each test
+fails only on wrong results; a target missed (:func:`meets`, printed "ABOVE target")
+is listed at the end of the run and makes ``make bench`` exit non-zero, so a script
+or CI sees it. The normal test suite never runs these (no timing is asserted there).
 """
 
 import os
@@ -9,6 +11,9 @@ import statistics
 import time
 
 import pytest
+
+# The targets missed in this run: (what, measured, target), in the order measured.
+MISSED: list[tuple[str, str, str]] = []
 
 
 def pytest_collection_modifyitems(config, items):
@@ -53,3 +58,26 @@ def report(title: str, rows: list[tuple[str, str]]):
     print(f"\n== {title}")
     for label, value in rows:
         print(f"   {label.ljust(width)}  {value}")
+
+
+def meets(what: str, value: float, limit: float, *, shown: str = "") -> str:
+    """``ok`` when ``value`` is at most ``limit``; else ``ABOVE target``, and the
+    miss is kept for the end of the run (:func:`pytest_sessionfinish`)."""
+    if value <= limit:
+        return "ok"
+    MISSED.append((what, shown or f"{value:.3g}", f"<= {limit:g}"))
+    return "ABOVE target"
+
+
+def pytest_terminal_summary(terminalreporter):
+    if not MISSED:
+        return
+    terminalreporter.section("benchmark targets missed", red=True)
+    for what, shown, limit in MISSED:
+        terminalreporter.line(f"{what}: {shown} (target {limit})", red=True)
+
+
+def pytest_sessionfinish(session, exitstatus):
+    """A run whose tests all passed but which missed a target exits with 1."""
+    if MISSED and exitstatus == pytest.ExitCode.OK:
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED

@@ -18,7 +18,7 @@ from matplotlib.figure import Figure
 from proposals import charts, services
 from proposals.assess import assess_proposal
 from proposals.models import Proposal
-from tests.bench.conftest import median_ms, medians_ms, report
+from tests.bench.conftest import median_ms, medians_ms, meets, report
 from tests.factories import (
     CodeEntryFactory,
     JobTypeFactory,
@@ -163,9 +163,17 @@ def test_recompute_request_against_trivial_view(demo_client):
             ),
             (
                 "ratio to the authenticated SELECT + UPDATE (target <= 3x)",
-                f"{recompute / owner_select_update:.1f}x",
+                f"{recompute / owner_select_update:.1f}x "
+                + meets(
+                    "autosave / authenticated SELECT + UPDATE",
+                    recompute / owner_select_update,
+                    3,
+                ),
             ),
-            ("SQL statements per autosave (target <= 6)", str(query_count)),
+            (
+                "SQL statements per autosave (target <= 6)",
+                f"{query_count} {meets('statements per autosave', query_count, 6)}",
+            ),
             ("answer size", f"{len(post.state['last']) / 1024:.1f} KB"),
         ],
     )
@@ -233,7 +241,12 @@ def test_autosave_with_the_chart_changed(demo_client):
             ("autosave, chart changed (numbers only), median", f"{changed_ms:.2f} ms"),
             (
                 "ratio changed / unchanged (target <= 1.5x)",
-                f"{changed_ms / unchanged_ms:.2f}x",
+                f"{changed_ms / unchanged_ms:.2f}x "
+                + meets(
+                    "autosave, chart changed / unchanged",
+                    changed_ms / unchanged_ms,
+                    1.5,
+                ),
             ),
             ("the chart image afterwards, drawn (cache empty)", f"{first:.1f} ms"),
         ],
@@ -259,7 +272,10 @@ def test_chart_image_served_from_cache(demo_client):
     report(
         "The chart image for identical data",
         [
-            ("cache lookup of the drawn SVG (target < 2 ms)", f"{hit:.3f} ms"),
+            (
+                "cache lookup of the drawn SVG (target < 2 ms)",
+                f"{hit:.3f} ms {meets('chart SVG cache lookup (ms)', hit, 2)}",
+            ),
             ("whole request, owner checked, from cache", f"{hit_request:.2f} ms"),
             ("whole request answered 304 (If-None-Match)", f"{revalidate:.2f} ms"),
             ("trivial view, for scale", f"{trivial:.2f} ms"),
@@ -282,13 +298,15 @@ def test_chart_cold_render_and_cache_hit(demo_client):
     proposal = Proposal.objects.get(pk=proposal.pk)
     assessment = assess_proposal(proposal)
     data = charts.chart_data(assessment, {})
-    bare = median_ms(lambda: _bare_render(data), repeat=15)
 
     def cold():
         cache.clear()
         charts.scaling_chart_svg(assessment)
 
-    cold_ms = median_ms(cold, repeat=15)
+    # In turns, so that a slower spell of the shared machine weighs on both (the
+    # ratio has a target: a miss fails ``make bench``).
+    timed = medians_ms({"bare": lambda: _bare_render(data), "cold": cold}, repeat=15)
+    bare, cold_ms = timed["bare"], timed["cold"]
     charts.scaling_chart_svg(assessment)
     hit = median_ms(lambda: charts.scaling_chart_svg(assessment), repeat=200)
     report(
@@ -296,8 +314,14 @@ def test_chart_cold_render_and_cache_hit(demo_client):
         [
             ("bare matplotlib render of the same figure", f"{bare:.1f} ms"),
             ("cold render through charts.py", f"{cold_ms:.1f} ms"),
-            ("ratio (target <= 1.2x)", f"{cold_ms / bare:.2f}x"),
-            ("cache hit (target <= 2 ms)", f"{hit:.3f} ms"),
+            (
+                "ratio (target <= 1.2x)",
+                f"{cold_ms / bare:.2f}x {meets('chart cold / bare', cold_ms / bare, 1.2)}",
+            ),
+            (
+                "cache hit (target <= 2 ms)",
+                f"{hit:.3f} ms {meets('chart cache hit (ms)', hit, 2)}",
+            ),
         ],
     )
 
@@ -327,7 +351,8 @@ def test_ten_times_the_rows(client, catalogue, user):
         [
             (
                 "autosave + recompute + fragments, median (target < 100 ms)",
-                f"{recompute:.1f} ms",
+                f"{recompute:.1f} ms "
+                + meets("autosave at 10x rows (ms)", recompute, 100),
             ),
             ("database queries per request", str(query_count)),
         ],
@@ -450,7 +475,11 @@ def test_keystroke_to_painted_tier(_async_unsafe, live_server, browser, catalogu
                 f"{statistics.median(requests):.0f} ms",
             ),
             ("after the debounce, median", f"{median - debounce:.0f} ms"),
-            ("target: at most debounce + 100 ms", f"{debounce + 100} ms"),
+            (
+                "target: at most debounce + 100 ms",
+                f"{debounce + 100} ms: "
+                + meets("keystroke to painted tier (ms)", median, debounce + 100),
+            ),
             ("save indicator while typing (no request)", typing),
         ],
     )
