@@ -154,7 +154,8 @@ class CallFamilyAdmin(admin.ModelAdmin):
     # The families are defined in code (domain/types.py: the proposal's choices and
     # the JSON format); here their terms are edited, never added, renamed or removed.
     def get_readonly_fields(self, request, obj=None):
-        return ("slug", "label") if obj is not None else ()
+        fixed = ("slug", "label") if obj is not None else ()
+        return (*fixed, *self.readonly_fields)
 
     def has_add_permission(self, request):
         return False
