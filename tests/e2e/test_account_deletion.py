@@ -82,7 +82,11 @@ def test_download_data_then_delete_the_account(
 
     # The staff still review what was sent, without the applicant's name.
     log_in(page, base, "staff", "aifactory-staff")
+    # Withdrawn by the deletion: out of the default view, under "Ended".
+    expect(page.get_by_test_id("queue-row")).to_have_count(0)
+    page.goto(f"{base}/staff/review/?show=ended")
     expect(page.get_by_test_id("queue-row")).to_have_count(3)
+    expect(page.locator("main")).to_contain_text("Withdrawn")
     page.goto(f"{base}/staff/review/{min(sent)}/")
     expect(page.locator("main")).to_contain_text("applicant (account deleted)")
     expect(page.locator("main")).not_to_contain_text("demo@example.eu")
