@@ -279,3 +279,63 @@ def test_an_invalid_status_among_valid_ones_keeps_the_valid_ones(client, staff_u
     assert 'data-testid="queue-filter-problem"' in page and "archived" in page
     # The form still shows "ready" as chosen.
     assert re.search(r'value="ready"[^>]*checked|checked[^>]*value="ready"', page)
+
+
+def _reply_mails(client, user, proposal, parent, capture, body):
+    OutgoingMail.objects.all().delete()
+    client.force_login(user)
+    with capture(execute=True):
+        client.post(
+            reverse("proposals:review_comment", args=[proposal.pk]),
+            {"section": "general", "parent": parent.pk, "body": body},
+        )
+    return list(OutgoingMail.objects.all())
+
+
+def test_the_applicants_reply_in_their_own_thread_reaches_staff(
+    client, user, staff_user, submitted, django_capture_on_commit_callbacks
+):
+    """The applicant opens a thread, a staff member answers in it, the applicant
+    answers back: the staff member is told, not the applicant themselves."""
+    client.force_login(user)
+    client.post(
+        reverse("proposals:review_comment", args=[submitted.pk]),
+        {"section": "general", "body": "Can we ask for more hours?"},
+    )
+    opened = ReviewComment.objects.get(author=user)
+    client.force_login(staff_user)
+    client.post(
+        reverse("proposals:staff_comment", args=[submitted.pk]),
+        {"section": "general", "parent": opened.pk, "body": "Yes, up to 50,000."},
+    )
+    told = _reply_mails(
+        client, user, submitted, opened, django_capture_on_commit_callbacks, "Thanks"
+    )
+    assert [m.to for m in told] == [staff_user.email]
+
+
+def test_a_reply_to_a_colleague_who_left_reaches_the_handler(
+    client,
+    user,
+    staff_user,
+    second_staff,
+    submitted,
+    django_capture_on_commit_callbacks,
+):
+    client.force_login(second_staff)
+    client.post(
+        reverse("proposals:staff_comment", args=[submitted.pk]),
+        {"section": "general", "body": "Which GPUs?"},
+    )
+    asked = ReviewComment.objects.get(author=second_staff)
+    client.force_login(staff_user)
+    client.post(
+        reverse("proposals:staff_assign", args=[submitted.pk]), {"action": "take"}
+    )
+    User.objects.filter(pk=second_staff.pk).update(is_active=False)
+    told = _reply_mails(
+        client, user, submitted, asked, django_capture_on_commit_callbacks, "H100s"
+    )
+    assert [(m.to, m.status) for m in told] == [
+        (staff_user.email, OutgoingMail.Status.QUEUED)
+    ]
