@@ -4,13 +4,14 @@ applicant's reply; a proposal deleted by its applicant; a decision on one's own
 proposal; a change request without a note; the health endpoints."""
 
 import re
+from zoneinfo import ZoneInfo
 
 import pytest
 from django.contrib.auth.models import Group, User
 from django.core import mail
 from django.urls import reverse
 
-from proposals import selectors
+from proposals import selectors, services
 from proposals.models import (
     OutgoingMail,
     Proposal,
@@ -339,3 +340,27 @@ def test_a_reply_to_a_colleague_who_left_reaches_the_handler(
     assert [(m.to, m.status) for m in told] == [
         (staff_user.email, OutgoingMail.Status.QUEUED)
     ]
+
+
+def test_the_stale_status_message_names_the_time_zone(
+    client, user, staff_user, second_staff, submitted
+):
+    services.preferences_set(
+        user=staff_user, number_format="de_DE", time_zone="Europe/Helsinki"
+    )
+    services.review_set_status(
+        proposal=submitted, user=second_staff, to_status=S.CHANGES_REQUESTED, note="x"
+    )
+    at = submitted.status_changes.order_by("-at").first().at
+    client.force_login(staff_user)
+    answer = client.post(
+        reverse("proposals:staff_set_status", args=[submitted.pk]),
+        {"to_status": S.READY, "note": "ok", "from_status": S.SUBMITTED},
+        follow=True,
+    )
+    shown = [str(m) for m in answer.context["messages"]]
+    local = at.astimezone(ZoneInfo("Europe/Helsinki"))
+    assert any(
+        f"{local:%H:%M} {local.tzname()}" in m and f"{local:%d.%m.%Y}" in m
+        for m in shown
+    ), shown
