@@ -3,7 +3,10 @@ a colleague in the Django admin, who is handed a proposal, gets revision 2 and t
 applicant's reply; a proposal deleted by its applicant; a decision on one's own
 proposal; a change request without a note; the health endpoints."""
 
+import csv
+import io
 import re
+from datetime import UTC, datetime
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -16,6 +19,7 @@ from proposals.models import (
     OutgoingMail,
     Proposal,
     ReviewComment,
+    ReviewState,
     TechnicalAssessment,
 )
 from tests.factories import CodeEntryFactory, ProposalFactory
@@ -364,3 +368,22 @@ def test_the_stale_status_message_names_the_time_zone(
         f"{local:%H:%M} {local.tzname()}" in m and f"{local:%d.%m.%Y}" in m
         for m in shown
     ), shown
+
+
+def test_queue_csv_as_excel_opens_it_for_a_de_de_staff_member(
+    client, settings, staff_user, submitted
+):
+    settings.SITE_URL = SITE
+    services.preferences_set(user=staff_user, number_format="de_DE")
+    # Sent at 00:30 in Brussels: that is the day the queue counts from.
+    ReviewState.objects.filter(proposal=submitted).update(
+        submitted_at=datetime(2026, 12, 1, 23, 30, tzinfo=UTC)
+    )
+    client.force_login(staff_user)
+    raw = client.get(reverse("proposals:review_queue_csv")).content
+    assert raw.startswith(b"\xef\xbb\xbf")
+    rows = list(csv.reader(io.StringIO(raw.decode("utf-8-sig")), delimiter=";"))
+    header, row = rows[0], rows[1]
+    assert len(header) == len(row) > 10
+    assert row[header.index("Link")] == f"{SITE}/staff/review/{submitted.pk}/"
+    assert row[header.index("Sent for review")] == "2026-12-02"
