@@ -387,3 +387,31 @@ def test_queue_csv_as_excel_opens_it_for_a_de_de_staff_member(
     assert len(header) == len(row) > 10
     assert row[header.index("Link")] == f"{SITE}/staff/review/{submitted.pk}/"
     assert row[header.index("Sent for review")] == "2026-12-02"
+
+
+def test_a_colleague_made_in_the_admin_can_always_sign_in(client, catalogue):
+    """Django's "password-based authentication: disabled" would make an account
+    that can never sign in (a reset link is never sent to it): every account here
+    signs in with a password, so the admin asks for one."""
+    client.force_login(User.objects.create_superuser("root", "root@example.eu", "x"))
+    form = client.get(reverse("admin:auth_user_add")).text
+    assert 'name="usable_password"' not in form
+    refused = client.post(
+        reverse("admin:auth_user_add"),
+        {"username": "inv", "email": "inv@example.eu", "usable_password": "false"},
+    )
+    assert refused.status_code == 200
+    assert not User.objects.filter(username="inv").exists()
+    made = client.post(
+        reverse("admin:auth_user_add"),
+        {
+            "username": "inv",
+            "email": "inv@example.eu",
+            "password1": "a-long-passphrase-77",
+            "password2": "a-long-passphrase-77",
+        },
+    )
+    assert made.status_code == 302
+    client.logout()
+    client.post(reverse("password_reset"), {"email": "inv@example.eu"})
+    assert [m.to for m in mail.outbox] == [["inv@example.eu"]]
