@@ -117,6 +117,8 @@ class CommentForm(forms.Form):
     section = forms.ChoiceField(choices=ReviewComment.Section.choices)
     field = forms.CharField(required=False, max_length=200)
     parent = forms.IntegerField(required=False, widget=forms.HiddenInput)
+    # The revision whose rows the page showed (blank: the draft's).
+    revision = forms.IntegerField(required=False, min_value=1, widget=forms.HiddenInput)
     body = forms.CharField(
         label="Comment", max_length=5000, widget=forms.Textarea(attrs={"rows": 3})
     )

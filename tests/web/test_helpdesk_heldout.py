@@ -22,7 +22,7 @@ from proposals.models import (
     ReviewState,
     TechnicalAssessment,
 )
-from tests.factories import CodeEntryFactory, ProposalFactory
+from tests.factories import CodeEntryFactory, JobTypeFactory, ProposalFactory
 from tests.review_data import queue_rows
 
 pytestmark = pytest.mark.django_db
@@ -415,3 +415,31 @@ def test_a_colleague_made_in_the_admin_can_always_sign_in(client, catalogue):
     client.logout()
     client.post(reverse("password_reset"), {"email": "inv@example.eu"})
     assert [m.to for m in mail.outbox] == [["inv@example.eu"]]
+
+
+def test_a_row_comment_made_on_a_revision_anchors_the_row_shown(
+    client, user, staff_user, applicant_proposal
+):
+    """On an older revision's page the rows are the revision's: after the applicant
+    reordered the draft, a comment on revision 1's first job is on that job."""
+    pretrain = JobTypeFactory(proposal=applicant_proposal, title="pretrain", position=0)
+    finetune = JobTypeFactory(proposal=applicant_proposal, title="finetune", position=1)
+    services.review_submit(proposal=applicant_proposal, user=user)
+    services.proposal_move_row(proposal=applicant_proposal, row=finetune, direction=-1)
+    client.force_login(staff_user)
+    page = client.get(
+        reverse("proposals:staff_review", args=[applicant_proposal.pk]) + "?revision=1"
+    ).text
+    assert '<option value="scalability.jobs[0].title">Job type 1 (pretrain)' in page
+    assert 'name="revision" value="1"' in page
+    client.post(
+        reverse("proposals:staff_comment", args=[applicant_proposal.pk]),
+        {
+            "section": "scalability",
+            "field": "scalability.jobs[0].title",
+            "revision": "1",
+            "body": "Why so many pretraining runs?",
+        },
+    )
+    comment = ReviewComment.objects.get()
+    assert (comment.row_id, comment.row_label) == (pretrain.pk, "Job type 1 (pretrain)")
