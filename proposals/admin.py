@@ -436,6 +436,10 @@ class AccountCreationForm(AdminUserCreationForm):
         required=False,
         help_text="Counts as confirmed: you vouch for it by creating the account.",
     )
+    # Everybody signs in with a password: Django's "password-based authentication:
+    # disabled" would make an account that can never sign in (no reset link is
+    # ever sent to it), so the password is required.
+    usable_password = None
 
     class Meta(AdminUserCreationForm.Meta):
         fields = ("username", "email")
@@ -469,7 +473,6 @@ class AccountAdmin(UserAdmin):
                 "fields": (
                     "username",
                     "email",
-                    "usable_password",
                     "password1",
                     "password2",
                 ),

@@ -101,16 +101,31 @@ def comment_to_applicant(*, comment) -> list[Mail]:
     return _messages("review_comment", context, [proposal.owner.email])
 
 
+def _answered_staff_member(comment):
+    """The staff member the applicant's reply answers: the latest author of a
+    staff comment the applicant can see in the thread (its opening comment
+    included), if still active; ``None`` for a new thread, or when no such
+    colleague is left."""
+    if not comment.parent_id:
+        return None
+    thread = [comment.parent, *comment.parent.replies.exclude(pk=comment.pk)]
+    for earlier in sorted(thread, key=lambda c: (c.created_at, c.pk), reverse=True):
+        author = earlier.author
+        if earlier.staff_only or not earlier.by_staff:
+            continue  # the applicant never saw an internal note
+        if author is not None and author.is_active:
+            return author if author.email else None
+    return None
+
+
 def reply_to_staff(*, comment, state=None) -> list[Mail]:
     """Tell the staff member whose comment the applicant answered (or, for a new
-    thread, the proposal's handler, or every staff member without one) about the
-    applicant's message."""
+    thread, one with no staff comment or whose staff authors have left, the
+    proposal's handler, or every staff member without one) about the applicant's
+    message."""
     proposal = comment.proposal
-    parent_author = comment.parent.author if comment.parent_id else None
-    if parent_author is not None and parent_author.email:
-        recipients = [parent_author.email]
-    else:
-        recipients = handler_or_staff(state)
+    answered = _answered_staff_member(comment)
+    recipients = [answered.email] if answered else handler_or_staff(state)
     url = site_reverse("proposals:staff_review", proposal.pk)
     context = {"comment": comment, "proposal": proposal, "url": url}
     return _messages("review_reply", context, recipients)

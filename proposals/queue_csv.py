@@ -11,6 +11,8 @@ reads the file as a legacy code page and garbles every accented name.
 
 import csv
 
+from django.utils import timezone
+
 from proposals.domain.numbers import PORTAL, NumberFormat, format_number
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
@@ -62,7 +64,8 @@ def _row(state, link, fmt: NumberFormat) -> list:
         "" if hours is None else format_number(hours, fmt, grouping=False),
         revision.error_count,
         revision.warning_count,
-        state.submitted_at.date().isoformat(),
+        # The day the queue counts working days from (the desk's zone).
+        timezone.localdate(state.submitted_at).isoformat(),
         "" if wait is None else wait.working_days,
         "" if wait is None else (wait.response.working_days or "none"),
         "yes" if wait is not None and wait.overdue else "",

@@ -65,6 +65,16 @@ class QueueFilterForm(forms.Form):
             ("", "Any system"),
             *Cluster.objects.values_list("slug", "name"),
         ]
+        # Several statuses: an unknown one is ignored (and reported), the known
+        # ones chosen with it still apply.
+        self.ignored_statuses = []
+        if self.is_bound and hasattr(self.data, "getlist"):
+            known = {value for value, _ in QUEUE_STATUSES}
+            chosen = self.data.getlist("status")
+            self.ignored_statuses = [value for value in chosen if value not in known]
+            if self.ignored_statuses:
+                self.data = self.data.copy()
+                self.data.setlist("status", [v for v in chosen if v in known])
 
     def filters(self) -> dict:
         """Keyword arguments for ``selectors.review_queue``: the valid filters."""
@@ -86,12 +96,19 @@ class QueueFilterForm(forms.Form):
 
     def problems(self) -> list[str]:
         """One sentence per ignored filter value."""
-        return [
+        problems = [
             f"The filter \u201c{self.fields[name].label}\u201d was ignored: "
             f"{' '.join(errors)}"
             for name, errors in self.errors.items()
             if name in self.fields
         ]
+        if self.ignored_statuses:
+            unknown = ", ".join(f"\u201c{v[:40]}\u201d" for v in self.ignored_statuses)
+            problems.append(
+                f"The filter \u201c{self.fields['status'].label}\u201d ignored "
+                f"{unknown}: not one of the available choices."
+            )
+        return problems
 
 
 class CommentForm(forms.Form):
@@ -100,6 +117,8 @@ class CommentForm(forms.Form):
     section = forms.ChoiceField(choices=ReviewComment.Section.choices)
     field = forms.CharField(required=False, max_length=200)
     parent = forms.IntegerField(required=False, widget=forms.HiddenInput)
+    # The revision whose rows the page showed (blank: the draft's).
+    revision = forms.IntegerField(required=False, min_value=1, widget=forms.HiddenInput)
     body = forms.CharField(
         label="Comment", max_length=5000, widget=forms.Textarea(attrs={"rows": 3})
     )

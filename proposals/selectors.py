@@ -8,7 +8,7 @@ from django.db import connection
 from django.db.models import Count, F, OuterRef, Prefetch, Q, QuerySet, Subquery
 from django.utils import timezone
 
-from proposals import domain, reference_data
+from proposals import domain, localization, reference_data
 from proposals.assess import CHILDREN, with_children
 from proposals.domain import response_times, workflow
 from proposals.domain.fields import (
@@ -346,7 +346,8 @@ def review_stale_status(*, proposal: Proposal, seen_status: str) -> str:
     if last is not None:
         if last.by is not None:
             who = last.by.get_full_name() or last.by.get_username()
-        when = f" on {timezone.localtime(last.at):%d %b %Y at %H:%M}"
+        # In the reader's zone, with its name, as the pages print times.
+        when = f" on {localization.when(last.at)}"
     return (
         f"{who} changed the status from \u201c{labels.get(seen_status, seen_status)}"
         f"\u201d to \u201c{labels.get(proposal.status)}\u201d{when}, after this page "

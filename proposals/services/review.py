@@ -6,7 +6,7 @@ from django.utils import timezone
 
 from proposals import assess, notifications, selectors
 from proposals.domain import jsonformat, technical_review, workflow
-from proposals.domain.fields import anchor_name, row_label
+from proposals.domain.fields import anchor_name, row_label, row_names
 from proposals.domain.sections import TABLE_BY_KIND
 from proposals.models import (
     Proposal,
@@ -416,10 +416,15 @@ def review_assign(*, proposal: Proposal, user, to=None, expected_handler=UNCHECK
     return state
 
 
-def _row_anchor(proposal: Proposal, field: str) -> tuple[int | None, str]:
+def _row_anchor(
+    proposal: Proposal, field: str, snapshot: dict | None = None
+) -> tuple[int | None, str]:
     """The row a field path points at in the draft (its id) and the row's label
     now ("Job type 2 (fine-tuning)"); ``(None, "")`` for a path that is not in a
-    row, or a row that is not there."""
+    row, or a row that is not there. With ``snapshot`` (the revision the page
+    showed), the path counts in that revision's rows: the label is that row's,
+    and the draft row is the one with the same name (none if the name is not
+    unique, or gone)."""
     _, kind, index, _ = anchor_name(field)
     if not kind or index is None:
         return None, ""
@@ -430,9 +435,21 @@ def _row_anchor(proposal: Proposal, field: str) -> tuple[int | None, str]:
         .order_by("position", "id")
         .values_list("pk", name_field or "pk")
     )
+    names = {kind: [str(name) if name_field else "" for _, name in rows]}
+    if snapshot is not None:
+        shown = row_names(snapshot).get(kind, [])
+        if index >= len(shown):
+            return None, ""
+        wanted = shown[index] if name_field else ""
+        same = [
+            pk
+            for (pk, _), name in zip(rows, names[kind], strict=True)
+            if wanted and name == wanted
+        ]
+        row_id = same[0] if len(same) == 1 else None
+        return row_id, row_label(kind, index, {kind: shown})
     if index >= len(rows):
         return None, ""
-    names = {kind: [str(name) if name_field else "" for _, name in rows]}
     return rows[index][0], row_label(kind, index, names)
 
 
@@ -446,13 +463,15 @@ def comment_add(
     field: str = "",
     parent=None,
     staff_only: bool = False,
+    shown_revision: int | None = None,
 ):
     """Add a comment (or a reply) on one section of a proposal.
 
     Staff may comment on any proposal sent for review and may keep a note internal
     (``staff_only``); a reply to an internal note stays internal. The applicant may
     comment on their own proposal and reply to what they can see; their comments are
-    never internal. The other side is told by e-mail."""
+    never internal. The other side is told by e-mail. ``shown_revision``: the
+    revision whose rows the staff page showed (a row in ``field`` counts there)."""
 
     is_staff = selectors.user_is_support_staff(user=author)
     is_owner = proposal.owner_id == author.pk
@@ -477,7 +496,15 @@ def comment_add(
     if parent is not None:
         row_id, row_text = parent.row_id, parent.row_label
     else:
-        row_id, row_text = _row_anchor(proposal, field)
+        # A row path counts in the rows of the revision the page showed, if any.
+        shown = (
+            ProposalRevision.objects.filter(proposal=proposal, number=shown_revision)
+            .values_list("snapshot", flat=True)
+            .first()
+            if shown_revision
+            else None
+        )
+        row_id, row_text = _row_anchor(proposal, field, shown)
     comment = ReviewComment.objects.create(
         proposal=proposal,
         author=author,

@@ -113,6 +113,7 @@ def add_comment(request, proposal, *, staff: bool):
                 field=data["field"],
                 parent=parent,
                 staff_only=staff and data["staff_only"],
+                shown_revision=data["revision"] if staff else None,
             )
         except services.ReviewError as exc:
             form.add_error(None, str(exc))
