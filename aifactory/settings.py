@@ -116,7 +116,7 @@ ASGI_APPLICATION = "aifactory.asgi.application"
 DATABASES = {
     "default": dj_database_url.parse(
         env_str("DATABASE_URL") or f"sqlite:///{VAR_DIR / 'db.sqlite3'}",
-        conn_max_age=int(env_str("DJANGO_CONN_MAX_AGE", default="60")),
+        conn_max_age=env_int("DJANGO_CONN_MAX_AGE", default=60),
         conn_health_checks=env_bool("DJANGO_CONN_HEALTH_CHECKS", default=True),
     )
 }
@@ -277,7 +277,7 @@ if not DEBUG:
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
     SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", default=True)
-    SECURE_HSTS_SECONDS = int(env_str("DJANGO_HSTS_SECONDS", default="31536000"))
+    SECURE_HSTS_SECONDS = env_int("DJANGO_HSTS_SECONDS", default=31536000)
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True
 

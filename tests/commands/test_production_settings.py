@@ -119,6 +119,14 @@ def test_the_defaults_are_a_local_relay_with_a_timeout():
         ({"DJANGO_EMAIL_PORT": "smtp"}, "DJANGO_EMAIL_PORT must be a whole number"),
         ({"DJANGO_ADMINS": "ops"}, "DJANGO_ADMINS must list mail addresses"),
         ({"DJANGO_LOG_FORMAT": "xml"}, "DJANGO_LOG_FORMAT must be text or json"),
+        (
+            {"DJANGO_CONN_MAX_AGE": "5m"},
+            "DJANGO_CONN_MAX_AGE must be a whole number",
+        ),
+        (
+            {"DJANGO_HSTS_SECONDS": "1 year"},
+            "DJANGO_HSTS_SECONDS must be a whole number",
+        ),
     ],
 )
 def test_a_wrong_setting_stops_the_start_with_its_name(extra, message):
