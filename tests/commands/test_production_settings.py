@@ -35,6 +35,7 @@ out = {name: getattr(s, name) for name in names}
 out["SECURE_PROXY_SSL_HEADER"] = getattr(s, "SECURE_PROXY_SSL_HEADER", None)
 out["CONN_MAX_AGE"] = s.DATABASES["default"]["CONN_MAX_AGE"]
 out["CONN_HEALTH_CHECKS"] = s.DATABASES["default"]["CONN_HEALTH_CHECKS"]
+out["OPTIONS"] = s.DATABASES["default"].get("OPTIONS", {})
 print(json.dumps(out))
 """
 
@@ -190,3 +191,13 @@ def test_a_wrong_relay_password_fails_loudly(relay):
     assert done.returncode != 0
     assert "SMTPAuthenticationError" in done.stderr
     assert relay.messages == []
+
+
+def test_a_silent_database_host_costs_seconds_not_minutes():
+    """A PostgreSQL host that stops answering fails the connection after 5 s (then
+    /readyz says 503 and pages show the outage page, within gunicorn's timeout),
+    unless DATABASE_URL chooses its own connect_timeout."""
+    url = "postgres://wizard:pw@db.example.eu:5432/wizard"
+    assert _settings(DATABASE_URL=url)["OPTIONS"]["connect_timeout"] == 5
+    chosen = _settings(DATABASE_URL=url + "?connect_timeout=2")["OPTIONS"]
+    assert int(chosen["connect_timeout"]) == 2
