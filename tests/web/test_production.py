@@ -220,8 +220,8 @@ def test_the_log_line_never_holds_a_login_link(client, caplog, name, logged):
 
 def test_successful_probes_are_not_logged(client, caplog):
     with caplog.at_level(logging.INFO, logger="aifactory.request"):
-        client.get("/healthz")
-        client.get("/readyz")
+        for path in ("/healthz", "/readyz", "/healthz/", "/readyz/"):
+            assert client.get(path).status_code == 200
     assert not [r for r in caplog.records if r.name == "aifactory.request"]
 
 
