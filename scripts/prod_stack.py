@@ -549,6 +549,11 @@ def static_files(stack: Stack, browser: Browser):
     # Served by nginx from the collected directory, not by gunicorn (which would
     # have added its request id).
     check(response.getheader("X-Request-ID") is None, "static file came from gunicorn")
+    # server_tokens off: nginx names itself, not its version.
+    check(
+        response.getheader("Server") == "nginx",
+        f"Server: {response.getheader('Server')}",
+    )
     response, _ = browser.request("GET", "/static/css/app.css")
     check(response.status == 200, "the plain name the error pages use")
 
