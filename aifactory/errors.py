@@ -48,7 +48,13 @@ class DatabaseUnavailableMiddleware:
                 request.path,
                 exc_info=exception,
             )
-            return database_unavailable(request)
+            response = database_unavailable(request)
+            # Logged just above, with the traceback. Marked so that Django does not
+            # log it again as a "Service Unavailable" error, which with ADMINS set
+            # mails the admins once per request (every autosave) for the whole
+            # outage; a monitor on /readyz is what alerts.
+            response._has_been_logged = True
+            return response
         return None
 
 

@@ -85,6 +85,12 @@ def _answer(checks: dict[str, bool]) -> JsonResponse:
         status=200 if healthy else 503,
     )
     response.headers["Cache-Control"] = "no-store"
+    # A failed check is logged above as a warning, once per check, and the request's
+    # line says 503 (aifactory/requestlog.py). Mark the answer as logged so Django's
+    # own "Service Unavailable" error is not logged again, which with ADMINS set would
+    # mail the admins on every probe (every few seconds per instance) for the
+    # whole outage. django.utils.log.log_response skips responses marked so.
+    response._has_been_logged = True
     return response
 
 

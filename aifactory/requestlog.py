@@ -131,7 +131,8 @@ class RequestLogMiddleware:
         response.headers[REQUEST_ID_HEADER] = request_id
         duration_ms = round((time.perf_counter() - started) * 1000, 1)
         route = route_of(request)
-        if response.status_code == 200 and route in health.ENDPOINTS:
+        probe = (request.path_info.rstrip("/") or "/") in health.ENDPOINTS
+        if response.status_code == 200 and probe:
             return response  # a load balancer's probe, every few seconds
         logger.log(
             logging.ERROR if response.status_code >= 500 else logging.INFO,

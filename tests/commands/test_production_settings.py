@@ -119,6 +119,14 @@ def test_the_defaults_are_a_local_relay_with_a_timeout():
         ({"DJANGO_EMAIL_PORT": "smtp"}, "DJANGO_EMAIL_PORT must be a whole number"),
         ({"DJANGO_ADMINS": "ops"}, "DJANGO_ADMINS must list mail addresses"),
         ({"DJANGO_LOG_FORMAT": "xml"}, "DJANGO_LOG_FORMAT must be text or json"),
+        (
+            {"DJANGO_CONN_MAX_AGE": "5m"},
+            "DJANGO_CONN_MAX_AGE must be a whole number",
+        ),
+        (
+            {"DJANGO_HSTS_SECONDS": "1 year"},
+            "DJANGO_HSTS_SECONDS must be a whole number",
+        ),
     ],
 )
 def test_a_wrong_setting_stops_the_start_with_its_name(extra, message):
@@ -182,3 +190,18 @@ def test_a_wrong_relay_password_fails_loudly(relay):
     assert done.returncode != 0
     assert "SMTPAuthenticationError" in done.stderr
     assert relay.messages == []
+
+
+def test_a_silent_database_host_costs_seconds_not_minutes():
+    """A PostgreSQL host that stops answering fails the connection after 5 s (then
+    /readyz says 503 and pages show the outage page, within gunicorn's timeout),
+    unless DATABASE_URL chooses its own connect_timeout."""
+    url = "postgres://wizard:pw@db.example.eu:5432/wizard"
+    show = (
+        "import django; django.setup(); from django.conf import settings; "
+        "print(settings.DATABASES['default']['OPTIONS']['connect_timeout'])"
+    )
+    done = _run(["-c", show], DATABASE_URL=url)
+    assert (done.returncode, done.stdout.strip()) == (0, "5"), done.stderr
+    done = _run(["-c", show], DATABASE_URL=url + "?connect_timeout=2")
+    assert (done.returncode, done.stdout.strip()) == (0, "2"), done.stderr

@@ -3,6 +3,7 @@
 from unittest import mock
 
 import pytest
+from django.core import mail
 from django.db import InterfaceError, OperationalError
 from django.test import Client
 from django.urls import reverse
@@ -24,6 +25,18 @@ def quiet_client(user, settings):
     client = Client(raise_request_exception=False)
     client.force_login(user)
     return client
+
+
+def test_an_outage_is_logged_per_request_but_not_mailed_per_request(
+    quiet_client, settings, caplog
+):
+    settings.ADMINS = [("Ops", "ops@example.eu")]
+    with mock.patch(OUTAGE, side_effect=OperationalError("refused")):
+        for _ in range(3):
+            assert quiet_client.get(LIST).status_code == 503
+    assert [m.subject for m in mail.outbox] == []
+    logged = [r for r in caplog.records if r.name == "aifactory.errors"]
+    assert len(logged) == 3 and all(r.exc_info for r in logged)
 
 
 @pytest.mark.parametrize(

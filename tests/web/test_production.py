@@ -92,6 +92,21 @@ def test_readyz_is_503_when_the_database_does_not_answer(client, production_like
     assert "refused" not in response.text
 
 
+def test_a_failing_probe_mails_no_admin(client, production_like, settings):
+    """A monitor probes every few seconds for the whole outage: its 503 is a logged
+    warning, not a server-error report mailed to ADMINS each time."""
+    settings.ADMINS = [("Ops", "ops@example.eu")]
+    with (
+        mock.patch.object(
+            health, "check_database", side_effect=OperationalError("refused")
+        ),
+        mock.patch.dict(health.READINESS_CHECKS, {"database": health.check_database}),
+    ):
+        for _ in range(3):
+            assert client.get("/readyz").status_code == 503
+    assert [m.subject for m in mail.outbox] == []
+
+
 def test_readyz_is_503_without_the_cache_table(client, settings):
     settings.CACHES = DB_CACHE
     assert "aifactory_cache_probe" not in connection.introspection.table_names()
@@ -205,8 +220,8 @@ def test_the_log_line_never_holds_a_login_link(client, caplog, name, logged):
 
 def test_successful_probes_are_not_logged(client, caplog):
     with caplog.at_level(logging.INFO, logger="aifactory.request"):
-        client.get("/healthz")
-        client.get("/readyz")
+        for path in ("/healthz", "/readyz", "/healthz/", "/readyz/"):
+            assert client.get(path).status_code == 200
     assert not [r for r in caplog.records if r.name == "aifactory.request"]
 
 
