@@ -13,6 +13,7 @@ from .results import (
     Source,
     _float,
     _fmt,
+    _line_ranges,
     _positive_int,
 )
 
@@ -144,6 +145,9 @@ class _Megatron(_Reader):
 _TITAN_STEP = re.compile(r"\bstep:\s*(\d+)\b.*?\b(tps|wps):\s*(" + _NUMBER + ")")
 _TITAN_TFLOPS = re.compile(r"\btflops:\s*(" + _NUMBER + ")")
 _TITAN_MFU = re.compile(r"\bmfu:\s*(" + _NUMBER + ")%")
+# The validator's lines ("validate step: 500 ... tps: 21,873", forks' "evaluation:
+# step: ...") count forward passes only: not training throughput.
+_TITAN_VALIDATION = re.compile(r"\bvalidate step:|\bevaluation:\s")
 _TITAN_MESH = re.compile(
     r"Building (\d)-D device mesh with (?:\[[^\]]*\]|\([^)]*\)), \[([\d, ]+)\]"
 )
@@ -157,6 +161,7 @@ class _Torchtitan(_Reader):
         self.series = _Series()
         self.mesh: tuple[int, int, str] | None = None
         self.key = "tps"
+        self.validation: list[int] = []
 
     def feed(self, number, line):
         if "device mesh" in line:
@@ -170,6 +175,10 @@ class _Torchtitan(_Reader):
                     self.mesh = (product, number, "device mesh size")
             return
         if "step:" not in line or not ("tps:" in line or "wps:" in line):
+            return
+        if _TITAN_VALIDATION.search(line):
+            if len(self.validation) < 1000:
+                self.validation.append(number)
             return
         self.seen = True
         match = _TITAN_STEP.search(line)
@@ -193,6 +202,11 @@ class _Torchtitan(_Reader):
             return []
         notes: list[str] = []
         count, gpus_from, gpu_lines = self._gpus(self.mesh, gpus, notes)
+        if self.validation:
+            notes.append(
+                f"validation step lines ({_line_ranges(tuple(self.validation))}): "
+                "forward passes only, not training throughput"
+            )
         per_gpu, lines, warmup = self.series.steady()
         formula = (
             f"median over {len(lines)} step line(s) of {self.key} "
