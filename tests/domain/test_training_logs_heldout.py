@@ -9,6 +9,7 @@ The expected figures were computed by hand: each is the median of the intervals 
 the first (seven per file, so the fourth of the sorted values), written below as the
 value picked from the file and the arithmetic on it."""
 
+import io
 import json
 from pathlib import Path
 
@@ -141,3 +142,11 @@ def test_read_log_exits_2_on_a_file_it_does_not_know(tmp_path):
     assert code == 2
     assert "not a log this reader knows" in err and "tps:" in err
     assert json.loads(out)["measurements"] == []
+
+
+def test_sacct_saved_on_windows_with_a_byte_order_mark_is_read():
+    text = (HELDOUT / "sacct-P-h100.txt").read_text().replace("\n", "\r\n")
+    raw = io.BytesIO(("\ufeff" + text).encode("utf-8"))
+    reading = read_log(iter_lines(raw), file="sacct.txt")
+    assert reading.refused == ""
+    assert [(j.gpus, j.count) for j in reading.jobs] == [(8, 3), (16, 2), (32, 1)]
