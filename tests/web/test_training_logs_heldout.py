@@ -118,3 +118,17 @@ def test_undo_of_unchanged_rows_needs_no_question(user_client, proposal):
     )
     assert response.status_code == 302
     assert from_logs(proposal) == []
+
+
+def test_all_the_held_out_files_at_once(user_client, proposal):
+    names = sorted(path.name for path in HELDOUT.iterdir())
+    page = add(user_client, proposal, names)
+    assert "12 measurements and 3 job-plan rows to add" in page
+    stored = sorted(
+        (m.gpus, m.unit) for m in ScalingMeasurement.objects.filter(proposal=proposal)
+    )
+    assert stored == sorted(
+        [(g, "tokens/s") for g in (8, 16, 32) for _ in range(2)]
+        + [(g, "samples/s") for g in (8, 16, 32) for _ in range(2)]
+    )
+    assert JobType.objects.filter(proposal=proposal).exclude(source="").count() == 3
