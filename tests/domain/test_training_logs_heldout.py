@@ -49,6 +49,11 @@ TORCHTITAN = {
     "torchtitan-2025-16gpus.log": (16, 6231 * 16, 322.5, 32.61),  # [8, 2]
     "torchtitan-2025-32gpus.log": (32, 5896 * 32, 305.1, 30.85),  # [8, 4]
 }
+# torchtitan on 4 nodes under srun (torchtitan's Slurm script: local rank 0 of each
+# node logs): ranks 0, 8, 16 and 24 each log steps 1, 10, 20. Rank 0's steps 10 and
+# 20: (5,902 + 5,877) / 2 = 5,889.5 tps. Counting the other ranks' lines took their
+# step-1 warm-ups (1,410, 1,388, 1,402) in and gave 5,930.
+MULTI_NODE = {"torchtitan-2025-32gpus-4nodes.log": (32, 5889.5 * 32)}
 
 
 def read(name):
@@ -97,6 +102,15 @@ def test_torchtitan_leaves_the_validation_lines_out(name):
     assert any("validation step lines (line 13)" in s for s in m.source.left_out)
 
 
+def test_torchtitan_on_several_nodes_reads_one_rank():
+    ((name, (gpus, tokens_per_s)),) = MULTI_NODE.items()
+    (m,) = read(name).measurements
+    assert (m.gpus, m.throughput) == (gpus, pytest.approx(tokens_per_s))
+    assert m.source.lines == (7, 24, 25)  # the mesh, rank 0's steps 10 and 20
+    assert "line 17, the first interval (warm-up)" in m.source.left_out
+    assert any("rank(s) 8, 16, 24" in s for s in m.source.left_out)
+
+
 def test_sacct_allocations_not_steps():
     reading = read("sacct-P-h100.txt")
     jobs = [(j.title, j.gpus, str(j.hours), j.count) for j in reading.jobs]
@@ -118,7 +132,7 @@ def test_read_log_reads_all_of_them_in_one_call():
     code, out, err = run("read_log", *(str(f) for f in files), "--format", "json")
     assert code == 0, err
     report = json.loads(out)
-    expected = {**MEGATRON, **TRAINER, **DEEPSPEED, **TORCHTITAN}
+    expected = {**MEGATRON, **TRAINER, **DEEPSPEED, **TORCHTITAN, **MULTI_NODE}
     got = {
         Path(m["source"]["file"]).name: (m["gpus"], m["throughput"])
         for m in report["measurements"]

@@ -148,6 +148,9 @@ _TITAN_MFU = re.compile(r"\bmfu:\s*(" + _NUMBER + ")%")
 # The validator's lines ("validate step: 500 ... tps: 21,873", forks' "evaluation:
 # step: ...") count forward passes only: not training throughput.
 _TITAN_VALIDATION = re.compile(r"\bvalidate step:|\bevaluation:\s")
+# torchrun's prefix: on several nodes (``--local-ranks-filter 0`` on each, as
+# torchtitan's Slurm script runs it) every node's first rank logs the same steps.
+_TITAN_RANK = re.compile(r"^\s*\[rank(\d+)\]:")
 _TITAN_MESH = re.compile(
     r"Building (\d)-D device mesh with (?:\[[^\]]*\]|\([^)]*\)), \[([\d, ]+)\]"
 )
@@ -162,6 +165,8 @@ class _Torchtitan(_Reader):
         self.mesh: tuple[int, int, str] | None = None
         self.key = "tps"
         self.validation: list[int] = []
+        self.rank: str | None = None
+        self.other_ranks: set[str] = set()
 
     def feed(self, number, line):
         if "device mesh" in line:
@@ -181,6 +186,14 @@ class _Torchtitan(_Reader):
                 self.validation.append(number)
             return
         self.seen = True
+        rank = _TITAN_RANK.match(line)
+        if rank:
+            if self.rank is None:
+                self.rank = rank.group(1)
+            elif rank.group(1) != self.rank:
+                if len(self.other_ranks) < 1000:
+                    self.other_ranks.add(rank.group(1))
+                return
         match = _TITAN_STEP.search(line)
         value = _float(match.group(3)) if match else None
         if value is None or value <= 0:
@@ -206,6 +219,13 @@ class _Torchtitan(_Reader):
             notes.append(
                 f"validation step lines ({_line_ranges(tuple(self.validation))}): "
                 "forward passes only, not training throughput"
+            )
+        if self.other_ranks:
+            ranks = ", ".join(sorted(self.other_ranks, key=int)[:5])
+            notes.append(
+                f"the step lines of rank(s) {ranks}"
+                f"{' …' if len(self.other_ranks) > 5 else ''}: the same steps, "
+                f"logged on other nodes; those of rank {self.rank} are used"
             )
         per_gpu, lines, warmup = self.series.steady()
         formula = (
