@@ -15,7 +15,13 @@ from pathlib import Path
 
 import pytest
 
-from proposals.domain.training_logs import SAMPLES, TOKENS, iter_lines, read_log
+from proposals.domain.training_logs import (
+    SAMPLES,
+    TOKENS,
+    iter_lines,
+    read_log,
+    read_text,
+)
 from tests.commands.test_commands import run
 
 HELDOUT = Path(__file__).parent / "logs_heldout"
@@ -164,3 +170,16 @@ def test_sacct_saved_on_windows_with_a_byte_order_mark_is_read():
     reading = read_log(iter_lines(raw), file="sacct.txt")
     assert reading.refused == ""
     assert [(j.gpus, j.count) for j in reading.jobs] == [(8, 3), (16, 2), (32, 1)]
+
+
+def test_trainer_metrics_with_a_value_that_is_not_a_literal():
+    # A Trainer subclass or callback may put a numpy scalar in the metrics: the
+    # dictionary is then no Python literal, its train_samples_per_second still is.
+    text = (HELDOUT / "hf-trainer-4.45-8gpus.log").read_text()
+    text = text.replace("'train_loss': 2.6140121", "'train_loss': np.float64(2.614)")
+    text = "\n".join(
+        line for line in text.splitlines() if "train_samples_per_second =" not in line
+    )
+    (m,) = read_text(text).measurements
+    assert (m.gpus, m.throughput) == (8, 44.712)
+    assert "train_runtime 1118.2731 s" in m.source.formula
