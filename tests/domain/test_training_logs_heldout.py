@@ -46,6 +46,9 @@ DEEPSPEED = {
     "deepspeed-0.15-8gpus.log": (8, 44.187702316),
     "deepspeed-0.15-16gpus.log": (16, 87.5521),
     "deepspeed-0.15-32gpus-launcher.log": (32, 171.333),
+    # A pipeline run (4 stages, an mpu): the printout's world_size 8 counts the
+    # data-parallel ranks only; the launcher's dist_world_size=32 counts the GPUs.
+    "deepspeed-0.15-32gpus-pipeline.log": (32, 171.333),
 }
 # torchtitan: median tps (per GPU) × the device mesh's product; the "validate step"
 # line (21,873 tps, forward passes only) is not a training interval. Counted, it

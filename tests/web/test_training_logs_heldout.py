@@ -123,13 +123,13 @@ def test_undo_of_unchanged_rows_needs_no_question(user_client, proposal):
 def test_all_the_held_out_files_at_once(user_client, proposal):
     names = sorted(path.name for path in HELDOUT.iterdir())
     page = add(user_client, proposal, names)
-    assert "13 measurements and 3 job-plan rows to add" in page
+    assert "14 measurements and 3 job-plan rows to add" in page
     stored = sorted(
         (m.gpus, m.unit) for m in ScalingMeasurement.objects.filter(proposal=proposal)
     )
     assert stored == sorted(
         [(g, "tokens/s") for g in (8, 16, 32) for _ in range(2)]
-        + [(32, "tokens/s")]  # torchtitan on 4 nodes
+        + [(32, "tokens/s"), (32, "samples/s")]  # torchtitan 4 nodes, DS pipeline
         + [(g, "samples/s") for g in (8, 16, 32) for _ in range(2)]
     )
     assert JobType.objects.filter(proposal=proposal).exclude(source="").count() == 3

@@ -310,6 +310,16 @@ class _DeepSpeed(_Reader):
         world = self.config.get("world_size")
         if world and _positive_int(world[0]):
             stated = (_positive_int(world[0]), world[1], "world_size")
+            if self.world and self.world[0] != stated[0]:
+                # With pipeline, tensor or sequence parallelism (an ``mpu``) the
+                # configuration's world_size counts data-parallel ranks only.
+                notes.append(
+                    f"the configuration's world_size = {stated[0]} (line "
+                    f"{stated[1]}): with model, pipeline or sequence parallelism "
+                    "it counts the data-parallel ranks only; the launcher's "
+                    "count of processes is used"
+                )
+                stated = self.world
         count, gpus_from, gpu_lines = self._gpus(stated, gpus, notes)
         value, lines, warmup = self.series.steady()
         key = "SamplesPerSec (a running average)" if self.old else "CurrSamplesPerSec"
