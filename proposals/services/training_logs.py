@@ -6,7 +6,7 @@ from django.db import transaction
 
 from proposals.models import Proposal
 
-from .paste import proposal_paste_rows, proposal_undo_paste
+from .paste import PastedRowsChanged, proposal_paste_rows, proposal_undo_paste
 
 
 @transaction.atomic
@@ -24,10 +24,28 @@ def proposal_add_log_rows(
 
 
 @transaction.atomic
-def proposal_undo_log_rows(*, proposal: Proposal, added: dict[str, list]) -> int:
-    """Remove the rows of one reading (those still there); returns how many."""
-    return sum(
-        proposal_undo_paste(proposal=proposal, kind=kind, pks=pks)
-        for kind, pks in added.items()
-        if pks
-    )
+def proposal_undo_log_rows(
+    *, proposal: Proposal, added: dict[str, list], shown: dict | None = None
+) -> int:
+    """Remove the rows of one reading (those still there); returns how many. With
+    ``shown`` (table kind -> row id -> what the page showed of it), rows changed
+    since then elsewhere are named (:class:`PastedRowsChanged`, of every table) and
+    nothing is removed, as for a paste's undo."""
+    removed, changed = 0, []
+    for kind, pks in added.items():
+        if not pks:
+            continue
+        try:
+            removed += proposal_undo_paste(
+                proposal=proposal,
+                kind=kind,
+                pks=pks,
+                shown=None if shown is None else shown.get(kind, {}),
+            )
+        except PastedRowsChanged as error:
+            changed.extend(error.changed)
+    if changed:
+        # Leaving the transaction by this exception puts back any table's rows
+        # already removed: all or nothing.
+        raise PastedRowsChanged(changed)
+    return removed

@@ -23,14 +23,15 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from proposals.domain import training_logs
 from proposals.domain.numbers import format_number
-from proposals.services.paste import PasteError
+from proposals.services.paste import PastedRowsChanged, PasteError
 from proposals.services.training_logs import (
     proposal_add_log_rows,
     proposal_undo_log_rows,
 )
-from proposals.views import owned_proposal
+from proposals.views import owned_proposal, wizard
 from proposals.views.accounts import number_format
 from proposals.views.paste import STEP, _back_to_step, _save_step_first
+from proposals.wizard import shown_rows
 
 READ_KEY = "log_readings"  # proposal pk -> what the last preview read
 ADDED_KEY = "log_added"  # proposal pk -> {kind: [row keys]} of the last "Add"
@@ -244,15 +245,46 @@ def _added_message(added: dict, context: dict) -> str:
     )
 
 
+def _undo_question(request, proposal, error: PastedRowsChanged):
+    """The step again, asking whether to undo the rows read from logs that were
+    changed in another tab ("Undo anyway" / "Keep them")."""
+    count = len(error.changed)
+    heading = (
+        "A row read from the logs was changed in another tab"
+        if count == 1
+        else f"{count} rows read from the logs were changed in another tab"
+    )
+    question = wizard.describe_changed_rows(
+        error.changed,
+        number_format(request),
+        heading=heading,
+        outcome="so the rows read from the logs were not removed",
+        url=reverse("proposals:logs_undo", args=[proposal.pk]),
+        confirm="Undo anyway",
+        keep="Keep them",
+    )
+    return wizard.step_with_question(request, proposal, STEP, row_changed=question)
+
+
 @login_required
 @require_POST
 def undo_logs(request, pk):
     """Remove exactly the rows of the last "Add" from logs."""
     proposal = owned_proposal(request, pk)
-    _save_step_first(request, proposal)
+    bases = _save_step_first(request, proposal)
     proposal = owned_proposal(request, pk)
     added = last_added(request, proposal.pk)
-    removed = proposal_undo_log_rows(proposal=proposal, added=added) if added else 0
+    # Rows read from the logs and changed since this page showed them (in another
+    # tab) are not removed without the person choosing, as for a paste's undo.
+    shown = None if bases is None else {kind: shown_rows(bases, kind) for kind in added}
+    try:
+        removed = (
+            proposal_undo_log_rows(proposal=proposal, added=added, shown=shown)
+            if added
+            else 0
+        )
+    except PastedRowsChanged as error:
+        return _undo_question(request, owned_proposal(request, pk), error)
     _store(request, ADDED_KEY, proposal.pk, None)
     if removed:
         messages.success(

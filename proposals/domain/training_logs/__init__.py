@@ -74,6 +74,10 @@ def read_log(lines: Iterable[str], *, file: str, gpus: int | None = None) -> Rea
     sacct: _Sacct | None = None
     first = True
     for number, raw in enumerate(lines, start=1):
+        if number == 1:
+            # A file saved by a Windows editor (or PowerShell) starts with a byte
+            # order mark, which would hide sacct's header.
+            raw = raw.removeprefix("\ufeff")
         line = _ANSI.sub("", raw) if "\x1b" in raw else raw
         if first and line.strip():
             first = False

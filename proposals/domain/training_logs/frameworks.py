@@ -13,6 +13,7 @@ from .results import (
     Source,
     _float,
     _fmt,
+    _line_ranges,
     _positive_int,
 )
 
@@ -144,6 +145,12 @@ class _Megatron(_Reader):
 _TITAN_STEP = re.compile(r"\bstep:\s*(\d+)\b.*?\b(tps|wps):\s*(" + _NUMBER + ")")
 _TITAN_TFLOPS = re.compile(r"\btflops:\s*(" + _NUMBER + ")")
 _TITAN_MFU = re.compile(r"\bmfu:\s*(" + _NUMBER + ")%")
+# The validator's lines ("validate step: 500 ... tps: 21,873", forks' "evaluation:
+# step: ...") count forward passes only: not training throughput.
+_TITAN_VALIDATION = re.compile(r"\bvalidate step:|\bevaluation:\s")
+# torchrun's prefix: on several nodes (``--local-ranks-filter 0`` on each, as
+# torchtitan's Slurm script runs it) every node's first rank logs the same steps.
+_TITAN_RANK = re.compile(r"^\s*\[rank(\d+)\]:")
 _TITAN_MESH = re.compile(
     r"Building (\d)-D device mesh with (?:\[[^\]]*\]|\([^)]*\)), \[([\d, ]+)\]"
 )
@@ -157,6 +164,9 @@ class _Torchtitan(_Reader):
         self.series = _Series()
         self.mesh: tuple[int, int, str] | None = None
         self.key = "tps"
+        self.validation: list[int] = []
+        self.rank: str | None = None
+        self.other_ranks: set[str] = set()
 
     def feed(self, number, line):
         if "device mesh" in line:
@@ -171,7 +181,19 @@ class _Torchtitan(_Reader):
             return
         if "step:" not in line or not ("tps:" in line or "wps:" in line):
             return
+        if _TITAN_VALIDATION.search(line):
+            if len(self.validation) < 1000:
+                self.validation.append(number)
+            return
         self.seen = True
+        rank = _TITAN_RANK.match(line)
+        if rank:
+            if self.rank is None:
+                self.rank = rank.group(1)
+            elif rank.group(1) != self.rank:
+                if len(self.other_ranks) < 1000:
+                    self.other_ranks.add(rank.group(1))
+                return
         match = _TITAN_STEP.search(line)
         value = _float(match.group(3)) if match else None
         if value is None or value <= 0:
@@ -193,6 +215,18 @@ class _Torchtitan(_Reader):
             return []
         notes: list[str] = []
         count, gpus_from, gpu_lines = self._gpus(self.mesh, gpus, notes)
+        if self.validation:
+            notes.append(
+                f"validation step lines ({_line_ranges(tuple(self.validation))}): "
+                "forward passes only, not training throughput"
+            )
+        if self.other_ranks:
+            ranks = ", ".join(sorted(self.other_ranks, key=int)[:5])
+            notes.append(
+                f"the step lines of rank(s) {ranks}"
+                f"{' …' if len(self.other_ranks) > 5 else ''}: the same steps, "
+                f"logged on other nodes; those of rank {self.rank} are used"
+            )
         per_gpu, lines, warmup = self.series.steady()
         formula = (
             f"median over {len(lines)} step line(s) of {self.key} "
@@ -276,6 +310,16 @@ class _DeepSpeed(_Reader):
         world = self.config.get("world_size")
         if world and _positive_int(world[0]):
             stated = (_positive_int(world[0]), world[1], "world_size")
+            if self.world and self.world[0] != stated[0]:
+                # With pipeline, tensor or sequence parallelism (an ``mpu``) the
+                # configuration's world_size counts data-parallel ranks only.
+                notes.append(
+                    f"the configuration's world_size = {stated[0]} (line "
+                    f"{stated[1]}): with model, pipeline or sequence parallelism "
+                    "it counts the data-parallel ranks only; the launcher's "
+                    "count of processes is used"
+                )
+                stated = self.world
         count, gpus_from, gpu_lines = self._gpus(stated, gpus, notes)
         value, lines, warmup = self.series.steady()
         key = "SamplesPerSec (a running average)" if self.old else "CurrSamplesPerSec"

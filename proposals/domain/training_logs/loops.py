@@ -25,6 +25,9 @@ _HF_FIELD = re.compile(
     r"DataParallel so batch size has been adjusted to)\s*[=:]?\s*(" + _NUMBER + r")\s*$"
 )
 _HF_DICT = re.compile(r"\{[^{}]*'train_samples_per_second'[^{}]*\}")
+# One metric of a dictionary that is not a Python literal as a whole (a value printed
+# as ``np.float64(2.61)`` or ``tensor(2.61)`` by a callback or a Trainer subclass).
+_HF_METRIC = r"'{}':\s*(?:[\w.]+\()?'?(" + _NUMBER + ")"
 _HF_TABLE = re.compile(
     r"(?:^|\s)(train_samples_per_second|train_runtime)\s*=\s*(\S+)\s*$"
 )
@@ -75,7 +78,7 @@ class _HuggingFace(_Reader):
                 MemoryError,
                 RecursionError,
             ):
-                value, runtime = None, None
+                value, runtime = self._metric(match.group(0))
             if value is None or value <= 0:
                 self.unread.add(number)
                 return
@@ -92,6 +95,17 @@ class _HuggingFace(_Reader):
                 self.unread.add(number)
                 return
             run.setdefault("value", (value, number, line.strip()[:EXCERPT_CHARS]))
+
+    @staticmethod
+    def _metric(text: str) -> tuple[float | None, str | None]:
+        """``train_samples_per_second`` and ``train_runtime`` of a metrics
+        dictionary that ``ast.literal_eval`` cannot read."""
+        value = re.search(_HF_METRIC.format("train_samples_per_second"), text)
+        runtime = re.search(_HF_METRIC.format("train_runtime"), text)
+        return (
+            _float(value.group(1)) if value else None,
+            runtime.group(1) if runtime else None,
+        )
 
     def measurements(self, file, gpus):
         found = []
