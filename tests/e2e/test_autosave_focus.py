@@ -36,3 +36,40 @@ def test_tabbing_onto_remove_while_an_autosave_waits_keeps_the_row(
     expect(page.locator(f"#jobs-{job.pk}")).to_have_count(1)
     assert JobType.objects.get(pk=job.pk).count == 5
     context.close()
+
+
+def test_enter_in_an_input_saves_the_step_and_adds_no_row(
+    browser, live_server, e2e_catalogue
+):
+    """Enter in a one-line input submits the form with its first submit button: on
+    the scalability step without measurements that was "Add a measurement" (an
+    empty row, unasked), on the selection step "Previous" (the page went back)."""
+    user = UserFactory()
+    proposal = ProposalFactory(owner=user, total_gpu_hours=28000, max_gpus_per_job=8)
+    job = JobTypeFactory(proposal=proposal, title="Pretraining", gpus=8, count=1)
+    context = browser.new_context(locale="en-US")
+    page = context.new_page()
+    log_in(page, live_server.url, user.username)
+    posted = []
+    page.on("request", lambda r: posted.append(r.url) if r.method == "POST" else None)
+
+    step = f"{live_server.url}/proposals/{proposal.pk}/scalability/"
+    page.goto(step)
+    retype(page, f"#id_jobs-{job.pk}-title", "Pretraining, long")
+    page.keyboard.press("Enter")
+    page.wait_for_load_state("load")
+    expect(page.locator(f"#id_jobs-{job.pk}-title")).to_have_value("Pretraining, long")
+    assert not [url for url in posted if "/rows/" in url]
+    assert proposal.measurements.count() == 0
+    assert JobType.objects.get(pk=job.pk).title == "Pretraining, long"
+
+    selection = f"{live_server.url}/proposals/{proposal.pk}/selection/"
+    page.goto(selection)
+    retype(page, "#id_total_gpu_hours", "27000")
+    page.keyboard.press("Enter")
+    page.wait_for_load_state("load")
+    expect(page.locator("#id_total_gpu_hours")).to_have_value("27000")
+    assert page.url == selection
+    proposal.refresh_from_db()
+    assert proposal.total_gpu_hours == 27000
+    context.close()
