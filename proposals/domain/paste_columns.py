@@ -250,8 +250,10 @@ for _kind, _fields in _LOCAL.items():
         SYNONYMS[_kind][_key] = SYNONYMS[_kind][_key] + _words_of
 
 # Throughput units a header or a cell may carry ("Throughput (tokens/s)", "1,200
-# samples/s"): anything per second.
-UNIT = re.compile(r"[A-Za-z][\w-]*\s*/\s*(?:s|sec|second)\b", re.IGNORECASE)
+# samples/s"): anything per second. The unit's word is bounded (64 characters): an
+# unbounded one was tried from every letter of a long word to its end, quadratic
+# time (100,000 characters kept a worker busy past its timeout).
+UNIT = re.compile(r"[A-Za-z][\w-]{0,63}\s*/\s*(?:s|sec|second)\b", re.IGNORECASE)
 _BRACKETED = re.compile(r"\(([^)]*)\)|\[([^\]]*)\]")
 _ALIGNMENT = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$")
 

@@ -209,6 +209,15 @@
     const elt = event.detail.elt;
     const params = event.detail.parameters;
     if (!elt.matches || !elt.matches("form[data-autosave]") || params.autosave !== "1") return;
+    // htmx sends a form's request to the focused (or last clicked) submit button's
+    // formaction, with its name: an autosave that leaves while Tab has reached a
+    // row's "Remove" would remove the row, unasked. The autosave goes to the step.
+    event.detail.path = elt.getAttribute("hx-post");
+    event.detail.verb = "post";
+    const focused = document.activeElement;
+    if (focused && focused.form === elt && focused.type === "submit" && focused.name) {
+      delete params[focused.name];
+    }
     sent = new Map(pending);
     Object.keys(params).forEach(function (name) {
       const prefix = rowPrefix(name);

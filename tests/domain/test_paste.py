@@ -1,6 +1,7 @@
 """Pasted tables: layouts, headers, numbers in the person's format, GCDs and nodes,
 refusals per cell, nothing dropped silently."""
 
+import time
 from decimal import Decimal
 
 import pytest
@@ -395,3 +396,21 @@ def test_a_header_word_means_one_field_per_table():
         for key, words in fields.items():
             for word in words:
                 assert seen.setdefault(word, key) == key, (kind, word)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "x" * 40_000,  # one long first line: is it a header? (a unit is looked for)
+        "GPUs;Throughput\n8;" + "x" * 40_000,  # a long throughput cell
+        "GPUs;Throughput (" + "x" * 40_000 + ")\n8;100\n",  # a long unit in a header
+    ],
+)
+def test_a_long_cell_is_read_in_linear_time(text):
+    """The unit pattern was tried from every letter of a long word, each try running
+    to the word's end: 100,000 characters kept a worker busy past its timeout (found
+    by the held-out fuzz of issue 20)."""
+    started = time.perf_counter()
+    read_paste(text, "measurements", Context(EN))
+    read_paste(text, "jobs", Context(EN))
+    assert time.perf_counter() - started < 2
