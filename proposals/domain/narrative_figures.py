@@ -377,9 +377,10 @@ def contradictions(
                 sentence, previous, analysis, projection, gcds_per_gpu
             )
             measured += _speedups(sentence, analysis, projection, gcds_per_gpu)
+            # "Our previous allocation ran 64 GPUs per job" is not this request's.
+            measured += _gpu_counts(sentence, target_gpus, gcds_per_gpu)
         for item in (
             *measured,
-            *_gpu_counts(sentence, target_gpus, gcds_per_gpu),
             *_gpu_hours(sentence, requested_gpu_hours, plan, schedule_hours),
         ):
             if item not in found:

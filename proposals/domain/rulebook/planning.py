@@ -65,7 +65,7 @@ def plan_calendar(ctx: Context) -> Iterator[Hit]:
         yield Hit(
             "selection.total_gpu_hours",
             f"Keeping {num(round(cal.average_busy_nodes, 1))} nodes busy on average "
-            f"for {months} is {cal.machine_share:.0%} of {cal.system_name} "
+            f"for {months} is {cal.machine_share:.1%} of {cal.system_name} "
             f"({num(cal.system_nodes)} GPU nodes in all), more than the {cal.max_share:.0%} "
             "one project can expect: spread the work over a longer allocation or "
             "request fewer GPU-hours.",
