@@ -369,3 +369,58 @@ def test_retarget_tiers(tmp_path, catalogue):
     assert options["jupiter-booster"]["gpu_hours"] == pytest.approx(30000)
     assert options["jupiter-booster"]["tier"] == "fast_lane"
     assert options["marenostrum5-acc"]["tier"] == "fast_lane"
+
+
+def test_wizard_paste_in_german_reaches_the_mfu_check(user_client, user):
+    """A German spreadsheet pasted in the wizard: the rows keep "Tokens/s", take the
+    only code entry and are checked against the peak. 6 x 7e9 x 12,000 = 504
+    TFLOP/s over 8 x 383 (MI250X) = 16.4 %, against the stated 38 %: PLAN-2."""
+    from proposals.models import Preferences, ScalingMeasurement
+
+    doc = document()
+    doc["codes"] = doc["codes"][:1]
+    doc["codes"][0]["model_parameters"] = 7_000_000_000
+    doc["scalability"]["measurements"] = []
+    proposal = services.proposal_import(
+        owner=user, document=domain.loads(json.dumps(doc))
+    )
+    Preferences.objects.update_or_create(user=user, defaults={"number_format": "de"})
+    text = "Anzahl GPUs;Durchsatz (Tokens/s);MFU (%);Plattform\n8;12.000;38;LUMI-G\n"
+    added = user_client.post(
+        reverse("proposals:paste", args=[proposal.pk, "measurements"]),
+        {"paste-measurements-text": text, "paste_add": "1"},
+    )
+    assert added.status_code == 302
+    (row,) = ScalingMeasurement.objects.filter(proposal=proposal)
+    assert (row.gpus, row.unit, row.code_id) == (8, "Tokens/s", proposal.codes.get().pk)
+    hits = [f for f in assess_cached(proposal).findings if f.code == "PLAN-2"]
+    assert len(hits) == 1 and "16 %" in hits[0].message
+
+
+def test_rescaled_copy_keeps_plan_and_request_in_agreement(user_client, user):
+    """30,000 GPU-hours on MareNostrum 5 (16 H100 x 25 h x 75 jobs, which add up to
+    the request) copied to LUMI-G with rescaled figures: x 989 / 383 = 2.5822, so
+    77,467.4 GPU-hours and 64.56 h a job. The copy's job plan and request must still
+    agree within rounding (16 x 75 x 0.005 h = 6 GPU-hours at most), so the copy
+    does not carry a SCAL-3 error its original did not have."""
+    from proposals.models import Proposal
+
+    doc = json.loads((EXAMPLES / "bsc-fast-lane.json").read_text(encoding="utf-8"))
+    doc["selection"]["total_gpu_hours"] = 30000
+    doc["selection"]["max_gpus_per_job"] = 16
+    doc["scalability"]["jobs"] = [
+        {"title": "Fine-tuning", "gpus": 16, "hours": 25, "count": 75}
+    ]
+    original = services.proposal_import(
+        owner=user, document=domain.loads(json.dumps(doc))
+    )
+    assert not [f for f in assess_cached(original).findings if f.code == "SCAL-3"]
+    user_client.post(
+        reverse("proposals:retarget_copy", args=[original.pk]),
+        {"system": "lumi-g", "rescale": "1"},
+    )
+    copy = Proposal.objects.exclude(pk=original.pk).get()
+    job = copy.jobs.get()
+    plan = job.gpus * job.hours * job.count
+    assert abs(plan - copy.total_gpu_hours) <= 6
+    assert not [f for f in assess_cached(copy).findings if f.code == "SCAL-3"]
