@@ -5,7 +5,6 @@ Pure Python: no Django."""
 from __future__ import annotations
 
 from proposals.domain import Assessment
-from proposals.domain.compare import PEAK_RATIO_CAVEAT
 from proposals.domain.mfu import RELATIVE_TOLERANCE, TOLERANCE_POINTS
 from proposals.domain.numbers import hours
 
@@ -85,7 +84,15 @@ def summary_rows(assessment: Assessment) -> list[tuple[str, str]]:
         ]
         if others:
             text = "; ".join(others) + "."
-            if any(o.estimated for o in c.options):
-                text += f" {PEAK_RATIO_CAVEAT.split(': ')[0]}."
+            # Each caveat's first clause, naming the systems when they differ.
+            caveats: dict[str, list[str]] = {}
+            for o in c.options:
+                if o.estimated and not o.is_target and o.caveat:
+                    short = o.caveat.split(": ")[0].split(", so ")[0]
+                    caveats.setdefault(short, []).append(o.name)
+            if len(caveats) == 1:
+                text += f" {next(iter(caveats))}."
+            for short, names in caveats.items() if len(caveats) > 1 else ():
+                text += f" {short} ({', '.join(names)})."
             rows.append(("GPU-hours on other systems", text))
     return rows

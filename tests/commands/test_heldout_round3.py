@@ -424,3 +424,18 @@ def test_rescaled_copy_keeps_plan_and_request_in_agreement(user_client, user):
     plan = job.gpus * job.hours * job.count
     assert abs(plan - copy.total_gpu_hours) <= 6
     assert not [f for f in assess_cached(copy).findings if f.code == "SCAL-3"]
+
+
+def test_retarget_caveat_points_the_right_way(tmp_path, catalogue):
+    """From H100 (989) the ratio of peaks gives A100 (312) x3.17 and MI250X (383)
+    x2.58 the GPU-hours, GH200 (989) x1. Measured speed-ups between generations are
+    smaller than the datasheet ratio, so towards an older NVIDIA GPU the figure is
+    more than needed, not too little; equal peaks assume no speed-up at all."""
+    doc = json.loads((EXAMPLES / "bsc-fast-lane.json").read_text(encoding="utf-8"))
+    report = assess_both(tmp_path, doc)
+    caveat = {o["system"]: o["caveat"] for o in report["systems_comparison"]["systems"]}
+    assert caveat["marenostrum5-acc"] is None
+    assert "fewer GPU-hours than this may do" in caveat["karolina-gpu"]
+    assert "fewer GPU-hours than this may do" in caveat["leonardo-booster"]
+    assert "peaks are equal" in caveat["jupiter-booster"]
+    assert "more GPU-hours than this may be needed" in caveat["lumi-g"]
