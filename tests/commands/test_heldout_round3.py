@@ -150,6 +150,16 @@ def test_plan_3_machine_share(tmp_path, catalogue, system, gpu_hours, share_text
         ),
         (NARRATIVE.replace("88% efficiency", "97% efficiency"), "97% at 16 GPUs"),
         (NARRATIVE + " The largest jobs use 64 GPUs per job.", "64 GPUs per job"),
+        # 64 GCDs are 32 MI250X: the declared maximum.
+        (NARRATIVE + " The largest jobs use 64 GCDs per job.", None),
+        (NARRATIVE + " Of the 18,176 GPU-hours, 12,288 are for ablations.", None),
+        (
+            NARRATIVE + " Each ablation run uses 32 GPUs for 24 hours (768 GPU-hours).",
+            None,
+        ),
+        # 4,225 / 1,200 = 3.52x at 16 GPUs over the 4-GPU baseline.
+        (NARRATIVE + " At 16 GPUs the speedup is 3.5x over 4 GPUs.", None),
+        (NARRATIVE + " At 16 GPUs the speedup is 4x over 4 GPUs.", "4x at 16 GPUs"),
     ],
 )
 def test_plan_4_sentences(tmp_path, catalogue, narrative, flagged):

@@ -88,7 +88,9 @@ def plan_narrative_figures(ctx: Context) -> Iterator[Hit]:
     and never flagged: a range that overlaps the computed one, a bound that holds
     ("over 70 %"), a part of the total ("Of the total, 12,288 GPU-hours are for
     ablations", one job type's or one schedule period's hours) and a figure in a
-    sentence about another or an earlier allocation."""
+    sentence about another or an earlier allocation. A speedup over a named
+    baseline ("3.5x over 4 GPUs") is judged at the count it is about, and only
+    when the baseline is the smallest measured count."""
     for item in contradictions(
         ctx.proposal.scalability.narrative,
         analysis=ctx.analysis,
