@@ -449,3 +449,94 @@ def test_retarget_caveat_points_the_right_way(tmp_path, catalogue):
     assert "fewer GPU-hours than this may do" in caveat["leonardo-booster"]
     assert "peaks are equal" in caveat["jupiter-booster"]
     assert "more GPU-hours than this may be needed" in caveat["lumi-g"]
+
+
+# SEL-3 on LUMI-G (4 MI250X a node, 8 GCDs): 32 "GPUs" on 4 nodes are GCDs; on 8
+# nodes they are GPUs. 16 GPUs on 4 nodes is 4 a node: consistent.
+@pytest.mark.parametrize(
+    ("title", "sentence", "flagged"),
+    [
+        ("Training on 4 nodes", "", True),
+        ("Training on 8 nodes", "", False),
+        ("Training", " Each LUMI-G node has 8 GPUs.", True),
+        ("Training", " Each LUMI-G node has 4 GPUs (8 GCDs).", False),
+        ("Training", " Fine-tuning runs use 16 GPUs (4 nodes).", False),
+    ],
+)
+def test_sel_3_gcds_on_lumi(tmp_path, catalogue, title, sentence, flagged):
+    doc = document(scalability__narrative=NARRATIVE + sentence)
+    doc["scalability"]["jobs"] = [
+        {"title": title, "gpus": 32, "hours": 24, "count": 17, "source": ""}
+    ]
+    doc["selection"]["total_gpu_hours"] = 32 * 24 * 17  # 13,056: Fast Lane
+    report = assess_both(tmp_path, doc)
+    assert bool(of(report, "SEL-3")) is flagged
+
+
+def test_ai_for_science_optional_plan_and_duration(tmp_path, catalogue):
+    """AI for Science: 6 months, no tiers. A job plan of 18,176 against 20,000
+    requested (difference -1,824) is a warning there, not an error; 12 months is
+    outside the family's terms and the advice names no tier."""
+    doc = document(call_family="ai_for_science", selection__total_gpu_hours=20000)
+    doc["organisation"].update(kind="academic", country="DE", vat_number="")
+    doc["selection"]["duration_months"] = 6
+    report = assess_both(tmp_path, doc)
+    (scal3,) = of(report, "SCAL-3")
+    assert scal3["severity"] == "warning" and "-1,824" in scal3["message"]
+    assert of(report, "TIER-5") == [] and report["tier"] is None
+    doc["selection"]["duration_months"] = 12
+    (tier5,) = of(assess_both(tmp_path, doc), "TIER-5")
+    assert "tier" not in tier5["message"].lower()
+
+
+def code(description):
+    return {
+        "role": "preprocessing",
+        "name": "solver",
+        "version": "3.1",
+        "references": ["https://example.org/solver"],
+        "description": description,
+        "model_use": "training",
+        "model_parameters": None,
+        "training_tokens": None,
+        "dataset_samples": None,
+        "epochs": None,
+        "tokens_per_sample": None,
+        "assumed_mfu_pct": None,
+    }
+
+
+@pytest.mark.parametrize(
+    ("description", "flagged"),
+    [
+        # Compiled, own code, no build: the LUMI guide asks for compilation steps.
+        (
+            "Our own Fortran 2008 flow solver that generates the training fields; "
+            "depends on MPI and PETSc 3.20.",
+            True,
+        ),
+        (
+            "Our own Fortran 2008 flow solver that generates the training fields; "
+            "depends on MPI and PETSc 3.20; built with CMake 3.27 and the Cray "
+            "compiler wrappers.",
+            False,
+        ),
+        # Provided by the site or a package manager: nothing to build.
+        (
+            "Molecular dynamics runs to generate training structures with the site "
+            "build: module load GROMACS/2024.3 on LUMI-G.",
+            False,
+        ),
+        ("Inference server installed with pip install vllm==0.6.3.", False),
+        (
+            "Python 3.11 script that converts images to WebDataset shards with "
+            "Pillow 10 and NumPy 1.26.",
+            False,
+        ),
+    ],
+)
+def test_code_9_build_steps_only_if_required(tmp_path, catalogue, description, flagged):
+    doc = document()
+    doc["codes"].append(code(description))
+    report = assess_both(tmp_path, doc)
+    assert bool(of(report, "CODE-9")) is flagged
