@@ -180,6 +180,12 @@ def test_plan_4_sentences(tmp_path, catalogue, narrative, flagged):
         ("ai_for_science", "academic", "GB", "", True),  # Horizon Europe, 2024
         ("industrial_innovation", "startup", "GB", "GB980780684", True),
         ("ai_for_science", "academic", "US", "", False),
+        # Associated to Horizon Europe and Digital Europe from 1 January 2025
+        # (agreement signed 10 November 2025).
+        ("ai_for_science", "academic", "CH", "", True),
+        ("industrial_innovation", "sme", "CH", "CHE116281710MWST", True),
+        # Overseas countries and territories (TFEU Annex II) are not EU territory.
+        ("ai_for_science", "academic", "NC", "", False),
     ],
 )
 def test_eligibility(tmp_path, catalogue, family, kind, country, vat, eligible):
@@ -192,7 +198,7 @@ def test_eligibility(tmp_path, catalogue, family, kind, country, vat, eligible):
     assert (elig == []) is eligible
     if not eligible:
         assert elig[0]["severity"] == "error"
-        assert "United States" in elig[0]["message"]
+        assert "not eligible" in elig[0]["message"]
 
 
 # PLAN-2, a 7 B model trained on 8 GPUs: 6 x 7e9 x 80,000 tokens/s = 3,360 TFLOP/s,
