@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from proposals.domain import Assessment
 from proposals.domain.mfu import RELATIVE_TOLERANCE, TOLERANCE_POINTS
-from proposals.domain.numbers import hours
+from proposals.domain.numbers import hours, ratio
 
 from .tables import num
 
@@ -44,7 +44,7 @@ def estimate_sentence(assessment: Assessment) -> str:
         text += (
             f" The job plan's {e.plan_rows_from} total "
             f"{hours(e.plan_training_gpu_hours)} GPU-hours "
-            f"({e.ratio:.2f}x the estimate)."
+            f"({ratio(e.ratio)} the estimate)."
         )
     return text
 

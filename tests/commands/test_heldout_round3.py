@@ -546,3 +546,20 @@ def test_code_9_build_steps_only_if_required(tmp_path, catalogue, description, f
     doc["codes"].append(code(description))
     report = assess_both(tmp_path, doc)
     assert bool(of(report, "CODE-9")) is flagged
+
+
+def test_a_huge_plan_to_estimate_ratio_is_grouped(
+    tmp_path, catalogue, user_client, user
+):
+    """The ViT-B/16 estimate (0.2048 GPU-hours) against the LUMI plan's training
+    rows (32 x 24 x 17 = 13,056): 13,056 / 0.20479 = 63,753x, not "63752.61x"."""
+    doc = document()
+    doc["codes"][0].update(model_parameters=86_000_000, training_tokens=197_000_000)
+    path = tmp_path / "vit.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    _, out, _ = run("assess", str(path), "--format", "text")
+    assert "13,056 GPU-hours, 63,753x the estimate" in out
+    portal = user_client.get(
+        reverse("proposals:export_portal", args=[vit(user).pk])
+    ).content.decode()
+    assert "(63,753x the estimate)" in portal
