@@ -20,7 +20,7 @@ from .gpus import GpuModel
 from .jobplan import JobPlan, job_plan
 from .mfu import MfuReading
 from .mfu import check as mfu_check
-from .numbers import hours
+from .numbers import hours, ratio
 from .numbers import json_number as n
 from .scaling import (
     Projection,
@@ -255,7 +255,7 @@ def compute_lines(a: Assessment) -> list[str]:
         if e.ratio is not None:
             lines.append(
                 f"  Job plan {e.plan_rows_from}: {hours(e.plan_training_gpu_hours)} "
-                f"GPU-hours, {e.ratio:.2f}x the estimate"
+                f"GPU-hours, {ratio(e.ratio)} the estimate"
             )
     if a.mfu_check:
         lines.append("MFU check (implied from throughput, 6·N per token):")
@@ -269,8 +269,9 @@ def compute_lines(a: Assessment) -> list[str]:
     c = a.systems_comparison
     if c and c.base_gpu_hours:
         lines.append(
-            "Other systems (GPU-hours rescaled; * estimate from the peak ratio, "
-            "optimistic between GPU generations):"
+            "Other systems (GPU-hours rescaled; * estimate from the peak ratio: "
+            "optimistic towards a newer or another vendor's GPU, overstated towards "
+            "an older one of the same vendor):"
         )
         for o in c.options:
             shown = f"{hours(o.gpu_hours):>12}" if o.gpu_hours is not None else " " * 12

@@ -11,7 +11,9 @@ GPU-hours of H100 become about 77,000 of MI250X, a Large Scale request.
 
 The ratio of peaks is optimistic between GPU generations: measured training speed-ups
 are usually smaller than the datasheet ratio (A100 to H100 is x3.17 on paper), so an
-estimate from it says so (``PEAK_RATIO_CAVEAT``).
+estimate from it says so (``PEAK_RATIO_CAVEAT``); towards an older GPU of the same
+vendor the ratio overstates the gap instead (``PEAK_RATIO_SLOWER_CAVEAT``), and equal
+peaks carry the figure over (``PEAK_EQUAL_CAVEAT``).
 """
 
 from __future__ import annotations
@@ -42,6 +44,17 @@ PEAK_RATIO_CAVEAT = (
     "training speed-ups are usually smaller, so more GPU-hours than this may be "
     "needed. Measure on this system where you can."
 )
+# Towards an older GPU of the same vendor (H100 to A100: x3.17 on paper) the same
+# fact points the other way: the datasheet ratio overstates the gap.
+PEAK_RATIO_SLOWER_CAVEAT = (
+    "The ratio of datasheet peaks overstates the gap between GPU generations: "
+    "measured training speed-ups are usually smaller, so fewer GPU-hours than this "
+    "may do. Measure on this system where you can."
+)
+PEAK_EQUAL_CAVEAT = (
+    "The datasheet peaks are equal, so the figure carries over; memory, interconnect "
+    "and software can still change the speed. Measure on this system where you can."
+)
 
 
 @dataclass(frozen=True)
@@ -71,6 +84,7 @@ class SystemOption:
     jobs: tuple[JobOnSystem, ...]
     measured_here: bool = False  # some measurement ran on this system's GPU
     tier: str | None = None  # the tier the rescaled request falls into
+    same_vendor: bool = False  # same GPU vendor as the reference system
 
     @property
     def tier_label(self) -> str:
@@ -79,7 +93,13 @@ class SystemOption:
     @property
     def caveat(self) -> str:
         """What to keep in mind about the rescaled figure ("" when nothing)."""
-        return PEAK_RATIO_CAVEAT if self.basis == PEAK_RATIO else ""
+        if self.basis != PEAK_RATIO or self.factor is None:
+            return ""
+        if abs(self.factor - 1) < 0.005:
+            return PEAK_EQUAL_CAVEAT
+        if self.factor > 1 and self.same_vendor:
+            return PEAK_RATIO_SLOWER_CAVEAT
+        return PEAK_RATIO_CAVEAT
 
     @property
     def estimated(self) -> bool:
@@ -168,6 +188,11 @@ def _reference(proposal: Proposal, catalogue: Catalogue, target):
     return None, ""
 
 
+def _vendor(gpu_model: str) -> str:
+    """ "NVIDIA" of "NVIDIA H100 64 GB", "AMD" of "AMD Instinct MI250X"."""
+    return (gpu_model.split() or [""])[0].upper()
+
+
 def _factor(reference: Cluster | None, cluster: Cluster, measured: dict):
     """(factor, basis): GPU-hours on ``cluster`` per GPU-hour on ``reference``."""
     if reference is None:
@@ -221,6 +246,8 @@ def compare(
                 billing_value=cluster.in_billing_units(hours),
                 measured_here=gpu_token(cluster.gpu_model) in measured_gpus,
                 tier=mode.slug if mode else None,
+                same_vendor=reference is not None
+                and _vendor(reference.gpu_model) == _vendor(cluster.gpu_model),
                 jobs=tuple(
                     JobOnSystem(
                         title=r.title,

@@ -63,6 +63,11 @@ _OTHER_BEFORE = re.compile(
 _SPEEDUP = re.compile(
     r"(?P<value>\d+(?:\.\d+)?)\s*(?:x|×|-fold|fold|times)(?![\w])", re.IGNORECASE
 )
+# Words that make the GPU count after a speedup its baseline ("3.5x over 4 GPUs").
+_BASELINE = re.compile(
+    r"\b(?:over|relative to|compared (?:to|with)|vs\.?|versus|than|against|from)\b",
+    re.IGNORECASE,
+)
 _SPEED_WORD = re.compile(r"speed-?ups?|faster", re.IGNORECASE)
 _EFFICIENCY_WORD = re.compile(r"efficien", re.IGNORECASE)
 # A percentage that is about something else: MFU, utilisation, overhead, a share of
@@ -257,6 +262,17 @@ def _speedups(sentence, analysis, projection, gcds_per_gpu):
     for match in _SPEEDUP.finditer(sentence):
         claimed = float(match.group("value"))
         gpus = _next_count(sentence, match.end(), gcds_per_gpu)
+        after = _COUNT.search(sentence, match.end())
+        if after and _BASELINE.search(sentence[match.end() : after.start() + 1]):
+            # "At 16 GPUs the speedup is 3.5x over 4 GPUs": 4 is the baseline, the
+            # speedup is at the count before it; judged only against the tables'
+            # own baseline (the smallest measured count).
+            before = [m for m in _COUNT.finditer(sentence, 0, match.start())]
+            baseline = gpus
+            gpus = _gpu_count(before[-1], gcds_per_gpu) if before else None
+            smallest = min((p.gpus for p in analysis.points), default=None)
+            if baseline != smallest:
+                continue
         if gpus is None or claimed <= 0:
             continue
         points = _measured(analysis, gpus)
@@ -377,9 +393,10 @@ def contradictions(
                 sentence, previous, analysis, projection, gcds_per_gpu
             )
             measured += _speedups(sentence, analysis, projection, gcds_per_gpu)
+            # "Our previous allocation ran 64 GPUs per job" is not this request's.
+            measured += _gpu_counts(sentence, target_gpus, gcds_per_gpu)
         for item in (
             *measured,
-            *_gpu_counts(sentence, target_gpus, gcds_per_gpu),
             *_gpu_hours(sentence, requested_gpu_hours, plan, schedule_hours),
         ):
             if item not in found:

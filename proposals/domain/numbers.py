@@ -92,6 +92,14 @@ def hours(value: float | int | None, missing: str = MISSING) -> str:
     return grouped(round(number, digits), max(digits, 0), missing)
 
 
+def ratio(value: float) -> str:
+    """A ratio such as "1.05x": two decimals below 100, whole and grouped above
+    (``63,753x``, not ``63752.61x``)."""
+    if abs(value) >= 100:
+        return f"{grouped(round(value), 0)}x"
+    return f"{value:.2f}x"
+
+
 # --- Numbers as people write them --------------------------------------------------
 #
 # An applicant writes eighteen thousand as ``18176``, ``18,176``, ``18 176``,

@@ -5,9 +5,8 @@ Pure Python: no Django."""
 from __future__ import annotations
 
 from proposals.domain import Assessment
-from proposals.domain.compare import PEAK_RATIO_CAVEAT
 from proposals.domain.mfu import RELATIVE_TOLERANCE, TOLERANCE_POINTS
-from proposals.domain.numbers import hours
+from proposals.domain.numbers import hours, ratio
 
 from .tables import num
 
@@ -45,7 +44,7 @@ def estimate_sentence(assessment: Assessment) -> str:
         text += (
             f" The job plan's {e.plan_rows_from} total "
             f"{hours(e.plan_training_gpu_hours)} GPU-hours "
-            f"({e.ratio:.2f}x the estimate)."
+            f"({ratio(e.ratio)} the estimate)."
         )
     return text
 
@@ -85,7 +84,15 @@ def summary_rows(assessment: Assessment) -> list[tuple[str, str]]:
         ]
         if others:
             text = "; ".join(others) + "."
-            if any(o.estimated for o in c.options):
-                text += f" {PEAK_RATIO_CAVEAT.split(': ')[0]}."
+            # Each caveat's first clause, naming the systems when they differ.
+            caveats: dict[str, list[str]] = {}
+            for o in c.options:
+                if o.estimated and not o.is_target and o.caveat:
+                    short = o.caveat.split(": ")[0].split(", so ")[0]
+                    caveats.setdefault(short, []).append(o.name)
+            if len(caveats) == 1:
+                text += f" {next(iter(caveats))}."
+            for short, names in caveats.items() if len(caveats) > 1 else ():
+                text += f" {short} ({', '.join(names)})."
             rows.append(("GPU-hours on other systems", text))
     return rows

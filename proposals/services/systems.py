@@ -10,6 +10,7 @@ from proposals.assess import assess_proposal
 from proposals.domain import limits
 from proposals.domain.bounds import MAX_GPU_HOURS, MAX_HOURS_PER_JOB
 from proposals.domain.compare import SystemOption
+from proposals.domain.schedule import hours_match
 from proposals.models import Cluster, JobType, Proposal, UsageMonth
 
 from .proposals import proposal_duplicate
@@ -55,8 +56,9 @@ def proposal_retarget_copy_rescaled(
     *, proposal: Proposal, owner, system_slug: str
 ) -> tuple[Proposal, SystemOption]:
     """A retargeted copy (``proposal_retarget_copy``) whose total GPU-hours are the
-    comparison's figure for ``system_slug`` (rounded up to whole GPU-hours) and
-    whose job walltimes and usage schedule are rescaled by the same factor (the
+    comparison's figure for ``system_slug`` (rounded up to whole GPU-hours; when the
+    job plan added up to the request, the rescaled plan's total, rounded) and whose
+    job walltimes and usage schedule are rescaled by the same factor (the
     schedule's periods in proportion, adding up to the new total). Returns the copy
     and the comparison's row, whose basis says whether it is an estimate. Nothing is
     written when there is no rescaled figure or one would not fit its field."""
@@ -80,6 +82,27 @@ def proposal_retarget_copy_rescaled(
         None if j.hours is None else (j.hours * factor).quantize(CENT, ROUND_HALF_UP)
         for j in jobs
     ]
+
+    # A job plan that added up to the request still does once rescaled: walltimes
+    # rounded to the cent can add a few GPU-hours, so the request follows the plan
+    # (to the nearest GPU-hour, within SCAL-3's tolerance) rather than leaving the
+    # copy with a SCAL-3 error its original did not have.
+    def plan_total(walltimes) -> Decimal:
+        return sum(
+            (
+                Decimal(j.gpus or 0) * (h or Decimal(0)) * Decimal(j.count or 0)
+                for j, h in zip(jobs, walltimes, strict=True)
+            ),
+            Decimal(0),
+        )
+
+    entered = proposal.total_gpu_hours
+    if (
+        jobs
+        and entered is not None
+        and hours_match(float(plan_total([j.hours for j in jobs])), float(entered))
+    ):
+        total = plan_total(hours).quantize(Decimal(1), ROUND_HALF_UP)
     if total > MAX_GPU_HOURS or any(
         h is not None and h > MAX_HOURS_PER_JOB for h in hours
     ):

@@ -60,7 +60,7 @@ def test_text_report_shows_estimate_mfu_and_systems(catalogue, tmp_path):
     assert "Compute estimate on MareNostrum 5 ACC:" in out
     assert "Megatron-LM: 6·N·D at 30 % MFU (measured): 236 GPU-hours" in out
     assert "stated 38 %  implied 4.0 % in all, 32.3 % per GPU" in out
-    assert "Other systems (GPU-hours rescaled; * estimate from the peak ratio, " in out
+    assert "Other systems (GPU-hours rescaled; * estimate from the peak ratio: " in out
     # 110,848 x 989 / 383 = 286,237 GPU-hours of MI250X: Large Scale.
     assert "LUMI-G" in out and "286,237*  Large Scale" in out
 

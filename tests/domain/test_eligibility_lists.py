@@ -68,7 +68,8 @@ def test_a_german_number_for_a_reunion_company_is_still_foreign():
         # Switzerland: Horizon 2020 only in this data; the LUMI guide's family
         # accepts it, AI for Science (Horizon Europe) does not.
         ("CH", "industrial_innovation", "sme", True),
-        ("CH", "ai_for_science", "academic", False),
+        # Associated to Horizon Europe from 1 January 2025 (signed 10 Nov 2025).
+        ("CH", "ai_for_science", "academic", True),
         # A US university: no country check ran for AI for Science before.
         ("US", "ai_for_science", "academic", False),
         ("US", "industrial_innovation", "sme", False),
@@ -83,9 +84,19 @@ def test_each_family_accepts_its_lists(country, family, kind, eligible):
 
 
 def test_the_message_says_which_list_the_country_is_on():
-    (hit,) = elig(organisation("CH", family="ai_for_science", kind="academic"))
-    assert "associated to Horizon Europe" in hit.message
-    assert "Switzerland is associated to Horizon 2020 only" in hit.message
+    # Terms accepting EU members only: the message names Switzerland's own lists.
+    terms = dict(default_terms())
+    terms["ai_for_science"] = dataclasses.replace(
+        terms["ai_for_science"], eligible_country_statuses=("eu_member",)
+    )
+    (hit,) = elig(
+        organisation("CH", family="ai_for_science", kind="academic"), terms=terms
+    )
+    assert "which accepts countries that are: EU member state." in hit.message
+    assert (
+        "Switzerland is associated to Digital Europe, Horizon 2020 and Horizon "
+        "Europe only." in hit.message
+    )
 
 
 def test_the_call_terms_decide_the_list():
@@ -106,7 +117,12 @@ def test_association_lists_have_programme_source_and_date():
     assert countries["GB"].statuses == {"horizon_europe_associated"}
     assert countries["GB"].associations[0].since == "2024-01-01"
     assert {"h2020_associated", "horizon_europe_associated"} <= countries["NO"].statuses
-    assert countries["CH"].statuses == {"h2020_associated"}
+    assert countries["CH"].statuses == {
+        "h2020_associated",
+        "horizon_europe_associated",
+        "digital_europe_associated",
+    }
+    assert countries["CH"].associations[0].since == "2025-01-01"
     for entry in countries.values():
         assert entry.source and entry.programme
         datetime.date.fromisoformat(entry.checked)

@@ -160,7 +160,14 @@ def elig_country(ctx: Context) -> Iterator[Hit]:
         )
         if entry:
             held = [STATUS_LABELS.get(s, s) for s in sorted(entry.statuses)]
-            message += f" {name(code)} is {' and '.join(held)} only."
+            prefix = "associated to "
+            if len(held) > 1 and all(h.startswith(prefix) for h in held):
+                # "associated to Digital Europe, Horizon 2020 and Horizon Europe"
+                held = [held[0]] + [h.removeprefix(prefix) for h in held[1:]]
+            both = (
+                held[0] if len(held) == 1 else ", ".join(held[:-1]) + " and " + held[-1]
+            )
+            message += f" {name(code)} is {both} only."
     yield Hit("organisation.country", message)
 
 

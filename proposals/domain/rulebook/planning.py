@@ -65,7 +65,7 @@ def plan_calendar(ctx: Context) -> Iterator[Hit]:
         yield Hit(
             "selection.total_gpu_hours",
             f"Keeping {num(round(cal.average_busy_nodes, 1))} nodes busy on average "
-            f"for {months} is {cal.machine_share:.0%} of {cal.system_name} "
+            f"for {months} is {cal.machine_share:.1%} of {cal.system_name} "
             f"({num(cal.system_nodes)} GPU nodes in all), more than the {cal.max_share:.0%} "
             "one project can expect: spread the work over a longer allocation or "
             "request fewer GPU-hours.",
@@ -88,7 +88,9 @@ def plan_narrative_figures(ctx: Context) -> Iterator[Hit]:
     and never flagged: a range that overlaps the computed one, a bound that holds
     ("over 70 %"), a part of the total ("Of the total, 12,288 GPU-hours are for
     ablations", one job type's or one schedule period's hours) and a figure in a
-    sentence about another or an earlier allocation."""
+    sentence about another or an earlier allocation. A speedup over a named
+    baseline ("3.5x over 4 GPUs") is judged at the count it is about, and only
+    when the baseline is the smallest measured count."""
     for item in contradictions(
         ctx.proposal.scalability.narrative,
         analysis=ctx.analysis,
