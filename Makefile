@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 # make run PORT=8080 where 8000 is taken.
 PORT ?= 8000
 
-.PHONY: run worker setup venv assets migrate demo test test-fast e2e lint format bench check-deploy clean system-packages loadtest lock install-prod prodcheck
+.PHONY: translations messages run worker setup venv assets migrate demo test test-fast e2e lint format bench check-deploy clean system-packages loadtest lock install-prod prodcheck
 
 ## make run: set everything up, load the demo data and serve at http://127.0.0.1:$(PORT)
 ## (8000 unless PORT= says otherwise), with the task worker (it sends the e-mails)
@@ -28,7 +28,7 @@ run: setup demo
 worker: migrate
 	DJANGO_DEBUG=1 $(PY) manage.py db_worker
 
-setup: venv assets migrate
+setup: venv assets translations migrate
 
 venv: $(VENV)/.installed
 
@@ -56,14 +56,24 @@ demo: migrate
 ## make test: the whole suite (domain, web, commands, browser) on SQLite, or on
 ## PostgreSQL when DATABASE_URL points at it. Installs Chromium (and what the PDF
 ## export needs) with apt-get when it can, or says what to install.
-test: venv assets system-packages
+test: venv assets system-packages translations
 	$(PY) -m pytest
 
 system-packages:
 	@bash scripts/system_packages.sh
 
-test-fast: venv assets
+test-fast: venv assets translations
 	$(PY) -m pytest -m "not e2e"
+
+## The interface's German and French catalogues (locale/): compiled for every run
+## (msgfmt, Debian's gettext); `make messages` extracts new strings into them.
+translations: venv
+	@command -v msgfmt >/dev/null || bash scripts/system_packages.sh
+	DJANGO_DEBUG=1 $(PY) manage.py compilemessages --ignore '.venv' --ignore 'node_modules' -v 0
+
+MESSAGE_IGNORES := -i '.venv/*' -i 'node_modules/*' -i 'static/*' -i 'staticfiles/*' -i 'tests/*' -i 'test-artifacts/*' -i 'var/*' -i 'scripts/*' -i 'deploy/*' -i 'docs/*'
+messages: venv
+	DJANGO_DEBUG=1 $(PY) manage.py makemessages -l de -l fr --no-obsolete --no-wrap $(MESSAGE_IGNORES)
 
 lint: venv
 	$(VENV)/bin/ruff check .

@@ -183,6 +183,10 @@ LOGOUT_REDIRECT_URL = "login"
 PRIVACY_CONTACT = env_str("DJANGO_PRIVACY_CONTACT", default="")
 
 LANGUAGE_CODE = "en-gb"
+# The interface's languages: English (the portal's, and the default), German, French.
+# A person's choice in Settings wins over the browser's Accept-Language.
+LANGUAGES = [("en-gb", "English"), ("de", "Deutsch"), ("fr", "Français")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "Europe/Brussels"
 USE_I18N = True
 USE_TZ = True

@@ -26,8 +26,14 @@ class ProposalsConfig(AppConfig):
         # The database cache's table (DJANGO_CACHE_BACKEND=db) comes with migrate: a
         # deployment that forgot `createcachetable` would answer 500 on every step.
         post_migrate.connect(_create_cache_tables, sender=self)
+        # The domain's interface text goes through Django's translation (domain/i18n.py).
+        from django.utils import translation
+
         # The call families of the code and the call terms' rows agree (checks.py).
         import proposals.checks  # noqa: F401
+        from proposals.domain import i18n
+
+        i18n.install(translation.gettext, translation.ngettext, translation.pgettext)
 
         # The in-process copy of the catalogue and call terms forgets itself on edits.
         from proposals import reference_data  # noqa: F401

@@ -11,6 +11,8 @@ have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "ok install
 command -v chromium >/dev/null || command -v chromium-browser >/dev/null || need+=(chromium)
 have_pkg libpangoft2-1.0-0 || need+=(libpangoft2-1.0-0)
 [ -e /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || need+=(fonts-dejavu-core)
+# msgfmt: compilemessages turns the German and French catalogues into .mo files.
+command -v msgfmt >/dev/null || need+=(gettext)
 for pkg in "$@"; do have_pkg "$pkg" || need+=("$pkg"); done
 [ ${#need[@]} -eq 0 ] && exit 0
 
@@ -43,7 +45,8 @@ They were not installed because ${why}. Install them, then run make test again:
 
     sudo apt-get install ${need[*]}
 
-(Chromium drives the browser tests; Pango and the DejaVu font render the PDF export.
+(Chromium drives the browser tests; Pango and the DejaVu font render the PDF export;
+gettext compiles the translations.
 Everything but the browser tests: make test-fast.)
 MSG
 exit 1
