@@ -128,6 +128,37 @@ def test_detector_flags_the_wrong_page_language():
     assert [o.kind for o in found] == ["lang"]
 
 
+@pytest.mark.django_db
+def test_walk_catches_an_unmarked_sentence_on_a_real_page(client, settings, tmp_path):
+    """The login page with one sentence nobody marked and one marked heading
+    replaced by its English: both are reported, the rest of the page is not."""
+    catalogue = check.read_catalogue(_catalogue("de"))
+    (tmp_path / "registration").mkdir()
+    (tmp_path / "registration" / "login.html").write_text(
+        '{% extends "registration/form_page.html" %}{% load i18n %}'
+        "{% block heading %}Log in{% endblock heading %}"
+        "{% block intro %}<p>Your password is checked by the help desk.</p>"
+        "{% endblock intro %}"
+        '{% block submit_label %}{% translate "Log in" %}{% endblock submit_label %}',
+        encoding="utf-8",
+    )
+    settings.TEMPLATES = [
+        {**settings.TEMPLATES[0], "DIRS": [tmp_path, *settings.TEMPLATES[0]["DIRS"]]}
+    ]
+    response = client.get(reverse("login"), HTTP_ACCEPT_LANGUAGE="de")
+    found = check.offences(
+        "login",
+        response.content.decode(),
+        language="de",
+        pieces=check.english_pieces(catalogue),
+        data=[],
+    )
+    assert [(o.kind, o.text) for o in found] == [
+        ("catalogue", "Log in"),
+        ("english", "Your password is checked by the help desk."),
+    ]
+
+
 # The walk --------------------------------------------------------------------------
 
 # Every named URL is walked or said here why not (test_every_page_is_walked).
