@@ -1,13 +1,16 @@
 """The interface in German and French in Chromium: the browser's language is the
 page's, the footer's switch changes it for a visitor, and at 390 px the account,
 error and public pages hold their layout with German's long words (nothing wider
-than the screen). Screenshots in test-artifacts/ for people to look at."""
+than the screen) and stay axe-clean. Screenshots in test-artifacts/ for people to
+look at."""
 
 import pytest
 from django.contrib.auth.models import User
 from django.core.management import call_command
 from django.urls import reverse
 from playwright.sync_api import Browser, expect
+
+from tests.e2e.test_pages_accessible import serious_violations
 
 PHONE = {"width": 390, "height": 844}
 
@@ -63,6 +66,7 @@ def test_visitor_pages_in_german_at_390px(browser, live_server, demo, artifacts,
     assert page.get_attribute("html", "lang") == "de"
     page.screenshot(path=artifacts / f"de-390-{name}.png", full_page=True)
     assert _too_wide(page) == []
+    assert serious_violations(page) == []
     context.close()
 
 
@@ -78,6 +82,7 @@ def test_account_pages_in_german_at_390px(browser, live_server, demo, artifacts,
     assert page.get_attribute("html", "lang") == "de"
     page.screenshot(path=artifacts / f"de-390-{name}.png", full_page=True)
     assert _too_wide(page) == []
+    assert serious_violations(page) == []
     context.close()
 
 
