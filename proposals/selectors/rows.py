@@ -32,6 +32,11 @@ def attach_rows(proposal: Proposal) -> None:
         row = model.from_db(connection.alias, names, values)
         model._meta.get_field("proposal").set_cached_value(row, proposal)
         rows[kind].append(row)
+    # Django has no public way to hand a relation rows read otherwise: reading them
+    # with ``prefetch_related`` costs one query per table (measured: every step's
+    # autosave then exceeds its 6 statements, tests/web/test_live.py). Dropping this
+    # needs the readers (``wizard``, ``live``, ``views.wizard``) to take the rows
+    # from the request's one evaluation instead of ``proposal.<kind>.all()``.
     cache = getattr(proposal, "_prefetched_objects_cache", None)
     if cache is None:
         cache = proposal._prefetched_objects_cache = {}
