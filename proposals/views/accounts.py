@@ -210,14 +210,24 @@ def account_settings(request):
     current = number_format(request)
     form = PreferencesForm(
         request.POST or None,
-        initial={"number_format": current.name, "time_zone": time_zone(request).key},
+        initial={
+            "language": interface_language(request),
+            "number_format": current.name,
+            "time_zone": time_zone(request).key,
+        },
     )
     if request.method == "POST" and form.is_valid():
         services.preferences_set(
             user=request.user,
             number_format=form.cleaned_data["number_format"],
             time_zone=form.cleaned_data["time_zone"],
+            language=form.cleaned_data["language"],
         )
+        # The answer (and its "saved" message) in the language just chosen.
+        chosen = form.cleaned_data["language"]
+        language = chosen or translation.get_language_from_request(request)
+        translation.activate(language)
+        request.LANGUAGE_CODE = language
         messages.success(request, _("Settings saved."))
         return redirect("account_settings")
     return TemplateResponse(

@@ -100,3 +100,22 @@ def test_visitor_switches_the_language_in_the_footer(browser, live_server, demo)
     page.goto(f"{live_server.url}{reverse('proposals:glossary')}")
     assert page.get_attribute("html", "lang") == "fr"
     context.close()
+
+
+def test_person_chooses_german_in_settings(browser, live_server, demo):
+    """An English browser; the person picks Deutsch in Settings: the next pages are
+    German, also after logging in again."""
+    context = _context(browser, "en-GB")
+    page = context.new_page()
+    page.goto(f"{live_server.url}{reverse('login')}")
+    page.fill("#id_username", "demo")
+    page.fill("#id_password", "aifactory-demo")
+    page.click("main button[type=submit]")
+    page.goto(f"{live_server.url}{reverse('account_settings')}")
+    assert page.get_attribute("html", "lang") == "en-gb"
+    page.select_option("#id_language", "de")
+    page.click("main form button[type=submit]")
+    expect(page.locator("html")).to_have_attribute("lang", "de")
+    page.goto(f"{live_server.url}{reverse('proposals:list')}")
+    assert page.get_attribute("html", "lang") == "de"
+    context.close()

@@ -434,6 +434,43 @@ def test_signed_in_choice_wins_over_the_browser(client, user):
     assert response["Content-Language"] == "fr"
 
 
+def test_settings_stores_the_language_and_answers_in_it(client, user):
+    services.preferences_set(user=user, number_format="en_GB")
+    client.force_login(user)
+    page = client.get(reverse("account_settings"), HTTP_ACCEPT_LANGUAGE="en-GB")
+    assert 'name="language"' in page.text
+    response = client.post(
+        reverse("account_settings"),
+        {"language": "de", "number_format": "de_DE", "time_zone": "Europe/Berlin"},
+        HTTP_ACCEPT_LANGUAGE="en-GB",
+        follow=True,
+    )
+    assert Preferences.objects.get(user=user).language == "de"
+    assert response["Content-Language"] == "de"
+    if "Einstellungen gespeichert." not in response.text:
+        pytest.fail("locale/de is not compiled with this branch's messages")
+    # Labels keep German capitals (capfirst, not capitalize).
+    assert "Wie Sie Zahlen und Daten schreiben" in response.text
+    # Back to the browser's language.
+    client.post(
+        reverse("account_settings"),
+        {"language": "", "number_format": "de_DE", "time_zone": "Europe/Berlin"},
+    )
+    assert Preferences.objects.get(user=user).language == ""
+    response = client.get(reverse("account_settings"), HTTP_ACCEPT_LANGUAGE="fr")
+    assert response["Content-Language"] == "fr"
+
+
+def test_settings_refuses_a_language_not_offered(client, user):
+    client.force_login(user)
+    response = client.post(
+        reverse("account_settings"),
+        {"language": "xx", "number_format": "en_GB", "time_zone": "Europe/Brussels"},
+    )
+    assert response.status_code == 200
+    assert not Preferences.objects.filter(user=user, language="xx").exists()
+
+
 def test_service_refuses_an_unknown_language(user):
     with pytest.raises(ValueError):
         services.preferences_set(user=user, number_format="en_GB", language="xx")
