@@ -3,7 +3,10 @@ page shows a string left in English (tests/web/translation_check.py says how tha
 detected); the language comes from the browser, the switch or the person's setting,
 and their e-mails come in their language while the portal text stays English."""
 
+import io
+import json
 import re
+import zipfile
 
 import pytest
 from django.apps import apps
@@ -526,3 +529,16 @@ def test_portal_text_is_english_for_a_german_reader(client, user, applicant_prop
     assert english == plain
     assert mail.outbox == []
     assert Preferences.objects.get(user=user).language == ""
+
+
+def test_data_download_is_english_and_holds_the_language(client, submitted, user):
+    """The archive is a JSON file: the portal's English whatever the person reads
+    (its status names are not translated), and it holds their language."""
+    services.preferences_set(user=user, number_format="de_DE", language="de")
+    client.force_login(user)
+    response = client.get(reverse("account_data"))
+    archive = zipfile.ZipFile(io.BytesIO(response.content))
+    summary = json.loads(archive.read("account.json"))
+    assert summary["account"]["language"] == "de"
+    history = summary["proposals"][0]["status_history"]
+    assert history[-1]["to"] == "Submitted for review"
