@@ -17,6 +17,6 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='preferences',
             name='language',
-            field=models.CharField(blank=True, default='', help_text="The language of the wizard's pages and of its e-mails to you. Numbers and text in the portal text stay in the portal's plain English form, as do the exports meant for pasting and the JSON file.", max_length=16, verbose_name='Language of the wizard'),
+            field=models.CharField(blank=True, default='', help_text="The language of the wizard's pages and of its e-mails to you.", max_length=16, verbose_name='Language of the wizard'),
         ),
     ]

@@ -48,11 +48,7 @@ class Preferences(models.Model):
         max_length=16,
         blank=True,
         default="",
-        help_text=_(
-            "The language of the wizard's pages and of its e-mails to you. "
-            "Numbers and text in the portal text stay in the portal's plain English "
-            "form, as do the exports meant for pasting and the JSON file."
-        ),
+        help_text=_("The language of the wizard's pages and of its e-mails to you."),
     )
 
     class Meta:
