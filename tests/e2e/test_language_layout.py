@@ -1,7 +1,7 @@
 """The interface in German and French in Chromium: the browser's language is the
-page's, the footer's switch changes it for a visitor, and at 390 px the account,
-error and public pages hold their layout with German's long words (nothing wider
-than the screen) and stay axe-clean. Screenshots in test-artifacts/ for people to
+page's, the footer's switch and the Settings choice change it, and at 390 px the
+account, error and public pages hold their layout with German's long words (nothing
+wider than the screen) and stay axe-clean. Screenshots in test-artifacts/ for people to
 look at."""
 
 import pytest
@@ -58,13 +58,15 @@ def _context(browser: Browser, locale: str):
     return browser.new_context(locale=locale, viewport=PHONE)
 
 
+@pytest.mark.parametrize("locale", ["de-DE", "fr-FR"])
 @pytest.mark.parametrize("name", list(ANONYMOUS))
-def test_visitor_pages_in_german_at_390px(browser, live_server, demo, artifacts, name):
-    context = _context(browser, "de-DE")
+def test_visitor_pages_at_390px(browser, live_server, demo, artifacts, name, locale):
+    context = _context(browser, locale)
     page = context.new_page()
     page.goto(f"{live_server.url}{ANONYMOUS[name]()}")
-    assert page.get_attribute("html", "lang") == "de"
-    page.screenshot(path=artifacts / f"de-390-{name}.png", full_page=True)
+    language = locale[:2]
+    assert page.get_attribute("html", "lang") == language
+    page.screenshot(path=artifacts / f"{language}-390-{name}.png", full_page=True)
     assert _too_wide(page) == []
     assert serious_violations(page) == []
     context.close()
