@@ -1,0 +1,42 @@
+"""Issue 25: the domain's sentences for people print every number in the active
+format (German ``1.234,5``, Swiss German ``1'234.5``), never in English style."""
+
+import pytest
+
+from proposals.domain import numbers
+from proposals.domain.numbers import NUMBER_FORMAT_BY_NAME, percent, ratio
+
+from .test_calendar import calendar, example
+
+GERMAN = NUMBER_FORMAT_BY_NAME["de_DE"]
+SWISS = NUMBER_FORMAT_BY_NAME["de_CH"]
+GROUP_CH = SWISS.group_display  # CLDR's Swiss group mark
+
+
+def test_ratio_and_percent_use_the_decimal_mark():
+    with numbers.using(GERMAN):
+        assert ratio(1.05) == "1,05x"
+        assert ratio(63752.61) == "63.753x"
+        assert percent(0.0123, 1) == "1,2%"
+        assert percent(0.953) == "95%"
+    with numbers.using(SWISS):
+        assert ratio(1.9) == "1.90x"
+    assert ratio(1.05) == "1.05x" and percent(None) == numbers.MISSING
+
+
+@pytest.mark.parametrize(
+    ("fmt", "hours", "busy", "nodes"),
+    [
+        (GERMAN, "18.176", "8,3 GPUs (2,07 nodes)", "2.978 GPU nodes"),
+        (SWISS, f"18{GROUP_CH}176", "8.3 GPUs (2.07 nodes)", f"2{GROUP_CH}978 GPU"),
+        (numbers.PORTAL, "18,176", "8.3 GPUs (2.07 nodes)", "2,978 GPU nodes"),
+    ],
+)
+def test_calendar_summary_in_the_persons_format(fmt, hours, busy, nodes):
+    cal = calendar(18176, 3, example("lumi-fast-lane").scalability.jobs)
+    with numbers.using(fmt):
+        text = cal.summary()
+    assert text.startswith(f"{hours} GPU-hours over 3 months (91 days)")
+    assert busy in text and nodes in text
+    if fmt is GERMAN:
+        assert "under 0,1%" in text and "2.144 GPUs at once" in text
