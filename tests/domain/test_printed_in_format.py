@@ -40,3 +40,14 @@ def test_calendar_summary_in_the_persons_format(fmt, hours, busy, nodes):
     assert busy in text and nodes in text
     if fmt is GERMAN:
         assert "under 0,1%" in text and "2.144 GPUs at once" in text
+
+
+def test_document_values_on_staff_pages_in_the_readers_format():
+    from proposals.domain.documents import text_of
+
+    with numbers.using(GERMAN):
+        assert text_of(18176) == "18.176"
+        assert text_of(18176.0) == "18.176"
+        assert text_of(0.25) == "0,25"
+        assert text_of(1234.5678) == "1.234,5678"  # every digit kept
+    assert text_of(18176) == "18,176" and text_of(0.1) == "0.1"
