@@ -97,3 +97,18 @@ def test_retarget_message_factor_in_the_readers_format(
     assert Proposal.objects.count() == 2
     assert "77.472 GPU-hours" in page and "×2,58 (" in page
     assert "×2.58" not in page
+
+
+def test_staff_scaling_table_speedups_in_the_readers_format(
+    user,
+    client,
+    staff_user,
+    full,  # noqa: F811
+):
+    services.review_submit(proposal=full, user=user)
+    services.preferences_set(user=staff_user, number_format="de_DE")
+    client.force_login(staff_user)
+    page = client.get(reverse("proposals:staff_review", args=[full.pk]))
+    table = page.content.decode().split('data-testid="scaling-table-review"')[1]
+    table = table.split("</table>")[0]
+    assert "1,90x" in table and "2.280" in table and "1.90x" not in table
