@@ -51,3 +51,16 @@ def test_document_values_on_staff_pages_in_the_readers_format():
         assert text_of(0.25) == "0,25"
         assert text_of(1234.5678) == "1.234,5678"  # every digit kept
     assert text_of(18176) == "18,176" and text_of(0.1) == "0.1"
+
+
+def test_paste_and_file_size_messages_in_the_readers_format():
+    from proposals.domain import jsonformat, limits
+    from proposals.domain.paste import read_paste
+    from proposals.domain.paste_columns import MAX_PASTE_CHARS
+
+    with numbers.using(GERMAN):
+        paste = read_paste("x" * (MAX_PASTE_CHARS + 1), "jobs", None)
+        with pytest.raises(jsonformat.FormatError) as raised:
+            jsonformat.read(b" " * (limits.MAX_DOCUMENT_BYTES + 1))
+    assert "longer than 200.000 characters" in paste.problems[0]
+    assert "2.097.153 bytes" in str(raised.value.problems)
