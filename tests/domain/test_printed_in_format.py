@@ -64,3 +64,17 @@ def test_paste_and_file_size_messages_in_the_readers_format():
             jsonformat.read(b" " * (limits.MAX_DOCUMENT_BYTES + 1))
     assert "longer than 200.000 characters" in paste.problems[0]
     assert "2.097.153 bytes" in str(raised.value.problems)
+
+
+def test_a_numeric_example_shows_what_to_type_in_the_readers_format():
+    from proposals.domain.fields import PROPOSAL_FIELDS as FIELD_BY_NAME
+
+    spec = FIELD_BY_NAME["transfer_out_tb"]
+    with numbers.using(GERMAN):
+        assert [e.text for e in spec.examples_for(None)] == ["0,2"]
+    assert [e.text for e in spec.examples_for(None)] == ["0.2"]
+    storage = FIELD_BY_NAME["storage_justification"].examples_for(None)[0].text
+    with numbers.using(GERMAN):  # words (and their figures) stay as written
+        assert FIELD_BY_NAME["storage_justification"].examples_for(None)[0].text == (
+            storage
+        )
