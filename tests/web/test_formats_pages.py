@@ -112,3 +112,28 @@ def test_staff_scaling_table_speedups_in_the_readers_format(
     table = page.content.decode().split('data-testid="scaling-table-review"')[1]
     table = table.split("</table>")[0]
     assert "1,90x" in table and "2.280" in table and "1.90x" not in table
+
+
+def test_the_length_limit_is_told_in_the_readers_format(user, user_client, proposal):
+    from tests.web.test_wizard import HX, selection_data
+
+    services.preferences_set(user=user, number_format="de_DE")
+    content = user_client.post(
+        step_url(proposal, "selection"),
+        selection_data(proposal, libraries="x" * 1001),
+        headers=HX,
+    ).content.decode()
+    assert "Shorten this to at most 1.000 characters" in content
+
+
+def test_admin_pdf_sizes_in_the_readers_format():
+    from django.contrib.admin.sites import site
+
+    from proposals.admin.records import PdfExportAdmin
+    from proposals.models import PdfExport
+
+    export = SimpleNamespace(pdf_size=1_536_000)
+    admin = PdfExportAdmin(PdfExport, site)
+    with numbers.using(GERMAN):
+        assert admin.size(export) == "1.500 KB"
+    assert admin.size(export) == "1,500 KB"
