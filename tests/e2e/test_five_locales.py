@@ -73,6 +73,16 @@ PEOPLE = {
         _shown("18,176", "0.75", "1.90x", "1,200.5", "56.8"),
     ),
 }
+# The chart's throughput axis (ticks every 2,000 samples/s) as each person reads it;
+# kept apart from the figures above, which must not appear on a page in another
+# convention (guides' figures such as "1,000 CPU-hours" are quoted as written).
+TWO_THOUSAND = {
+    "de-DE": "2.000",
+    "fr-FR": f"2{NNBSP}000",
+    "de-CH": "2'000",
+    "it-IT": "2.000",
+    "en-GB": "2,000",
+}
 MEASUREMENTS = [("4", "throughput"), ("8", "2280"), ("16", "4225")]
 PASSPHRASE = "a-long-unusual-passphrase"
 # The portal text each person copied, by locale: identical for all five.
@@ -180,6 +190,15 @@ def test_five_people_type_and_read_their_own_figures_and_paste_the_same(
     table = page.get_by_test_id("scaling-table")
     expect(table).to_contain_text(shown["speedup"])
     assert shown["throughput"] in table.inner_text()
+
+    # The chart (an image of its own URL) is labelled in the person's format too.
+    chart = page.get_by_test_id("scaling-chart").locator("img")
+    expect(chart).to_have_attribute("src", re.compile(r"\.svg$"))
+    svg = page.request.get(base + chart.get_attribute("src")).text()
+    assert TWO_THOUSAND[locale] in svg
+    assert not [
+        t for t in set(TWO_THOUSAND.values()) - {TWO_THOUSAND[locale]} if t in svg
+    ]
 
     # What was typed is what was stored, whoever typed it.
     proposal.refresh_from_db()
