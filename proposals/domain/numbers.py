@@ -93,11 +93,19 @@ def hours(value: float | int | None, missing: str = MISSING) -> str:
 
 
 def ratio(value: float) -> str:
-    """A ratio such as "1.05x": two decimals below 100, whole and grouped above
-    (``63,753x``, not ``63752.61x``)."""
+    """A ratio such as "1.05x" (``1,05x`` in German): two decimals below 100, whole
+    and grouped above (``63,753x``, not ``63752.61x``)."""
     if abs(value) >= 100:
         return f"{grouped(round(value), 0)}x"
-    return f"{value:.2f}x"
+    return f"{grouped(value, 2, trim=False)}x"
+
+
+def percent(fraction: float | None, decimals: int = 0, missing: str = MISSING) -> str:
+    """A fraction as a percentage in the active format: ``0.953`` -> ``95%``,
+    ``percent(0.0123, 1)`` -> ``1.2%`` / ``1,2%`` (exactly ``decimals`` places)."""
+    if fraction is None or isinstance(fraction, bool):
+        return missing
+    return f"{grouped(float(fraction) * 100, decimals, missing, trim=False)}%"
 
 
 # --- Numbers as people write them --------------------------------------------------
