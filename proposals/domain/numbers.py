@@ -74,6 +74,15 @@ def grouped(
     return fmt.write(whole, fraction)
 
 
+def num(value, decimals: int | str = 2) -> str:
+    """The one number printer of messages, pages and exports: :func:`grouped` in the
+    active format (``18176`` -> ``18,176``), at most ``decimals`` places; ``—`` for
+    nothing, and for ``""`` (a template's missing value)."""
+    if isinstance(value, str) and value == "":
+        return MISSING
+    return grouped(value, int(decimals))
+
+
 def hours(value: float | int | None, missing: str = MISSING) -> str:
     """GPU-hours (or node-hours) as people read an estimate: whole hours from 10 up
     (``77,467``), two significant figures below (``0.2``, ``0.023``, ``4.6``), so a
