@@ -108,6 +108,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "proposals.context_processors.roles",
+                "proposals.context_processors.script_messages",
             ],
         },
     },

@@ -121,3 +121,23 @@ def test_person_chooses_german_in_settings(browser, live_server, demo):
     page.goto(f"{live_server.url}{reverse('proposals:list')}")
     assert page.get_attribute("html", "lang") == "de"
     context.close()
+
+
+def test_copy_button_answers_in_german(browser, live_server, demo):
+    """The portal text page's copy button: the script's answer is German for a German
+    reader (the portal text it copies stays English)."""
+    from proposals.models import Proposal
+
+    proposal = Proposal.objects.filter(owner=demo).first()
+    context = _context(browser, "de-DE")
+    page = context.new_page()
+    page.goto(f"{live_server.url}{reverse('login')}")
+    page.fill("#id_username", "demo")
+    page.fill("#id_password", "aifactory-demo")
+    page.click("main button[type=submit]")
+    page.goto(
+        f"{live_server.url}{reverse('proposals:export_portal', args=[proposal.pk])}"
+    )
+    page.locator("[data-copy-target]").first.click()
+    expect(page.locator("#copy-status")).to_contain_text("Kopiert")
+    context.close()

@@ -542,3 +542,21 @@ def test_data_download_is_english_and_holds_the_language(client, submitted, user
     assert summary["account"]["language"] == "de"
     history = summary["proposals"][0]["status_history"]
     assert history[-1]["to"] == "Submitted for review"
+
+
+def test_scripts_get_their_texts_in_the_page_language(client, user):
+    """The scripts' texts (retrying, copied ...) come with every page as JSON, in
+    its language; the scripts fall back to English without them."""
+    client.force_login(user)
+    response = client.get(reverse("proposals:list"), HTTP_ACCEPT_LANGUAGE="de")
+    found = re.search(
+        r'<script id="script-messages" type="application/json">(.*?)</script>',
+        response.text,
+    )
+    messages = json.loads(found.group(1))
+    assert set(messages) >= {"retrying", "copied", "copyFailed", "shownElsewhere"}
+    catalogue = translation.trans_real.translation("de")._catalog
+    if "Not saved, retrying…" not in catalogue:
+        pytest.fail("locale/de is not compiled with this branch's messages")
+    assert messages["retrying"] == "Nicht gespeichert, neuer Versuch…"
+    assert set(messages["shownElsewhere"]) == {"one", "other"}
