@@ -560,3 +560,29 @@ def test_scripts_get_their_texts_in_the_page_language(client, user):
         pytest.fail("locale/de is not compiled with this branch's messages")
     assert messages["retrying"] == "Nicht gespeichert, neuer Versuch…"
     assert set(messages["shownElsewhere"]) == {"one", "other"}
+
+
+def test_signup_mail_is_in_the_browsers_language(
+    client, catalogue, django_capture_on_commit_callbacks
+):
+    """The person waits for the link on the page they signed up on: the mail is in
+    that page's language."""
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(
+            reverse("signup"),
+            {
+                "username": "neuling",
+                "email": "neuling@example.eu",
+                "password1": "a-long-unusual-passphrase",
+                "password2": "a-long-unusual-passphrase",
+            },
+            HTTP_ACCEPT_LANGUAGE="de-DE,de;q=0.9",
+        )
+    (message,) = mail.outbox
+    german = translation.trans_real.translation("de")._catalog
+    if "Hello %(name)s," not in german:
+        pytest.fail("locale/de is not compiled with this branch's messages")
+    assert message.subject == (
+        "Bestätigen Sie Ihre E-Mail-Adresse für den AI-Factory-Antragsassistenten"
+    )
+    assert message.body.startswith("Guten Tag neuling,")
