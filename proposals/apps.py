@@ -34,6 +34,12 @@ class ProposalsConfig(AppConfig):
         from proposals.domain import i18n
 
         i18n.install(translation.gettext, translation.ngettext, translation.pgettext)
+        # A signed-in person's chosen language is kept in their session from login on.
+        from django.contrib.auth.signals import user_logged_in
+
+        from proposals import localization
+
+        user_logged_in.connect(localization.remember_language_at_login)
 
         # The in-process copy of the catalogue and call terms forgets itself on edits.
         from proposals import reference_data  # noqa: F401

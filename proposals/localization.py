@@ -69,6 +69,25 @@ def chosen_language(preferences) -> str:
     return code if code in interface_languages() else ""
 
 
+# The signed-in person's chosen language ("" = the browser's), kept in their session
+# at login and on saving Settings, so that no request queries it again.
+LANGUAGE_SESSION_KEY = "interface_language"
+
+
+def remember_language(request, preferences) -> str:
+    """Keep ``preferences``' chosen language in ``request``'s session; return it."""
+    language = chosen_language(preferences)
+    session = getattr(request, "session", None)
+    if session is not None:
+        session[LANGUAGE_SESSION_KEY] = language
+    return language
+
+
+def remember_language_at_login(sender, request, user, **kwargs):
+    """``user_logged_in``: the person's language for the whole session (one query)."""
+    remember_language(request, preferences_of(user))
+
+
 def zone_named(name: str | None) -> ZoneInfo:
     """The zone called ``name``; Brussels' for none or an unknown name."""
     try:

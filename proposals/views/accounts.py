@@ -62,13 +62,20 @@ def _preferences(request):
 def interface_language(request) -> str:
     """The language the signed-in person chose in Settings (``de``), or ``""``: then
     the browser's (or the anonymous switch's) language, which Django's
-    ``LocaleMiddleware`` activated, stays. Read once per request, and only for a
-    signed-in person."""
+    ``LocaleMiddleware`` activated, stays. Read from the session (stored at login
+    and on saving Settings: no query); a session from before that reads the
+    preferences once and keeps the answer."""
     if not hasattr(request, "_interface_language"):
         user = getattr(request, "user", None)
-        signed_in = user is not None and user.is_authenticated
+        language = ""
+        if user is not None and user.is_authenticated:
+            language = request.session.get(localization.LANGUAGE_SESSION_KEY)
+            if language is None:
+                language = localization.remember_language(
+                    request, _preferences(request)
+                )
         request._interface_language = (
-            localization.chosen_language(_preferences(request)) if signed_in else ""
+            language if language in localization.interface_languages() else ""
         )
     return request._interface_language
 
@@ -217,14 +224,14 @@ def account_settings(request):
         },
     )
     if request.method == "POST" and form.is_valid():
-        services.preferences_set(
+        preferences = services.preferences_set(
             user=request.user,
             number_format=form.cleaned_data["number_format"],
             time_zone=form.cleaned_data["time_zone"],
             language=form.cleaned_data["language"],
         )
         # The answer (and its "saved" message) in the language just chosen.
-        chosen = form.cleaned_data["language"]
+        chosen = localization.remember_language(request, preferences)
         language = chosen or translation.get_language_from_request(request)
         translation.activate(language)
         request.LANGUAGE_CODE = language

@@ -431,10 +431,36 @@ def test_signed_in_choice_wins_over_the_browser(client, user):
     response = client.get(reverse("account_settings"), HTTP_ACCEPT_LANGUAGE="fr")
     assert response["Content-Language"] == "de"
     assert re.search(r'<html lang="de"', response.text)
-    # No choice: the browser's.
+    # Another session (logging in again) reads a choice changed elsewhere.
     services.preferences_set(user=user, number_format="en_GB", language="")
+    client.logout()
+    client.force_login(user)
     response = client.get(reverse("account_settings"), HTTP_ACCEPT_LANGUAGE="fr")
     assert response["Content-Language"] == "fr"
+
+
+def test_a_signed_in_request_reads_no_preferences_for_the_language(
+    client, user, django_assert_num_queries
+):
+    """The choice is kept in the session at login: a page that prints no number
+    costs no query for the language (session, user, and the page's own)."""
+    services.preferences_set(user=user, number_format="en_GB", language="fr")
+    client.force_login(user)
+    client.get(reverse("privacy"))
+    with django_assert_num_queries(4) as captured:
+        response = client.get(reverse("privacy"))
+    assert response["Content-Language"] == "fr"
+    assert not [q for q in captured if "proposals_preferences" in q["sql"]]
+
+
+def test_a_session_from_before_reads_the_choice_once(client, user):
+    services.preferences_set(user=user, number_format="en_GB", language="de")
+    client.force_login(user)
+    session = client.session
+    del session["interface_language"]
+    session.save()
+    assert client.get(reverse("privacy"))["Content-Language"] == "de"
+    assert client.session["interface_language"] == "de"
 
 
 def test_settings_stores_the_language_and_answers_in_it(client, user):
