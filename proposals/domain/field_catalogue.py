@@ -10,8 +10,11 @@ terms in force when the help is shown (``FieldSpec.help_for``).
 from __future__ import annotations
 
 from . import field_examples as examples
+from . import limits
 from .field_estimate import ESTIMATE_FIELDS
 from .fieldspec import FieldSpec, row, scalar
+from .types import CODE_ROLES
+from .values import choice, lines, text
 
 FIELDS: tuple[FieldSpec, ...] = (
     # --- Organisation and eligibility -----------------------------------------------
@@ -282,6 +285,7 @@ FIELDS: tuple[FieldSpec, ...] = (
             "compute-heavy pre-processing step, separate evaluation or inference code, "
             "or simulation that generates data."
         ),
+        value=choice(CODE_ROLES, initial="main"),
     ),
     row(
         "codes",
@@ -289,6 +293,7 @@ FIELDS: tuple[FieldSpec, ...] = (
         "Name of the code",
         help="The code's name.",
         example="Megatron-LM",
+        value=text(limits.LINE_CHARS),
     ),
     row(
         "codes",
@@ -296,6 +301,7 @@ FIELDS: tuple[FieldSpec, ...] = (
         "Version or release",
         help="A release, tag or commit that pins what you will run.",
         example="core_r0.9.0",
+        value=text(limits.VERSION_CHARS),
     ),
     row(
         "codes",
@@ -307,6 +313,12 @@ FIELDS: tuple[FieldSpec, ...] = (
             "results) help reviewers most."
         ),
         example="https://github.com/NVIDIA/Megatron-LM",
+        value=lines(
+            limits.REFERENCES_CHARS,
+            description="Links or citations, each one non-empty line; at most "
+            f"{limits.REFERENCES_CHARS} characters in all, counting a line break "
+            "between two.",
+        ),
     ),
     row(
         "codes",
@@ -327,6 +339,7 @@ FIELDS: tuple[FieldSpec, ...] = (
             "environment provides and add the rest with pip in a virtual environment."
         ),
         examples=examples.CODE_DESCRIPTION,
+        value=text(limits.NARRATIVE_CHARS),
     ),
     *ESTIMATE_FIELDS,
     # --- Scalability and performance ------------------------------------------------
