@@ -60,8 +60,8 @@ ADDED_FIELD = textwrap.dedent(
         *field_catalogue.FIELDS,
         row(
             "codes",
-            "container_image",
-            "Container image",
+            "probe_image",
+            "Probe image",
             value=text(limits.LINE_CHARS, description="An OCI image.", default=""),
         ),
     )
@@ -76,17 +76,17 @@ ADDED_FIELD = textwrap.dedent(
 
     older = Path("fixtures/examples/lumi-fast-lane.json").read_text()
     proposal = loads(older)
-    assert proposal.codes[0].container_image == ""
+    assert proposal.codes[0].probe_image == ""
     data = json.loads(dumps(proposal))
-    data["codes"][0]["container_image"] = "ghcr.io/x/y:1"
+    data["codes"][0]["probe_image"] = "ghcr.io/x/y:1"
     again = loads(json.dumps(data))
     node = schema()["$defs"]["CodeEntry"]
     print(json.dumps({
-        "attribute": CodeEntry().container_image,
+        "attribute": CodeEntry().probe_image,
         "written": list(json.loads(dumps(proposal))["codes"][0])[-1],
-        "read": again.codes[0].container_image,
-        "schema": node["properties"]["container_image"],
-        "required": "container_image" in node["required"],
+        "read": again.codes[0].probe_image,
+        "schema": node["properties"]["probe_image"],
+        "required": "probe_image" in node["required"],
     }))
     """
 )
@@ -103,7 +103,7 @@ def test_a_field_declared_in_the_vocabulary_reaches_type_format_and_schema():
     assert run.returncode == 0, run.stderr
     seen = json.loads(run.stdout)
     assert seen["attribute"] == ""
-    assert seen["written"] == "container_image"
+    assert seen["written"] == "probe_image"
     assert seen["read"] == "ghcr.io/x/y:1"
     assert seen["schema"]["type"] == "string"
     assert seen["schema"]["default"] == ""
