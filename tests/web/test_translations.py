@@ -394,7 +394,7 @@ def test_no_page_shows_english(client, demo, role, language):
     assert statuses == [], f"pages that did not answer: {statuses}"
     report = "\n".join(str(offence) for offence in found)
     assert not found, (
-        f"{len(found)} strings left in English on the {role}'s pages in {language}:\n"
+        f"{len(found)} strings left in English on the pages as {role}, in {language}:\n"
         f"{report}"
     )
 
