@@ -9,9 +9,29 @@ The domain marks its strings with functions named as Django's ``makemessages``
   never as an f-string (xgettext cannot read one).
 - ``ngettext(singular, plural, n)``: the same with a count.
 - ``pgettext(context, text)``: the same with a disambiguating context.
-- ``gettext_noop(text)``: marks a constant made at import (labels, titles, help);
-  it stays English in the domain and the web layer translates it where it is shown
-  (``{% translate label %}`` in a template, ``gettext(label)`` in Python).
+- ``gettext_noop(text)``: marks a constant made at import (labels, titles, help)
+  for the catalogue; it stays English where it is stored.
+
+Constants made at import are shown translated by ONE mechanism, in the domain, so
+no consumer (form, template, export, finding) needs to translate them: the
+dataclass that holds them declares the attribute as :class:`Translated`::
+
+    @dataclass(frozen=True)
+    class Section:
+        slug: str
+        title: str = Translated()      # required field
+        short: str = Translated("")    # with a default
+
+    Section("review", gettext_noop("Review"), gettext_noop("Review"))
+
+The instance keeps the English text (``english(section, "title")``: for keys,
+comparisons, the JSON and the portal text); reading ``section.title`` gives it
+in the language active at that moment (English with none active, or under
+``override("en-gb")``). A plain module-level label (a dict of labels, a tuple of
+choices) is marked with ``gettext_noop`` and read through ``gettext(label)`` by the
+one function that hands it out (``tier_label``, ``status_label`` ...). Never
+translate at import, and never cache a translated text (``@cache`` keeps the
+first request's language): cache the English and translate when read.
 
 The web layer installs Django's functions once (``install``, from the app's
 ``ready``); until then, and in the pure domain tests, text stays English. The
@@ -58,3 +78,58 @@ def pgettext(context: str, text: str) -> str:
 def gettext_noop(text: str) -> str:
     """Mark ``text`` for the catalogue; it is translated where it is shown."""
     return text
+
+
+_REQUIRED = object()
+
+
+class Translated:
+    """A text attribute of a dataclass, stored in English and read translated.
+
+    A data descriptor used as the dataclass field's default (``Translated()`` for a
+    required field, ``Translated("")`` for an optional one): the dataclass
+    ``__init__`` stores the English text in the instance's ``__dict__``; reading the
+    attribute returns ``gettext(text)`` in the active language (empty text stays
+    empty). :func:`english` reads what is stored."""
+
+    def __init__(self, default: str | object = _REQUIRED) -> None:
+        self.default = default
+        self.name = ""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, obj: object, owner: type | None = None) -> str:
+        if obj is None:
+            if self.default is _REQUIRED:
+                # dataclasses read a class attribute as the field's default: none.
+                raise AttributeError(self.name)
+            return self.default  # type: ignore[return-value]
+        text = obj.__dict__[self.name]
+        return _gettext(text) if text else text
+
+    def __set__(self, obj: object, value: str) -> None:
+        obj.__dict__[self.name] = value
+
+
+def english(obj: object, name: str) -> str:
+    """The English text stored for ``obj``'s :class:`Translated` attribute ``name``
+    (what keys, comparisons, the JSON and the portal use)."""
+    return obj.__dict__[name]
+
+
+def join_and(items: list[str]) -> str:
+    """``["a", "b", "c"]`` as "a, b and c" in the active language."""
+    return _join(items, gettext("{items} and {last}"))
+
+
+def join_or(items: list[str]) -> str:
+    """``["a", "b", "c"]`` as "a, b or c" in the active language."""
+    return _join(items, gettext("{items} or {last}"))
+
+
+def _join(items: list[str], pattern: str) -> str:
+    items = list(items)
+    if len(items) < 2:
+        return items[0] if items else ""
+    return pattern.format(items=gettext(", ").join(items[:-1]), last=items[-1])
