@@ -27,9 +27,11 @@ dataclass that holds them declares the attribute as :class:`Translated`::
 The instance keeps the English text (``english(section, "title")``: for keys,
 comparisons, the JSON and the portal text); reading ``section.title`` gives it
 in the language active at that moment (English with none active, or under
-``override("en-gb")``). A plain module-level label (a dict of labels, a tuple of
-choices) is marked with ``gettext_noop`` and read through ``gettext(label)`` by the
-one function that hands it out (``tier_label``, ``status_label`` ...). Never
+``override("en-gb")``). A module-level dict of labels is a :class:`Labels` mapping
+(``OUTCOMES = Labels({FEASIBLE: gettext_noop("Feasible")})``): reading a value gives
+it in the active language, ``OUTCOMES.english(key)`` the stored English. A single
+constant is marked with ``gettext_noop`` and read through ``gettext(text)`` where
+it is used. Never
 translate at import, and never cache a translated text (``@cache`` keeps the
 first request's language): cache the English and translate when read.
 
@@ -40,7 +42,7 @@ portal text and the JSON are made under ``translation.override("en")``.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator, Mapping
 
 _gettext: Callable[[str], str] = lambda text: text  # noqa: E731
 _ngettext: Callable[[str, str, int], str] = lambda one, many, n: one if n == 1 else many  # noqa: E731
@@ -110,6 +112,27 @@ class Translated:
 
     def __set__(self, obj: object, value: str) -> None:
         obj.__dict__[self.name] = value
+
+
+class Labels(Mapping[str, str]):
+    """Labels by key, stored in English (marked with ``gettext_noop``) and read in
+    the active language: ``labels[key]``, ``labels.get(key)``, ``labels.items()``."""
+
+    def __init__(self, items: Mapping[str, str] | Iterable[tuple[str, str]]) -> None:
+        self._english = dict(items)
+
+    def __getitem__(self, key: str) -> str:
+        return _gettext(self._english[key])
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._english)
+
+    def __len__(self) -> int:
+        return len(self._english)
+
+    def english(self, key: str) -> str:
+        """The stored English label of ``key``."""
+        return self._english[key]
 
 
 def english(obj: object, name: str) -> str:

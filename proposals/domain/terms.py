@@ -18,17 +18,19 @@ from functools import cache
 from pathlib import Path
 
 from .countries import status_label
-from .i18n import gettext, gettext_noop, join_or, ngettext
+from .i18n import Labels, gettext, gettext_noop, join_or, ngettext
 from .numbers import grouped
 
 DEFAULT_FILE = Path(__file__).resolve().parents[2] / "fixtures" / "call_terms.json"
 # Units of a request or a bill; one vocabulary for the call terms and the catalogue.
-UNITS = {
-    "gpu_hours": gettext_noop("GPU-hours"),
-    "node_hours": gettext_noop("node-hours"),
-    "core_hours": gettext_noop("core-hours"),
-}
-REQUEST_UNITS = {k: UNITS[k] for k in ("gpu_hours", "node_hours")}
+UNITS = Labels(
+    {
+        "gpu_hours": gettext_noop("GPU-hours"),
+        "node_hours": gettext_noop("node-hours"),
+        "core_hours": gettext_noop("core-hours"),
+    }
+)
+REQUEST_UNITS = Labels({k: UNITS.english(k) for k in ("gpu_hours", "node_hours")})
 
 
 UNVERIFIED = "Unverified"
@@ -147,8 +149,7 @@ CallTerms = Mapping[str, FamilyTerms]
 
 def unit_label(unit: str) -> str:
     """A unit (a key of UNITS) as people read it, in the active language."""
-    label = UNITS.get(unit)
-    return gettext(label) if label else unit
+    return UNITS.get(unit, unit)
 
 
 def months(durations: Iterable[int]) -> str:

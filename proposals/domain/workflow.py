@@ -6,7 +6,7 @@ write anything, so an illegal move leaves no trace in the database.
 
 from __future__ import annotations
 
-from .i18n import gettext, gettext_noop
+from .i18n import Labels, gettext, gettext_noop
 
 DRAFT = "draft"
 SUBMITTED = "submitted"
@@ -60,12 +60,14 @@ TRANSITIONS: dict[tuple[str, str], str] = {
 }
 
 # Moves that need a note, and what to write in it.
-NOTE_REQUIRED: dict[str, str] = {
-    CHANGES_REQUESTED: gettext_noop(
-        "Say what should change: the note is what the applicant reads."
-    ),
-    CLOSED: gettext_noop("Give the reason for closing the proposal."),
-}
+NOTE_REQUIRED = Labels(
+    {
+        CHANGES_REQUESTED: gettext_noop(
+            "Say what should change: the note is what the applicant reads."
+        ),
+        CLOSED: gettext_noop("Give the reason for closing the proposal."),
+    }
+)
 
 # The status an edit of the applicant's text moves a proposal to (none: it stays).
 AFTER_EDIT: dict[str, str] = {
@@ -90,8 +92,7 @@ def status_after_edit(current: str) -> str | None:
 
 def note_problem(target: str, note: str) -> str:
     """What is missing from the note of a move to ``target`` (blank: nothing)."""
-    problem = NOTE_REQUIRED.get(target, "") if not note.strip() else ""
-    return gettext(problem) if problem else ""
+    return NOTE_REQUIRED.get(target, "") if not note.strip() else ""
 
 
 def check_transition(current: str, target: str, role: str) -> None:

@@ -117,7 +117,7 @@ def mfu_cross_check(ctx: Context) -> Iterator[Hit]:
     for r in mfu.disagreements(readings):
         k = mfu.FLOPS_PER_TOKEN[r.use]
         tflops = k * r.parameters * r.tokens_per_s / 1e12
-        stated = _(mfu.READING_WORDS[r.stated_reading])
+        stated = mfu.READING_WORDS[r.stated_reading]
         text = _(
             "At {gpus} GPUs, {throughput} tokens/s for a {parameters}-parameter model "
             "are {k}·N × tokens/s = {tflops} TFLOP/s; read as {stated} that is "
@@ -145,10 +145,10 @@ def mfu_cross_check(ctx: Context) -> Iterator[Hit]:
             text += " " + _(
                 "Read as {reading} it is {value}, which matches: say which the "
                 "throughput is (per GPU or in all) and correct the other figures."
-            ).format(reading=_(mfu.READING_WORDS[other]), value=pct(r.pct(other)))
+            ).format(reading=mfu.READING_WORDS[other], value=pct(r.pct(other)))
         else:
             text += " " + _(
                 "Read as {reading} it would be {value}; neither reading matches: check "
                 "the model size, the throughput and how the MFU was computed."
-            ).format(reading=_(mfu.READING_WORDS[other]), value=pct(r.pct(other)))
+            ).format(reading=mfu.READING_WORDS[other], value=pct(r.pct(other)))
         yield Hit(f"scalability.measurements[{r.index}].mfu_pct", text)

@@ -16,22 +16,24 @@ from collections.abc import Iterator
 from ..countries import STATUS_LABELS, country, name, status_label
 from ..eligibility import VatCheck, check_vat, foreign_prefix
 from ..findings import ERROR, INFO, WARNING, Context, Hit, rule
+from ..i18n import Labels, gettext_noop, join_and, join_or
 from ..i18n import gettext as _
-from ..i18n import gettext_noop, join_and, join_or
 from ..terms import months
 from ..types import ORGANISATION_KINDS
 
-KIND_WORDS = {
-    "startup": gettext_noop("startups"),
-    "sme": gettext_noop("SMEs"),
-    "industry": gettext_noop("other companies"),
-    "academic": gettext_noop("academic organisations"),
-    "public": gettext_noop("public-sector organisations"),
-}
+KIND_WORDS = Labels(
+    {
+        "startup": gettext_noop("startups"),
+        "sme": gettext_noop("SMEs"),
+        "industry": gettext_noop("other companies"),
+        "academic": gettext_noop("academic organisations"),
+        "public": gettext_noop("public-sector organisations"),
+    }
+)
 
 
 def _listing(kinds) -> str:
-    return join_and([_(KIND_WORDS[k]) if k in KIND_WORDS else k for k in kinds])
+    return join_and([KIND_WORDS.get(k, k) for k in kinds])
 
 
 def other_family(ctx: Context) -> str:
@@ -165,7 +167,10 @@ def elig_country(ctx: Context) -> Iterator[Hit]:
             "which accepts countries that are: {listed}."
         ).format(country=name(code), family=ctx.family.label, listed=listed)
         if entry:
-            held = [STATUS_LABELS.get(s, s) for s in sorted(entry.statuses)]
+            held = [
+                STATUS_LABELS.english(s) if s in STATUS_LABELS else s
+                for s in sorted(entry.statuses)
+            ]
             prefix = "associated to "
             if len(held) > 1 and all(h.startswith(prefix) for h in held):
                 # "associated to Digital Europe, Horizon 2020 and Horizon Europe":

@@ -244,7 +244,7 @@ def tier_gap(ctx: Context) -> Iterator[Hit]:
     smaller = ctx.family.modes[ctx.family.modes.index(mode) - 1]
     if smaller.max_hours is not None and mode.min_hours <= smaller.max_hours + 1:
         return
-    unit = _(REQUEST_UNITS.get(mode.request_unit, "GPU-hours"))
+    unit = REQUEST_UNITS.get(mode.request_unit) or _("GPU-hours")
     yield Hit(
         "selection.total_gpu_hours",
         _(
