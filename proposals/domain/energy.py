@@ -46,6 +46,7 @@ def estimate(
     intensity = site if site is not None else cluster.carbon_intensity_g_per_kwh
     assumptions = [
         gettext(
+            # xgettext:no-python-format
             "Each GPU is taken to draw {share} of its {watts} W rating on average; a "
             "measurement study of 8-GPU H100 nodes found AI training used about 76% "
             "of rated node power and that estimates from rated power alone were "

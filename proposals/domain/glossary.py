@@ -75,7 +75,7 @@ TERMS: tuple[Term, ...] = (
         ),
         gettext_noop(
             "Graphics Compute Die. Each AMD MI250X of LUMI-G holds two GCDs, which the "
-            "software and Slurm see as two separate devices (8 \u201cGPUs\u201d per node). "
+            "software and Slurm see as two separate devices (8 “GPUs” per node). "
             "The application and billing count the MI250X as one GPU: 8 GCDs are 4 GPUs. "
             "The wizard lets you type GCDs and stores GPUs."
         ),
@@ -180,6 +180,7 @@ TERMS: tuple[Term, ...] = (
             "Training FLOPs are about 6 x parameters x tokens; inference 2 x per token."
         ),
         gettext_noop(
+            # xgettext:no-python-format
             "A dense model with N parameters needs about 6·N floating-point operations "
             "per training token (2·N forward, 4·N backward) and 2·N per token of "
             "inference. Training on D tokens takes 6·N·D FLOPs; divided by the GPUs' "

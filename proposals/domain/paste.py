@@ -475,10 +475,9 @@ def read_paste(
         if not row.problems and len(paste.accepted) >= room:
             row.problems.append(
                 gettext(
-                    "The {table} holds at most {rows} rows: there is no room for this "
-                    "one."
+                    "{table} holds at most {rows} rows: there is no room for this one."
                 ).format(
-                    table=table.title.lower(),
+                    table=table.title,
                     rows=format_number(limits.MAX_ROWS[kind], ctx.fmt),
                 )
             )
