@@ -120,3 +120,26 @@ def test_every_rule_title_and_field_label_is_translated(catalogues):
             if spec.label == english(spec, "label") and spec.label not in same:
                 left.append(spec.key)
     assert left == []
+
+
+@pytest.mark.django_db
+def test_wizard_form_labels_and_choices_follow_the_language(catalogues):
+    """The models freeze their verbose names in English at import; the wizard's
+    forms show the domain's labels and choices in the active language."""
+    from proposals.forms.rows import CodeEntryForm
+    from proposals.forms.steps import OrganisationForm, SelectionForm
+
+    with translation.override("de"):
+        organisation = OrganisationForm()
+        selection = SelectionForm()
+        code = CodeEntryForm()
+    assert organisation.fields["title"].label == "Arbeitstitel"
+    kinds = dict(organisation.fields["organisation_kind"].choices)
+    assert kinds["sme"] == "KMU"
+    assert selection.fields["total_gpu_hours"].label == "GPU-Stunden insgesamt"
+    assert dict(code.fields["model_use"].choices)["training"].endswith("pro Token)")
+    assert code.fields["name"].label == "Name des Codes"
+    with translation.override("en-gb"):
+        organisation = OrganisationForm()
+    assert organisation.fields["title"].label == "Working title"
+    assert dict(organisation.fields["organisation_kind"].choices)["sme"] == "SME"
