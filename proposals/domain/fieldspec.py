@@ -70,7 +70,7 @@ class FieldSpec:
     @property
     def header(self) -> str:
         """The label for a table header (the short form, unit word "GPUs")."""
-        return (self.short or self.label).replace("{gpus}", "GPUs")
+        return (self.short or self.label).replace("{gpus}", gettext("GPUs"))
 
     def help_for(
         self,
