@@ -31,13 +31,24 @@ in the language active at that moment (English with none active, or under
 (``OUTCOMES = Labels({FEASIBLE: gettext_noop("Feasible")})``): reading a value gives
 it in the active language, ``OUTCOMES.english(key)`` the stored English. A single
 constant is marked with ``gettext_noop`` and read through ``gettext(text)`` where
-it is used. Never
-translate at import, and never cache a translated text (``@cache`` keeps the
-first request's language): cache the English and translate when read.
+it is used. Never translate at import, and never cache a translated text (``@cache``
+keeps the first request's language): cache the English and translate when read
+(``paste_columns.Target`` keeps its field spec and reads ``spec.header`` each time).
+Django's model fields and form classes freeze labels when they are imported, so the
+wizard's forms take each field's label and the domain's choices per instance
+(``proposals/forms/base.py``).
+
+Write whole sentences: one msgid per sentence with its values as ``{names}`` (the
+translator may reorder them), a separate sentence per variant rather than glued
+fragments, lists joined by :func:`join_and` / :func:`join_or`. Numbers inside go
+through ``numbers.grouped`` (the person's number format), never ``f"{n:,}"``; the
+guides' figures quoted in help keep their values. A text with a literal ``%``
+followed by a letter (``76% of``) gets a ``# xgettext:no-python-format`` comment on
+the line before it, or msgfmt takes it for a %-format.
 
 The web layer installs Django's functions once (``install``, from the app's
 ``ready``); until then, and in the pure domain tests, text stays English. The
-portal text and the JSON are made under ``translation.override("en")``.
+portal text and the JSON are made under ``translation.override("en-gb")``.
 """
 
 from __future__ import annotations
