@@ -60,14 +60,43 @@ _ngettext: Callable[[str, str, int], str] = lambda one, many, n: one if n == 1 e
 _pgettext: Callable[[str, str], str] = lambda context, text: text  # noqa: E731
 
 
+_language: Callable[[], str | None] = lambda: None  # noqa: E731
+# Constants read in a language, by (language, English): Django's gettext walks a
+# chain of catalogues (about 20 µs a call), and a label is read many times a request.
+_constants: dict[tuple[str | None, str], str] = {}
+_MOST_CONSTANTS = 20_000  # bounded all the same: forgotten whole when full
+
+
 def install(
     gettext_fn: Callable[[str], str],
     ngettext_fn: Callable[[str, str, int], str],
     pgettext_fn: Callable[[str, str], str],
+    language_fn: Callable[[], str | None] | None = None,
 ) -> None:
-    """Route the domain's text through the web layer's translation functions."""
-    global _gettext, _ngettext, _pgettext
+    """Route the domain's text through the web layer's translation functions;
+    ``language_fn`` names the active language (the key of the constants' memo)."""
+    global _gettext, _ngettext, _pgettext, _language
     _gettext, _ngettext, _pgettext = gettext_fn, ngettext_fn, pgettext_fn
+    _language = language_fn or (lambda: None)
+    forget()
+
+
+def forget() -> None:
+    """Forget the constants read so far (when the catalogues change: a setting in
+    a test, a new install)."""
+    _constants.clear()
+
+
+def _constant(text: str) -> str:
+    """A constant made at import (a :class:`Translated` attribute, a
+    :class:`Labels` value) in the active language, remembered per language."""
+    key = (_language(), text)
+    found = _constants.get(key)
+    if found is None:
+        if len(_constants) >= _MOST_CONSTANTS:
+            _constants.clear()
+        found = _constants[key] = _gettext(text)
+    return found
 
 
 def gettext(text: str) -> str:
@@ -119,7 +148,7 @@ class Translated:
                 raise AttributeError(self.name)
             return self.default  # type: ignore[return-value]
         text = obj.__dict__[self.name]
-        return _gettext(text) if text else text
+        return _constant(text) if text else text
 
     def __set__(self, obj: object, value: str) -> None:
         obj.__dict__[self.name] = value
@@ -133,7 +162,7 @@ class Labels(Mapping[str, str]):
         self._english = dict(items)
 
     def __getitem__(self, key: str) -> str:
-        return _gettext(self._english[key])
+        return _constant(self._english[key])
 
     def __iter__(self) -> Iterator[str]:
         return iter(self._english)

@@ -98,6 +98,7 @@ def test_pure_domain_without_translation_stays_english(catalogues, monkeypatch):
     ``assess`` command and the domain tests use it), German being active in
     Django changes nothing."""
     monkeypatch.setattr(i18n, "_gettext", lambda text: text)
+    monkeypatch.setattr(i18n, "_constants", {})
     monkeypatch.setattr(i18n, "_ngettext", lambda one, many, n: one if n == 1 else many)
     proposal = example("lumi-fast-lane")
     with translation.override("de"):
