@@ -61,8 +61,8 @@ _pgettext: Callable[[str, str], str] = lambda context, text: text  # noqa: E731
 
 
 _language: Callable[[], str | None] = lambda: None  # noqa: E731
-# Constants read in a language, by (language, English): Django's gettext walks a
-# chain of catalogues (about 20 µs a call), and a label is read many times a request.
+# Texts read in a language, by (language, English): Django's gettext walks a chain
+# of catalogues (about 20 µs a call), and a label is read many times a request.
 _constants: dict[tuple[str | None, str], str] = {}
 _MOST_CONSTANTS = 20_000  # bounded all the same: forgotten whole when full
 
@@ -100,8 +100,9 @@ def _constant(text: str) -> str:
 
 
 def gettext(text: str) -> str:
-    """``text`` in the activated language."""
-    return _gettext(text)
+    """``text`` in the activated language (remembered per language: the domain's
+    msgids are literals, a bounded set)."""
+    return _constant(text)
 
 
 _ = gettext
