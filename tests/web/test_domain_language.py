@@ -59,7 +59,7 @@ def test_finding_message_in_german_with_german_numbers(catalogues):
     proposal = example("lumi-fast-lane")
     with translation.override("de"), numbers.using(GERMAN):
         message = tier_1(proposal)
-    assert message.startswith("18.176 GPU-Stunden sind ein Fast Lane-Antrag: ")
+    assert message.startswith("18.176 GPU-Stunden sind ein Antrag für Fast Lane: ")
     assert "GPU-hours" not in message
 
 
