@@ -5,6 +5,7 @@ from django.contrib import admin, messages
 from django.db.models.functions import Length
 
 from proposals import services
+from proposals.domain.numbers import grouped
 from proposals.models import (
     AccountProfile,
     CodeEntry,
@@ -239,7 +240,7 @@ class PdfExportAdmin(ReadOnlyAdmin):
     def size(self, export):
         if not export.pdf_size:
             return "—"
-        return f"{export.pdf_size / 1024:,.0f} KB"
+        return f"{grouped(export.pdf_size / 1024, 0)} KB"
 
     def has_change_permission(self, request, obj=None):
         # Shown read-only, but "change" is the right that allows the retry action.

@@ -356,7 +356,7 @@ def read(data: bytes | str) -> Proposal:
                     "$",
                     gettext(
                         "the file is {size} bytes; at most {most} MB are allowed"
-                    ).format(size=grouped(len(data)), most=grouped(most)),
+                    ).format(size=grouped(len(data), 0), most=grouped(most, 6)),
                 )
             ]
         )

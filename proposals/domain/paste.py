@@ -22,7 +22,7 @@ from decimal import Decimal
 from . import limits
 from .bounds import BOUNDS
 from .i18n import gettext, gettext_noop, ngettext
-from .numbers import NumberError, NumberFormat, format_number, parse_number
+from .numbers import NumberError, NumberFormat, format_number, grouped, parse_number
 from .paste_columns import (
     COMPUTED,
     GCDS,
@@ -371,10 +371,7 @@ def read_paste(
             gettext(
                 "The text is longer than {limit} characters: paste at most {rows} rows "
                 "at a time."
-            ).format(
-                limit=format_number(MAX_PASTE_CHARS, ctx.fmt),
-                rows=format_number(limits.MAX_ROWS[kind], ctx.fmt),
-            )
+            ).format(limit=grouped(MAX_PASTE_CHARS, 0), rows=limits.MAX_ROWS[kind])
         )
         return paste
     grid = split_cells(text)

@@ -12,6 +12,7 @@ from proposals.domain.numbers import (
     NumberError,
     NumberFormat,
     format_number,
+    grouped,
     parse_number,
 )
 
@@ -132,7 +133,7 @@ def our_messages(field: forms.Field) -> None:
         ] + [
             MaxLengthValidator(
                 limit,
-                message=f"Shorten this to at most {limit:,} characters "
+                message=f"Shorten this to at most {grouped(limit, 0)} characters "
                 "(it has %(show_value)d).",
             )
         ]
