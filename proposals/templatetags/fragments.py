@@ -116,17 +116,14 @@ class Control:
     every row shares, worked out once per table. ``kind`` is ``""`` for a widget
     left to Django's own rendering."""
 
-    __slots__ = ("field", "kind", "type", "css", "attrs", "options", "index")
+    __slots__ = ("field", "kind", "attrs", "invalid", "options", "index", "chosen")
 
     def __init__(self, field, form, *, size="", label=""):
         self.field = field
         self.kind = self._kind(field, form)
-        self.type = getattr(field.widget, "input_type", "")
-        css = widget_class(field.widget)
-        self.css = f"{css} {css}-{size}" if size else css
-        self.options = self.index = None
+        self.options = self.index = self.attrs = self.invalid = None
+        self.chosen: dict = {}
         if not self.kind:
-            self.attrs = None
             return
         widget = field.widget
         extra = {"aria-label": label} if label else {}
@@ -137,7 +134,16 @@ class Control:
         if field.disabled:
             extra["disabled"] = True
         final = widget.build_attrs(widget.attrs, extra)
-        self.attrs = attributes({k: v for k, v in final.items() if k not in _PER_ROW})
+        shared = {k: v for k, v in final.items() if k not in _PER_ROW}
+        css = widget_class(widget)
+        css = f"{css} {css}-{size}" if size else css
+        kind = {"type": widget.input_type} if self.kind == "input" else {}
+        # The attributes of the row's input but its name, id and value, without
+        # and with errors: the same for every row of the column.
+        self.attrs = attributes({**kind, "class": css, **shared})
+        self.invalid = attributes(
+            {**kind, "class": f"{css} is-invalid", "aria-invalid": "true", **shared}
+        )
         if self.kind == "select":
             self.options = tuple(
                 ("" if value is None else str(value), label)
@@ -176,42 +182,45 @@ class Control:
         where the field is not this control's or not one the macro writes."""
         field = form.fields.get(name)
         if not self.kind or field is not self.field:
-            return Cell(None, "", "", None, bool(errors), None, fallback())
+            return Cell(None, "", "", None, bool(errors), fallback())
         html_name = form.add_prefix(name)
         if form.is_bound:
             value = form[name].value()
         else:
             value = field.prepare_value(form.get_initial_for_field(field, name))
         value = field.widget.format_value(value)
-        selected = None
         if self.kind == "select":
-            for wanted in value:
-                if wanted in self.index:
-                    selected = self.index[wanted]
-                    break
-            value = None
+            value = self._options(value)
         elif self.kind == "textarea":
             value = value or ""
         return Cell(
-            self,
-            html_name,
-            form.auto_id % html_name,
-            value,
-            bool(errors),
-            selected,
-            None,
+            self, html_name, form.auto_id % html_name, value, bool(errors), None
         )
+
+    def _options(self, value):
+        """The select's options with the first of ``value`` found selected: rendered
+        (``rows/options.html``) once per table for each option chosen, not once
+        per row (a measurement's code list has as many options as code entries)."""
+        selected = None
+        for wanted in value:
+            if wanted in self.index:
+                selected = self.index[wanted]
+                break
+        html = self.chosen.get(selected)
+        if html is None:
+            html = self.chosen[selected] = fragment("options")(self.options, selected)
+        return html
 
 
 class Cell(NamedTuple):
-    """One row's input: ``control`` and its row's values, or Django's ``html``."""
+    """One row's input: ``control`` and its row's values (a select's ``value``: its
+    options), or Django's ``html``."""
 
     control: Control | None
     name: str
     id: str
     value: object
     invalid: bool
-    selected: int | None
     html: SafeString | None
 
 
@@ -253,27 +262,41 @@ def feedback_values(context) -> dict:
 def feedback(values, field, *, compact=False, oob=False, notes=None, errors=None):
     """The data of ``field``'s feedback block: its errors, reading note and the
     reviewer's findings; ``compact`` (table cells) without the help, labelled."""
-    anchor = field.auto_id
     form = field.form
     if errors is None:
         errors = form.errors.get(field.name)
     notes = form.notes if notes is None else notes
+    return block(
+        values,
+        field.auto_id,
+        field.name,
+        field.label if compact else None,
+        errors,
+        notes.get(field.name),
+        oob=oob,
+    )
+
+
+def block(values, anchor, name, label, errors, note, *, oob=False) -> Feedback:
+    """:func:`feedback` from its parts (a table's cells: without a bound field);
+    ``label`` (table cells only) is ``None`` for a block with the field's help."""
     gpus = ""
-    proposal = values.get("proposal")
-    if field.name == "max_gpus_per_job" and proposal and proposal.max_gpus_per_job:
-        nodes = values.get("max_gpus_nodes")
-        per_node = values["cluster"].gpus_per_node if nodes else None
-        gpus = physical_gpus_text(proposal.max_gpus_per_job, nodes, per_node)
+    if name == "max_gpus_per_job":
+        proposal = values.get("proposal")
+        if proposal and proposal.max_gpus_per_job:
+            nodes = values.get("max_gpus_nodes")
+            per_node = values["cluster"].gpus_per_node if nodes else None
+            gpus = physical_gpus_text(proposal.max_gpus_per_job, nodes, per_node)
     text = examples = ""
-    if not compact:
-        text = values["help"].get(field.name) or ""
-        examples = values["help_examples"].get(field.name) or () if text else ()
+    if label is None:
+        text = values["help"].get(name) or ""
+        examples = values["help_examples"].get(name) or () if text else ()
     return Feedback(
         anchor,
-        field.label if compact else None,
+        label,
         bool(oob),
         errors or (),
-        notes.get(field.name) or "",
+        note or "",
         values["findings_by_anchor"].get(anchor, ()),
         gpus,
         text,

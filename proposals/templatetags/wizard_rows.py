@@ -91,10 +91,12 @@ def table_rows(context, kind, computed="", empty=""):
             specs, form, values["gpu_unit_label"], cache
         ):
             field_errors = errors.get(name)
-            cells.append((col, cell(form, name, control, field_errors)))
+            one = cell(form, name, control, field_errors)
+            anchor = one.id or form[name].auto_id
+            cells.append((col, one))
             blocks.append(
-                fragments.feedback(
-                    values, form[name], compact=True, notes=notes, errors=field_errors
+                fragments.block(
+                    values, anchor, name, col.label, field_errors, notes.get(name)
                 )
             )
         rows.append(
@@ -118,7 +120,8 @@ class Field(NamedTuple):
     ``html`` as ``{% wizard_field %}`` writes it (checkboxes, radio buttons)."""
 
     html: object
-    cell: object
+    anchor: str
+    cells: tuple
     label: str
     unit: str
     gpu_unit: bool
@@ -162,7 +165,7 @@ class _Fields:
     def __call__(self, form, notes, name) -> Field:
         bound = form[name]
         if is_checkbox(bound) or is_radio(bound):
-            return Field(wizard_field(self.context, bound), None, "", "", False, None)
+            return Field(wizard_field(self.context, bound), "", (), "", "", False, None)
         field = bound.field
         control = self.controls.get(id(field))
         if control is None:
@@ -170,7 +173,7 @@ class _Fields:
         errors = form.errors.get(name)
         cell = control.cell(form, name, errors, fallback=lambda: None)
         if cell.html is None and cell.control is None:
-            return Field(wizard_field(self.context, bound), None, "", "", False, None)
+            return Field(wizard_field(self.context, bound), "", (), "", "", False, None)
         unit = self.unit_of.get(name)
         if unit is None:  # the unit beside the input, once per field name
             unit = self.unit_of[name] = self.addon or get_item(self.units, name) or ""
@@ -183,7 +186,8 @@ class _Fields:
             errors=errors,
         )
         gpu_unit = bool(unit) and unit == self.values["gpu_unit_label"]
-        return Field(None, cell, bound.label, unit, gpu_unit, block)
+        cells = ((None, cell),)
+        return Field(None, cell.id, cells, bound.label, unit, gpu_unit, (block,))
 
 
 def _places(fields, form, notes, group) -> list:

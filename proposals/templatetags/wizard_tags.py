@@ -141,7 +141,7 @@ def field_feedback(context, field, compact=False, oob=False):
     answers replace it out of band, never the input."""
     values = fragments.feedback_values(context)
     data = fragments.feedback(values, field, compact=bool(compact), oob=bool(oob))
-    return fragment("feedback")(data)
+    return fragment("feedback")([data])
 
 
 @register.simple_tag(takes_context=True)
@@ -165,18 +165,21 @@ def posted_feedback(context):
 
 
 class Column(NamedTuple):
-    """A table column as its cells show it: width, label, GPU unit (or ``None``)."""
+    """A table column as its cells show it: the cell's attributes (its width, its
+    label for the stacked small-screen layout) and the GPU unit (or ``None``)."""
 
-    width: str
-    label: str
+    attrs: str
     unit: str | None
+    label: str
 
 
 def column(spec, field, unit_label) -> Column:
     unit = None
     if field.widget.attrs.get("data-gpu-count"):
         unit = unit_label or ""
-    return Column(spec.width, spec.label, unit)
+    css = f"col-{spec.width}" if spec.width else False
+    attrs = fragments.attributes({"class": css, "data-label": spec.label})
+    return Column(attrs, unit, spec.label)
 
 
 def cell(form, name, control, errors):
@@ -219,8 +222,7 @@ def _one_row(context, form, specs):
             )
         )
         blocks.append(fragments.feedback(values, bound_field, compact=True))
-    macros = fragment("row_cells")
-    return macros(cells), fragment("feedback_list")(blocks)
+    return fragment("control")(cells), fragment("feedback")(blocks)
 
 
 class RowActions(NamedTuple):
