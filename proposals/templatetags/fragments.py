@@ -11,8 +11,8 @@ widget's own attributes, the select's options) is worked out once per table
 
 Every macro is called as a Python function (``fragment("feedback")(data)``) and
 returns markupsafe's ``Markup``, which Django's templates take as safe HTML; the
-macros escape what they insert (``autoescape``). The only HTML written here is the
-attribute list of :func:`attributes`, with ``format_html``.
+macros escape what they insert (``autoescape``). The only HTML made here is an
+attribute list (:func:`attributes`: Django's ``flatatt``).
 """
 
 from __future__ import annotations
@@ -20,8 +20,8 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from django import forms
+from django.forms.utils import flatatt
 from django.template import engines
-from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext, ngettext
 from jinja2 import Environment, StrictUndefined
@@ -76,20 +76,8 @@ def fragment(name: str):
 
 def attributes(attrs: dict) -> SafeString:
     """`` name="value"`` for each attribute, bare for ``True``, none for ``False``
-    (Django's ``widgets/attrs.html``)."""
-    return format_html_join(
-        "",
-        "{}",
-        (
-            (
-                format_html(" {}", name)
-                if value is True
-                else format_html(' {}="{}"', name, value),
-            )
-            for name, value in attrs.items()
-            if value is not False and value is not None
-        ),
-    )
+    or ``None``: Django's ``flatatt`` (escaped, with ``format_html``)."""
+    return flatatt(attrs)
 
 
 def widget_class(widget) -> str:
@@ -253,9 +241,9 @@ FEEDBACK_KEYS = (
 
 def feedback_values(context) -> dict:
     values = {key: context.get(key) for key in FEEDBACK_KEYS}
-    values["findings_by_anchor"] = values["findings_by_anchor"] or {}
-    values["help"] = values["help"] or {}
-    values["help_examples"] = values["help_examples"] or {}
+    for key in ("findings_by_anchor", "help", "help_examples"):
+        if values[key] is None:  # (not ``or``: live.PerField is empty until asked)
+            values[key] = {}
     return values
 
 

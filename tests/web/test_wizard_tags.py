@@ -578,7 +578,7 @@ def test_table_rows_as_the_step_template_wrote_them(proposal, posted, gpu_unit, 
         if kind == "jobs":
             assert ("a &quot;quoted&quot; &lt;title&gt;" in html) == posted
             assert ("Eval &amp; &lt;test&gt;" in html) != posted
-            assert 'is-invalid" aria-invalid="true"' in html  # refused, or typed wrong
+            assert 'aria-invalid="true"' in html and " is-invalid" in html  # refused
             assert ('value="x&lt;y"' in html) == posted
             assert 'value="4,5 &quot;h&quot; &lt;x&gt;"' in html  # refused, shown back
             unit = "GCDs" if gpu_unit == "gcds" else "GPUs"
@@ -679,3 +679,36 @@ def test_posted_feedback_as_the_autosave_loop_wrote_it(proposal, step, posted):
         assert 'value="x&lt;y"' not in html  # feedback only, never an input
         assert "Enter &lt;a&gt; number." in html  # a refused value's message
         assert ('data-testid="field-note">Read as 1.5<' in html) == posted
+
+
+class _LazyHelp(dict):
+    """As ``live.PerField``: empty (falsy) until a template asks for a field."""
+
+    def __missing__(self, key):
+        value = self[key] = f"Help for {key} & more"
+        return value
+
+    def get(self, key, default=None):
+        return self[key]
+
+
+def test_feedback_asks_a_help_mapping_filled_on_demand():
+    form = Row(None, prefix="r-1")
+    html = Template("{% load wizard_tags %}{% field_feedback field %}").render(
+        Context({"field": form["hours"], "help": _LazyHelp(), "help_examples": {}})
+    )
+    assert '<div class="form-text">Help for hours &amp; more</div>' in html
+
+
+def test_each_step_has_its_template_chosen_by_slug():
+    """The wizard includes ``steps/<slug>.html`` (no list of steps in the page)."""
+    from pathlib import Path
+
+    from django.template.loader import get_template
+
+    from proposals.wizard import STEPS
+
+    for step in STEPS:
+        get_template(f"proposals/steps/{step.slug}.html")
+    page = Path(get_template("proposals/wizard.html").origin.name).read_text()
+    assert "step.slug ==" not in page
