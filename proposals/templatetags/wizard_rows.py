@@ -93,7 +93,7 @@ def table_rows(context, kind, computed="", empty=""):
             field_errors = errors.get(name)
             one = cell(form, name, control, field_errors)
             anchor = one.id or form[name].auto_id
-            cells.append((col, one))
+            cells.append((col, *one))
             blocks.append(
                 fragments.block(
                     values, anchor, name, col.label, field_errors, notes.get(name)
@@ -186,7 +186,7 @@ class _Fields:
             errors=errors,
         )
         gpu_unit = bool(unit) and unit == self.values["gpu_unit_label"]
-        cells = ((None, cell),)
+        cells = ((None, *cell),)
         return Field(None, cell.id, cells, bound.label, unit, gpu_unit, (block,))
 
 

@@ -215,12 +215,8 @@ def _one_row(context, form, specs):
         field = bound_field.field
         control = fragments.Control(field, form, size="sm", label=bound_field.label)
         errors = form.errors.get(spec.name)
-        cells.append(
-            (
-                column(spec, field, values["gpu_unit_label"]),
-                cell(form, spec.name, control, errors),
-            )
-        )
+        col = column(spec, field, values["gpu_unit_label"])
+        cells.append((col, *cell(form, spec.name, control, errors)))
         blocks.append(fragments.feedback(values, bound_field, compact=True))
     return fragment("control")(cells), fragment("feedback")(blocks)
 

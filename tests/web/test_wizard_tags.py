@@ -62,7 +62,7 @@ def test_controls_render_as_django_renders_them(data):
             form, name, errors, fallback=lambda f=field, a=attrs: f.as_widget(attrs=a)
         )
         assert (cell.control is None) == (name == "grouped")
-        assert _html(macro([(None, cell)])) == _html(field.as_widget(attrs=attrs))
+        assert _html(macro([(None, *cell)])) == _html(field.as_widget(attrs=attrs))
 
 
 def _html(text):
