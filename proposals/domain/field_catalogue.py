@@ -10,10 +10,13 @@ terms in force when the help is shown (``FieldSpec.help_for``).
 from __future__ import annotations
 
 from . import field_examples as examples
+from . import limits
 from .field_estimate import ESTIMATE_FIELDS
 from .field_scalability import SCALABILITY_FIELDS
 from .fieldspec import FieldSpec, row, scalar
 from .i18n import gettext_noop
+from .types import CODE_ROLES
+from .values import choice, lines, text
 
 FIELDS: tuple[FieldSpec, ...] = (
     # --- Organisation and eligibility -----------------------------------------------
@@ -180,8 +183,8 @@ FIELDS: tuple[FieldSpec, ...] = (
         ),
         playground=(
             gettext_noop(
-                "Up to {playground_max} GPU-hours is Playground: no scaling data and no "
-                "job plan needed, just describe what you tested or will test."
+                "Up to {playground_max} GPU-hours is Playground: no scaling data and no job plan "
+                "needed, just describe what you tested or will test."
             )
         ),
         fast_lane=(
@@ -343,6 +346,7 @@ FIELDS: tuple[FieldSpec, ...] = (
                 "or simulation that generates data."
             )
         ),
+        value=choice(CODE_ROLES, initial="main"),
     ),
     row(
         "codes",
@@ -350,6 +354,7 @@ FIELDS: tuple[FieldSpec, ...] = (
         gettext_noop("Name of the code"),
         help=gettext_noop("The code's name."),
         example="Megatron-LM",
+        value=text(limits.LINE_CHARS),
     ),
     row(
         "codes",
@@ -357,6 +362,7 @@ FIELDS: tuple[FieldSpec, ...] = (
         gettext_noop("Version or release"),
         help=gettext_noop("A release, tag or commit that pins what you will run."),
         example="core_r0.9.0",
+        value=text(limits.VERSION_CHARS),
     ),
     row(
         "codes",
@@ -370,6 +376,12 @@ FIELDS: tuple[FieldSpec, ...] = (
             )
         ),
         example="https://github.com/NVIDIA/Megatron-LM",
+        value=lines(
+            limits.REFERENCES_CHARS,
+            description="Links or citations, each one non-empty line; at most "
+            f"{limits.REFERENCES_CHARS} characters in all, counting a line break "
+            "between two.",
+        ),
     ),
     row(
         "codes",
@@ -392,6 +404,7 @@ FIELDS: tuple[FieldSpec, ...] = (
             "environment provides and add the rest with pip in a virtual environment."
         ),
         examples=examples.CODE_DESCRIPTION,
+        value=text(limits.NARRATIVE_CHARS),
     ),
     *ESTIMATE_FIELDS,
     *SCALABILITY_FIELDS,

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from .fieldspec import FieldSpec, row
 from .i18n import gettext_noop
+from .types import MODEL_USES
+from .values import choice, number
 
 ESTIMATE_FIELDS: tuple[FieldSpec, ...] = (
     row(
@@ -19,6 +21,11 @@ ESTIMATE_FIELDS: tuple[FieldSpec, ...] = (
             )
         ),
         term="flops-estimate",
+        value=choice(
+            MODEL_USES,
+            description="training (6·N·D FLOPs) or inference (2·N FLOPs per token).",
+            default="training",
+        ),
     ),
     row(
         "codes",
@@ -30,6 +37,9 @@ ESTIMATE_FIELDS: tuple[FieldSpec, ...] = (
         ),
         example="1,400,000,000",
         term="flops-estimate",
+        value=number(
+            description="Model parameters N (1400000000 for 1.4 B).", default=None
+        ),
     ),
     row(
         "codes",
@@ -45,6 +55,11 @@ ESTIMATE_FIELDS: tuple[FieldSpec, ...] = (
             )
         ),
         example="30,000,000,000",
+        value=number(
+            description="Tokens D processed in all (all epochs); for inference, "
+            "the tokens generated or read.",
+            default=None,
+        ),
     ),
     row(
         "codes",
@@ -53,8 +68,20 @@ ESTIMATE_FIELDS: tuple[FieldSpec, ...] = (
         width="num",
         help=gettext_noop("Optional, instead of the tokens: samples in the data set."),
         example="1,000,000",
+        value=number(
+            description="Samples in the data set (with epochs and tokens_per_sample "
+            "instead of training_tokens).",
+            default=None,
+        ),
     ),
-    row("codes", "epochs", gettext_noop("Epochs"), width="num", example="3"),
+    row(
+        "codes",
+        "epochs",
+        gettext_noop("Epochs"),
+        width="num",
+        example="3",
+        value=number(default=None),
+    ),
     row(
         "codes",
         "tokens_per_sample",
@@ -64,6 +91,9 @@ ESTIMATE_FIELDS: tuple[FieldSpec, ...] = (
             "Also turns a samples/s measurement into tokens/s for the MFU check."
         ),
         example="2,048",
+        value=number(
+            description="Also turns samples/s measurements into tokens/s.", default=None
+        ),
     ),
     row(
         "codes",
@@ -79,5 +109,10 @@ ESTIMATE_FIELDS: tuple[FieldSpec, ...] = (
             )
         ),
         term="mfu",
+        value=number(
+            description="MFU assumed for the estimate; null: the measurements' MFU, "
+            "else 40.",
+            default=None,
+        ),
     ),
 )

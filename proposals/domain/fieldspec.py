@@ -10,6 +10,7 @@ from decimal import Decimal
 from . import numbers, terms
 from .i18n import Translated, gettext
 from .sections import TABLE_BY_KIND
+from .values import Value
 
 
 @dataclass(frozen=True)
@@ -62,6 +63,9 @@ class FieldSpec:
     examples: tuple[Example, ...] = ()
     # A sentence of help that holds on one system only: (cluster slug, sentence).
     on_system: tuple[tuple[str, str], ...] = ()
+    # What the field holds in the JSON format and the domain type (the code card's
+    # fields: ``values.entry_type``, ``formatshape.CODE``).
+    value: Value | None = None
 
     @property
     def key(self) -> str:
