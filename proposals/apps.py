@@ -33,7 +33,16 @@ class ProposalsConfig(AppConfig):
         import proposals.checks  # noqa: F401
         from proposals.domain import i18n
 
-        i18n.install(translation.gettext, translation.ngettext, translation.pgettext)
+        i18n.install(
+            translation.gettext,
+            translation.ngettext,
+            translation.pgettext,
+            translation.get_language,
+        )
+        # Its memo of translated constants goes when a test changes the catalogues.
+        from django.core.signals import setting_changed
+
+        setting_changed.connect(_forget_domain_texts)
         # A signed-in person's chosen language is kept in their session from login on.
         from django.contrib.auth.signals import user_logged_in
 
@@ -43,3 +52,10 @@ class ProposalsConfig(AppConfig):
 
         # The in-process copy of the catalogue and call terms forgets itself on edits.
         from proposals import reference_data  # noqa: F401
+
+
+def _forget_domain_texts(*, setting, **kwargs):
+    if setting in {"LANGUAGES", "LANGUAGE_CODE", "LOCALE_PATHS"}:
+        from proposals.domain import i18n
+
+        i18n.forget()
