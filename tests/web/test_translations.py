@@ -145,8 +145,10 @@ def test_walk_catches_an_unmarked_sentence_on_a_real_page(client, settings, tmp_
         '{% block submit_label %}{% translate "Log in" %}{% endblock submit_label %}',
         encoding="utf-8",
     )
+    django_engine, *others = settings.TEMPLATES
     settings.TEMPLATES = [
-        {**settings.TEMPLATES[0], "DIRS": [tmp_path, *settings.TEMPLATES[0]["DIRS"]]}
+        {**django_engine, "DIRS": [tmp_path, *django_engine["DIRS"]]},
+        *others,
     ]
     response = client.get(reverse("login"), HTTP_ACCEPT_LANGUAGE="de")
     found = check.offences(
