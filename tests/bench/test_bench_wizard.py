@@ -51,7 +51,7 @@ def demo_client(client, catalogue):
     return client, proposal
 
 
-KEYS = ("bases", "chart_key", "findings_key", "badges_key", "summary_key")
+KEYS = ("bases", "regions")
 
 
 def _hidden(content: str, name: str) -> str:

@@ -364,11 +364,11 @@ def test_chart_is_resent_only_when_its_data_changed(user_client, proposal):
             proposal=proposal, gpus=gpus, throughput=throughput, position=position
         )
     page = user_client.get(step_url(proposal, "selection")).content.decode()
-    key = page.split('name="chart_key" id="chart-key-field" value="')[1].split('"')[0]
-    data = selection_data(proposal, libraries="same chart", chart_key=key)
+    key = page.split('name="regions" id="regions-field" value="')[1].split('"')[0]
+    data = selection_data(proposal, libraries="same chart", regions=key)
     content = user_client.post(step_url(proposal, "selection"), data, headers=HX)
     assert 'id="live-chart"' not in content.content.decode()
-    data = selection_data(proposal, max_gpus_per_job="16", chart_key=key)
+    data = selection_data(proposal, max_gpus_per_job="16", regions=key)
     content = user_client.post(step_url(proposal, "selection"), data, headers=HX)
     assert 'id="live-chart"' in content.content.decode()  # new target: new projection
 
