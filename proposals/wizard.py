@@ -8,6 +8,7 @@ through ``services``.
 from __future__ import annotations
 
 import copy
+import hashlib
 from dataclasses import dataclass, field
 
 from django import forms
@@ -32,6 +33,7 @@ from proposals.http import MAX_DIGITS
 from proposals.services import canonical
 
 ENGLISH = NUMBER_FORMAT_BY_NAME["en"]
+ROW_KEY_LENGTH = 10
 
 # The form of each section's own fields (``None``: the section has none of its own).
 SECTION_FORMS: dict[str, type[forms.ModelForm] | None] = {
@@ -282,6 +284,39 @@ def field_bases(step_forms: StepForms) -> dict[str, str]:
                 getattr(original, model_field.attname)
             )
     return bases
+
+
+def row_fields(kind: str) -> tuple[tuple[str, str], ...]:
+    """The stored fields a ``kind`` row's inputs edit: (name, attname), in order."""
+    form_class = TABLE_FORMS[kind]
+    concrete = {f.name: f.attname for f in form_class._meta.model._meta.concrete_fields}
+    return tuple((n, concrete[n]) for n in form_class.base_fields if n in concrete)
+
+
+def row_key(texts) -> str:
+    """A short fingerprint of what a row's inputs show (their bases, in order)."""
+    return hashlib.sha256("\x1f".join(texts).encode()).hexdigest()[:ROW_KEY_LENGTH]
+
+
+def stored_row_key(kind: str, row) -> str:
+    """The fingerprint of ``row`` as stored (what a page that shows it has)."""
+    return row_key(canonical(getattr(row, attname)) for _, attname in row_fields(kind))
+
+
+def shown_row_key(prefix: str, bases: dict) -> str:
+    """The fingerprint of what a page's ``bases`` say row ``prefix`` shows."""
+    kind = prefix.split("-")[0]
+    return row_key(bases.get(f"{prefix}-{name}", "") for name, _ in row_fields(kind))
+
+
+def row_keys(step_forms: StepForms) -> dict[str, str]:
+    """Each row the step shows, by prefix, with its fingerprint: an autosave sends
+    these for the rows it does not send, not every input's base (issue 21)."""
+    return {
+        entry.anchor: stored_row_key(kind, entry.row)
+        for kind, entries in step_forms.tables.items()
+        for entry in entries
+    }
 
 
 # --- Where a finding points -------------------------------------------------------

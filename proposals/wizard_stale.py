@@ -13,7 +13,7 @@ from proposals.domain.numbers import NumberFormat
 from proposals.domain.sections import ROW_PREFIX
 from proposals.forms import JobTypeForm, MeasurementForm, SelectionForm
 from proposals.services import canonical
-from proposals.wizard import ENGLISH, TABLE_FORMS, Step
+from proposals.wizard import ENGLISH, TABLE_FORMS, Step, row_fields, stored_row_key
 
 
 @dataclass
@@ -24,6 +24,8 @@ class Stale:
 
     inputs: dict[str, dict] = field(default_factory=dict)
     removed: list[str] = field(default_factory=list)
+    # The stored fingerprint of each row whose inputs are sent again whole.
+    keys: dict[str, str] = field(default_factory=dict)
 
     def __bool__(self) -> bool:
         return bool(self.inputs or self.removed)
@@ -51,15 +53,24 @@ def stale_inputs(
     skip=frozenset(),
     gpu_unit="gpus",
     number_format: NumberFormat = ENGLISH,
+    shown_keys: dict | None = None,
 ) -> Stale:
     """The inputs of ``step`` that a page shows (``bases``: input name -> the stored
     value it showed) whose stored value is now another (saved in another tab), but
     for those in ``skip`` (this request's conflicts and refused text); and the rows
     it shows that are no longer stored. Reads nothing: the proposal and its rows are
-    those read for the request."""
+    those read for the request.
+
+    A page sends the inputs' bases of what it sends, and a fingerprint of each
+    other row it shows (``shown_keys``): such a row stored otherwise is sent
+    again whole (the page leaves alone what it already shows)."""
     objects = _shown_objects(step, proposal)
     by_object, removed = _differing(step, objects, bases, skip)
-    stale = Stale(removed=sorted(removed))
+    keys = _differing_rows(step, objects, bases, shown_keys or {}, skip)
+    for prefix, names in keys.pop("inputs").items():
+        by_object.setdefault(prefix, {}).update(names)
+    removed |= keys.pop("removed")
+    stale = Stale(removed=sorted(removed), keys=keys)
     kwargs = _form_kwargs(proposal, gpu_unit, number_format, codes=bool(by_object))
     for prefix, names in by_object.items():
         instance, form_class, _ = objects[prefix]
@@ -122,6 +133,32 @@ def _differing(step: Step, objects: dict, bases: dict, skip):
         if canonical(getattr(instance, attname)) != base:
             by_object.setdefault(prefix, {})[name] = key
     return by_object, removed
+
+
+def _differing_rows(step: Step, objects: dict, bases: dict, shown: dict, skip):
+    """The rows a page shows only by fingerprint (``shown``) that are stored
+    otherwise now: every input of each (field name -> input name, under
+    ``"inputs"``), the rows no longer stored (``"removed"``), and each changed
+    row's stored fingerprint (by prefix)."""
+    sent = {match.group(1) for key in bases if (match := ROW_PREFIX.match(key))}
+    result: dict = {"inputs": {}, "removed": set()}
+    for prefix, key in shown.items():
+        kind = prefix.split("-")[0]
+        if prefix in sent or kind not in step.tables:
+            continue
+        found = objects.get(prefix)
+        if found is None:
+            result["removed"].add(prefix)
+            continue
+        stored = stored_row_key(kind, found[0])
+        if stored != key:
+            result[prefix] = stored
+            result["inputs"][prefix] = {
+                name: f"{prefix}-{name}"
+                for name, _ in row_fields(kind)
+                if f"{prefix}-{name}" not in skip
+            }
+    return result
 
 
 def _form_kwargs(proposal, gpu_unit, number_format, *, codes: bool) -> dict:

@@ -30,7 +30,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from proposals import charts, localization, selectors, services
 from proposals.domain.fields import FIELD_BY_KEY
-from proposals.domain.sections import TABLE_BY_KIND, TABLE_KINDS
+from proposals.domain.sections import ROW_PREFIX, TABLE_BY_KIND, TABLE_KINDS
 from proposals.evaluation import Evaluation
 from proposals.live import live_context
 from proposals.regions import (
@@ -45,7 +45,12 @@ from proposals.regions import (
 from proposals.views import owned_proposal
 from proposals.views.accounts import browser_languages, number_format
 from proposals.views.wizard_questions import describe_changed_rows  # noqa: F401
-from proposals.views.wizard_saving import gpu_unit_of, posted_bases, save_step
+from proposals.views.wizard_saving import (
+    gpu_unit_of,
+    posted_bases,
+    posted_row_keys,
+    save_step,
+)
 from proposals.wizard import (
     STEP_BY_SLUG,
     STEPS,
@@ -55,6 +60,7 @@ from proposals.wizard import (
     neighbours,
     plan_folded,
     plan_optional,
+    shown_row_key,
     table_columns,
     wizard_progress,
 )
@@ -172,9 +178,28 @@ def _remember_chart(proposal, context) -> None:
         charts.remember(proposal.pk, context["chart_image_key"], data)
 
 
+def _keys_field(keys: dict) -> str:
+    return " ".join(f"{prefix}:{key}" for prefix, key in keys.items())
+
+
+def _row_keys_shown(context) -> str:
+    """The fingerprint of each row the step's form shows, from the bases the page
+    is given (what its inputs show)."""
+    bases = json.loads(context.get("posted_bases_json") or context["bases_json"])
+    return _keys_field(
+        {
+            entry.anchor: shown_row_key(entry.anchor, bases)
+            for entries in context["forms"].tables.values()
+            for entry in entries
+        }
+    )
+
+
 def _answer(request, kind: str, context, *, status=200):
     """The one place that decides what answers: ``page`` (the full step), or for
     htmx ``autosave`` / ``rows`` fragments (``FRAGMENTS``)."""
+    if kind != "autosave":
+        context["row_keys_shown"] = _row_keys_shown(context)
     chart = context["regions"]["chart"]
     if kind != "autosave" or chart in context["changed_regions"]:
         _remember_chart(context["proposal"], context)
@@ -290,6 +315,7 @@ def _step_post(
             skip=saved.unsettled,
             gpu_unit=step_forms.gpu_unit,
             number_format=number_format(request),
+            shown_keys=posted_row_keys(request),
         )
     if autosave:
         return _autosave_answer(request, proposal, step, saved, stale)
@@ -327,7 +353,14 @@ def _autosave_answer(request, proposal, step, saved, stale):
     # typed since (static/js/app.js), and then takes its base too: an input
     # being typed in keeps its old base, so its save shows the conflict.
     context["refresh_json"] = json.dumps(
-        {"inputs": stale.inputs, "removed": stale.removed}
+        {"inputs": stale.inputs, "removed": stale.removed, "keys": stale.keys}
+    )
+    # What the page merges into its bases: those of the inputs it sent, as saved
+    # (not every input's: the page keeps the others), and those rows' fingerprints.
+    context["bases_update_json"] = json.dumps(saved.bases)
+    prefixes = {m.group(1) for key in saved.bases if (m := ROW_PREFIX.match(key))}
+    context["row_keys_update"] = _keys_field(
+        {prefix: shown_row_key(prefix, saved.bases) for prefix in prefixes}
     )
     context["changed_regions"] = changed(
         context["all_regions"], request.POST.get("regions")

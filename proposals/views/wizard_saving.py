@@ -93,6 +93,20 @@ def posted_bases(request) -> dict[str, str]:
     return bases
 
 
+def posted_row_keys(request) -> dict[str, str]:
+    """The fingerprints of the rows an autosave shows but does not send
+    (``row_keys``: ``jobs-17:3f2a... ...``); anything unlike one is left out."""
+    keys = {}
+    for item in request.POST.get("row_keys", "").split():
+        prefix, _, key = item.partition(":")
+        match = ROW_PREFIX.match(prefix + "-")
+        if not match or match.group(1) != prefix or not key.isalnum():
+            continue
+        if row_id(prefix.split("-")[1]) is not None and len(key) <= 64:
+            keys[prefix] = key
+    return keys
+
+
 def save_step(
     request, proposal, step, *, posted_rows_only=False, row_op=None, locked=False
 ):
@@ -179,7 +193,9 @@ def _row_action(proposal, step_forms, collected, bases, row_op, data):
     if operation == "delete":
         shown = shown_rows(bases, kind).get(pk, {})
         for change in collected.changes:
-            if f"{kind}-{getattr(change.instance, 'pk', None)}" == prefix:
+            # This row's own change (not the proposal's, whose id may be alike).
+            row = change.instance
+            if isinstance(row, services.ROW_MODELS[kind]) and row.pk == pk:
                 shown.update(
                     {name: services.canonical(v) for name, v in change.values.items()}
                 )

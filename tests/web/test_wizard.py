@@ -71,7 +71,7 @@ def test_autosave_saves_and_answers_with_fragments_only(user_client, proposal):
     proposal.refresh_from_db()
     assert proposal.total_gpu_hours == Decimal("18176")
     assert proposal.revision == 2
-    assert 'id="bases-field" value="' in content
+    assert 'id="bases-update" hidden data-bases="' in content  # the saved bases
     assert "Fast Lane" in content
     assert (
         'id="live-tier" class="card mb-3" aria-labelledby="live-tier-h" hx-swap-oob'
