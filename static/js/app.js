@@ -235,12 +235,17 @@
     if (!basesField || !keysField) return;
     let all = {};
     try { all = JSON.parse(basesField.value || "{}"); } catch (error) { all = {}; }
-    const needed = {};
     const posted = new Set();
     Object.keys(params).forEach(function (name) {
-      if (Object.prototype.hasOwnProperty.call(all, name)) needed[name] = all[name];
       const prefix = rowPrefix(name);
       if (prefix) posted.add(prefix);
+    });
+    // The step's own inputs (an unticked box or radio is sent as nothing) and
+    // the inputs of the rows sent.
+    const needed = {};
+    Object.keys(all).forEach(function (name) {
+      const prefix = rowPrefix(name);
+      if (!prefix || posted.has(prefix)) needed[name] = all[name];
     });
     params.bases = JSON.stringify(needed);
     params.row_keys = keysField.value.split(/\s+/).filter(function (pair) {
