@@ -158,69 +158,29 @@ def sidebar_regions(evaluation, proposal_pk: int, sidebar: Sidebar, calendar) ->
     the request's ``calendar``."""
     a = evaluation.assessment
     ref = ProposalRef(proposal_pk)
-    plan, schedule = a.plan, a.schedule
-
-    def region(name, template, inputs):
-        return Region(name, template, inputs)
-
-    return {
-        "tier": region(
-            "live-tier",
-            f"{SIDEBAR}#tier",
-            TierInputs(
-                a.tier,
-                a.mode_label,
-                a.recommended_tier,
-                tier_label(a.recommended_tier),
-                tuple(a.reasons),
-                tuple(sidebar.refused_labels),
-            ),
-        ),
-        "totals": region(
-            "live-totals",
-            f"{SIDEBAR}#totals",
-            TotalsInputs(
-                a.requested_gpu_hours,
-                a.billing,
-                plan.total_gpu_hours,
-                bool(plan.rows),
-                plan.largest_job_gpus,
-                plan.largest_job_nodes,
-                schedule.total_gpu_hours,
-                bool(schedule.rows),
-            ),
-        ),
-        "findings": region(
+    parts = {
+        "tier": ("live-tier", f"{SIDEBAR}#tier", _tier(a, sidebar)),
+        "totals": ("live-totals", f"{SIDEBAR}#totals", _totals(a)),
+        "findings": (
             "live-findings",
             f"{SIDEBAR}#findings",
             FindingsInputs(
                 sidebar.findings, sidebar.finding_counts, sidebar.staff_view, ref
             ),
         ),
-        "chart": region(
-            "live-chart",
-            f"{SIDEBAR}#chart",
-            ChartInputs(
-                sidebar.chart_url,
-                sidebar.chart_svg,
-                a.scaling_points,
-                a.projection,
-                sidebar.plan_folded,
-                a.mode_label,
-            ),
-        ),
-        "compute": region(
+        "chart": ("live-chart", f"{SIDEBAR}#chart", _chart(a, sidebar)),
+        "compute": (
             "live-compute",
             "proposals/_compute_estimate.html",
             ComputeInputs(a.compute_estimate, a.mfu_check, sidebar.staff_view, ref),
         ),
-        "energy": region("live-energy", f"{SIDEBAR}#energy", EnergyInputs(a.energy)),
-        "calendar": region(
+        "energy": ("live-energy", f"{SIDEBAR}#energy", EnergyInputs(a.energy)),
+        "calendar": (
             "live-calendar",
             "proposals/_calendar.html",
             CalendarInputs(calendar),
         ),
-        "bar": region(
+        "bar": (
             "live-bar",
             "proposals/_live_bar.html",
             BarInputs(
@@ -228,6 +188,43 @@ def sidebar_regions(evaluation, proposal_pk: int, sidebar: Sidebar, calendar) ->
             ),
         ),
     }
+    return {key: Region(*part) for key, part in parts.items()}
+
+
+def _tier(a, sidebar: Sidebar) -> TierInputs:
+    return TierInputs(
+        a.tier,
+        a.mode_label,
+        a.recommended_tier,
+        tier_label(a.recommended_tier),
+        tuple(a.reasons),
+        tuple(sidebar.refused_labels),
+    )
+
+
+def _totals(a) -> TotalsInputs:
+    plan, schedule = a.plan, a.schedule
+    return TotalsInputs(
+        a.requested_gpu_hours,
+        a.billing,
+        plan.total_gpu_hours,
+        bool(plan.rows),
+        plan.largest_job_gpus,
+        plan.largest_job_nodes,
+        schedule.total_gpu_hours,
+        bool(schedule.rows),
+    )
+
+
+def _chart(a, sidebar: Sidebar) -> ChartInputs:
+    return ChartInputs(
+        sidebar.chart_url,
+        sidebar.chart_svg,
+        a.scaling_points,
+        a.projection,
+        sidebar.plan_folded,
+        a.mode_label,
+    )
 
 
 def wizard_chart(evaluation, proposal_pk: int) -> tuple[str, str]:

@@ -160,71 +160,64 @@ def build_step_forms(
     for the other rows. Unbound forms show what was typed and refused earlier.
     """
     posted_rows = posted_row_prefixes(data)
-    system = proposal.system
-    gcds = system.gcds_per_gpu if system else 1
-    originals: dict[int, object] = {}
+    step_forms = StepForms(main=None, gpu_unit=gpu_unit)
     common = {"number_format": number_format}
-    main = None
     if step.form_class is not None:
         kwargs = {"gpu_unit": gpu_unit} if step.form_class is SelectionForm else {}
         main = step.form_class(data, instance=copy.copy(proposal), **common, **kwargs)
-        originals[id(main)] = proposal
-    tables: dict[str, list[RowForm]] = {}
-    gone: dict[str, RowForm] = {}
-    row_kwargs: dict[str, dict] = {}
+        step_forms.main = main
+        step_forms.originals[id(main)] = proposal
     codes = list(proposal.codes.all())
+    system = proposal.system
+    gcds = system.gcds_per_gpu if system else 1
     for kind in step.tables:
-        form_class = TABLE_FORMS[kind]
         rows = codes if kind == "codes" else list(getattr(proposal, kind).all())
         kwargs = dict(common)
         if kind in ("measurements", "jobs"):
             kwargs.update(gcds_per_gpu=gcds, gpu_unit=gpu_unit)
         if kind == "measurements":
             kwargs["codes"] = codes
-        row_kwargs[kind] = kwargs
-        row_forms = []
-        shared = {}  # the fields of this kind's first unbound form
-        for row in rows:
-            prefix = f"{kind}-{row.pk}"
-            # Bind a row's form only when its inputs were posted: rows added in another
-            # tab show their stored values and are neither validated nor saved.
-            posted = prefix in posted_rows
-            if posted_rows_only and not posted:
-                continue
-            if posted:
-                form = form_class(
-                    data, instance=copy.copy(row), prefix=prefix, **kwargs
-                )
-            else:
-                form = form_class(
-                    None,
-                    instance=copy.copy(row),
-                    prefix=prefix,
-                    shared_fields=shared.get("fields"),
-                    **kwargs,
-                )
-                shared.setdefault("fields", form.fields)
-            originals[id(form)] = row
-            row_forms.append(RowForm(kind, row, form))
-        tables[kind] = row_forms
+        step_forms.row_kwargs[kind] = kwargs
+        shown = rows
+        if posted_rows_only:  # the other rows get no form at all
+            shown = [row for row in rows if f"{kind}-{row.pk}" in posted_rows]
+        _add_row_forms(step_forms, kind, shown, data, posted_rows)
         stored = {f"{kind}-{row.pk}" for row in rows}
         for prefix in sorted(posted_rows - stored):
-            if prefix.split("-")[0] != kind or not _row_id(prefix):
-                continue
-            gone[prefix] = _removed_row(form_class, proposal, prefix, data, kwargs)
+            if prefix.split("-")[0] == kind and _row_id(prefix):
+                step_forms.gone[prefix] = _removed_row(
+                    TABLE_FORMS[kind], proposal, prefix, data, kwargs
+                )
     refused = proposal.refused_inputs or {}
-    step_forms = StepForms(
-        main=main,
-        tables=tables,
-        originals=originals,
-        gpu_unit=gpu_unit,
-        gone=gone,
-        row_kwargs=row_kwargs,
-    )
     if refused:
         for form in step_forms.all_forms():
             form.show_refused(refused)
     return step_forms
+
+
+def _add_row_forms(step_forms: StepForms, kind: str, rows, data, posted_rows) -> None:
+    """A form per row of ``kind``: bound only when its inputs were posted (rows
+    added in another tab show their stored values and are neither validated nor
+    saved); the unbound ones share the fields of the first."""
+    form_class, kwargs = TABLE_FORMS[kind], step_forms.row_kwargs[kind]
+    row_forms = []
+    shared = None  # the fields of this kind's first unbound form
+    for row in rows:
+        prefix = f"{kind}-{row.pk}"
+        if prefix in posted_rows:
+            form = form_class(data, instance=copy.copy(row), prefix=prefix, **kwargs)
+        else:
+            form = form_class(
+                None,
+                instance=copy.copy(row),
+                prefix=prefix,
+                shared_fields=shared,
+                **kwargs,
+            )
+            shared = shared or form.fields
+        step_forms.originals[id(form)] = row
+        row_forms.append(RowForm(kind, row, form))
+    step_forms.tables[kind] = row_forms
 
 
 def row_id(text: str) -> int | None:

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 
 from django import forms
 from django.core.exceptions import NON_FIELD_ERRORS
+from django.utils.translation import gettext_lazy
 
 from proposals.services import canonical
 from proposals.wizard import StepForms, model_fields
@@ -24,7 +25,9 @@ class Change:
     bases: dict = field(default_factory=dict)
 
 
-HELD = "Not saved yet: saved with the rest of this row once the highlighted value is fixed."
+HELD = gettext_lazy(
+    "Not saved yet: saved with the rest of this row once the highlighted value is fixed."
+)
 
 
 @dataclass
@@ -105,7 +108,7 @@ def _hold(result: StepChanges, form, values, inputs, data) -> None:
         form.held_notes[name] = HELD
         result.refused[inputs[name]] = {
             "text": data.get(inputs[name], ""),
-            "message": HELD,
+            "message": str(HELD),
             "held": True,
         }
 
@@ -119,13 +122,13 @@ def _collect_gone_row(result: StepChanges, prefix, form, data, bases) -> None:
     result.cleared.update(typed)
     result.refused.update(
         {
-            key: {"text": text, "message": GONE, "gone": True}
+            key: {"text": text, "message": str(GONE), "gone": True}
             for key, text in typed.items()
         }
     )
 
 
-GONE = "Not saved: this row was removed in another tab or session."
+GONE = gettext_lazy("Not saved: this row was removed in another tab or session.")
 
 
 def typed_row(form, data) -> dict[str, str]:
@@ -178,7 +181,7 @@ def row_values(form) -> tuple[dict, dict]:
         held = {
             name: {
                 "text": form.data.get(form.add_prefix(name), ""),
-                "message": HELD,
+                "message": str(HELD),
                 "held": True,
             }
             for name, value in values.items()

@@ -71,14 +71,7 @@ def proposal_save_changes(
     (a row's values together may break a constraint, which refuses that row only).
     """
     # One writer per proposal at a time: the comparison and the write are atomic.
-    if locked:
-        stored_refused, locked_revision = proposal.refused_inputs, proposal.revision
-    else:
-        stored_refused, locked_revision = (
-            Proposal.objects.select_for_update()
-            .values_list("refused_inputs", "revision")
-            .get(pk=proposal.pk)
-        )
+    stored_refused, locked_revision = _locked_state(proposal, locked)
     unchanged_since_read = locked_revision == proposal.revision
     outcome = SaveOutcome(revision=proposal.revision)
     own_values = {}
@@ -100,6 +93,18 @@ def proposal_save_changes(
             **extra,
         )
     return outcome
+
+
+def _locked_state(proposal, locked: bool) -> tuple:
+    """The stored ``refused_inputs`` and revision, read locked (``locked``: the
+    proposal was read with ``select_for_update`` in this transaction)."""
+    if locked:
+        return proposal.refused_inputs, proposal.revision
+    return (
+        Proposal.objects.select_for_update()
+        .values_list("refused_inputs", "revision")
+        .get(pk=proposal.pk)
+    )
 
 
 def _save_change(proposal, change, outcome: SaveOutcome, unchanged_since_read):

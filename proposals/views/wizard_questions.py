@@ -6,6 +6,7 @@ from decimal import Decimal, InvalidOperation
 
 from django.db import models
 from django.urls import reverse
+from django.utils.translation import gettext as _
 
 from proposals import services
 from proposals.domain.fields import FIELD_BY_KEY
@@ -37,11 +38,11 @@ def describe_row_changed(changed, fmt) -> dict | None:
     return describe_changed_rows(
         [changed],
         fmt,
-        heading=f"This {item.lower()} was changed in another tab",
-        outcome="so it was not removed",
+        heading=_("This %(item)s was changed in another tab") % {"item": item.lower()},
+        outcome=_("so it was not removed"),
         url=url,
-        confirm="Delete anyway",
-        keep="Keep it",
+        confirm=_("Delete anyway"),
+        keep=_("Keep it"),
     )
 
 
@@ -101,7 +102,7 @@ def _stored_text(row, name: str, value, fmt) -> str:
     """A row's value (stored, or as a page showed it) as people read it: a number
     in the person's format, a choice by its label, a related row by its name."""
     if value is None or value == "":
-        return "(empty)"
+        return _("(empty)")
     field = type(row)._meta.get_field(name)
     if field.is_relation:
         pk = row_id(str(value))  # a base is the page's word: maybe no id at all
@@ -121,7 +122,7 @@ def _shown(field, value) -> str:
     """A stored value as the field shows it (a choice's label, a number in the
     person's format)."""
     if value is None or value == "":
-        return "(empty)"
+        return _("(empty)")
     choices = getattr(field, "choices", None)
     if choices is not None:
         flat = {}

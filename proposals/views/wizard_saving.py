@@ -5,6 +5,7 @@ did (:class:`Saved`). Writes go through ``services``."""
 import json
 
 from django.core.exceptions import BadRequest
+from django.utils.translation import gettext_lazy
 
 from proposals import services
 from proposals.domain.sections import ROW_PREFIX
@@ -23,6 +24,8 @@ from proposals.wizard import (
     shown_rows,
 )
 from proposals.wizard_changes import Change, collect_changes, row_values
+
+CONTRADICT = gettext_lazy("These values contradict each other; they were not saved.")
 
 
 def gpu_unit_of(proposal, posted: str | None = None) -> str:
@@ -107,6 +110,16 @@ def posted_row_keys(request) -> dict[str, str]:
     return keys
 
 
+def _bases_kept(request, step_forms) -> dict:
+    """The posted bases; with "Keep mine" (the conflict banner), this page's value
+    of that input wins over the other."""
+    bases = posted_bases(request)
+    keep = request.POST.get("keep")
+    if keep:
+        bases[keep] = field_bases(step_forms).get(keep)
+    return bases
+
+
 def save_step(
     request, proposal, step, *, posted_rows_only=False, row_op=None, locked=False
 ):
@@ -121,11 +134,7 @@ def save_step(
         number_format=number_format(request),
         posted_rows_only=posted_rows_only,
     )
-    bases = posted_bases(request)
-    keep = request.POST.get("keep")
-    if keep:
-        # "Keep mine" in the conflict banner: this page's value wins over the other.
-        bases[keep] = field_bases(step_forms).get(keep)
+    bases = _bases_kept(request, step_forms)
     collected = collect_changes(step_forms, request.POST, bases)
     changes = collected.changes
     if "gpu_unit" in request.POST and unit != proposal.gpu_unit:
@@ -145,11 +154,22 @@ def save_step(
         locked=locked,
     )
     for change in outcome.refused:
-        change.form.add_error(
-            None, "These values contradict each other; they were not saved."
-        )
-    # What each input is now based on: its saved or confirmed value; a conflicting,
-    # refused or held input keeps the base it had.
+        change.form.add_error(None, CONTRADICT)
+    _rebase(step_forms, bases, collected, outcome)
+    return Saved(
+        step_forms,
+        outcome,
+        new_row,
+        row_op,
+        bases,
+        collected,
+        restoring=row_action is not None and row_action.action == "restore",
+    )
+
+
+def _rebase(step_forms, bases, collected, outcome) -> None:
+    """What each input is now based on: its saved or confirmed value; a
+    conflicting, refused or held input keeps the base it had."""
     unsettled = set(collected.refused) | {
         input_name(step_forms, conflict) for conflict in outcome.conflicts
     }
@@ -161,15 +181,6 @@ def save_step(
             key = form.add_prefix(name)
             if key in bases and key not in unsettled and name in cleaned:
                 bases[key] = services.canonical(cleaned[name])
-    return Saved(
-        step_forms,
-        outcome,
-        new_row,
-        row_op,
-        bases,
-        collected,
-        restoring=row_action is not None and row_action.action == "restore",
-    )
 
 
 def _row_action(proposal, step_forms, collected, bases, row_op, data):
