@@ -98,6 +98,16 @@ def _step_or_404(slug: str):
         raise Http404("No such step.") from None
 
 
+def _stored_forms(request, proposal, step):
+    """The step's forms showing what is stored, in the person's number format."""
+    return build_step_forms(
+        step,
+        proposal,
+        gpu_unit=gpu_unit_of(proposal),
+        number_format=number_format(request),
+    )
+
+
 def _page(request, proposal, step, step_forms, **extra):
     """Context shared by the full page and its fragments: one evaluation of the
     proposal, what the step templates read of it, and the page's live regions."""
@@ -243,12 +253,7 @@ def wizard(request, pk, step):
     if left in STEP_BY_SLUG and left != step.slug:
         # The step tabs say which step was left (so it was seen).
         services.proposal_mark_visited(proposal=proposal, step=left)
-    step_forms = build_step_forms(
-        step,
-        proposal,
-        gpu_unit=gpu_unit_of(proposal),
-        number_format=number_format(request),
-    )
+    step_forms = _stored_forms(request, proposal, step)
     context = _page(request, proposal, step, step_forms)
     # Moved here from another step: focus goes to this step's heading (focus.js).
     context["focus_heading"] = navigated_here(
@@ -327,9 +332,7 @@ def _step_post(
         # The page again, as posted, but with another tab's newer values in the
         # inputs this page did not change (and those values as their bases).
         _show_stored(step_forms, saved.bases, stale)
-        context = _page(
-            request, proposal, step, step_forms, **saved.context(number_format(request))
-        )
+        context = _page(request, proposal, step, step_forms, **saved.context())
         context["focus_heading"] = True  # not <body>: the step and its messages
         return _answer(request, "page", context)
     destination = request.POST.get("goto", step.slug)
@@ -347,7 +350,7 @@ def _autosave_answer(request, proposal, step, saved, stale):
         proposal,
         step,
         saved.step_forms,
-        **saved.context(number_format(request)),
+        **saved.context(),
     )
     # The page puts a newer value in an input only where the person has not
     # typed since (static/js/app.js), and then takes its base too: an input
@@ -391,21 +394,14 @@ def _after_rows(request, proposal, step, saved):
     """After a row operation (or a change of system): the step's forms afresh, with
     what was typed and refused, the conflicts of this request, and what the row
     operation could not do (a row changed or removed elsewhere)."""
-    fresh = build_step_forms(
-        step,
-        proposal,
-        gpu_unit=gpu_unit_of(proposal),
-        number_format=number_format(request),
-    )
+    fresh = _stored_forms(request, proposal, step)
     # The inputs show what is stored: so do their bases, but for the conflicting
     # inputs, whose base stays what this page had shown ("Keep mine").
     bases = field_bases(fresh)
     bases.update(
         {key: value for key, value in saved.bases.items() if key in saved.conflicted}
     )
-    context = _page(
-        request, proposal, step, fresh, **saved.context(number_format(request))
-    )
+    context = _page(request, proposal, step, fresh, **saved.context())
     context["posted_bases_json"] = json.dumps(bases)
     kind = saved.row_op[1] if saved.row_op else ""
     context["focus"] = f"{kind}-{saved.new_row.pk}" if saved.new_row else ""
@@ -423,12 +419,7 @@ def step_with_question(request, proposal, step_slug: str, **extra):
     operation, with ``extra`` in the context (a question above the step); for htmx
     in place of the step's form, whatever the button's own target."""
     step = STEP_BY_SLUG[step_slug]
-    fresh = build_step_forms(
-        step,
-        proposal,
-        gpu_unit=gpu_unit_of(proposal),
-        number_format=number_format(request),
-    )
+    fresh = _stored_forms(request, proposal, step)
     context = _page(request, proposal, step, fresh, saved=True, **extra)
     context["posted_bases_json"] = json.dumps(field_bases(fresh))
     if not request.htmx:

@@ -43,9 +43,18 @@ class Saved:
     the inputs it left unsettled, and what its row operation could not do."""
 
     def __init__(
-        self, step_forms, outcome, new_row, row_op, bases, collected, restoring=False
+        self,
+        step_forms,
+        outcome,
+        new_row,
+        row_op,
+        bases,
+        collected,
+        restoring=False,
+        fmt=None,
     ):
         self.step_forms = step_forms
+        self.fmt = fmt  # the person's number format (what the answer shows)
         self.outcome = outcome
         self.new_row = new_row
         self.row_op = row_op
@@ -71,12 +80,12 @@ class Saved:
             or self.restore_refused
         )
 
-    def context(self, fmt) -> dict:
+    def context(self) -> dict:
         return {
             "saved": True,
             "conflicts": describe_conflicts(self.step_forms, self.outcome),
             "posted_bases_json": json.dumps(self.bases),
-            "row_changed": describe_row_changed(self.outcome.row_changed, fmt),
+            "row_changed": describe_row_changed(self.outcome.row_changed, self.fmt),
             "row_gone": describe_row_gone(self.row_op, self.outcome.row_gone),
             "restore_refused": self.restore_refused,
         }
@@ -126,12 +135,13 @@ def save_step(
     """Validate and store a step's POST (field by field) and its row operation
     (``row_op``: operation, table kind, row id)."""
     unit = gpu_unit_of(proposal, request.POST.get("gpu_unit"))
+    fmt = number_format(request)
     step_forms = build_step_forms(
         step,
         proposal,
         request.POST,
         gpu_unit=unit,
-        number_format=number_format(request),
+        number_format=fmt,
         posted_rows_only=posted_rows_only,
     )
     bases = _bases_kept(request, step_forms)
@@ -164,6 +174,7 @@ def save_step(
         bases,
         collected,
         restoring=row_action is not None and row_action.action == "restore",
+        fmt=fmt,
     )
 
 
