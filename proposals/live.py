@@ -142,6 +142,9 @@ def live_context(proposal, *, step: str = "", evaluation=None) -> dict:
         "finding_counts": findings.counts,
         "job_figures": job_figures,
         "point_figures": point_figures,
+        # The tables' totals (the step templates' and the rows' regions').
+        "plan_total": assessment.plan.total_gpu_hours,
+        "schedule_total": assessment.schedule.total_gpu_hours,
         **_help(evaluation, proposal),
         # What the request's mode (tier) asks for: the wizard folds what it does not.
         "mode_terms": _mode_terms(evaluation.reference.terms, proposal, assessment),

@@ -281,3 +281,72 @@ def flatten(regions: dict) -> list[Region]:
     for value in regions.values():
         flat.extend(value.values() if isinstance(value, dict) else [value])
     return flat
+
+
+# --- The rows' computed figures (an autosave's answer: the rows it sent) ----------
+
+
+@dataclass(frozen=True)
+class RowRef:
+    """What a row's figures need of the row itself: its id."""
+
+    pk: int
+
+
+@dataclass(frozen=True)
+class JobFiguresInputs:
+    row: RowRef
+    job_figures: dict  # this row's figures, by its id (as the row's tag reads them)
+    refused_rows: tuple  # this row's prefix when its figures are from older values
+
+
+@dataclass(frozen=True)
+class PointFiguresInputs:
+    row: RowRef
+    point_figures: dict
+
+
+@dataclass(frozen=True)
+class TotalInputs:
+    plan_total: float
+
+
+@dataclass(frozen=True)
+class ScheduleTotalInputs:
+    schedule_total: float
+
+
+def row_regions(step_forms, evaluation, job_figures, point_figures, refused_rows):
+    """The computed figures of the rows an autosave sent (every measurement when
+    any was: they share the base point) and the tables' totals (the schedule's only
+    where its table is shown: an out-of-band fragment without its target is an
+    error in the browser)."""
+    a = evaluation.assessment
+    regions = []
+    for entry in step_forms.tables.get("jobs", ()):
+        pk, prefix = entry.row.pk, entry.anchor
+        inputs = JobFiguresInputs(
+            RowRef(pk),
+            {pk: job_figures.get(pk)},
+            (prefix,) if prefix in refused_rows else (),
+        )
+        regions.append(Region(f"{prefix}-computed", JOB_FIGURES, inputs))
+    if step_forms.tables.get("measurements"):
+        for row in evaluation.rows["measurements"]:
+            inputs = PointFiguresInputs(
+                RowRef(row.pk), {row.pk: point_figures.get(row.pk)}
+            )
+            regions.append(Region(f"measurements-{row.pk}-computed", POINTS, inputs))
+    if "jobs" in step_forms.tables:
+        total = TotalInputs(a.plan.total_gpu_hours)
+        regions.append(Region("jobs-total", "proposals/_jobs_total.html", total))
+        if a.tier == "large_scale" or a.schedule.rows:
+            total = ScheduleTotalInputs(a.schedule.total_gpu_hours)
+            regions.append(
+                Region("schedule-total", "proposals/_schedule_total.html", total)
+            )
+    return regions
+
+
+JOB_FIGURES = "proposals/regions/job_figures.html"
+POINTS = "proposals/regions/point_figures.html"

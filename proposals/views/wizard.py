@@ -37,6 +37,7 @@ from proposals.regions import (
     Sidebar,
     changed,
     flatten,
+    row_regions,
     shown_field,
     sidebar_regions,
     wizard_chart,
@@ -365,8 +366,16 @@ def _autosave_answer(request, proposal, step, saved, stale):
     context["row_keys_update"] = _keys_field(
         {prefix: shown_row_key(prefix, saved.bases) for prefix in prefixes}
     )
+    # The page-level regions it does not show yet, and the figures of the rows
+    # it sent (the page keeps no key for those: they come with each row sent).
     context["changed_regions"] = changed(
         context["all_regions"], request.POST.get("regions")
+    ) + row_regions(
+        saved.step_forms,
+        context["evaluation"],
+        context["job_figures"],
+        context["point_figures"],
+        context["refused_rows"],
     )
     return _answer(request, "autosave", context)
 

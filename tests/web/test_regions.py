@@ -60,6 +60,42 @@ def page_regions(client, proposal, step="scalability") -> list:
     return response.context["all_regions"]
 
 
+def post_answered(client, url, data):
+    """POST ``data`` as htmx does: the response and the context it answered with."""
+    from proposals.views import wizard
+
+    answered = {}
+    answer = wizard._answer
+
+    def recording(request, kind, context, **kwargs):
+        answered.update(context)
+        return answer(request, kind, context, **kwargs)
+
+    wizard._answer = recording
+    try:
+        response = client.post(url, data, headers=HX)
+    finally:
+        wizard._answer = answer
+    return response, answered
+
+
+def autosave_regions(client, proposal) -> list:
+    """The regions of an autosave that sends a job row and a measurement (every
+    page-level region, as the autosave sends no keys, and the rows' figures)."""
+    job = proposal.jobs.first()
+    point = proposal.measurements.first()
+    data = page_data(
+        proposal,
+        "scalability",
+        **{f"jobs-{job.pk}-count": "3", f"measurements-{point.pk}-gpus": "2"},
+    )
+    url = reverse("proposals:step", args=[proposal.pk, "scalability"])
+    every = post_answered(client, url, data)[1]["changed_regions"]
+    assert any(region.name.endswith("-computed") for region in every)
+    assert any(region.name == "jobs-total" for region in every)
+    return every
+
+
 def staff_regions(client, proposal) -> list:
     services.review_submit(proposal=proposal, user=proposal.owner, note="")
     response = client.get(reverse("proposals:staff_review", args=[proposal.pk]))
@@ -103,9 +139,13 @@ def test_each_region_reads_only_its_inputs_when_rendered(
             seen.add(region.template)
     staff_client = Client()
     staff_client.force_login(staff_user)
+    for region in autosave_regions(user_client, proposals[0]):
+        assert render_recording(region) == set(), region.name
+        seen.add(region.template)
     for region in staff_regions(staff_client, proposals[0]):
         assert render_recording(region) == set(), region.name
-    assert len(seen) >= 10  # the sidebar's parts, the bar, the badges, the progress
+    # the sidebar's parts, the bar, the badges, the progress, the rows' figures
+    assert len(seen) >= 14
 
 
 def _names(expression) -> set[str]:
@@ -168,7 +208,8 @@ def test_each_region_template_reads_only_names_of_its_inputs(user_client, propos
     """Read from the templates themselves (every branch): a name a region's
     template reads is one of its inputs (or ``oob``, how it is sent)."""
     checked = 0
-    for region in page_regions(user_client, proposals[0]):
+    every = page_regions(user_client, proposals[0])
+    for region in every + autosave_regions(user_client, proposals[0]):
         template = get_template(region.template).template
         allowed = {f.name for f in dataclasses.fields(region.inputs)} | {"oob"}
         extra = template_reads(template.nodelist) - allowed
@@ -194,6 +235,7 @@ def _another(value):
 
 def test_a_change_of_any_input_changes_the_key(user_client, proposals):
     regions_seen = page_regions(user_client, proposals[0])
+    regions_seen += autosave_regions(user_client, proposals[0])
     for region in regions_seen:
         for field in dataclasses.fields(region.inputs):
             value = getattr(region.inputs, field.name)
@@ -225,14 +267,14 @@ def test_an_autosave_sends_exactly_the_regions_whose_key_changed(
     url = reverse("proposals:step", args=[full.pk, "selection"])
     page = user_client.get(url).content.decode()
     shown = field(page)
-    response = user_client.post(
+    response, answered = post_answered(
+        user_client,
         url,
         {**page_data(full, "selection", total_gpu_hours="600"), "regions": shown},
-        headers=HX,
     )
     content = response.content.decode()
     before, after = regions.parse_shown(shown), regions.parse_shown(field(content))
-    sent = {r.name for r in response.context["changed_regions"]}
+    sent = {r.name for r in answered["changed_regions"]}
     assert sent == {name for name in after if after[name] != before.get(name)}
     assert "live-totals" in sent and "live-chart" not in sent
     for name in after:
