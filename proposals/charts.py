@@ -20,6 +20,7 @@ from django.core.cache import cache  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 from matplotlib.ticker import FixedLocator, FuncFormatter, NullLocator  # noqa: E402
 
+from proposals.domain import numbers  # noqa: E402
 from proposals.domain.scaling import amdahl_speedup  # noqa: E402
 
 matplotlib.rcParams.update(
@@ -75,7 +76,20 @@ def chart_data(assessment, code_names: dict[int | None, str]) -> dict | None:
             "low": projection.efficiency_low,
             "high": projection.efficiency_high,
         }
-    return {"series": series, "projection": band}
+    data = {"series": series, "projection": band}
+    # Tick labels in the reader's format: part of the data, so of the chart's hash
+    # (an English chart keeps the key it had before formats were drawn).
+    fmt = numbers.active_format()
+    if fmt.name != numbers.PORTAL.name:
+        data["number_format"] = fmt.name
+    return data
+
+
+def _number_format(data: dict) -> numbers.NumberFormat:
+    """The format ``data``'s chart is labelled in (the portal's by default)."""
+    return numbers.NUMBER_FORMAT_BY_NAME.get(
+        data.get("number_format", ""), numbers.PORTAL
+    )
 
 
 def data_key(data: dict) -> str:
@@ -108,6 +122,11 @@ def draw(data: dict, *, width: float = 5.6, height: float = 4.2) -> Figure:
     """
     band = data["projection"]
     target = band["target"] if band and band["base_throughput"] else None
+    fmt = _number_format(data)
+
+    def whole(value, _position=None) -> str:
+        return numbers.grouped(value, 0, fmt=fmt)
+
     entries = sum(2 if len(s["points"]) > 1 else 1 for s in data["series"]) + 1
     entries += 1 if target else 0
     # The size is fixed (the page reserves its room before the image arrives); the
@@ -163,7 +182,9 @@ def draw(data: dict, *, width: float = 5.6, height: float = 4.2) -> Figure:
             color=BAND_COLOUR,
             alpha=0.5,
             linewidth=0,
-            label=f"projection {band['low']:.0%}–{band['high']:.0%}",
+            label=(
+                f"projection {whole(band['low'] * 100)}%–{whole(band['high'] * 100)}%"
+            ),
         )
         eff_ax.fill_between(
             xs,
@@ -178,17 +199,17 @@ def draw(data: dict, *, width: float = 5.6, height: float = 4.2) -> Figure:
             color="#b00020",
             linestyle="-.",
             linewidth=1,
-            label=f"target {target:,} GPUs",
+            label=f"target {whole(target)} GPUs",
         )
     ticks = sorted(all_gpus)
     ax.set_xscale("log", base=2)
     ax.xaxis.set_major_locator(FixedLocator(ticks))
     ax.xaxis.set_minor_locator(NullLocator())
-    ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:,.0f}"))
+    ax.xaxis.set_major_formatter(FuncFormatter(whole))
     ax.set_xlabel("GPUs")
     unit = data["series"][0]["unit"] or "items/s"
     ax.set_ylabel(f"Throughput ({unit})")
-    ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:,.0f}"))
+    ax.yaxis.set_major_formatter(FuncFormatter(whole))
     ax.set_ylim(bottom=0)
     eff_ax.set_ylabel("Efficiency (%)", color="#555555")
     eff_ax.set_ylim(0, 110)

@@ -8,7 +8,7 @@ from django.template.response import TemplateResponse
 from django.views.decorators.http import require_GET, require_POST
 
 from proposals.assess import assess_proposal
-from proposals.domain.numbers import hours
+from proposals.domain.numbers import grouped, hours
 from proposals.services.systems import (
     CannotRescale,
     UnknownSystem,
@@ -66,7 +66,8 @@ def retarget_copy(request, pk):
             f"“{copy.title}” is a new draft aimed at {copy.system.name} with "
             f"{hours(copy.total_gpu_hours)} GPU-hours"
             + (f" ({option.tier_label})" if option.tier_label else "")
-            + f" and job walltimes ×{option.factor:.2f} ({option.basis_words}). "
+            + f" and job walltimes ×{grouped(option.factor, 2, trim=False)} "
+            + f"({option.basis_words}). "
             + (f"{option.caveat} " if option.caveat else "")
             + "Check them before you submit.",
         )

@@ -11,7 +11,8 @@ from django.urls import reverse
 
 from proposals.models import JobType, Proposal
 from tests.factories import JobTypeFactory
-from tests.web.test_row_races import autosave, form_of, load, refresh_of, step_url
+from tests.web.test_row_races import autosave, form_of, load, step_url
+from tests.web.test_row_refresh import refresh_of
 
 pytestmark = pytest.mark.django_db
 ROWS = ("jobs", "measurements", "schedule", "codes")
