@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, fields
+from functools import cached_property
 
 from django.urls import reverse
 from django.utils import translation
@@ -33,10 +34,11 @@ class Region:
     template: str
     inputs: object  # a frozen dataclass
 
-    @property
+    @cached_property
     def key(self) -> str:
         """A short fingerprint of what the region shows: its template, its inputs
-        and the number format and language they are written in."""
+        and the number format and language they are written in (those of the
+        request: a region lives for one request)."""
         written = (numbers.active_format().name, translation.get_language())
         text = repr((self.template, self.inputs, written))
         return hashlib.sha256(text.encode()).hexdigest()[:KEY_LENGTH]

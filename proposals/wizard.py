@@ -8,6 +8,7 @@ through ``services``.
 from __future__ import annotations
 
 import copy
+import functools
 import hashlib
 from dataclasses import dataclass, field
 
@@ -279,6 +280,7 @@ def field_bases(step_forms: StepForms) -> dict[str, str]:
     return bases
 
 
+@functools.cache
 def row_fields(kind: str) -> tuple[tuple[str, str], ...]:
     """The stored fields a ``kind`` row's inputs edit: (name, attname), in order."""
     form_class = TABLE_FORMS[kind]
