@@ -16,7 +16,7 @@ from proposals.models import (
     UsageMonth,
 )
 
-from .proposals import _bump_revision
+from .revisions import _bump_revision
 
 # An imported file fills every section: none of its steps is "not started".
 _IMPORTED_STEPS = [section.slug for section in domain.sections.SECTIONS]

@@ -7,7 +7,8 @@ from proposals.domain import limits
 from proposals.domain.sections import TABLE_BY_KIND
 from proposals.models import Proposal
 
-from .proposals import ROW_MODELS, _bump, _forget_row, row_changes_since
+from .revisions import _bump
+from .rows import ROW_MODELS, _forget_row, row_changes_since
 
 # Domain value names that are stored under another attribute.
 _ATTRIBUTES = {"code": "code_id"}
@@ -62,7 +63,7 @@ def proposal_paste_rows(*, proposal: Proposal, kind: str, rows: list[dict]) -> l
 
 class PastedRowsChanged(Exception):
     """Rows of the paste to undo were changed since the page that asks showed them
-    (``changed``: :class:`~proposals.services.proposals.RowChanged`); nothing was
+    (``changed``: :class:`~proposals.services.rows.RowChanged`); nothing was
     removed."""
 
     def __init__(self, changed: list):

@@ -180,6 +180,7 @@ def review_send(request, pk):
                 "You will get an e-mail when the staff answer.",
             )
         return redirect("proposals:review_status", pk=proposal.pk)
+    # The findings as the wizard places them (no chart: this page shows none).
     live = live_context(proposal)
     return TemplateResponse(
         request,

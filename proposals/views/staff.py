@@ -216,7 +216,7 @@ def _review_page(request, proposal, *, assessment_form=None, status=200):
     shown = _shown_revision(request, proposal)
     if shown is None:
         source = exports.source_for(proposal)
-        changed_since_latest = document_of(proposal) != latest.snapshot
+        changed_since_latest = source.evaluation.document != latest.snapshot
     else:
         source = exports.source_from_snapshot(shown.snapshot, revision=shown.number)
         changed_since_latest = False
@@ -285,7 +285,7 @@ def _review_page(request, proposal, *, assessment_form=None, status=200):
             "comment_url": comment_url_for(proposal, staff=True),
             "staff_view": True,
             "staff_members": selectors.staff_members(),
-            **sidebar(source),
+            **sidebar(source, proposal),
         },
         status=status,
     )
