@@ -13,6 +13,9 @@ from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.text import get_text_list
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 
 from proposals import assess, exports, reference_data, selectors, services
@@ -45,6 +48,28 @@ from proposals.views.review import (
 )
 
 # Staff ----------------------------------------------------------------------------
+
+
+def _note_help(note_required, targets, latest):
+    """The sentence under the status note: which new statuses need a note, with
+    "Ready to submit" while the latest revision has error findings."""
+    names = [f"“{label}”" for label in note_required]
+    if workflow.READY in targets and latest.error_count:
+        names.append(
+            ngettext(
+                "“%(status)s” (revision %(number)s has %(count)s error finding)",
+                "“%(status)s” (revision %(number)s has %(count)s error findings)",
+                latest.error_count,
+            )
+            % {
+                "status": Proposal.Status(workflow.READY).label,
+                "number": latest.number,
+                "count": latest.error_count,
+            }
+        )
+    if not names:
+        return ""
+    return _("Needed for %(statuses)s.") % {"statuses": get_text_list(names, _("and"))}
 
 
 def _with_wait(state, today, terms):
@@ -253,6 +278,11 @@ def _review_page(request, proposal, *, assessment_form=None, status=200):
         {"index": i, "item": item, "problem": problems.get(f"item-{i}", "")}
         for i, item in enumerate(assessment_form["items"])
     ]
+    note_required = [
+        str(Proposal.Status(status).label)
+        for status in workflow.NOTE_REQUIRED
+        if status in targets
+    ]
     return TemplateResponse(
         request,
         "proposals/staff_review.html",
@@ -265,13 +295,8 @@ def _review_page(request, proposal, *, assessment_form=None, status=200):
             "sections": sections,
             "general": threads[ReviewComment.Section.GENERAL],
             "status_form": StatusForm(targets=targets),
-            "note_required": [
-                Proposal.Status(status).label.lower()
-                for status in workflow.NOTE_REQUIRED
-                if status in targets
-            ],
-            # "Ready" needs a reason while the latest revision has error findings.
-            "ready_needs_reason": workflow.READY in targets and latest.error_count,
+            "note_required": note_required,
+            "note_help": _note_help(note_required, targets, latest),
             "ended": proposal.status in workflow.TERMINAL,
             "conflict": selectors.review_conflict(user=request.user, proposal=proposal),
             "can_request_changes": workflow.CHANGES_REQUESTED in targets,
