@@ -14,8 +14,8 @@ from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.text import get_text_list
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 
 from proposals import assess, exports, reference_data, selectors, services
@@ -50,22 +50,24 @@ from proposals.views.review import (
 # Staff ----------------------------------------------------------------------------
 
 
+def _in_sentence(label: str) -> str:
+    """A status label inside a sentence: lower case, except in German, whose
+    nouns keep their capitals."""
+    return label if get_language().startswith("de") else label.lower()
+
+
 def _note_help(note_required, targets, latest):
     """The sentence under the status note: which new statuses need a note, with
     "Ready to submit" while the latest revision has error findings."""
-    names = [f"“{label}”" for label in note_required]
+    names = [f"“{_in_sentence(label)}”" for label in note_required]
     if workflow.READY in targets and latest.error_count:
         names.append(
             ngettext(
-                "“%(status)s” (revision %(number)s has %(count)s error finding)",
-                "“%(status)s” (revision %(number)s has %(count)s error findings)",
+                "“ready to submit” (revision %(number)s has %(count)s error finding)",
+                "“ready to submit” (revision %(number)s has %(count)s error findings)",
                 latest.error_count,
             )
-            % {
-                "status": Proposal.Status(workflow.READY).label,
-                "number": latest.number,
-                "count": latest.error_count,
-            }
+            % {"number": latest.number, "count": latest.error_count}
         )
     if not names:
         return ""
@@ -173,14 +175,14 @@ def staff_assign(request, pk):
     proposal = staff_proposal(request, pk)
     form = AssignForm(request.POST)
     if not form.is_valid():
-        messages.error(request, "Choose the colleague to hand it over to.")
+        messages.error(request, _("Choose the colleague to hand it over to."))
         return redirect("proposals:staff_review", pk=proposal.pk)
     action = form.cleaned_data["action"]
     to = {"take": request.user, "release": None}.get(action)
     if action == "hand_over":
         to = selectors.staff_members().filter(pk=form.cleaned_data["to"]).first()
         if to is None:
-            messages.error(request, "That person is not a support staff member.")
+            messages.error(request, _("That person is not a support staff member."))
             return redirect("proposals:staff_review", pk=proposal.pk)
     expected = form.cleaned_data["expected_handler"]
     try:
@@ -375,8 +377,12 @@ def staff_assess(request, pk):
     except services.ReviewError as exc:
         messages.error(request, str(exc))
     else:
-        done = "Changes requested" if request_changes else "Assessment recorded"
-        messages.success(request, f"{done} for revision {latest.number}.")
+        done = (
+            _("Changes requested for revision %(number)s.")
+            if request_changes
+            else _("Assessment recorded for revision %(number)s.")
+        )
+        messages.success(request, done % {"number": latest.number})
     url = reverse("proposals:staff_review", args=[proposal.pk])
     return redirect(url + "#assessment-h")
 
@@ -410,7 +416,9 @@ def staff_set_status(request, pk):
             messages.error(request, str(exc))
         else:
             messages.success(
-                request, f"Status set to {change.get_to_status_display().lower()}."
+                request,
+                _("Status set to “%(status)s”.")
+                % {"status": change.get_to_status_display()},
             )
     else:
         # A choice the current status no longer offers: say who changed what.
@@ -418,7 +426,7 @@ def staff_set_status(request, pk):
             proposal=proposal, seen_status=request.POST.get("from_status", "")
         )
         messages.error(
-            request, stale or "That status change is not possible from here."
+            request, stale or _("That status change is not possible from here.")
         )
     return redirect("proposals:staff_review", pk=proposal.pk)
 
