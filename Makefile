@@ -98,7 +98,7 @@ bench: venv assets
 loadtest: venv
 	@pg="$${LOADTEST_PG:-$$DATABASE_URL}"; \
 	  if [ -z "$$pg" ]; then pg=$$(bash scripts/local_postgres.sh) || exit 1; fi; \
-	  LOADTEST_PG="$$pg" $(PY) scripts/loadtest.py
+	  LOADTEST_PG="$$pg" $(PY) -m scripts.loadtest
 
 ## make lock: write requirements/production.txt (no test tools) and requirements/test.txt
 ## from pyproject.toml with uv (pip install uv), pinned with hashes for Linux x86_64.
@@ -117,10 +117,10 @@ install-prod:
 
 ## make prodcheck: the production stack on this machine (PostgreSQL, two gunicorn
 ## instances behind nginx, the supervised worker, an SMTP relay with STARTTLS and
-## login), walked and stopped again (scripts/prod_stack.py). Installs nginx when it can.
+## login), walked and stopped again (scripts/prod_stack/). Installs nginx when it can.
 prodcheck: venv
 	@bash scripts/system_packages.sh nginx openssl
-	$(PY) scripts/prod_stack.py
+	$(PY) -m scripts.prod_stack
 
 check-deploy: venv
 	DJANGO_DEBUG=0 DJANGO_SECRET_KEY=$$(head -c 48 /dev/urandom | base64) \

@@ -22,6 +22,7 @@ from . import domain
 from .domain import calendar
 from .domain.field_estimate import ESTIMATE_FIELDS
 from .domain.fields import FIELDS
+from .domain.formatshape import CODE
 from .domain.sections import TABLE_KINDS
 from .models import (
     CallMode,
@@ -43,6 +44,9 @@ CHILDREN = TABLE_KINDS
 ESTIMATE_NUMBERS = tuple(
     spec.name for spec in ESTIMATE_FIELDS if spec.name != "model_use"
 )
+# A code entry's text and choice fields (``string`` and ``enum`` in the JSON format)
+# are copied as they are, both ways: one added to the format needs no line here.
+CODE_TEXTS = tuple(f.name for f in CODE.fields if f.kind in ("string", "enum"))
 # Proposal model field -> its JSON path, from the vocabulary.
 FIELD_PATHS = {spec.name: spec.path for spec in FIELDS if spec.table is None}
 # The paths the domain reads as the proposal's own fields (``optimisation.narrative``
@@ -138,12 +142,8 @@ def proposal_to_domain(proposal: Proposal) -> domain.Proposal:
         ),
         codes=tuple(
             domain.CodeEntry(
-                role=c.role,
-                name=c.name,
-                version=c.version,
+                **{name: getattr(c, name) for name in CODE_TEXTS},
                 references=tuple(c.reference_list),
-                description=c.description,
-                model_use=c.model_use,
                 **{name: _float(getattr(c, name)) for name in ESTIMATE_NUMBERS},
             )
             for c in codes
@@ -360,12 +360,8 @@ def document_rows(
         codes=[
             CodeEntry(
                 position=i,
-                role=c.role,
-                name=c.name,
-                version=c.version,
+                **{name: getattr(c, name) for name in CODE_TEXTS},
                 references="\n".join(c.references),
-                description=c.description,
-                model_use=c.model_use,
                 **{name: _whole(getattr(c, name)) for name in ESTIMATE_NUMBERS},
             )
             for i, c in enumerate(source.codes)

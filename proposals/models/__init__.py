@@ -28,6 +28,13 @@ from .constraints import (
     MAX_MONTHS,
     MAX_TB,
 )
+from .entries import (
+    CodeEntry,
+    JobType,
+    ProposalChild,
+    ScalingMeasurement,
+    UsageMonth,
+)
 from .exports import (
     PdfExport,
 )
@@ -41,12 +48,7 @@ from .preferences import (
     Preferences,
 )
 from .proposal import (
-    CodeEntry,
-    JobType,
     Proposal,
-    ProposalChild,
-    ScalingMeasurement,
-    UsageMonth,
 )
 from .review import (
     AppendOnlyModel,

@@ -30,3 +30,18 @@ def within(field: str, low, high, *, nullable: bool = True) -> Q:
     """A database-side bound: ``low <= field <= high`` (or NULL when allowed)."""
     condition = Q(**{f"{field}__gte": low, f"{field}__lte": high})
     return condition | Q(**{f"{field}__isnull": True}) if nullable else condition
+
+
+class RestatedConstraints(models.Model):
+    """A model whose check constraints only restate what its fields' validators and
+    its ``clean()`` check (the same bounds, from ``domain.bounds``), so that its
+    validation need not ask the database: ``full_clean`` refuses a value out of
+    bounds through the validators, and the database still refuses a violating save.
+    Not asking saves one query per constraint on every autosave of the wizard.
+    ``tests/web/test_models.py`` checks the restating for every constraint."""
+
+    class Meta:
+        abstract = True
+
+    def validate_constraints(self, exclude=None):
+        """Nothing the validators and ``clean()`` have not checked (see the class)."""

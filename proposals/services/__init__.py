@@ -1,6 +1,7 @@
 """Every write goes through here: keyword-only arguments, one transaction each, taking
 and returning plain data and model instances (never forms). One module per room:
-the wizard's saves and rows, imports, the review workflow, outgoing mail, accounts.
+the wizard's saves and rows, imports, the review workflow and its comments, outgoing
+mail, accounts.
 """
 
 from .accounts import (
@@ -15,6 +16,7 @@ from .accounts import (
     account_signup,
     account_verify,
 )
+from .comments import comment_add
 from .exports import (
     pdf_export_render,
     pdf_export_request,
@@ -69,7 +71,6 @@ from .review import (
     HandledByColleague,
     ReviewError,
     StaleStatus,
-    comment_add,
     review_assess,
     review_assign,
     review_record_edit,

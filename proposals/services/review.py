@@ -1,4 +1,5 @@
-"""Writes of the review workflow: send for review, status changes, comments."""
+"""Writes of the review workflow: send for review, status changes, assessments and
+assignments (the comments are in ``comments``)."""
 
 from django.contrib.auth.models import Group, Permission
 from django.db import transaction
@@ -6,12 +7,9 @@ from django.utils import timezone
 
 from proposals import assess, notifications, selectors
 from proposals.domain import jsonformat, technical_review, workflow
-from proposals.domain.fields import anchor_name, row_label, row_names
-from proposals.domain.sections import TABLE_BY_KIND
 from proposals.models import (
     Proposal,
     ProposalRevision,
-    ReviewComment,
     ReviewState,
     ReviewVisit,
     StatusChange,
@@ -414,118 +412,3 @@ def review_assign(*, proposal: Proposal, user, to=None, expected_handler=UNCHECK
         mails += notifications.taken_from_staff(state=state, by=user, previous=previous)
     mail_queue(mails=mails, proposal=proposal)
     return state
-
-
-def _row_anchor(
-    proposal: Proposal, field: str, snapshot: dict | None = None
-) -> tuple[int | None, str]:
-    """The row a field path points at in the draft (its id) and the row's label
-    now ("Job type 2 (fine-tuning)"); ``(None, "")`` for a path that is not in a
-    row, or a row that is not there. With ``snapshot`` (the revision the page
-    showed), the path counts in that revision's rows: the label is that row's,
-    and the draft row is the one with the same name (none if the name is not
-    unique, or gone)."""
-    _, kind, index, _ = anchor_name(field)
-    if not kind or index is None:
-        return None, ""
-    name_field = TABLE_BY_KIND[kind].name_field
-    model = Proposal._meta.get_field(kind).related_model
-    rows = list(
-        model.objects.filter(proposal=proposal)
-        .order_by("position", "id")
-        .values_list("pk", name_field or "pk")
-    )
-    names = {kind: [str(name) if name_field else "" for _, name in rows]}
-    if snapshot is not None:
-        shown = row_names(snapshot).get(kind, [])
-        if index >= len(shown):
-            return None, ""
-        wanted = shown[index] if name_field else ""
-        same = [
-            pk
-            for (pk, _), name in zip(rows, names[kind], strict=True)
-            if wanted and name == wanted
-        ]
-        row_id = same[0] if len(same) == 1 else None
-        return row_id, row_label(kind, index, {kind: shown})
-    if index >= len(rows):
-        return None, ""
-    return rows[index][0], row_label(kind, index, names)
-
-
-@transaction.atomic
-def comment_add(
-    *,
-    proposal: Proposal,
-    author,
-    section: str,
-    body: str,
-    field: str = "",
-    parent=None,
-    staff_only: bool = False,
-    shown_revision: int | None = None,
-):
-    """Add a comment (or a reply) on one section of a proposal.
-
-    Staff may comment on any proposal sent for review and may keep a note internal
-    (``staff_only``); a reply to an internal note stays internal. The applicant may
-    comment on their own proposal and reply to what they can see; their comments are
-    never internal. The other side is told by e-mail. ``shown_revision``: the
-    revision whose rows the staff page showed (a row in ``field`` counts there)."""
-
-    is_staff = selectors.user_is_support_staff(user=author)
-    is_owner = proposal.owner_id == author.pk
-    if not (is_staff or is_owner):
-        raise ReviewError("You cannot comment on this proposal.")
-    body = body.strip()
-    if not body:
-        raise ReviewError("Write something first.")
-    if section not in ReviewComment.Section.values:
-        raise ReviewError("Unknown section.")
-    if parent is not None:
-        if parent.proposal_id != proposal.pk:
-            raise ReviewError("That comment belongs to another proposal.")
-        if parent.parent_id:
-            parent = parent.parent  # one level of replies: answer the thread
-        if parent.staff_only and not is_staff:
-            raise ReviewError("You cannot reply to that comment.")
-        section, field = parent.section, parent.field
-    staff_only = is_staff and (staff_only or (parent is not None and parent.staff_only))
-    state = ReviewState.objects.filter(proposal=proposal).first()
-    field = field.strip()
-    if parent is not None:
-        row_id, row_text = parent.row_id, parent.row_label
-    else:
-        # A row path counts in the rows of the revision the page showed, if any.
-        shown = (
-            ProposalRevision.objects.filter(proposal=proposal, number=shown_revision)
-            .values_list("snapshot", flat=True)
-            .first()
-            if shown_revision
-            else None
-        )
-        row_id, row_text = _row_anchor(proposal, field, shown)
-    comment = ReviewComment.objects.create(
-        proposal=proposal,
-        author=author,
-        section=section,
-        field=field,
-        row_id=row_id,
-        row_label=row_text,
-        body=body,
-        parent=parent,
-        staff_only=staff_only,
-        by_staff=is_staff,
-        revision=state.latest_revision if state else None,
-    )
-    ReviewState.objects.filter(proposal=proposal).update(
-        last_activity_at=comment.created_at
-    )
-    if is_staff and not staff_only:
-        mails = notifications.comment_to_applicant(comment=comment)
-    elif not is_staff:
-        mails = notifications.reply_to_staff(comment=comment, state=state)
-    else:
-        mails = []
-    mail_queue(mails=mails, proposal=proposal)
-    return comment

@@ -1,12 +1,19 @@
 """Impossible values are never stored: validators and database constraints agree."""
 
 from decimal import Decimal
+from itertools import product
 
 import pytest
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 
-from proposals.models import JobType, Proposal, ScalingMeasurement, UsageMonth
+from proposals.models import (
+    CodeEntry,
+    JobType,
+    Proposal,
+    ScalingMeasurement,
+    UsageMonth,
+)
 from tests.factories import (
     JobTypeFactory,
     ProposalFactory,
@@ -107,3 +114,54 @@ def test_title_max_length(catalogue, user):
     with pytest.raises(ValidationError) as excinfo:
         proposal.full_clean()
     assert "title" in excinfo.value.message_dict
+
+
+def _leaves(condition):
+    """The ``(lookup, value)`` pairs of a constraint's condition, however nested."""
+    for child in condition.children:
+        if isinstance(child, tuple):
+            yield child
+        else:
+            yield from _leaves(child)
+
+
+def _candidates(model, name, leaves):
+    """Values just inside and just outside every bound the condition names."""
+    field = model._meta.get_field(name)
+    places = getattr(field, "decimal_places", 0)
+    step = Decimal(1).scaleb(-places) if places else 1
+    values = {None, 0, 1, 2, 3}
+    for lookup, value in leaves:
+        if lookup.split("__")[0] == name and isinstance(value, int | Decimal):
+            values |= {value - step, value, value + step}
+    return sorted(values, key=lambda v: (v is not None, v or 0))
+
+
+@pytest.mark.parametrize(
+    "model", [Proposal, CodeEntry, ScalingMeasurement, JobType, UsageMonth]
+)
+def test_validation_refuses_every_value_a_check_constraint_refuses(model):
+    """Model validation does not ask the database about the check constraints
+    (``RestatedConstraints``): that is only right while the fields' validators and
+    ``clean()`` refuse every value the constraints refuse. Fields the code sets
+    (``editable=False``) are never typed and are left out."""
+    tried = 0
+    for constraint in model._meta.constraints:
+        leaves = list(_leaves(constraint.condition))
+        names = sorted({lookup.split("__")[0] for lookup, _ in leaves})
+        fields = [model._meta.get_field(name) for name in names]
+        if not all(field.editable for field in fields):
+            continue
+        for values in product(*(_candidates(model, n, leaves) for n in names)):
+            row = model(**dict(zip(names, values, strict=True)))
+            try:
+                constraint.validate(model, row)
+            except ValidationError:
+                pass
+            else:
+                continue
+            tried += 1
+            others = [f.name for f in model._meta.fields if f.name not in names]
+            with pytest.raises(ValidationError):
+                row.full_clean(exclude=others, validate_unique=False)
+    assert tried > 0 or not model._meta.constraints

@@ -1,0 +1,87 @@
+"""The account forms: signing up, preferences, deleting the account."""
+
+from zoneinfo import available_timezones
+
+from crispy_forms.helper import FormHelper
+from crispy_forms.layout import Submit
+from django import forms
+from django.contrib.auth.forms import BaseUserCreationForm
+from django.contrib.auth.models import User
+from django.core.exceptions import ValidationError
+
+from proposals.domain.numbers import number_formats
+from proposals.models import Preferences
+
+
+class SignUpForm(BaseUserCreationForm):
+    """Checks only what the person typed. Whether the username or address is taken
+    is decided by ``services.account_signup`` and told only to the address, so that
+    the form reveals nothing about other accounts."""
+
+    email = forms.EmailField(
+        required=True,
+        help_text="We send a link to this address to finish creating the account; "
+        "it is then used for password resets and review notifications.",
+    )
+
+    class Meta(BaseUserCreationForm.Meta):
+        model = User
+        fields = ["username", "email"]
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.helper = FormHelper()
+        self.helper.add_input(Submit("submit", "Create account"))
+
+    def validate_unique(self):
+        """No "a user with that username already exists" (see the class)."""
+
+
+def _number_format_choices():
+    return [(fmt.name, fmt.label) for fmt in number_formats()]
+
+
+def _time_zone_choices():
+    return [(name, name.replace("_", " ")) for name in sorted(available_timezones())]
+
+
+class PreferencesForm(forms.ModelForm):
+    """The person's number and date format (every CLDR locale with Latin digits)
+    and time zone."""
+
+    number_format = forms.ChoiceField(choices=_number_format_choices)
+    time_zone = forms.ChoiceField(choices=_time_zone_choices)
+
+    class Meta:
+        model = Preferences
+        fields = ["number_format", "time_zone"]
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for name in self.Meta.fields:
+            model_field = Preferences._meta.get_field(name)
+            self.fields[name].label = model_field.verbose_name.capitalize()
+            self.fields[name].help_text = model_field.help_text
+
+
+class AccountDeleteForm(forms.Form):
+    """Deleting an account asks for its password (as changing the password does)."""
+
+    password = forms.CharField(
+        label="Your password",
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+    )
+
+    def __init__(self, user, *args, **kwargs):
+        self.user = user
+        super().__init__(*args, **kwargs)
+
+    def clean_password(self):
+        password = self.cleaned_data["password"]
+        if not self.user.check_password(password):
+            raise ValidationError(
+                "That is not your password: nothing was deleted.",
+                code="password_incorrect",
+            )
+        return password

@@ -1,0 +1,170 @@
+"""What every wizard form shares.
+
+One form per step; repeatable entries are one small ModelForm per row, prefixed with
+the row's primary key (``jobs-17-gpus``), so a row's inputs keep their names however
+rows are added, removed or reordered in other requests.
+"""
+
+from django import forms
+
+from proposals.domain import layouts
+from proposals.domain.bounds import BOUNDS
+from proposals.domain.fields import FIELD_BY_KEY
+from proposals.domain.numbers import NUMBER_FORMAT_BY_NAME, NumberFormat
+
+from .fields import NumberField, our_messages
+
+ENGLISH = NUMBER_FORMAT_BY_NAME["en"]
+
+
+def field_names(section_or_table: str, *, table: bool = False) -> list[str]:
+    """The model fields a wizard form edits: those its layout shows, in page order
+    (``domain.layouts``)."""
+    layout = (
+        layouts.row_layout(section_or_table)
+        if table
+        else layouts.step_layout(section_or_table)
+    )
+    return list(layout.fields) if layout is not None else []
+
+
+class WizardStepForm(forms.ModelForm):
+    """Common behaviour: portal labels, widgets that the live view can hook into,
+    numbers read in the person's format, and only our own messages.
+
+    The model fields' validators and ``Model.clean()`` run as usual (they hold the
+    same bounds, so their messages never show); the check constraints are left to
+    the database (a violating save is refused and reported), since validating them
+    here costs one query per constraint on every keystroke: the models say so
+    themselves (``models.constraints.RestatedConstraints``).
+    """
+
+    table: str | None = None  # the table kind of a row form
+    step: str | None = None  # the step of a step's own form
+    gpu_count_fields: tuple[str, ...] = ()  # typed in the applicant's GPU unit
+
+    def laid_out(self) -> list[str]:
+        """The fields this form edits: its layout's, read when the form is made."""
+        if self.table:
+            return field_names(self.table, table=True)
+        return field_names(self.step)
+
+    def field_key(self, name: str) -> str:
+        return f"{self.table}.{name}" if self.table else name
+
+    def __init__(
+        self,
+        *args,
+        number_format: NumberFormat = ENGLISH,
+        shared_fields: dict | None = None,
+        **kwargs,
+    ):
+        # ``shared_fields``: the fields of an unbound form of the same class made with
+        # the same arguments. Unbound forms never change their fields, so the rows of
+        # a table share one set rather than deep-copying and re-fitting it per row.
+        self.shares_fields = shared_fields is not None
+        if self.shares_fields:
+            self.base_fields = {}
+        super().__init__(*args, **kwargs)
+        self.held_notes: dict[str, str] = {}
+        self.refused_errors: dict[str, str] = {}
+        if self.shares_fields:
+            self.fields = dict(shared_fields)
+            return
+        # Only the laid-out fields: one that the page does not show is not posted by
+        # a Save without JavaScript, and must not read as "cleared".
+        self.fields = {name: self.fields[name] for name in self.laid_out()}
+        for name, field in list(self.fields.items()):
+            bound = BOUNDS.get(self.field_key(name))
+            if bound is not None:
+                spec = FIELD_BY_KEY[self.field_key(name)]
+                self.fields[name] = NumberField(
+                    bound=bound,
+                    number_format=number_format,
+                    unit=spec.unit,
+                    label=field.label,
+                    help_text=field.help_text,
+                    required=False,
+                )
+                continue
+            our_messages(field)
+            widget = field.widget
+            if isinstance(widget, forms.RadioSelect):
+                widget.attrs["class"] = "form-check-input"
+                continue
+            if isinstance(widget, forms.Select):
+                continue
+            if isinstance(widget, forms.Textarea):
+                widget.attrs.setdefault("rows", 4)
+
+    @property
+    def notes(self) -> dict[str, str]:
+        """Per field: how an ambiguous number was read, or why a value is held."""
+        notes = dict(self.held_notes)
+        for name, field in self.fields.items():
+            if isinstance(field, NumberField) and field.reading_note:
+                notes[name] = field.reading_note
+        return notes
+
+    def show_refused(self, refused: dict) -> None:
+        """Show what was typed and refused earlier (``Proposal.refused_inputs``) in
+        place of the stored value, with its message (unbound forms only)."""
+        if self.is_bound:
+            return
+        for name in self.fields:
+            entry = refused.get(self.add_prefix(name))
+            if entry is None:
+                continue
+            self.initial[name] = entry["text"]
+            if entry.get("held"):
+                self.held_notes[name] = entry["message"]
+            else:
+                self.refused_errors[name] = entry["message"]
+        if self.refused_errors:
+            self.full_clean()  # the errors, even if they were read before
+
+    def full_clean(self):
+        """As Django's, and an unbound form (which has nothing to clean) reports what
+        was refused earlier (:meth:`show_refused`) as its fields' errors."""
+        super().full_clean()
+        if self.is_bound or not self.refused_errors:
+            return
+        self.cleaned_data = {}
+        for name, message in self.refused_errors.items():
+            self.add_error(name, message)
+
+
+class GpuUnitMixin:
+    """Lets the applicant type GPU counts in GCDs on systems whose GPUs have several
+    dies (LUMI-G); the form converts them and the database always holds physical GPUs.
+    """
+
+    gpu_count_fields: tuple[str, ...] = ()
+
+    def setup_gpu_unit(self, *, gcds_per_gpu: int, unit: str):
+        self.gcds_per_gpu = max(1, gcds_per_gpu or 1)
+        self.gpu_unit = unit if unit == "gcds" and self.gcds_per_gpu > 1 else "gpus"
+        for name in self.gpu_count_fields:
+            field = self.fields.get(name)
+            if field is None:  # not laid out
+                continue
+            field.widget.attrs["data-gpu-count"] = "1"
+            field.unit = "GCDs" if self.gpu_unit == "gcds" else "GPUs"
+            if self.gpu_unit == "gcds":
+                field.scale = self.gcds_per_gpu
+            if self.gpu_unit == "gcds" and not self.is_bound:
+                value = getattr(self.instance, name)
+                if value is not None:
+                    self.initial[name] = value * self.gcds_per_gpu
+
+    def convert_gpu_count(self, name):
+        value = self.cleaned_data.get(name)
+        if value is None or self.gpu_unit != "gcds":
+            return value
+        gpus, rest = divmod(value, self.gcds_per_gpu)
+        if rest:
+            raise forms.ValidationError(
+                f"{value} GCDs is not a whole number of GPUs: each GPU has "
+                f"{self.gcds_per_gpu} GCDs, so enter a multiple of {self.gcds_per_gpu}."
+            )
+        return gpus

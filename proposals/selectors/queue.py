@@ -1,0 +1,134 @@
+"""The support staff and their review queue."""
+
+import datetime
+
+from django.conf import settings
+from django.db.models import OuterRef, Q, Subquery
+from django.utils import timezone
+
+from proposals import reference_data
+from proposals.domain import response_times, workflow
+from proposals.models import (
+    ReviewState,
+    ReviewVisit,
+)
+
+STAFF_GROUP = "Support staff"
+QUEUE_ORDERS = {"waiting": ("submitted_at", "pk"), "recent": ("-submitted_at", "-pk")}
+QUEUE_PAGE_SIZE = 25
+
+
+def user_is_support_staff(*, user) -> bool:
+    """Whether ``user`` belongs to the support staff group; one query per user
+    object (the answer is kept on it, so a request asks once)."""
+    if user is None or not user.is_authenticated:
+        return False
+    cached = getattr(user, "_is_support_staff", None)
+    if cached is None:
+        cached = user.groups.filter(name=STAFF_GROUP).exists()
+        user._is_support_staff = cached
+    return cached
+
+
+# Which part of the queue to show: who owes the next step, or how it ended.
+QUEUE_SHOW = {
+    "us": workflow.WAITING_FOR_STAFF,
+    "applicant": workflow.WAITING_FOR_APPLICANT,
+    "open": workflow.UNDER_REVIEW,
+    "ended": workflow.TERMINAL,
+    "all": (),
+}
+
+
+def queue_late_since(*, today) -> dict[tuple[str, str], datetime.date]:
+    """``{(family, tier): day}``: a proposal of that call mode waiting for the
+    staff since that day or earlier is late today (working days, the desk's
+    holidays skipped)."""
+    return {
+        mode: response_times.late_if_sent_by(
+            today=today, typical=days, country=settings.HOLIDAY_COUNTRY
+        )
+        for mode, days in response_times.typical_days_by_mode(
+            reference_data.cached_terms()
+        ).items()
+    }
+
+
+def _late(today) -> Q:
+    """Waiting for the staff for longer than the call mode's typical answer time."""
+    late = Q(pk__in=[])
+    zone = timezone.get_current_timezone()
+    for (family, tier), day in queue_late_since(today=today).items():
+        next_day = datetime.datetime.combine(day + response_times.DAY, datetime.time())
+        mode = Q(proposal__call_family=family)
+        if tier:
+            mode &= Q(latest_revision__tier=tier)
+        late |= mode & Q(submitted_at__lt=timezone.make_aware(next_day, zone))
+    return late & Q(proposal__status__in=workflow.WAITING_FOR_STAFF)
+
+
+def review_queue(
+    *,
+    statuses=(),
+    show: str = "",
+    late: bool = False,
+    tier: str = "",
+    system: str = "",
+    has_errors: bool | None = None,
+    search: str = "",
+    order: str = "waiting",
+    handler: str = "",
+    user=None,
+    today=None,
+):
+    """Proposals sent for review at least once, with their latest revision's
+    summary (tier, system, GPU-hours, finding counts), their handler and when the
+    handler last opened the review (``handler_opened_at``) joined in: one query
+    for a page whatever its length, plus the paginator's count.
+
+    ``show`` picks who owes the next step or how it ended (``QUEUE_SHOW``; blank:
+    every status), ``statuses`` narrows to several statuses at once, ``late`` to
+    proposals waiting for the staff beyond their call's typical answer time.
+    ``handler`` is ``"mine"`` (handled by ``user``), ``"nobody"`` or blank (any)."""
+    queryset = (
+        ReviewState.objects.select_related(
+            "proposal",
+            "proposal__owner",
+            "latest_revision",
+            "latest_revision__system",
+            "handled_by",
+        )
+        .defer("latest_revision__snapshot", "latest_revision__findings")
+        .annotate(
+            handler_opened_at=Subquery(
+                ReviewVisit.objects.filter(
+                    proposal=OuterRef("proposal"), user=OuterRef("handled_by")
+                ).values("opened_at")[:1]
+            )
+        )
+    )
+    if QUEUE_SHOW.get(show):
+        queryset = queryset.filter(proposal__status__in=QUEUE_SHOW[show])
+    if statuses:
+        queryset = queryset.filter(proposal__status__in=list(statuses))
+    if late:
+        queryset = queryset.filter(_late(today or timezone.localdate()))
+    if handler == "mine" and user is not None:
+        queryset = queryset.filter(handled_by=user)
+    elif handler == "nobody":
+        queryset = queryset.filter(handled_by__isnull=True)
+    if tier:
+        queryset = queryset.filter(latest_revision__tier=tier)
+    if system:
+        queryset = queryset.filter(latest_revision__system__slug=system)
+    if has_errors is True:
+        queryset = queryset.filter(latest_revision__error_count__gt=0)
+    elif has_errors is False:
+        queryset = queryset.filter(latest_revision__error_count=0)
+    search = search.strip()
+    if search:
+        queryset = queryset.filter(
+            Q(proposal__title__icontains=search)
+            | Q(proposal__organisation_name__icontains=search)
+        )
+    return queryset.order_by(*QUEUE_ORDERS.get(order, QUEUE_ORDERS["waiting"]))

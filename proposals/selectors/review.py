@@ -1,0 +1,236 @@
+"""What the staff review page and the review's services read."""
+
+from django.contrib.auth import get_user_model
+
+from proposals import localization
+from proposals.domain.fields import (
+    anchor_name,
+    describe_path,
+    describe_row_named,
+    row_path_at,
+)
+from proposals.domain.sections import TABLE_BY_KIND
+from proposals.models import (
+    Proposal,
+    ProposalRevision,
+    ReviewComment,
+    StatusChange,
+    TechnicalAssessment,
+)
+
+from .proposals import proposal_get_for_owner, proposal_with_children
+from .queue import STAFF_GROUP, user_is_support_staff
+
+
+def review_conflict(*, user, proposal: Proposal) -> str:
+    """Why ``user`` may not decide on (or handle) ``proposal``: it is their own
+    (conflict of interest); blank when nothing stands in the way. The proposal
+    has one owner, with no co-owners, so owning it is the conflict."""
+    if user is not None and proposal.owner_id == user.pk:
+        return (
+            "This is your own proposal: a colleague must review and decide on it "
+            "(conflict of interest)."
+        )
+    return ""
+
+
+def review_stale_status(*, proposal: Proposal, seen_status: str) -> str:
+    """When ``proposal`` (its status read under the caller's lock) no longer has
+    the status a staff member saw: who changed it from what to what, and when.
+    Blank when it has not changed (or nothing was seen)."""
+    if not seen_status or proposal.status == seen_status:
+        return ""
+    last = (
+        StatusChange.objects.filter(proposal=proposal)
+        .select_related("by")
+        .order_by("-at", "-id")
+        .first()
+    )
+    labels = dict(Proposal.Status.choices)
+    who, when = "Somebody", ""
+    if last is not None:
+        if last.by is not None:
+            who = last.by.get_full_name() or last.by.get_username()
+        # In the reader's zone, with its name, as the pages print times.
+        when = f" on {localization.when(last.at)}"
+    return (
+        f"{who} changed the status from \u201c{labels.get(seen_status, seen_status)}"
+        f"\u201d to \u201c{labels.get(proposal.status)}\u201d{when}, after this page "
+        "was shown. Nothing was changed: look at the proposal again, then decide."
+    )
+
+
+def staff_members():
+    """The active support staff, by user name (to hand a proposal over)."""
+    return (
+        get_user_model()
+        .objects.filter(groups__name=STAFF_GROUP, is_active=True)
+        .order_by("username")
+    )
+
+
+def review_get_for_staff(*, user, pk: int) -> Proposal | None:
+    """A proposal for the staff review pages; ``None`` unless ``user`` is support
+    staff and the proposal was sent for review at least once."""
+    if not user_is_support_staff(user=user):
+        return None
+    queryset = proposal_with_children(
+        Proposal.objects.filter(review_state__isnull=False)
+    ).select_related("review_state__latest_revision", "review_state__handled_by")
+    return queryset.filter(pk=pk).first()
+
+
+def proposal_get_for_reader(*, user, pk: int) -> tuple[Proposal | None, bool]:
+    """The proposal for read-only pages (the exports): the owner's own, or for
+    support staff any proposal sent for review at least once. Returns
+    ``(proposal, read_as_staff)``; ``(None, False)`` for anybody else."""
+    proposal = proposal_get_for_owner(user=user, pk=pk)
+    if proposal is not None:
+        return proposal, False
+    if not user_is_support_staff(user=user):
+        return None, False
+    queryset = proposal_with_children(
+        Proposal.objects.filter(review_state__isnull=False)
+    )
+    return queryset.filter(pk=pk).first(), True
+
+
+def review_revisions(*, proposal: Proposal):
+    """The proposal's revisions, oldest first, without their snapshots."""
+    return (
+        ProposalRevision.objects.filter(proposal=proposal)
+        .select_related("created_by", "system")
+        .defer("snapshot", "findings")
+        .order_by("number")
+    )
+
+
+def review_revision(*, proposal: Proposal, number: int) -> ProposalRevision | None:
+    """One revision of the proposal, with its snapshot (``None`` if there is none)."""
+    return (
+        ProposalRevision.objects.select_related("system")
+        .filter(proposal=proposal, number=number)
+        .first()
+    )
+
+
+def review_status_changes(*, proposal: Proposal):
+    """The audit trail of the proposal's status, oldest first."""
+    return (
+        StatusChange.objects.filter(proposal=proposal)
+        .select_related("by", "revision")
+        .defer("revision__snapshot", "revision__findings")
+    )
+
+
+def review_comment_threads(
+    *, proposal: Proposal, include_staff_only: bool, section: str = ""
+) -> list[dict]:
+    """Comments of the proposal as threads grouped by section, in the portal's
+    order: ``[{"key", "title", "threads": [comment, ...]}]`` where each comment has
+    ``thread_replies``. One query. Internal notes (and replies to them) are left out
+    unless ``include_staff_only``."""
+    comments = ReviewComment.objects.filter(proposal=proposal).select_related("author")
+    if not include_staff_only:
+        comments = comments.filter(staff_only=False)
+    if section:
+        comments = comments.filter(section=section)
+    threads: dict[int, ReviewComment] = {}
+    by_section: dict[str, list] = {key: [] for key in ReviewComment.Section.values}
+    replies = []
+    for comment in comments.order_by("created_at", "id"):
+        if comment.parent_id is None:
+            comment.thread_replies = []
+            threads[comment.pk] = comment
+            by_section[comment.section].append(comment)
+        else:
+            replies.append(comment)
+    for reply in replies:
+        if reply.parent_id in threads:
+            threads[reply.parent_id].thread_replies.append(reply)
+    _resolve_row_anchors(proposal, [*threads.values(), *replies])
+    return [
+        {"key": key, "title": title, "threads": by_section[key]}
+        for key, title in ReviewComment.Section.choices
+        if not section or key == section
+    ]
+
+
+def _resolve_row_anchors(proposal: Proposal, comments) -> None:
+    """Give each comment on a table row ``anchor_field`` (its path at the row's
+    place now) and ``anchor_label`` (the row's place and name now, or its label as
+    it was, marked deleted): one query per table commented on."""
+    anchored = [c for c in comments if c.row_id]
+    kinds = {anchor_name(c.field)[1] for c in anchored} - {""}
+    current = {}
+    for kind in kinds:
+        name_field = TABLE_BY_KIND[kind].name_field
+        model = Proposal._meta.get_field(kind).related_model
+        rows = list(
+            model.objects.filter(proposal=proposal)
+            .order_by("position", "id")
+            .values_list("pk", name_field or "pk")
+        )
+        current[kind] = (
+            {pk: index for index, (pk, _) in enumerate(rows)},
+            {kind: [str(name) if name_field else "" for _, name in rows]},
+        )
+    for comment in anchored:
+        kind = anchor_name(comment.field)[1]
+        places, names = current.get(kind, ({}, {}))
+        if comment.row_id in places:
+            comment.anchor_field = row_path_at(comment.field, places[comment.row_id])
+            comment.anchor_label = describe_path(comment.anchor_field, names)
+        else:
+            comment.anchor_field = ""
+            comment.anchor_label = describe_row_named(
+                comment.field, comment.row_label, deleted=True
+            )
+
+
+def review_comment_for(*, proposal: Proposal, pk, include_staff_only: bool):
+    """A comment of this proposal that the reader may see, or ``None``."""
+    if not pk:
+        return None
+    comments = ReviewComment.objects.filter(proposal=proposal)
+    if not include_staff_only:
+        comments = comments.filter(staff_only=False)
+    return comments.filter(pk=pk).first()
+
+
+def review_assessments(*, proposal: Proposal) -> dict[int, TechnicalAssessment]:
+    """The newest technical assessment of each assessed revision, by revision
+    number (one query)."""
+    latest: dict[int, TechnicalAssessment] = {}
+    rows = (
+        TechnicalAssessment.objects.filter(proposal=proposal)
+        .select_related("revision", "by")
+        .defer("revision__snapshot", "revision__findings")
+        .order_by("at", "id")
+    )
+    for assessment in rows:
+        latest[assessment.revision.number] = assessment
+    return latest
+
+
+def review_open_comments_by_step(*, proposal: Proposal) -> dict[str, int]:
+    """Staff comments waiting for the applicant, by wizard step: threads the staff
+    started (not internal notes) whose last message is the staff's. The general
+    section counts on the wizard's last step ("review"). One query."""
+    comments = (
+        ReviewComment.objects.filter(proposal=proposal, staff_only=False)
+        .order_by("created_at", "id")
+        .values_list("pk", "parent_id", "section", "by_staff")
+    )
+    threads: dict[int, list] = {}
+    for pk, parent, section, by_staff in comments:
+        if parent is None:
+            threads[pk] = [section, by_staff, by_staff]  # section, started, last
+        elif parent in threads:
+            threads[parent][2] = by_staff
+    counts: dict[str, int] = {}
+    for section, started_by_staff, last_by_staff in threads.values():
+        if started_by_staff and last_by_staff:
+            step = "review" if section == ReviewComment.Section.GENERAL else section
+            counts[step] = counts.get(step, 0) + 1
+    return counts

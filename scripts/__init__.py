@@ -1,0 +1,1 @@
+"""The project's scripts, run from the project root (``python -m scripts.loadtest``)."""

@@ -1,0 +1,36 @@
+"""``make prodcheck`` (``python -m scripts.prod_stack``): the README's production
+path, brought up on this machine and walked as a person would, then stopped.
+
+It starts, on the loopback interface only, in a scratch directory it removes:
+
+* a scratch PostgreSQL database (on ``PRODCHECK_PG``, else ``DATABASE_URL``, else
+  the machine's PostgreSQL 15 through ``scripts/local_postgres.sh``), dropped at the
+  end;
+* a virtual environment installed from ``requirements/production.txt`` alone, with
+  ``pip --require-hashes`` (no test tool in it), which runs everything below;
+* ``check --deploy``, ``migrate`` (no ``createcachetable``: migrate makes the cache
+  table) and ``collectstatic``, with debug off and the settings from the environment;
+* two gunicorn instances (``gunicorn.conf.py``, each its own control socket), the
+  task worker under a supervisor loop that restarts it as systemd's
+  ``Restart=always`` does (``--max-tasks 1``, so every PDF recycles it), an SMTP
+  relay that demands STARTTLS (a throwaway self-signed certificate) and a login
+  (``tests/smtp_sink.py``), and nginx from Debian with ``deploy/nginx/aifactory.conf``
+  (ports, paths and certificate put in), over TLS;
+
+and then walks: the health endpoints, a static file served by nginx from the
+collected directory, sign-up with the confirmation mail through the relay, a
+proposal, an autosave on one instance and the next on the other, a PDF through the
+worker, ``sendtestemail``; kills one instance (SIGKILL) and sees the other serve,
+autosave and render the next PDF through the restarted worker; checks the request
+id in the answer, the application's JSON log and nginx's log; stops all it started.
+
+Exit status 0 when every step passed, 1 when one failed (its logs are printed),
+2 when it cannot run (no PostgreSQL, no nginx).
+
+One module per part: ``common`` (what every part shares), ``pages`` (forms and a
+browser), ``stack`` (what is started and stopped), ``walk`` (the steps) and ``run``.
+"""
+
+from .run import main
+
+__all__ = ["main"]
