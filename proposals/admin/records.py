@@ -3,8 +3,11 @@ revisions, status changes, comments, mail, account profiles, PDF exports."""
 
 from django.contrib import admin, messages
 from django.db.models.functions import Length
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from proposals import services
+from proposals.domain.numbers import grouped
 from proposals.models import (
     AccountProfile,
     CodeEntry,
@@ -173,13 +176,15 @@ class OutgoingMailAdmin(ReadOnlyAdmin):
         return obj is None and request.user.has_perm("proposals.change_outgoingmail")
 
     @admin.action(
-        description="Retry sending the selected mails", permissions=["change"]
+        description=gettext_lazy("Retry sending the selected mails"),
+        permissions=["change"],
     )
     def retry(self, request, queryset):
         count = services.mail_retry(mails=queryset)
         self.message_user(
             request,
-            f"{count} mail(s) queued again; sent mails were left alone.",
+            _("%(count)s mail(s) queued again; sent mails were left alone.")
+            % {"count": count},
             messages.SUCCESS,
         )
 
@@ -231,22 +236,22 @@ class PdfExportAdmin(ReadOnlyAdmin):
             .annotate(pdf_size=Length("pdf"))
         )
 
-    @admin.display(description="Version")
+    @admin.display(description=gettext_lazy("Version"))
     def version(self, export):
-        return f"r{export.review_revision}" if export.review_revision else "draft"
+        return f"r{export.review_revision}" if export.review_revision else _("draft")
 
-    @admin.display(description="Size", ordering="pdf_size")
+    @admin.display(description=gettext_lazy("Size"), ordering="pdf_size")
     def size(self, export):
         if not export.pdf_size:
             return "—"
-        return f"{export.pdf_size / 1024:,.0f} KB"
+        return f"{grouped(export.pdf_size / 1024, 0)} KB"
 
     def has_change_permission(self, request, obj=None):
         # Shown read-only, but "change" is the right that allows the retry action.
         return obj is None and request.user.has_perm("proposals.change_pdfexport")
 
     @admin.action(
-        description="Render the selected failed or stalled PDFs again",
+        description=gettext_lazy("Render the selected failed or stalled PDFs again"),
         permissions=["change"],
     )
     def retry(self, request, queryset):
@@ -257,6 +262,7 @@ class PdfExportAdmin(ReadOnlyAdmin):
                 queued += 1
         self.message_user(
             request,
-            f"{queued} PDF(s) queued again; ready ones were left alone.",
+            _("%(count)s PDF(s) queued again; ready ones were left alone.")
+            % {"count": queued},
             messages.SUCCESS,
         )

@@ -91,3 +91,17 @@ def test_the_portal_export_page_says_the_text_stays_english(user_client, proposa
         user_client, reverse("proposals:export_portal", args=[proposal.pk]), "de"
     )
     assert "Der Text bleibt auf Englisch, wie das Portal ihn erwartet." in page.text
+
+
+def test_status_labels_and_form_help_follow_the_language(staff_client, submitted):
+    # The workflow's statuses are model choices made at import: read lazily.
+    queue = get(staff_client, reverse("proposals:review_queue"), "de").text
+    assert "Im Portal eingereicht" in queue
+    assert "Submitted to the portal" not in queue
+
+
+def test_the_new_proposal_form_speaks_french(user_client):
+    page = get(user_client, reverse("proposals:create"), "fr").text
+    assert "Un titre de travail ; seuls vous et l’équipe d’assistance le voyez." in page
+    assert "Pas encore décidé" in page
+    assert "Not decided yet" not in page
