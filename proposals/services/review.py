@@ -69,7 +69,9 @@ STAFF_ADMIN_PERMISSIONS = ["view_outgoingmail", "change_outgoingmail"]
 
 def staff_group_grant_rights(*, using: str = "default") -> None:
     """Create the support staff group if needed and give it its admin rights."""
-    group, _created = Group.objects.using(using).get_or_create(name=selectors.STAFF_GROUP)
+    group, _created = Group.objects.using(using).get_or_create(
+        name=selectors.STAFF_GROUP
+    )
     permissions = Permission.objects.using(using).filter(
         content_type__app_label="proposals", codename__in=STAFF_ADMIN_PERMISSIONS
     )
