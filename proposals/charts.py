@@ -17,6 +17,8 @@ import matplotlib
 matplotlib.use("Agg")
 
 from django.core.cache import cache  # noqa: E402
+from django.utils import translation  # noqa: E402
+from django.utils.translation import gettext as _  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 from matplotlib.ticker import FixedLocator, FuncFormatter, NullLocator  # noqa: E402
 
@@ -48,7 +50,7 @@ def chart_data(assessment, code_names: dict[int | None, str]) -> dict | None:
     """The plain data the chart shows (``None`` when there is nothing to draw)."""
     series = [
         {
-            "label": _label(code_names.get(s.code) or "Measurements"),
+            "label": _label(code_names.get(s.code) or _("Measurements")),
             "unit": s.points[0].unit if s.points else "",
             "points": [(p.gpus, p.throughput, p.efficiency) for p in s.points],
         }
@@ -75,7 +77,28 @@ def chart_data(assessment, code_names: dict[int | None, str]) -> dict | None:
             "low": projection.efficiency_low,
             "high": projection.efficiency_high,
         }
-    return {"series": series, "projection": band}
+    data = {"series": series, "projection": band}
+    # The chart's words in the reader's language: part of the data, so of the
+    # chart's hash and its URL (an English chart keeps the key it had).
+    language = translation.get_language() or "en-gb"
+    if not language.startswith("en"):
+        data["language"] = language
+    return data
+
+
+def _words(data: dict) -> dict[str, str]:
+    """The chart's axis titles and legend words, in ``data``'s language."""
+    with translation.override(data.get("language", "en-gb")):
+        return {
+            "gpus": _("GPUs"),
+            "throughput": _("Throughput (%(unit)s)"),
+            "efficiency": _("Efficiency (%)"),
+            "ideal": _("ideal linear"),
+            "efficiency_legend": _("efficiency (right axis)"),
+            "projection": _("projection %(low)s–%(high)s"),
+            "target": _("target %(gpus)s GPUs"),
+            "unit": _("items/s"),
+        }
 
 
 def data_key(data: dict) -> str:
@@ -108,6 +131,7 @@ def draw(data: dict, *, width: float = 5.6, height: float = 4.2) -> Figure:
     """
     band = data["projection"]
     target = band["target"] if band and band["base_throughput"] else None
+    words = _words(data)
     entries = sum(2 if len(s["points"]) > 1 else 1 for s in data["series"]) + 1
     entries += 1 if target else 0
     # The size is fixed (the page reserves its room before the image arrives); the
@@ -136,7 +160,7 @@ def draw(data: dict, *, width: float = 5.6, height: float = 4.2) -> Figure:
             # On the log2 axis a straight proportion is a curve: sample it.
             ideal_x = [gpus[0] * (end / gpus[0]) ** (k / 16) for k in range(17)]
             ideal = [throughput[0] * n / gpus[0] for n in ideal_x]
-            ax.plot(ideal_x, ideal, ":", color=colour, alpha=0.7, label="ideal linear")
+            ax.plot(ideal_x, ideal, ":", color=colour, alpha=0.7, label=words["ideal"])
         eff_ax.plot(
             gpus,
             efficiency,
@@ -144,7 +168,7 @@ def draw(data: dict, *, width: float = 5.6, height: float = 4.2) -> Figure:
             color=colour,
             alpha=0.55,
             markersize=4,
-            label="efficiency (right axis)" if i == 0 else None,
+            label=words["efficiency_legend"] if i == 0 else None,
         )
     if target:
         start = band["largest"]
@@ -163,7 +187,8 @@ def draw(data: dict, *, width: float = 5.6, height: float = 4.2) -> Figure:
             color=BAND_COLOUR,
             alpha=0.5,
             linewidth=0,
-            label=f"projection {band['low']:.0%}–{band['high']:.0%}",
+            label=words["projection"]
+            % {"low": f"{band['low']:.0%}", "high": f"{band['high']:.0%}"},
         )
         eff_ax.fill_between(
             xs,
@@ -178,19 +203,19 @@ def draw(data: dict, *, width: float = 5.6, height: float = 4.2) -> Figure:
             color="#b00020",
             linestyle="-.",
             linewidth=1,
-            label=f"target {target:,} GPUs",
+            label=words["target"] % {"gpus": f"{target:,}"},
         )
     ticks = sorted(all_gpus)
     ax.set_xscale("log", base=2)
     ax.xaxis.set_major_locator(FixedLocator(ticks))
     ax.xaxis.set_minor_locator(NullLocator())
     ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:,.0f}"))
-    ax.set_xlabel("GPUs")
-    unit = data["series"][0]["unit"] or "items/s"
-    ax.set_ylabel(f"Throughput ({unit})")
+    ax.set_xlabel(words["gpus"])
+    unit = data["series"][0]["unit"] or words["unit"]
+    ax.set_ylabel(words["throughput"] % {"unit": unit})
     ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:,.0f}"))
     ax.set_ylim(bottom=0)
-    eff_ax.set_ylabel("Efficiency (%)", color="#555555")
+    eff_ax.set_ylabel(words["efficiency"], color="#555555")
     eff_ax.set_ylim(0, 110)
     ax.grid(True, which="major", linewidth=0.4, alpha=0.5)
     # One legend for both axes, below them (outside the data), two entries a row.

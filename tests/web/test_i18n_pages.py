@@ -105,3 +105,33 @@ def test_the_new_proposal_form_speaks_french(user_client):
     assert "Un titre de travail ; seuls vous et l’équipe d’assistance le voyez." in page
     assert "Pas encore décidé" in page
     assert "Not decided yet" not in page
+
+
+def test_the_scaling_chart_is_drawn_in_the_readers_language():
+    from types import SimpleNamespace
+
+    from proposals import charts
+
+    point = SimpleNamespace
+    series = SimpleNamespace(
+        code=None,
+        points=[
+            point(gpus=8, throughput=1000.0, efficiency=1.0, unit="tokens/s"),
+            point(gpus=16, throughput=1900.0, efficiency=0.95, unit="tokens/s"),
+        ],
+    )
+    assessment = SimpleNamespace(
+        analysis=SimpleNamespace(series=[series]), projection=None
+    )
+    with translation.override("de"):
+        german = charts.chart_data(assessment, {})
+    with translation.override("en-gb"):
+        english = charts.chart_data(assessment, {})
+    # The words are part of the data: the German chart has its own key, and an
+    # English chart keeps the one it had.
+    assert charts.data_key(german) != charts.data_key(english)
+    assert "language" not in english
+    svg = charts.render(german).decode()
+    assert "Durchsatz (tokens/s)" in svg and "Effizienz (%)" in svg
+    assert "Messungen" in svg and "Throughput" not in svg
+    assert "Throughput (tokens/s)" in charts.render(english).decode()
