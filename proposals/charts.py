@@ -22,6 +22,7 @@ from django.utils.translation import gettext as _  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 from matplotlib.ticker import FixedLocator, FuncFormatter, NullLocator  # noqa: E402
 
+from proposals.domain import numbers  # noqa: E402
 from proposals.domain.scaling import amdahl_speedup  # noqa: E402
 
 matplotlib.rcParams.update(
@@ -78,12 +79,24 @@ def chart_data(assessment, code_names: dict[int | None, str]) -> dict | None:
             "high": projection.efficiency_high,
         }
     data = {"series": series, "projection": band}
+    # Tick labels in the reader's format: part of the data, so of the chart's hash
+    # (an English chart keeps the key it had before formats were drawn).
+    fmt = numbers.active_format()
+    if fmt.name != numbers.PORTAL.name:
+        data["number_format"] = fmt.name
     # The chart's words in the reader's language: part of the data, so of the
     # chart's hash and its URL (an English chart keeps the key it had).
     language = translation.get_language() or "en-gb"
     if not language.startswith("en"):
         data["language"] = language
     return data
+
+
+def _number_format(data: dict) -> numbers.NumberFormat:
+    """The format ``data``'s chart is labelled in (the portal's by default)."""
+    return numbers.NUMBER_FORMAT_BY_NAME.get(
+        data.get("number_format", ""), numbers.PORTAL
+    )
 
 
 def _words(data: dict) -> dict[str, str]:
@@ -132,6 +145,11 @@ def draw(data: dict, *, width: float = 5.6, height: float = 4.2) -> Figure:
     band = data["projection"]
     target = band["target"] if band and band["base_throughput"] else None
     words = _words(data)
+    fmt = _number_format(data)
+
+    def whole(value, _position=None) -> str:
+        return numbers.grouped(value, 0, fmt=fmt)
+
     entries = sum(2 if len(s["points"]) > 1 else 1 for s in data["series"]) + 1
     entries += 1 if target else 0
     # The size is fixed (the page reserves its room before the image arrives); the
@@ -188,7 +206,10 @@ def draw(data: dict, *, width: float = 5.6, height: float = 4.2) -> Figure:
             alpha=0.5,
             linewidth=0,
             label=words["projection"]
-            % {"low": f"{band['low']:.0%}", "high": f"{band['high']:.0%}"},
+            % {
+                "low": f"{whole(band['low'] * 100)}%",
+                "high": f"{whole(band['high'] * 100)}%",
+            },
         )
         eff_ax.fill_between(
             xs,
@@ -203,17 +224,17 @@ def draw(data: dict, *, width: float = 5.6, height: float = 4.2) -> Figure:
             color="#b00020",
             linestyle="-.",
             linewidth=1,
-            label=words["target"] % {"gpus": f"{target:,}"},
+            label=words["target"] % {"gpus": whole(target)},
         )
     ticks = sorted(all_gpus)
     ax.set_xscale("log", base=2)
     ax.xaxis.set_major_locator(FixedLocator(ticks))
     ax.xaxis.set_minor_locator(NullLocator())
-    ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:,.0f}"))
+    ax.xaxis.set_major_formatter(FuncFormatter(whole))
     ax.set_xlabel(words["gpus"])
     unit = data["series"][0]["unit"] or words["unit"]
     ax.set_ylabel(words["throughput"] % {"unit": unit})
-    ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:,.0f}"))
+    ax.yaxis.set_major_formatter(FuncFormatter(whole))
     ax.set_ylim(bottom=0)
     eff_ax.set_ylabel(words["efficiency"], color="#555555")
     eff_ax.set_ylim(0, 110)
