@@ -76,13 +76,23 @@ def for_recipient(user):
         yield
 
 
+# CLDR's bare "en" is American English (Dec 3, 2026, 2:05 PM); the portal's English,
+# and its default number format's dates, are British (3 Dec 2026, 14:05).
+_DATE_LOCALES = {numbers.DEFAULT_NUMBER_FORMAT: "en_GB"}
+
+
+def date_locale(name: str) -> str:
+    """The locale dates are written in for number format ``name``."""
+    return _DATE_LOCALES.get(name, name)
+
+
 def when(value, *, with_time: bool = True) -> str:
     """A moment (or a date) as the active person reads it: in their zone, with the
     zone's abbreviation, in their locale's form (``3 Dec 2026, 14:05 CET`` in
     en_GB, ``03.12.2026, 15:05 CEST`` in de_DE in summer)."""
     if value is None or value == "":
         return numbers.MISSING
-    locale = numbers.active_format().name
+    locale = date_locale(numbers.active_format().name)
     if isinstance(value, datetime):
         if value.tzinfo is None:
             value = value.replace(tzinfo=DEFAULT_ZONE)

@@ -20,7 +20,7 @@ from .gpus import GpuModel
 from .jobplan import JobPlan, job_plan
 from .mfu import MfuReading
 from .mfu import check as mfu_check
-from .numbers import hours, ratio
+from .numbers import grouped, hours, percent, ratio
 from .numbers import json_number as n
 from .scaling import (
     Projection,
@@ -194,27 +194,29 @@ class Assessment:
         b = self.billing
         if b and b.differs and b.requested is not None:
             lines.append(
-                f"In the system's unit: {b.requested:,.0f} {b.label} "
-                f"(1 {b.label[:-1]} = {b.gpu_hours_per_unit:g} GPU-hours)"
+                f"In the system's unit: {grouped(b.requested, 0)} {b.label} "
+                f"(1 {b.label[:-1]} = {grouped(b.gpu_hours_per_unit, 6)} GPU-hours)"
             )
         if self.plan.rows:
             lines.append(
-                f"Job plan: {self.plan.total_gpu_hours:,.0f} GPU-hours in "
+                f"Job plan: {grouped(self.plan.total_gpu_hours, 0)} GPU-hours in "
                 f"{len(self.plan.rows)} job type(s)"
             )
         if self.scaling_points:
             lines.append("Scaling:")
             lines += [
-                f"  {p.gpus:>6} GPUs  {p.throughput:>12,.0f} {p.unit}  "
-                f"{p.speedup:.2f}x  {p.efficiency:.0%}"
+                f"  {grouped(p.gpus, 0):>6} GPUs  {grouped(p.throughput, 0):>12} "
+                f"{p.unit}  {grouped(p.speedup, 2, trim=False)}x  "
+                f"{percent(p.efficiency)}"
                 for p in self.scaling_points
             ]
         if self.projection:
             p = self.projection
             lines.append(
-                f"Projection at {p.target_gpus} GPUs: {p.efficiency_low:.0%} to "
-                f"{p.efficiency_high:.0%} efficiency "
-                f"({p.extrapolation_factor:g}x the largest measurement"
+                f"Projection at {grouped(p.target_gpus, 0)} GPUs: "
+                f"{percent(p.efficiency_low)} to {percent(p.efficiency_high)} "
+                f"efficiency ({grouped(p.extrapolation_factor, 6)}x the largest "
+                "measurement"
                 + (
                     "; the log-linear fit falls below zero there)"
                     if p.log2_below_zero
@@ -224,7 +226,8 @@ class Assessment:
         if self.energy:
             e = self.energy
             lines.append(
-                f"Energy: {e.energy_mwh:,.1f} MWh, {e.carbon_t_co2e:,.1f} t CO2e"
+                f"Energy: {grouped(e.energy_mwh, 1, trim=False)} MWh, "
+                f"{grouped(e.carbon_t_co2e, 1, trim=False)} t CO2e"
             )
         lines += compute_lines(self)
         counts = self.counts
@@ -260,10 +263,10 @@ def compute_lines(a: Assessment) -> list[str]:
     if a.mfu_check:
         lines.append("MFU check (implied from throughput, 6·N per token):")
         lines += [
-            f"  {r.gpus:>6} GPUs  stated "
-            + (f"{r.stated_pct:g} %" if r.stated_pct is not None else "-")
-            + f"  implied {r.aggregate_pct:.1f} % in all, {r.per_gpu_pct:.1f} % "
-            "per GPU"
+            f"  {grouped(r.gpus, 0):>6} GPUs  stated "
+            + (f"{grouped(r.stated_pct, 6)} %" if r.stated_pct is not None else "-")
+            + f"  implied {grouped(r.aggregate_pct, 1, trim=False)} % in all, "
+            f"{grouped(r.per_gpu_pct, 1, trim=False)} % per GPU"
             for r in a.mfu_check
         ]
     c = a.systems_comparison

@@ -16,6 +16,7 @@ import math
 from dataclasses import dataclass
 
 from .jobplan import JobPlan
+from .numbers import grouped
 from .numbers import json_number as n
 from .types import Cluster
 
@@ -131,26 +132,35 @@ class Calendar:
 
     def summary(self) -> str:
         """One sentence for people (exports, ``assess --format text``)."""
-        busy = f"{self.average_busy_gpus:,.1f} GPUs"
+        busy = f"{grouped(self.average_busy_gpus, 1, trim=False)} GPUs"
         if self.average_busy_nodes is not None:
-            busy += f" ({self.average_busy_nodes:,.2f} nodes)"
+            busy += f" ({grouped(self.average_busy_nodes, 2, trim=False)} nodes)"
         text = (
-            f"{self.gpu_hours:,.0f} GPU-hours over {self.duration_months} months "
-            f"({self.days:,.0f} days) keep {busy} busy around the clock on average"
+            f"{grouped(self.gpu_hours, 0)} GPU-hours over {self.duration_months} "
+            f"months ({grouped(self.days, 0)} days) keep {busy} busy around the "
+            "clock on average"
         )
         if self.plan_parallel_gpus is not None:
             text += (
-                f"; the job plan runs at most {self.plan_parallel_gpus:,} GPUs at once"
+                f"; the job plan runs at most {grouped(self.plan_parallel_gpus, 0)} "
+                "GPUs at once"
             )
         share = self.machine_share
         if share is not None:
-            shown = f"{share:.1%}" if share >= 0.001 else "under 0.1%"
-            text += f"; that is {shown} of {self.system_name} ({self.system_nodes:,} GPU nodes)"
+            shown = (
+                f"{grouped(share * 100, 1, trim=False)}%"
+                if share >= 0.001
+                else f"under {grouped(0.1, 1)}%"
+            )
+            text += (
+                f"; that is {shown} of {self.system_name} "
+                f"({grouped(self.system_nodes, 0)} GPU nodes)"
+            )
         one_node = self.days_for_one_node
         if one_node is not None and one_node < self.days:
             text += (
                 f"; one node kept busy around the clock would use it all in "
-                f"{one_node:,.0f} days"
+                f"{grouped(one_node, 0)} days"
             )
         return text + "."
 

@@ -13,7 +13,9 @@ import difflib
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from decimal import Decimal
 
+from . import numbers
 from .fields import RowNames, describe_path, row_label, row_names
 from .sections import SECTIONS, TABLE_BY_KIND, section_of_path
 
@@ -67,7 +69,8 @@ def text_of(value) -> str:
     if isinstance(value, float) and value.is_integer():
         value = int(value)
     if isinstance(value, int | float):
-        return f"{value:,}"  # thousands separators, as in the exports ("18,176")
+        # In the reader's format, every digit kept: 18,176 / 18.176 / 0,25.
+        return numbers.format_number(Decimal(str(value)), numbers.active_format())
     if isinstance(value, list):
         return "\n".join(text_of(item) for item in value)
     return str(value)

@@ -5,8 +5,9 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from decimal import Decimal
 
-from . import terms
+from . import numbers, terms
 from .sections import TABLE_BY_KIND
 
 
@@ -91,7 +92,18 @@ class FieldSpec:
             chosen = tuple(e for e in fitting if (bool(e.tier), bool(e.system)) == rank)
             if chosen:
                 return chosen
-        return (Example(self.example),) if self.example else ()
+        return (Example(as_read(self.example)),) if self.example else ()
+
+
+_PLAIN_NUMBER = re.compile(r"\d+(\.\d+)?")
+
+
+def as_read(example: str) -> str:
+    """An example that is a plain number (``0.2``) as the reader writes numbers
+    (``0,2``): it shows what to type. Words are left as written."""
+    if not _PLAIN_NUMBER.fullmatch(example):
+        return example
+    return numbers.format_number(Decimal(example), numbers.active_format())
 
 
 PLACEHOLDER = re.compile(r"\{(\w+)\}")

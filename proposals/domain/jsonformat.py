@@ -33,7 +33,7 @@ from .formatshape import (  # noqa: F401 (re-exported)
     Field,
     Shape,
 )
-from .numbers import json_number
+from .numbers import grouped, json_number
 from .types import (
     Proposal,
 )
@@ -315,7 +315,13 @@ def read(data: bytes | str) -> Proposal:
     if len(data) > limits.MAX_DOCUMENT_BYTES:
         most = limits.MAX_DOCUMENT_BYTES / 1024 / 1024
         raise FormatError(
-            [("$", f"the file is {len(data):,} bytes; at most {most:g} MB are allowed")]
+            [
+                (
+                    "$",
+                    f"the file is {grouped(len(data), 0)} bytes; at most "
+                    f"{grouped(most, 6)} MB are allowed",
+                )
+            ]
         )
     try:
         text = data.decode("utf-8-sig")

@@ -74,6 +74,15 @@ def grouped(
     return fmt.write(whole, fraction)
 
 
+def num(value, decimals: int | str = 2) -> str:
+    """The one number printer of messages, pages and exports: :func:`grouped` in the
+    active format (``18176`` -> ``18,176``), at most ``decimals`` places; ``—`` for
+    nothing, and for ``""`` (a template's missing value)."""
+    if isinstance(value, str) and value == "":
+        return MISSING
+    return grouped(value, int(decimals))
+
+
 def hours(value: float | int | None, missing: str = MISSING) -> str:
     """GPU-hours (or node-hours) as people read an estimate: whole hours from 10 up
     (``77,467``), two significant figures below (``0.2``, ``0.023``, ``4.6``), so a
@@ -93,11 +102,19 @@ def hours(value: float | int | None, missing: str = MISSING) -> str:
 
 
 def ratio(value: float) -> str:
-    """A ratio such as "1.05x": two decimals below 100, whole and grouped above
-    (``63,753x``, not ``63752.61x``)."""
+    """A ratio such as "1.05x" (``1,05x`` in German): two decimals below 100, whole
+    and grouped above (``63,753x``, not ``63752.61x``)."""
     if abs(value) >= 100:
         return f"{grouped(round(value), 0)}x"
-    return f"{value:.2f}x"
+    return f"{grouped(value, 2, trim=False)}x"
+
+
+def percent(fraction: float | None, decimals: int = 0, missing: str = MISSING) -> str:
+    """A fraction as a percentage in the active format: ``0.953`` -> ``95%``,
+    ``percent(0.0123, 1)`` -> ``1.2%`` / ``1,2%`` (exactly ``decimals`` places)."""
+    if fraction is None or isinstance(fraction, bool):
+        return missing
+    return f"{grouped(float(fraction) * 100, decimals, missing, trim=False)}%"
 
 
 # --- Numbers as people write them --------------------------------------------------

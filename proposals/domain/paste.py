@@ -21,7 +21,13 @@ from decimal import Decimal
 
 from . import limits
 from .bounds import BOUNDS
-from .numbers import NumberError, NumberFormat, format_number, parse_number
+from .numbers import (
+    NumberError,
+    NumberFormat,
+    format_number,
+    grouped,
+    parse_number,
+)
 from .paste_columns import (
     COMPUTED,
     GCDS,
@@ -314,8 +320,8 @@ def read_paste(
     if len(text) > MAX_PASTE_CHARS:
         paste = Paste(kind, "too long")
         paste.problems.append(
-            f"The text is longer than {MAX_PASTE_CHARS:,} characters: paste at most "
-            f"{limits.MAX_ROWS[kind]} rows at a time."
+            f"The text is longer than {grouped(MAX_PASTE_CHARS, 0)} characters: paste "
+            f"at most {limits.MAX_ROWS[kind]} rows at a time."
         )
         return paste
     grid = split_cells(text)

@@ -265,7 +265,8 @@ def scaling_tables(proposal: Proposal, assessment: Assessment) -> list[ScalingTa
             throughput = num(p.throughput)
             if not single_unit and p.unit.strip():
                 throughput += f" {p.unit.strip()}"
-            row = [num(p.gpus), throughput, f"{p.speedup:.2f}x", pct(p.efficiency)]
+            speedup = f"{grouped(p.speedup, 2, trim=False)}x"  # 1.90x / 1,90x
+            row = [num(p.gpus), throughput, speedup, pct(p.efficiency)]
             row += [plain_pct(p.mfu_pct)] if with_mfu else []
             row += [plain_pct(p.comm_overhead_pct)] if with_comm else []
             rows.append(tuple(row))

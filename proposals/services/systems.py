@@ -10,6 +10,7 @@ from proposals.assess import assess_proposal
 from proposals.domain import limits
 from proposals.domain.bounds import MAX_GPU_HOURS, MAX_HOURS_PER_JOB
 from proposals.domain.compare import SystemOption
+from proposals.domain.numbers import grouped
 from proposals.domain.schedule import hours_match
 from proposals.models import Cluster, JobType, Proposal, UsageMonth
 
@@ -107,8 +108,9 @@ def proposal_retarget_copy_rescaled(
         h is not None and h > MAX_HOURS_PER_JOB for h in hours
     ):
         raise CannotRescale(
-            f"Rescaled by {option.factor:.2f}, a figure would be above what the "
-            "wizard accepts: copy the figures as entered and adjust them."
+            f"Rescaled by {grouped(option.factor, 2, trim=False)}, a figure would "
+            "be above what the wizard accepts: copy the figures as entered and adjust "
+            "them."
         )
     copy = proposal_retarget_copy(
         proposal=proposal, owner=owner, system_slug=system_slug

@@ -89,3 +89,11 @@ def test_read_log_runs_in_a_fresh_shell(tmp_path):
     assert result.returncode == 0, result.stderr
     (measurement,) = json.loads(result.stdout)["measurements"]
     assert (measurement["gpus"], measurement["throughput"]) == (8, 408.727)
+
+
+def test_text_report_in_a_named_locale():
+    files = logs("sacct-slurm-17.02.txt", "torchtitan-2025-8gpus.log")
+    code, out, _ = run("read_log", *files, "--format", "text", "--locale", "de_DE")
+    assert code == 0
+    assert "2 × 4 GPUs × 12,00 h resnet" in out
+    assert "8 GPUs: 52.016,0 tokens/s" in out

@@ -2,6 +2,10 @@
 
 Exit status: 0 without error findings, 1 with error findings, 2 when the file cannot
 be read or is not valid ``aifactory-proposal/1`` (each problem named with its path).
+``--format text`` prints numbers in the portal's form (``18,176``, ``0.2``) unless
+``--locale`` names a CLDR locale (``de_DE``, ``de-CH``): a command has no person, so
+it takes no convention from the machine's environment; the JSON report is always in
+the portal's plain form.
 A file is checked exactly as ``import_proposal`` and the upload page check it, so
 the three accept and refuse the same files.
 """
@@ -10,8 +14,9 @@ import json
 import sys
 from collections.abc import Mapping
 
+import babel
 from django.conf import settings
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
 from django.db import DatabaseError
 
 from proposals import domain
@@ -21,7 +26,7 @@ from proposals.assess import (
     gpu_models_from_db,
     terms_from_db,
 )
-from proposals.domain import calendar
+from proposals.domain import calendar, numbers
 from proposals.exports import jsonio
 
 SHIPPED_CATALOGUE = settings.BASE_DIR / "fixtures" / "catalogue.json"
@@ -49,6 +54,22 @@ def read_proposal(
     raise SystemExit(2)
 
 
+def number_format(locale: str) -> numbers.NumberFormat:
+    """The number format of CLDR locale ``locale`` (``de_CH`` or ``de-CH``); a
+    locale CLDR does not know, or whose digits are not the Latin ones, is refused
+    rather than silently printed in another convention."""
+    try:
+        name = str(babel.Locale.parse(locale.replace("-", "_")))
+    except (ValueError, TypeError, babel.UnknownLocaleError):
+        name = None
+    if name not in numbers.NUMBER_FORMAT_BY_NAME:
+        raise CommandError(
+            f"--locale {locale}: not a CLDR locale written with Latin digits "
+            "(e.g. en, de_DE, de_CH, fr_FR, it_IT)"
+        )
+    return numbers.NUMBER_FORMAT_BY_NAME[name]
+
+
 class Command(BaseCommand):
     requires_system_checks = []  # a file tool: needs the catalogue, not the URLs
     help = (
@@ -66,11 +87,28 @@ class Command(BaseCommand):
             dest="output_format",
             help="json (default) for tools, text for people",
         )
+        parser.add_argument(
+            "--locale",
+            default=numbers.DEFAULT_NUMBER_FORMAT,
+            help="with --format text: print numbers as this CLDR locale writes them "
+            "(de_DE: 18.176,5; de_CH: 18’176.5); default: the portal's form "
+            "(en: 18,176.5). The JSON report always uses the portal's form.",
+        )
 
-    def handle(self, *args, file, output_format, **options):
+    def handle(self, *args, file, output_format, locale, **options):
+        fmt = number_format(locale)  # checked whatever the format: never ignored
+        if output_format == "json":
+            fmt = numbers.PORTAL
         catalogue, terms, countries, gpu_models = self.data()
         systems = {slug: None for slug in catalogue}
         proposal = read_proposal(self, file, systems=systems)
+        # The findings' texts are written as the assessment is made: in ``fmt``.
+        with numbers.using(fmt):
+            self.report(
+                proposal, output_format, catalogue, terms, countries, gpu_models
+            )
+
+    def report(self, proposal, output_format, catalogue, terms, countries, gpu_models):
         assessment = domain.assess(proposal, catalogue, terms, countries, gpu_models)
         # The calendar of the request (issue 14): a key of its own in the report.
         cal = calendar.for_proposal(proposal, assessment.plan, catalogue)

@@ -3,6 +3,8 @@ from training logs and ``sacct -P`` output (``proposals.domain.training_logs``).
 
 Exit status: 0 when something was read (a measurement with its throughput, or a
 job-plan row), 2 when nothing could be (each file's reason on standard error).
+``--format text`` prints figures in the portal's form unless ``--locale`` names a
+CLDR locale (as ``assess`` does); the lines quoted from the logs stay as read.
 """
 
 import json
@@ -10,7 +12,8 @@ import sys
 
 from django.core.management.base import BaseCommand
 
-from proposals.domain import training_logs
+from proposals.domain import numbers, training_logs
+from proposals.management.commands.assess import number_format
 
 
 def positive(text: str) -> int:
@@ -43,8 +46,15 @@ class Command(BaseCommand):
             dest="output_format",
             help="json (default) for tools, text for people",
         )
+        parser.add_argument(
+            "--locale",
+            default=numbers.DEFAULT_NUMBER_FORMAT,
+            help="with --format text: print figures as this CLDR locale writes them "
+            "(de_DE: 1.234,5); default: the portal's form (en: 1,234.5)",
+        )
 
-    def handle(self, *args, files, gpus, output_format, **options):
+    def handle(self, *args, files, gpus, output_format, locale, **options):
+        fmt = number_format(locale)
         readings = [self.read(path, gpus) for path in files]
         usable = [
             reading
@@ -57,7 +67,8 @@ class Command(BaseCommand):
         if output_format == "json":
             self.stdout.write(json.dumps(self.as_json(readings), indent=2))
         else:
-            self.stdout.write(self.as_text(readings))
+            with numbers.using(fmt):
+                self.stdout.write(self.as_text(readings))
         if not usable:
             self.stderr.write("Nothing could be read.")
             raise SystemExit(2)
@@ -120,14 +131,17 @@ class Command(BaseCommand):
             out.append(f"{reading.file} ({reading.format}):")
             for m in reading.measurements:
                 if m.throughput is None:
-                    figure = f"{m.per_gpu:,.1f} {m.unit} per GPU; GPUs: not stated"
+                    per_gpu = numbers.grouped(m.per_gpu, 1, trim=False)
+                    figure = f"{per_gpu} {m.unit} per GPU; GPUs: not stated"
                 else:
-                    figure = f"{m.gpus} GPUs: {m.throughput:,.1f} {m.unit}"
+                    throughput = numbers.grouped(m.throughput, 1, trim=False)
+                    figure = f"{numbers.grouped(m.gpus, 0)} GPUs: {throughput} {m.unit}"
                 out.append(f"  {figure}")
                 out += _source_lines(m.source)
             for job in reading.jobs:
                 out.append(
-                    f"  {job.count} × {job.gpus} GPUs × {job.hours} h {job.title}"
+                    f"  {numbers.grouped(job.count, 0)} × {numbers.grouped(job.gpus, 0)} "
+                    f"GPUs × {numbers.grouped(job.hours, 2, trim=False)} h {job.title}"
                 )
                 out += _source_lines(job.source)
             out += [f"  Note: {note}" for note in reading.notes]
