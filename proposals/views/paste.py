@@ -19,6 +19,7 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import reverse
+from django.utils.text import get_text_list
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
@@ -179,16 +180,14 @@ def _inherited(proposal, kind: str, paste, code_names) -> str:
     mapped = {column.target for column in paste.columns}
     parts = []
     if "code" not in mapped and last.code_id in code_names:
-        parts.append(f"code “{code_names[last.code_id]}”")
+        parts.append(_("code “%(name)s”") % {"name": code_names[last.code_id]})
     if "hardware" not in mapped and last.hardware:
-        parts.append(f"hardware “{last.hardware}”")
+        parts.append(_("hardware “%(name)s”") % {"name": last.hardware})
     if not parts:
         return ""
-    return (
-        "Not in the table, taken from the last measurement: "
-        + " and ".join(parts)
-        + "."
-    )
+    return _("Not in the table, taken from the last measurement: %(values)s.") % {
+        "values": get_text_list(parts, _("and"))
+    }
 
 
 def _stored_fields(kind: str) -> list[str]:

@@ -202,8 +202,13 @@ def staff_assign(request, pk):
     except services.ReviewError as exc:
         messages.error(request, str(exc))
     else:
-        who = "nobody" if to is None else ("you" if to == request.user else to)
-        messages.success(request, f"Now handled by {who}.")
+        if to is None:
+            message = _("Now handled by nobody.")
+        elif to == request.user:
+            message = _("Now handled by you.")
+        else:
+            message = _("Now handled by %(name)s.") % {"name": to}
+        messages.success(request, message)
     return redirect("proposals:staff_review", pk=proposal.pk)
 
 
@@ -475,7 +480,7 @@ def _side(proposal, number) -> dict:
     if number == "current":
         assessment = assess.assess_proposal(proposal)
         return {
-            "label": "current draft",
+            "label": _("current draft"),
             "document": document_of(proposal),
             "tier": assessment.tier or "",
             "tier_label": assessment.mode_label,
@@ -484,7 +489,7 @@ def _side(proposal, number) -> dict:
         }
     revision = proposal_revision(proposal, number)
     return {
-        "label": f"revision {revision.number}",
+        "label": _("revision %(number)s") % {"number": revision.number},
         "revision": revision,
         "document": revision.snapshot,
         "tier": revision.tier,
