@@ -13,10 +13,11 @@ import math
 import re
 from dataclasses import dataclass
 
+from .codeentry import CodeEntry
 from .jobplan import JobPlan
 from .numbers import grouped
 from .numbers import json_number as n
-from .types import Cluster, CodeEntry, Measurement, Proposal
+from .types import Cluster, Measurement, Proposal
 
 DEFAULT_MFU_PCT = 40.0
 """The MFU assumed when neither the applicant nor the measurements give one: a

@@ -5,6 +5,8 @@ D or data set size x epochs x tokens per sample, assumed MFU): part of
 from __future__ import annotations
 
 from .fieldspec import FieldSpec, row
+from .types import MODEL_USES
+from .values import choice, number
 
 ESTIMATE_FIELDS: tuple[FieldSpec, ...] = (
     row(
@@ -16,6 +18,11 @@ ESTIMATE_FIELDS: tuple[FieldSpec, ...] = (
             "inference 2·N per token."
         ),
         term="flops-estimate",
+        value=choice(
+            MODEL_USES,
+            description="training (6·N·D FLOPs) or inference (2·N FLOPs per token).",
+            default="training",
+        ),
     ),
     row(
         "codes",
@@ -25,6 +32,9 @@ ESTIMATE_FIELDS: tuple[FieldSpec, ...] = (
         help="Optional: the number of parameters, for the 6·N·D compute estimate.",
         example="1,400,000,000",
         term="flops-estimate",
+        value=number(
+            description="Model parameters N (1400000000 for 1.4 B).", default=None
+        ),
     ),
     row(
         "codes",
@@ -38,6 +48,11 @@ ESTIMATE_FIELDS: tuple[FieldSpec, ...] = (
             "epochs and tokens per sample below."
         ),
         example="30,000,000,000",
+        value=number(
+            description="Tokens D processed in all (all epochs); for inference, "
+            "the tokens generated or read.",
+            default=None,
+        ),
     ),
     row(
         "codes",
@@ -46,8 +61,20 @@ ESTIMATE_FIELDS: tuple[FieldSpec, ...] = (
         width="num",
         help="Optional, instead of the tokens: samples in the data set.",
         example="1,000,000",
+        value=number(
+            description="Samples in the data set (with epochs and tokens_per_sample "
+            "instead of training_tokens).",
+            default=None,
+        ),
     ),
-    row("codes", "epochs", "Epochs", width="num", example="3"),
+    row(
+        "codes",
+        "epochs",
+        "Epochs",
+        width="num",
+        example="3",
+        value=number(default=None),
+    ),
     row(
         "codes",
         "tokens_per_sample",
@@ -55,6 +82,9 @@ ESTIMATE_FIELDS: tuple[FieldSpec, ...] = (
         width="num",
         help="Also turns a samples/s measurement into tokens/s for the MFU check.",
         example="2,048",
+        value=number(
+            description="Also turns samples/s measurements into tokens/s.", default=None
+        ),
     ),
     row(
         "codes",
@@ -68,5 +98,10 @@ ESTIMATE_FIELDS: tuple[FieldSpec, ...] = (
             "measurements of this code, else 40 %."
         ),
         term="mfu",
+        value=number(
+            description="MFU assumed for the estimate; null: the measurements' MFU, "
+            "else 40.",
+            default=None,
+        ),
     ),
 )

@@ -9,6 +9,7 @@ from decimal import Decimal
 
 from . import numbers, terms
 from .sections import TABLE_BY_KIND
+from .values import Value
 
 
 @dataclass(frozen=True)
@@ -54,6 +55,9 @@ class FieldSpec:
     examples: tuple[Example, ...] = ()
     # A sentence of help that holds on one system only: (cluster slug, sentence).
     on_system: tuple[tuple[str, str], ...] = ()
+    # What the field holds in the JSON format and the domain type (the code card's
+    # fields: ``values.entry_type``, ``formatshape.CODE``).
+    value: Value | None = None
 
     @property
     def key(self) -> str:

@@ -76,26 +76,6 @@ class Selection:
 
 
 @dataclass(frozen=True)
-class CodeEntry:
-    """One "Code details" entry: a distinct software component."""
-
-    role: str = "main"  # one of CODE_ROLES
-    name: str = ""
-    version: str = ""
-    references: tuple[str, ...] = ()
-    description: str = ""
-    # Optional inputs of the compute estimate (``estimate.py``): parameters N, tokens
-    # D (or dataset samples x epochs x tokens per sample) and an assumed MFU.
-    model_use: str = "training"  # one of MODEL_USES
-    model_parameters: float | None = None
-    training_tokens: float | None = None
-    dataset_samples: float | None = None
-    epochs: float | None = None
-    tokens_per_sample: float | None = None
-    assumed_mfu_pct: float | None = None
-
-
-@dataclass(frozen=True)
 class Measurement:
     """One scaling measurement; ``code`` is an index into ``Proposal.codes``."""
 
@@ -151,7 +131,8 @@ class Proposal:
     organisation: Organisation = field(default_factory=Organisation)
     experience: Experience = field(default_factory=Experience)
     selection: Selection = field(default_factory=Selection)
-    codes: tuple[CodeEntry, ...] = ()
+    # codeentry.CodeEntry: built from the vocabulary, which reads this module.
+    codes: tuple[CodeEntry, ...] = ()  # noqa: F821
     scalability: Scalability = field(default_factory=Scalability)
     optimisation_narrative: str = ""
 
