@@ -122,7 +122,10 @@ class QueueFilterForm(forms.Form):
             if name in self.fields
         ]
         if self.ignored_statuses:
-            unknown = ", ".join(f"\u201c{v[:40]}\u201d" for v in self.ignored_statuses)
+            unknown = ", ".join(
+                gettext("“%(status)s”") % {"status": v[:40]}
+                for v in self.ignored_statuses
+            )
             problems.append(
                 gettext(
                     "The filter “%(filter)s” ignored %(values)s: "

@@ -59,7 +59,9 @@ def _in_sentence(label: str) -> str:
 def _note_help(note_required, targets, latest):
     """The sentence under the status note: which new statuses need a note, with
     "Ready to submit" while the latest revision has error findings."""
-    names = [f"“{_in_sentence(label)}”" for label in note_required]
+    names = [
+        _("“%(status)s”") % {"status": _in_sentence(label)} for label in note_required
+    ]
     if workflow.READY in targets and latest.error_count:
         names.append(
             ngettext(

@@ -57,7 +57,7 @@ def test_the_note_help_names_statuses_as_german_writes_them(staff_client, submit
     german = get(staff_client, url, "de").text
     # German nouns keep their capital inside a sentence; English lower-cases them.
     assert "„Bereit zum Einreichen“ (Revision 1 hat" in german
-    assert "Erforderlich für" in german
+    assert "Erforderlich für „Änderungen angefordert“" in german
     english = get(staff_client, url, "en-gb").text
     assert "“ready to submit” (revision 1 has" in english
 
