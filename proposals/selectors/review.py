@@ -28,7 +28,7 @@ def review_conflict(*, user, proposal: Proposal) -> str:
     (conflict of interest); blank when nothing stands in the way. The proposal
     has one owner, with no co-owners, so owning it is the conflict."""
     if user is not None and proposal.owner_id == user.pk:
-        return (
+        return _(
             "This is your own proposal: a colleague must review and decide on it "
             "(conflict of interest)."
         )
