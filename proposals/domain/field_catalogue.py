@@ -14,6 +14,7 @@ from . import limits
 from .field_estimate import ESTIMATE_FIELDS
 from .field_scalability import SCALABILITY_FIELDS
 from .fieldspec import FieldSpec, row, scalar
+from .i18n import gettext_noop
 from .types import CODE_ROLES
 from .values import choice, lines, text
 
@@ -23,60 +24,70 @@ FIELDS: tuple[FieldSpec, ...] = (
         "title",
         "title",
         "organisation",
-        "Working title",
-        help="Only for you and the support staff; the portal asks for its own title.",
+        gettext_noop("Working title"),
+        help=gettext_noop(
+            "Only for you and the support staff; the portal asks for its own title."
+        ),
         example="Fine-tuning a 7B code model for industrial PLC programs",
     ),
     scalar(
         "call_family",
         "call_family",
         "organisation",
-        "Call family",
+        gettext_noop("Call family"),
         help=(
-            "Companies apply to AI for Industrial Innovation. Universities, research "
-            "centres and public bodies use the AI for Science and Collaborative EU "
-            "Projects family, which has its own peer review."
+            gettext_noop(
+                "Companies apply to AI for Industrial Innovation. Universities, research "
+                "centres and public bodies use the AI for Science and Collaborative EU "
+                "Projects family, which has its own peer review."
+            )
         ),
     ),
     scalar(
         "organisation_name",
         "organisation.name",
         "organisation",
-        "Organisation name",
-        help="The legal name, as registered for VAT.",
+        gettext_noop("Organisation name"),
+        help=gettext_noop("The legal name, as registered for VAT."),
     ),
     scalar(
         "organisation_kind",
         "organisation.kind",
         "organisation",
-        "Type of organisation",
+        gettext_noop("Type of organisation"),
         help=(
-            "AI for Industrial Innovation calls are for startups, SMEs and other "
-            "companies; academic and public-sector organisations apply to AI for "
-            "Science and Collaborative EU Projects, where companies take part only as "
-            "partners of a collaborative EU project."
+            gettext_noop(
+                "AI for Industrial Innovation calls are for startups, SMEs and other "
+                "companies; academic and public-sector organisations apply to AI for "
+                "Science and Collaborative EU Projects, where companies take part only as "
+                "partners of a collaborative EU project."
+            )
         ),
     ),
     scalar(
         "organisation_country",
         "organisation.country",
         "organisation",
-        "Country of incorporation",
+        gettext_noop("Country of incorporation"),
         help=(
-            "Where the organisation is incorporated. AI for Industrial Innovation: "
-            "{industrial_innovation_countries}. AI for Science and Collaborative EU "
-            "Projects: {ai_for_science_countries}. The outermost regions (Réunion, "
-            "Guadeloupe, ...) and Åland are part of the EU."
+            gettext_noop(
+                "Where the organisation is incorporated. AI for Industrial Innovation: "
+                "{industrial_innovation_countries}. AI for Science and Collaborative EU "
+                "Projects: {ai_for_science_countries}. The outermost regions (Réunion, "
+                "Guadeloupe, ...) and Åland are part of the EU."
+            )
         ),
     ),
     scalar(
         "vat_number",
         "organisation.vat_number",
         "organisation",
-        "VAT number",
+        gettext_noop("VAT number"),
         help=(
-            "With or without the country prefix; we check its format and check digits "
-            "offline (not whether it is registered)."
+            gettext_noop(
+                "With or without the country prefix; we check its format and check digits "
+                "offline (not whether it is registered)."
+            )
         ),
         example="FI20774740",
     ),
@@ -84,34 +95,46 @@ FIELDS: tuple[FieldSpec, ...] = (
         "ongoing_eurohpc_project",
         "organisation.ongoing_eurohpc_project",
         "organisation",
-        "Another ongoing EuroHPC JU project",
+        gettext_noop("Another ongoing EuroHPC JU project"),
         help=(
-            "Tick if your organisation has another EuroHPC JU project still running: "
-            "such applications are turned down."
+            gettext_noop(
+                "Tick if your organisation has another EuroHPC JU project still running: "
+                "such applications are turned down."
+            )
         ),
     ),
     scalar(
         "hpc_experience",
         "experience.hpc_experience",
         "organisation",
-        "HPC experience of the team",
+        gettext_noop("HPC experience of the team"),
         help=(
-            "Be candid: the recommended call depends on it, and a first project on a "
-            "supercomputer belongs in Playground."
+            gettext_noop(
+                "Be candid: the recommended call depends on it, and a first project on a "
+                "supercomputer belongs in Playground."
+            )
         ),
     ),
     scalar(
         "stack_demonstrated_on_target",
         "experience.stack_demonstrated_on_target",
         "organisation",
-        "Software stack already run on the target system",
+        gettext_noop("Software stack already run on the target system"),
         help=(
-            "Has your software already run on this system's GPUs? If not, start with "
-            "Playground to port and test it."
+            gettext_noop(
+                "Has your software already run on this system's GPUs? If not, start with "
+                "Playground to port and test it."
+            )
         ),
         on_system=(
-            (examples.LUMI, "On LUMI-G that means AMD MI250X GPUs with ROCm."),
-            (examples.MN5, "On MareNostrum 5 ACC that means NVIDIA H100 GPUs."),
+            (
+                examples.LUMI,
+                gettext_noop("On LUMI-G that means AMD MI250X GPUs with ROCm."),
+            ),
+            (
+                examples.MN5,
+                gettext_noop("On MareNostrum 5 ACC that means NVIDIA H100 GPUs."),
+            ),
         ),
     ),
     # --- AI Factory selection -------------------------------------------------------
@@ -119,47 +142,62 @@ FIELDS: tuple[FieldSpec, ...] = (
         "system",
         "selection.system",
         "selection",
-        "AI Factory (target system)",
+        gettext_noop("AI Factory (target system)"),
         help=(
-            "The supercomputer whose GPUs you apply for. Node size, partition limits "
-            "and the energy estimate follow from it."
+            gettext_noop(
+                "The supercomputer whose GPUs you apply for. Node size, partition limits "
+                "and the energy estimate follow from it."
+            )
         ),
     ),
     scalar(
         "libraries",
         "selection.libraries",
         "selection",
-        "Software libraries and codes",
-        help="A short list; each significant component gets its own code entry later.",
+        gettext_noop("Software libraries and codes"),
+        help=gettext_noop(
+            "A short list; each significant component gets its own code entry later."
+        ),
         example="PyTorch 2.5, DeepSpeed 0.15, Hugging Face Transformers, vLLM",
     ),
     scalar(
         "total_gpu_hours",
         "selection.total_gpu_hours",
         "selection",
-        "Total GPU-hours",
-        unit="GPU-hours",
+        gettext_noop("Total GPU-hours"),
+        unit=gettext_noop("GPU-hours"),
         term="gpu-hour",
         help=(
-            "One GPU-hour is one physical GPU for one hour. The amount decides the "
-            "call: up to {playground_max} Playground, up to {fast_lane_max} Fast Lane, "
-            "above that Large Scale."
+            gettext_noop(
+                "One GPU-hour is one physical GPU for one hour. The amount decides the "
+                "call: up to {playground_max} Playground, up to {fast_lane_max} Fast Lane, "
+                "above that Large Scale."
+            )
         ),
         on_system=(
-            (examples.LUMI, "On LUMI-G one GPU is one MI250X, that is two GCDs."),
-            (examples.MN5, "On MareNostrum 5 ACC one GPU is one H100."),
+            (
+                examples.LUMI,
+                gettext_noop("On LUMI-G one GPU is one MI250X, that is two GCDs."),
+            ),
+            (examples.MN5, gettext_noop("On MareNostrum 5 ACC one GPU is one H100.")),
         ),
         playground=(
-            "Up to {playground_max} GPU-hours is Playground: no scaling data and no job plan "
-            "needed, just describe what you tested or will test."
+            gettext_noop(
+                "Up to {playground_max} GPU-hours is Playground: no scaling data and no job plan "
+                "needed, just describe what you tested or will test."
+            )
         ),
         fast_lane=(
-            "{fast_lane_min} to {fast_lane_max} GPU-hours is Fast Lane: the job plan "
-            "below must add up to this figure."
+            gettext_noop(
+                "{fast_lane_min} to {fast_lane_max} GPU-hours is Fast Lane: the job plan "
+                "below must add up to this figure."
+            )
         ),
         large_scale=(
-            "Above {fast_lane_max} GPU-hours is Large Scale: the job plan and the monthly usage "
-            "schedule must both add up to this figure."
+            gettext_noop(
+                "Above {fast_lane_max} GPU-hours is Large Scale: the job plan and the "
+                "monthly usage schedule must both add up to this figure."
+            )
         ),
         example="18176",
         examples=examples.TOTAL_GPU_HOURS,
@@ -168,21 +206,29 @@ FIELDS: tuple[FieldSpec, ...] = (
         "max_gpus_per_job",
         "selection.max_gpus_per_job",
         "selection",
-        "Maximum number of GPUs per job",
+        gettext_noop("Maximum number of GPUs per job"),
         gpu_count=True,
-        help="The largest single job, in physical GPUs. We show it as nodes too.",
+        help=gettext_noop(
+            "The largest single job, in physical GPUs. We show it as nodes too."
+        ),
         playground=(
-            "Playground jobs usually stay within 1 to {playground_max_gpus_per_job} "
-            "GPUs; going beyond one node needs scaling data that first projects "
-            "rarely have."
+            gettext_noop(
+                "Playground jobs usually stay within 1 to {playground_max_gpus_per_job} "
+                "GPUs; going beyond one node needs scaling data that first projects "
+                "rarely have."
+            )
         ),
         fast_lane=(
-            "Fast Lane jobs typically use up to {fast_lane_max_gpus_per_job} GPUs; "
-            "your scaling data must support this size."
+            gettext_noop(
+                "Fast Lane jobs typically use up to {fast_lane_max_gpus_per_job} GPUs; "
+                "your scaling data must support this size."
+            )
         ),
         large_scale=(
-            "Large Scale jobs may use hundreds of GPUs, but you must have measured at "
-            "this size: no extrapolation."
+            gettext_noop(
+                "Large Scale jobs may use hundreds of GPUs, but you must have measured at "
+                "this size: no extrapolation."
+            )
         ),
         example="32",
         examples=examples.MAX_GPUS_PER_JOB,
@@ -191,60 +237,66 @@ FIELDS: tuple[FieldSpec, ...] = (
         "storage_tb",
         "selection.storage_tb",
         "selection",
-        "Storage requirement (TB)",
-        unit="TB",
-        help="Project storage you need during the allocation, in TB.",
+        gettext_noop("Storage requirement (TB)"),
+        unit=gettext_noop("TB"),
+        help=gettext_noop("Project storage you need during the allocation, in TB."),
         example="5",
     ),
     scalar(
         "storage_justification",
         "selection.storage_justification",
         "selection",
-        "Storage justification",
-        help="What takes the space: datasets, checkpoints, outputs, with rough sizes.",
+        gettext_noop("Storage justification"),
+        help=gettext_noop(
+            "What takes the space: datasets, checkpoints, outputs, with rough sizes."
+        ),
         example="Dataset 2 TB, 20 checkpoints of 60 GB, evaluation outputs 0.5 TB.",
     ),
     scalar(
         "transfer_in_tb",
         "selection.transfer_in_tb",
         "selection",
-        "Data transfer in (TB)",
-        unit="TB",
-        help="Data you copy to the system, in TB.",
+        gettext_noop("Data transfer in (TB)"),
+        unit=gettext_noop("TB"),
+        help=gettext_noop("Data you copy to the system, in TB."),
         example="2",
     ),
     scalar(
         "transfer_out_tb",
         "selection.transfer_out_tb",
         "selection",
-        "Data transfer out (TB)",
-        unit="TB",
-        help="Data you copy back (models, results), in TB.",
+        gettext_noop("Data transfer out (TB)"),
+        unit=gettext_noop("TB"),
+        help=gettext_noop("Data you copy back (models, results), in TB."),
         example="0.2",
     ),
     scalar(
         "transfer_justification",
         "selection.transfer_justification",
         "selection",
-        "Data transfer justification",
-        help="What moves in and out, and roughly when.",
+        gettext_noop("Data transfer justification"),
+        help=gettext_noop("What moves in and out, and roughly when."),
         example="Training corpus in once at the start; final weights out at the end.",
     ),
     scalar(
         "extra_cpu_hours",
         "selection.extra_cpu_hours",
         "selection",
-        "CPU-hours beyond the default allocation",
-        unit="CPU-hours",
+        gettext_noop("CPU-hours beyond the default allocation"),
+        unit=gettext_noop("CPU-hours"),
         help=(
-            "Leave empty if the default CPU allocation is enough. If you need more, "
-            "explain why in the description of the code that needs them. Do not run "
-            "CPU-only jobs on GPU nodes."
+            gettext_noop(
+                "Leave empty if the default CPU allocation is enough. If you need more, "
+                "explain why in the description of the code that needs them. Do not run "
+                "CPU-only jobs on GPU nodes."
+            )
         ),
         on_system=(
             (
                 examples.LUMI,
-                "On LUMI, AI Factory projects get 1,000 CPU-hours on LUMI-C by default.",
+                gettext_noop(
+                    "On LUMI, AI Factory projects get 1,000 CPU-hours on LUMI-C by default."
+                ),
             ),
         ),
     ),
@@ -252,12 +304,16 @@ FIELDS: tuple[FieldSpec, ...] = (
         "auxiliary_services",
         "selection.auxiliary_services",
         "selection",
-        "Auxiliary services",
-        help="Small services such as an MLflow or Weights & Biases server.",
+        gettext_noop("Auxiliary services"),
+        help=gettext_noop(
+            "Small services such as an MLflow or Weights & Biases server."
+        ),
         on_system=(
             (
                 examples.LUMI,
-                "On LUMI they run on the LUMI-K Kubernetes platform, which has no GPUs.",
+                gettext_noop(
+                    "On LUMI they run on the LUMI-K Kubernetes platform, which has no GPUs."
+                ),
             ),
         ),
         example="MLflow tracking server",
@@ -266,13 +322,15 @@ FIELDS: tuple[FieldSpec, ...] = (
         "duration_months",
         "selection.duration_months",
         "selection",
-        "Allocation duration (months)",
-        unit="months",
+        gettext_noop("Allocation duration (months)"),
+        unit=gettext_noop("months"),
         help=(
-            "Typical terms: Playground {playground_durations}, Fast Lane "
-            "{fast_lane_durations}, Large Scale {large_scale_durations}; AI for Science "
-            "and Collaborative EU Projects {ai_for_science_durations} (guidance, not "
-            "rules)."
+            gettext_noop(
+                "Typical terms: Playground {playground_durations}, Fast Lane "
+                "{fast_lane_durations}, Large Scale {large_scale_durations}; AI for Science "
+                "and Collaborative EU Projects {ai_for_science_durations} (guidance, not "
+                "rules)."
+            )
         ),
         example="3",
     ),
@@ -280,38 +338,42 @@ FIELDS: tuple[FieldSpec, ...] = (
     row(
         "codes",
         "role",
-        "Role in the project",
+        gettext_noop("Role in the project"),
         help=(
-            "One entry for the main training or inference loop, plus one for each "
-            "compute-heavy pre-processing step, separate evaluation or inference code, "
-            "or simulation that generates data."
+            gettext_noop(
+                "One entry for the main training or inference loop, plus one for each "
+                "compute-heavy pre-processing step, separate evaluation or inference code, "
+                "or simulation that generates data."
+            )
         ),
         value=choice(CODE_ROLES, initial="main"),
     ),
     row(
         "codes",
         "name",
-        "Name of the code",
-        help="The code's name.",
+        gettext_noop("Name of the code"),
+        help=gettext_noop("The code's name."),
         example="Megatron-LM",
         value=text(limits.LINE_CHARS),
     ),
     row(
         "codes",
         "version",
-        "Version or release",
-        help="A release, tag or commit that pins what you will run.",
+        gettext_noop("Version or release"),
+        help=gettext_noop("A release, tag or commit that pins what you will run."),
         example="core_r0.9.0",
         value=text(limits.VERSION_CHARS),
     ),
     row(
         "codes",
         "references",
-        "Web page and other references",
+        gettext_noop("Web page and other references"),
         help=(
-            "One per line: repository, documentation, papers. Links with technical "
-            "facts (build steps, hardware needs, dependencies, scaling or performance "
-            "results) help reviewers most."
+            gettext_noop(
+                "One per line: repository, documentation, papers. Links with technical "
+                "facts (build steps, hardware needs, dependencies, scaling or performance "
+                "results) help reviewers most."
+            )
         ),
         example="https://github.com/NVIDIA/Megatron-LM",
         value=lines(
@@ -324,15 +386,17 @@ FIELDS: tuple[FieldSpec, ...] = (
     row(
         "codes",
         "description",
-        "Description of the code",
+        gettext_noop("Description of the code"),
         help=(
-            "What this component does in the project, in technical terms. For ML "
-            "code: framework and minimum version (PyTorch, TensorFlow, JAX), key "
-            "libraries, the distributed training library (DDP, FSDP, DeepSpeed, "
-            "Horovod, Megatron) and optimisations (FlashAttention, activation "
-            "checkpointing, mixed precision). Say whether everything is in the site's "
-            "AI software environment or how you will install what is missing. For "
-            "other code: language, dependencies, build steps."
+            gettext_noop(
+                "What this component does in the project, in technical terms. For ML "
+                "code: framework and minimum version (PyTorch, TensorFlow, JAX), key "
+                "libraries, the distributed training library (DDP, FSDP, DeepSpeed, "
+                "Horovod, Megatron) and optimisations (FlashAttention, activation "
+                "checkpointing, mixed precision). Say whether everything is in the site's "
+                "AI software environment or how you will install what is missing. For "
+                "other code: language, dependencies, build steps."
+            )
         ),
         example=(
             "Training loop in PyTorch >= 2.4 with FSDP and bf16 mixed precision; "

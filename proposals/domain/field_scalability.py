@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from . import field_examples as examples
 from .fieldspec import FieldSpec, row, scalar
+from .i18n import gettext_noop
 
 SCALABILITY_FIELDS: tuple[FieldSpec, ...] = (
     # --- Scalability and performance ------------------------------------------------
@@ -12,22 +13,30 @@ SCALABILITY_FIELDS: tuple[FieldSpec, ...] = (
         "scalability_narrative",
         "scalability.narrative",
         "scalability",
-        "Scalability and performance of the application",
-        help="Technical evidence, not motivation: what you measured, where, how.",
+        gettext_noop("Scalability and performance of the application"),
+        help=gettext_noop(
+            "Technical evidence, not motivation: what you measured, where, how."
+        ),
         playground=(
-            "No scaling data needed. Describe the tests you have run (any hardware is "
-            "fine) or the tests this allocation will let you run."
+            gettext_noop(
+                "No scaling data needed. Describe the tests you have run (any hardware is "
+                "fine) or the tests this allocation will let you run."
+            )
         ),
         fast_lane=(
-            "Give throughput at small scale (for example 2 to 4 GPUs) and the "
-            "efficiency you expect at your largest job; the tables below are added "
-            "to your text in the export."
+            gettext_noop(
+                "Give throughput at small scale (for example 2 to 4 GPUs) and the "
+                "efficiency you expect at your largest job; the tables below are added "
+                "to your text in the export."
+            )
         ),
         large_scale=(
-            "Show measurements at the scale you request (no extrapolation): "
-            "throughput, speedup, efficiency, and MFU or communication overhead for "
-            "large single jobs; for many independent jobs, how the total is composed "
-            "and how stable a job's runtime is."
+            gettext_noop(
+                "Show measurements at the scale you request (no extrapolation): "
+                "throughput, speedup, efficiency, and MFU or communication overhead for "
+                "large single jobs; for many independent jobs, how the total is composed "
+                "and how stable a job's runtime is."
+            )
         ),
         example=(
             "We tested on 4, 8 and 16 GPUs with PyTorch FSDP on a fixed 1M-image set: "
@@ -39,135 +48,154 @@ SCALABILITY_FIELDS: tuple[FieldSpec, ...] = (
         "workload",
         "scalability.workload",
         "scalability",
-        "Shape of the workload",
+        gettext_noop("Shape of the workload"),
         help=(
-            "A single large job needs strong-scaling data. Many independent jobs (each "
-            "at most 2 nodes) need a representative-job test and its runtime stability "
-            "instead."
+            gettext_noop(
+                "A single large job needs strong-scaling data. Many independent jobs (each "
+                "at most 2 nodes) need a representative-job test and its runtime stability "
+                "instead."
+            )
         ),
     ),
     scalar(
         "runtime_stability_pct",
         "scalability.runtime_stability_pct",
         "scalability",
-        "Runtime stability of a representative job (± %)",
-        short="Runtime stability (± %)",
-        unit="± %",
-        help="How much a representative job's runtime varies between runs, in ± percent.",
+        gettext_noop("Runtime stability of a representative job (± %)"),
+        short=gettext_noop("Runtime stability (± %)"),
+        unit=gettext_noop("± %"),
+        help=gettext_noop(
+            "How much a representative job's runtime varies between runs, in ± percent."
+        ),
         example="5",
     ),
     row(
         "measurements",
         "code",
-        "Code",
+        gettext_noop("Code"),
         width="code",
-        help="The code entry that was measured.",
+        help=gettext_noop("The code entry that was measured."),
     ),
     row(
         "measurements",
         "gpus",
-        "GPUs",
+        gettext_noop("GPUs"),
         width="num",
-        short="{gpus}",
+        short=gettext_noop("{gpus}"),
         gpu_count=True,
-        help="Physical GPUs used in the measurement.",
+        help=gettext_noop("Physical GPUs used in the measurement."),
         term="gpu",
     ),
     row(
         "measurements",
         "throughput",
-        "Throughput",
+        gettext_noop("Throughput"),
         width="num",
-        help="Samples, tokens or images per second, at that size.",
+        help=gettext_noop("Samples, tokens or images per second, at that size."),
         term="throughput",
     ),
-    row("measurements", "unit", "Unit", width="unit", example="samples/s"),
+    row(
+        "measurements", "unit", gettext_noop("Unit"), width="unit", example="samples/s"
+    ),
     row(
         "measurements",
         "mfu_pct",
-        "MFU (%)",
+        gettext_noop("MFU (%)"),
         width="pct",
-        short="MFU %",
-        unit="%",
-        help="Model FLOPs utilisation: the share of the GPUs' peak the model achieves.",
+        short=gettext_noop("MFU %"),
+        unit=gettext_noop("%"),
+        help=gettext_noop(
+            "Model FLOPs utilisation: the share of the GPUs' peak the model achieves."
+        ),
         term="mfu",
     ),
     row(
         "measurements",
         "comm_overhead_pct",
-        "Communication overhead (%)",
+        gettext_noop("Communication overhead (%)"),
         width="pct",
-        short="Comm. %",
-        unit="%",
-        help="Share of a training step spent waiting for communication between GPUs.",
+        short=gettext_noop("Comm. %"),
+        unit=gettext_noop("%"),
+        help=gettext_noop(
+            "Share of a training step spent waiting for communication between GPUs."
+        ),
         term="communication-overhead",
     ),
-    row("measurements", "hardware", "Hardware tested on", example="LUMI-G, 4 nodes"),
-    row("jobs", "title", "Job type", example="Pre-training run"),
+    row(
+        "measurements",
+        "hardware",
+        gettext_noop("Hardware tested on"),
+        example="LUMI-G, 4 nodes",
+    ),
+    row("jobs", "title", gettext_noop("Job type"), example="Pre-training run"),
     row(
         "jobs",
         "gpus",
-        "GPUs per job",
+        gettext_noop("GPUs per job"),
         width="num",
-        short="{gpus} per job",
+        short=gettext_noop("{gpus} per job"),
         gpu_count=True,
-        help="Physical GPUs of one job.",
+        help=gettext_noop("Physical GPUs of one job."),
         term="gpu",
     ),
     row(
         "jobs",
         "hours",
-        "Hours per job",
+        gettext_noop("Hours per job"),
         width="num",
-        unit="h",
-        help="Wall-clock hours of one job.",
+        unit=gettext_noop("h"),
+        help=gettext_noop("Wall-clock hours of one job."),
         term="walltime",
     ),
     row(
         "jobs",
         "count",
-        "Number of jobs",
+        gettext_noop("Number of jobs"),
         width="num",
-        help="How many jobs of this kind you run.",
+        help=gettext_noop("How many jobs of this kind you run."),
     ),
     row(
         "schedule",
         "from_month",
-        "From month",
+        gettext_noop("From month"),
         width="month",
-        help="First month of the period (1 = first month).",
+        help=gettext_noop("First month of the period (1 = first month)."),
     ),
     row(
         "schedule",
         "to_month",
-        "To month",
+        gettext_noop("To month"),
         width="month",
-        help="Last month of the period, inclusive.",
+        help=gettext_noop("Last month of the period, inclusive."),
     ),
     row(
         "schedule",
         "gpu_hours",
-        "GPU-hours",
+        gettext_noop("GPU-hours"),
         width="num",
-        unit="GPU-hours",
-        help="GPU-hours used in the period.",
+        unit=gettext_noop("GPU-hours"),
+        help=gettext_noop("GPU-hours used in the period."),
         term="gpu-hour",
     ),
-    row("schedule", "activity", "Activity", example="Pre-training"),
+    row("schedule", "activity", gettext_noop("Activity"), example="Pre-training"),
     # --- Optimisation ----------------------------------------------------------------
     scalar(
         "optimisation_narrative",
         "optimisation.narrative",
         "optimisation",
-        "Optimisation of the work proposed",
+        gettext_noop("Optimisation of the work proposed"),
         help=(
-            "Concrete actions, not impact: which component, which technique (FSDP, "
-            "FlashAttention, checkpointing, data loading, ...) and the benefit for "
-            "future work, quantified where you can."
+            gettext_noop(
+                "Concrete actions, not impact: which component, which technique (FSDP, "
+                "FlashAttention, checkpointing, data loading, ...) and the benefit for "
+                "future work, quantified where you can."
+            )
         ),
         playground=(
-            "For a first project, say what you will learn or port and measure, for "
-            "example multi-GPU training with DDP and the effect of batch size."
+            gettext_noop(
+                "For a first project, say what you will learn or port and measure, for "
+                "example multi-GPU training with DDP and the effect of batch size."
+            )
         ),
         example=(
             "Data loading takes 30% of step time; we will pre-shard the dataset and "

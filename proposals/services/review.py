@@ -8,7 +8,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from proposals import assess, notifications, selectors
-from proposals.domain import jsonformat, technical_review, workflow
+from proposals.domain import i18n, jsonformat, technical_review, workflow
 from proposals.models import (
     Proposal,
     ProposalRevision,
@@ -330,7 +330,7 @@ def review_assess(
             "limit": technical_review.MAX_TEXT
         }
     elif technical_review.NUL in text:
-        problems["text"] = technical_review.NUL_PROBLEM
+        problems["text"] = i18n.gettext(technical_review.NUL_PROBLEM)
     if problems:
         raise AssessmentProblems(problems)
     assessment = TechnicalAssessment.objects.create(
