@@ -53,7 +53,7 @@ from proposals.views.review import (
 def _in_sentence(label: str) -> str:
     """A status label inside a sentence: lower case, except in German, whose
     nouns keep their capitals."""
-    return label if get_language().startswith("de") else label.lower()
+    return label if (get_language() or "").startswith("de") else label.lower()
 
 
 def _note_help(note_required, targets, latest):
