@@ -76,7 +76,9 @@ def choice_name(path: str, text: str) -> str:
     except FieldDoesNotExist:  # a field of the format that is not a model column
         return text
     return (
-        dict(model_field.flatchoices).get(text, text) if model_field.choices else text
+        str(dict(model_field.flatchoices).get(text, text))
+        if model_field.choices
+        else text
     )
 
 

@@ -2,6 +2,7 @@
 those rows."""
 
 from django.db import IntegrityError, transaction
+from django.utils.translation import gettext as _
 
 from proposals.domain import limits
 from proposals.domain.sections import TABLE_BY_KIND
@@ -32,8 +33,16 @@ def proposal_paste_rows(*, proposal: Proposal, kind: str, rows: list[dict]) -> l
     room = limits.MAX_ROWS[kind] - stored.count()
     if len(rows) > room:
         raise PasteError(
-            f"The {TABLE_BY_KIND[kind].title.lower()} has room for {max(room, 0)} "
-            f"more rows (at most {limits.MAX_ROWS[kind]}); {len(rows)} were pasted."
+            _(
+                "The %(table)s has room for %(room)s more rows (at most %(most)s); "
+                "%(pasted)s were pasted."
+            )
+            % {
+                "table": TABLE_BY_KIND[kind].title.lower(),
+                "room": max(room, 0),
+                "most": limits.MAX_ROWS[kind],
+                "pasted": len(rows),
+            }
         )
     last = stored.order_by("-position", "-id").first()
     start = last.position + 1 if last else 0
@@ -55,7 +64,7 @@ def proposal_paste_rows(*, proposal: Proposal, kind: str, rows: list[dict]) -> l
             created = model.objects.bulk_create(objects)
     except IntegrityError as error:
         raise PasteError(
-            "These values contradict each other; nothing was added."
+            _("These values contradict each other; nothing was added.")
         ) from error
     _bump(proposal)
     return [row.pk for row in created]
