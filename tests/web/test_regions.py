@@ -6,10 +6,11 @@ import dataclasses
 
 import pytest
 from django.template import Context, Variable
-from django.template.base import FilterExpression, VariableNode
+from django.template.base import FilterExpression, TokenType, VariableNode
 from django.template.defaulttags import ForNode, IfNode, WithNode
 from django.template.library import SimpleNode
 from django.template.loader import get_template
+from django.templatetags.i18n import BlockTranslateNode, TranslateNode
 from django.test import Client
 from django.test.utils import override_settings
 from django.urls import reverse
@@ -177,9 +178,25 @@ def template_reads(nodelist, bound=frozenset()) -> set[str]:
     names ``{% for %}`` and ``{% with %}`` bind), walked without rendering, so a
     branch no proposal takes is read too."""
     reads = set()
+    bound = set(bound)
     for node in nodelist:
         inner = set(bound)
-        if isinstance(node, VariableNode):
+        if isinstance(node, TranslateNode):
+            reads |= _names(node.filter_expression)
+            if node.asvar:  # binds a name for the nodes after it
+                bound.add(node.asvar)
+        elif isinstance(node, BlockTranslateNode):
+            for expression in node.extra_context.values():
+                reads |= _names(expression)
+            if node.counter is not None:
+                reads |= _names(node.counter)
+            mine = set(node.extra_context) | ({node.countervar} - {None})
+            for token in [*node.singular, *(node.plural or ())]:
+                if token.token_type == TokenType.VAR:
+                    reads |= {token.contents.split(".")[0]} - mine - bound
+            if node.asvar:
+                bound.add(node.asvar)
+        elif isinstance(node, VariableNode):
             reads |= _names(node.filter_expression)
         elif isinstance(node, IfNode):
             for condition, _ in node.conditions_nodelists:
@@ -201,7 +218,23 @@ def template_reads(nodelist, bound=frozenset()) -> set[str]:
         if isinstance(node, IfNode):
             for _, child in node.conditions_nodelists:
                 reads |= template_reads(child, inner)
+        bound |= _asvars_inside(node)
     return reads - set(bound)
+
+
+def _asvars_inside(node) -> set[str]:
+    """The names ``{% translate ... as x %}`` / ``{% blocktranslate asvar x %}``
+    bind inside ``node``'s branches, which the nodes after it may read."""
+    names = set()
+    children = [getattr(node, a, None) for a in getattr(node, "child_nodelists", ())]
+    if isinstance(node, IfNode):
+        children += [child for _, child in node.conditions_nodelists]
+    for child in filter(None, children):
+        for inner in child:
+            if isinstance(inner, TranslateNode | BlockTranslateNode) and inner.asvar:
+                names.add(inner.asvar)
+            names |= _asvars_inside(inner)
+    return names
 
 
 def test_each_region_template_reads_only_names_of_its_inputs(user_client, proposals):
