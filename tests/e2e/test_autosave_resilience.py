@@ -11,7 +11,8 @@ def log_in(page: Page, base: str, username: str):
     page.fill("#id_username", username)
     page.fill("#id_password", PASSWORD)
     page.click("button[type=submit]")
-    expect(page.get_by_role("heading", name="My proposals")).to_be_visible()
+    # The list's heading, whatever language the browser asks for.
+    expect(page.get_by_test_id("proposal-list-heading")).to_be_visible()
 
 
 def test_failed_save_is_retried_until_it_lands(page: Page, live_server, e2e_catalogue):

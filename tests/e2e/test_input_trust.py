@@ -24,7 +24,8 @@ def log_in(page: Page, base: str, username: str):
     page.fill("#id_username", username)
     page.fill("#id_password", PASSWORD)
     page.click("button[type=submit]")
-    expect(page.get_by_role("heading", name="My proposals")).to_be_visible()
+    # The list's heading, whatever language the browser asks for.
+    expect(page.get_by_test_id("proposal-list-heading")).to_be_visible()
 
 
 def retype(page: Page, selector: str, text: str):
@@ -44,10 +45,12 @@ def settled(page: Page, state: str = "saved"):
 @pytest.fixture
 def applicant(browser, live_server, e2e_catalogue, request):
     """A page in a browser of the given locale, logged in as a person who writes
-    numbers in that locale's format, and their LUMI-G proposal."""
+    numbers in that locale's format, and their LUMI-G proposal. The interface stays
+    English by their choice in Settings: these tests are about numbers (the
+    interface's language has its own tests)."""
     fmt = getattr(request, "param", "en")
     user = UserFactory()
-    services.preferences_set(user=user, number_format=fmt)
+    services.preferences_set(user=user, number_format=fmt, language="en-gb")
     proposal = ProposalFactory(owner=user)
     context = browser.new_context(locale=LOCALES[fmt])
     page = context.new_page()
