@@ -35,6 +35,7 @@ from .models import (
     ScalingMeasurement,
     UsageMonth,
 )
+from .table_rows import rows_of
 
 # The catalogue row keys are the domain Cluster fields (as in fixtures/catalogue.json).
 CLUSTER_FIELDS = [f.name for f in fields(domain.Cluster)]
@@ -130,7 +131,7 @@ def countries_from_db() -> dict[str, domain.Country] | None:
 
 def proposal_to_domain(proposal: Proposal) -> domain.Proposal:
     """Convert a proposal with its children (prefetch them: see ``with_children``)."""
-    codes = list(proposal.codes.all())
+    codes = rows_of(proposal, "codes")
     code_index = {code.pk: i for i, code in enumerate(codes)}
     p = proposal
     return domain.Proposal(
@@ -161,7 +162,7 @@ def proposal_to_domain(proposal: Proposal) -> domain.Proposal:
                     hardware=m.hardware,
                     source=m.source,
                 )
-                for m in p.measurements.all()
+                for m in rows_of(p, "measurements")
             ),
             jobs=tuple(
                 domain.Job(
@@ -171,7 +172,7 @@ def proposal_to_domain(proposal: Proposal) -> domain.Proposal:
                     count=j.count or 0,
                     source=j.source,
                 )
-                for j in p.jobs.all()
+                for j in rows_of(p, "jobs")
             ),
             schedule=tuple(
                 domain.UsagePeriod(
@@ -180,7 +181,7 @@ def proposal_to_domain(proposal: Proposal) -> domain.Proposal:
                     gpu_hours=_float(u.gpu_hours) or 0.0,
                     activity=u.activity,
                 )
-                for u in p.schedule.all()
+                for u in rows_of(p, "schedule")
             ),
         ),
         optimisation_narrative=p.optimisation_narrative,

@@ -16,6 +16,7 @@ from proposals import assess, domain
 from proposals.charts import chart_data
 from proposals.domain import jsonformat
 from proposals.domain.sections import TABLE_KINDS
+from proposals.table_rows import rows_of
 
 
 @dataclass(frozen=True)
@@ -90,7 +91,7 @@ class Evaluation:
     def rows(self) -> dict[str, list]:
         """The stored rows in the engine's order (the adapter keeps every row, blank
         or not), so a finding's ``jobs[2]`` is the third job row here too."""
-        return {kind: list(getattr(self.model, kind).all()) for kind in TABLE_KINDS}
+        return {kind: rows_of(self.model, kind) for kind in TABLE_KINDS}
 
     @cached_property
     def code_names(self) -> dict[int, str]:

@@ -32,6 +32,7 @@ from proposals.forms import (
 )
 from proposals.http import MAX_DIGITS
 from proposals.services import canonical
+from proposals.table_rows import rows_of
 
 ENGLISH = NUMBER_FORMAT_BY_NAME["en"]
 ROW_KEY_LENGTH = 10
@@ -168,11 +169,11 @@ def build_step_forms(
         main = step.form_class(data, instance=copy.copy(proposal), **common, **kwargs)
         step_forms.main = main
         step_forms.originals[id(main)] = proposal
-    codes = list(proposal.codes.all())
+    codes = rows_of(proposal, "codes")
     system = proposal.system
     gcds = system.gcds_per_gpu if system else 1
     for kind in step.tables:
-        rows = codes if kind == "codes" else list(getattr(proposal, kind).all())
+        rows = codes if kind == "codes" else rows_of(proposal, kind)
         kwargs = dict(common)
         if kind in ("measurements", "jobs"):
             kwargs.update(gcds_per_gpu=gcds, gpu_unit=gpu_unit)
@@ -359,7 +360,7 @@ def plan_optional(mode) -> bool:
 def has_plan_data(proposal) -> bool:
     """Whether anything of the job plan or the scaling data is stored (rows, the
     workload shape, a stability figure): what exists is always shown."""
-    return any(getattr(proposal, kind).all() for kind in PLAN_TABLES) or any(
+    return any(rows_of(proposal, kind) for kind in PLAN_TABLES) or any(
         getattr(proposal, name) not in (None, "") for name in PLAN_FIELDS
     )
 

@@ -13,6 +13,7 @@ from proposals.domain.numbers import NumberFormat
 from proposals.domain.sections import ROW_PREFIX
 from proposals.forms import JobTypeForm, MeasurementForm, SelectionForm
 from proposals.services import canonical
+from proposals.table_rows import rows_of
 from proposals.wizard import ENGLISH, TABLE_FORMS, Step, row_fields, stored_row_key
 
 
@@ -98,9 +99,7 @@ def _shown_objects(step: Step, proposal) -> dict:
     if step.form_class is not None:
         objects[""] = (proposal, step.form_class, set(step.form_class._meta.fields))
     for kind in step.tables:
-        rows = (
-            proposal.codes.all() if kind == "codes" else getattr(proposal, kind).all()
-        )
+        rows = rows_of(proposal, kind)
         for row in rows:
             objects[f"{kind}-{row.pk}"] = (row, TABLE_FORMS[kind], None)
     return objects
@@ -172,5 +171,5 @@ def _form_kwargs(proposal, gpu_unit, number_format, *, codes: bool) -> dict:
         None: common,  # every other form
         SelectionForm: {**common, "gpu_unit": gpu_unit},
         JobTypeForm: rows,
-        MeasurementForm: {**rows, "codes": list(proposal.codes.all()) if codes else []},
+        MeasurementForm: {**rows, "codes": rows_of(proposal, "codes") if codes else []},
     }

@@ -6,9 +6,7 @@ from __future__ import annotations
 
 from proposals.domain import Assessment
 from proposals.domain.mfu import RELATIVE_TOLERANCE, TOLERANCE_POINTS
-from proposals.domain.numbers import hours, ratio
-
-from .tables import num
+from proposals.domain.numbers import hours, num, ratio
 
 MFU_FROM = {"stated": "assumed by us", "measured": "measured", "assumed": "assumed"}
 

@@ -15,12 +15,12 @@ from proposals.domain.calendar import for_proposal as calendar_of
 from proposals.domain.countries import name as country_name
 from proposals.domain.fields import describe_path, label, row_names
 from proposals.domain.jsonformat import dump
-from proposals.domain.numbers import MISSING
+from proposals.domain.numbers import MISSING, num
 from proposals.domain.types import CALL_FAMILY_LABELS, ORGANISATION_KIND_LABELS
 
 from .compute import summary_rows as compute_rows
 from .portal import ROLE_LABELS, Block, selection_blocks
-from .tables import Figures, code_label, figures, normalise, num, plural
+from .tables import Figures, code_label, figures, normalise, plural
 
 SEVERITY_LABELS = {"error": "Error", "warning": "Warning", "info": "Info"}
 

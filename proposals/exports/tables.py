@@ -13,19 +13,12 @@ import textwrap
 from dataclasses import dataclass, field
 
 from proposals.domain import Assessment, Catalogue, Cluster, Proposal
-from proposals.domain.numbers import MISSING, grouped
+from proposals.domain.numbers import MISSING, grouped, num
 from proposals.domain.terms import UNITS
 
 #: The heading of the rows' provenance, in every export and on the staff page.
 SOURCES_TITLE = "Read from training logs and accounting"
 TITLE_WIDTH = 36  # job titles and activities wrap at this width in plain text
-
-
-def num(value: float | int | None, decimals: int = 2) -> str:
-    """``18176`` -> ``18,176``; ``0.1`` -> ``0.1``; at most ``decimals`` places, in
-    the active format: the portal's in every export (``exports.in_portal_form``),
-    the reader's on the staff review page."""
-    return grouped(value, decimals)
 
 
 def count(value: float | int | None) -> str:

@@ -6,6 +6,7 @@ from proposals.assess import CHILDREN
 from proposals.models import (
     Proposal,
 )
+from proposals.table_rows import ATTRIBUTE
 
 
 def _child_models():
@@ -14,8 +15,8 @@ def _child_models():
 
 def attach_rows(proposal: Proposal) -> None:
     """Read the rows of every table of ``proposal`` in one ``UNION ALL`` query and
-    attach them as ``prefetch_related`` would (``proposal.jobs.all()`` then asks
-    nothing more). Each table's columns have their own places in the union, typed
+    keep them on it as ``table_rows`` (``table_rows.rows_of(proposal, "jobs")``
+    then asks nothing more). Each table's columns have their own places in the union, typed
     (``CAST(NULL AS ...)``) where the row belongs to another table."""
     models, sql, layout = _children_query()
     with connection.cursor() as cursor:
@@ -32,20 +33,17 @@ def attach_rows(proposal: Proposal) -> None:
         row = model.from_db(connection.alias, names, values)
         model._meta.get_field("proposal").set_cached_value(row, proposal)
         rows[kind].append(row)
-    # Django has no public way to hand a relation rows read otherwise: reading them
-    # with ``prefetch_related`` costs one query per table (measured: every step's
-    # autosave then exceeds its 6 statements, tests/web/test_live.py). Dropping this
-    # needs the readers (``wizard``, ``live``, ``views.wizard``) to take the rows
-    # from the request's one evaluation instead of ``proposal.<kind>.all()``.
-    cache = getattr(proposal, "_prefetched_objects_cache", None)
-    if cache is None:
-        cache = proposal._prefetched_objects_cache = {}
-    for kind, _model in models:
-        ordered = sorted(rows[kind], key=lambda row: (row.position, row.pk))
-        queryset = getattr(proposal, kind).get_queryset()
-        queryset._result_cache = ordered
-        queryset._prefetch_done = True
-        cache[kind] = queryset
+    # Kept on the proposal (``table_rows.rows_of`` reads them): reading them with
+    # ``prefetch_related`` costs one query per table (every step's autosave then
+    # exceeds its 6 statements, tests/web/test_live.py).
+    setattr(
+        proposal,
+        ATTRIBUTE,
+        {
+            kind: sorted(rows[kind], key=lambda row: (row.position, row.pk))
+            for kind, _model in models
+        },
+    )
 
 
 _CHILDREN_QUERIES: dict[str, tuple] = {}

@@ -3,9 +3,9 @@ on hover and on keyboard focus (CSS only: no script, so the strict CSP holds).""
 
 from django import template
 from django.urls import reverse
-from django.utils.html import format_html
 
 from proposals.domain.glossary import term as glossary_term
+from proposals.templatetags.fragments import fragment
 
 register = template.Library()
 
@@ -17,17 +17,7 @@ def term_link(context, slug: str, text) -> str:
     count = context.render_context.get("glossary_tips", 0) + 1
     context.render_context["glossary_tips"] = count
     tip_id = f"term-tip-{slug}-{count}"
-    return format_html(
-        '<span class="term-help"><a class="term" href="{}#{}" aria-describedby="{}">'
-        '{}</a><span class="term-tip" role="tooltip" id="{}">{}: {}</span></span>',
-        reverse("proposals:glossary"),
-        entry.slug,
-        tip_id,
-        text,
-        tip_id,
-        entry.name,
-        entry.short,
-    )
+    return fragment("term_link")(reverse("proposals:glossary"), entry, tip_id, text)
 
 
 @register.simple_tag(takes_context=True)

@@ -12,7 +12,7 @@ from django.utils.html import format_html
 from django.utils.translation import gettext as _
 
 from proposals import localization
-from proposals.domain.numbers import MISSING, grouped
+from proposals.domain.numbers import MISSING, grouped, num
 from proposals.domain.numbers import hours as hours_text
 from proposals.domain.sections import TABLE_BY_KIND
 from proposals.templatetags import fragments
@@ -30,14 +30,10 @@ def get_item(mapping, key):
     return mapping.get(key)
 
 
-@register.filter
-def num(value, decimals=2):
-    """A number in the reader's format (``18,176``, ``18.176``, ``18 176``: the one
-    activated for the request or e-mail, see ``proposals.localization``); ``—`` for
-    nothing. One printer for every page: ``proposals.domain.numbers.grouped``."""
-    if value == "":
-        return MISSING
-    return grouped(value, int(decimals))
+# A number in the reader's format (``18,176``, ``18.176``, ``18 176``: the one
+# activated for the request or e-mail, see ``proposals.localization``); ``—`` for
+# nothing. One printer for every page and export.
+register.filter("num", num)
 
 
 @register.filter

@@ -42,6 +42,7 @@ from proposals.services.paste import (
     proposal_paste_rows,
     proposal_undo_paste,
 )
+from proposals.table_rows import rows_of
 from proposals.views import owned_proposal, wizard
 from proposals.views.accounts import number_format
 from proposals.wizard import shown_rows
@@ -77,9 +78,9 @@ def _remember(request, proposal_pk, kind: str, pks: list) -> None:
 def _context(request, proposal, kind: str) -> Context:
     """What reading a paste needs to know of ``proposal``."""
     system = proposal.system
-    stored = list(getattr(proposal, kind).all())
+    stored = rows_of(proposal, kind)
     units = [row.unit for row in stored if getattr(row, "unit", "")]
-    codes = list(proposal.codes.all())
+    codes = rows_of(proposal, "codes")
     only = codes[0] if len(codes) == 1 else None
     return Context(
         fmt=number_format(request),
@@ -132,7 +133,7 @@ def _preview(request, proposal, kind: str, text: str) -> dict:
     lines."""
     ctx = _context(request, proposal, kind)
     paste = read_paste(text, kind, ctx, mapping=_mapping(request, kind, text))
-    code_names = {code.pk: code.name for code in proposal.codes.all()}
+    code_names = {code.pk: code.name for code in rows_of(proposal, "codes")}
     stored = [t for t in targets(kind) if t.key in _stored_fields(kind)]
     rows = []
     for row in paste.rows:
@@ -173,7 +174,7 @@ def _preview(request, proposal, kind: str, text: str) -> dict:
 def _inherited(proposal, kind: str, paste, code_names) -> str:
     """What pasted measurements take from the last stored one (as "+ Measurement"
     does) because the table has no column for it, said in the preview."""
-    stored = list(proposal.measurements.all()) if kind == "measurements" else []
+    stored = rows_of(proposal, "measurements") if kind == "measurements" else []
     if not stored:
         return ""
     last = stored[-1]

@@ -31,6 +31,7 @@ from proposals.services.training_logs import (
     proposal_add_log_rows,
     proposal_undo_log_rows,
 )
+from proposals.table_rows import rows_of
 from proposals.views import owned_proposal, wizard
 from proposals.views.accounts import number_format
 from proposals.views.paste import STEP, _back_to_step, _save_step_first
@@ -111,7 +112,7 @@ def _gcds(request, proposal) -> int:
 def _code(request, proposal) -> int | None:
     """The code entry the rows belong to: the one chosen, else the proposal's only
     (or first) one."""
-    codes = [code.pk for code in proposal.codes.all()]
+    codes = [code.pk for code in rows_of(proposal, "codes")]
     chosen = request.POST.get("logs-code", "")
     if (
         chosen.isascii()
@@ -138,7 +139,7 @@ def _preview(request, proposal, reading: dict | None) -> dict:
         "gpus_text": request.POST.get("logs-gpus", ""),
         "logs_text": request.POST.get("logs-text", ""),
         "gpus_error": gpus_error,
-        "codes": list(proposal.codes.all()),
+        "codes": rows_of(proposal, "codes"),
         "code": code,
         "logs_url": reverse("proposals:logs", args=[proposal.pk]),
         "step_url": reverse("proposals:step", args=[proposal.pk, STEP]),

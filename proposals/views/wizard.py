@@ -43,6 +43,7 @@ from proposals.regions import (
     wizard_chart,
     wizard_regions,
 )
+from proposals.table_rows import rows_of
 from proposals.views import owned_proposal
 from proposals.views.accounts import browser_languages, number_format
 from proposals.views.wizard_questions import describe_changed_rows  # noqa: F401
@@ -284,7 +285,7 @@ def row_operation(request, pk, step, kind, operation, row=None):
         raise Http404("No such row.")
     with transaction.atomic():
         proposal = _editable(request, pk, lock=True)
-        stored = {str(r.pk) for r in getattr(proposal, kind).all()}
+        stored = {str(r.pk) for r in rows_of(proposal, kind)}
         foreign = row is not None and str(row) not in stored
         if foreign and services.ROW_MODELS[kind].objects.filter(pk=row).exists():
             raise Http404("No such row.")  # another proposal's

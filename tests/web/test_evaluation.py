@@ -91,3 +91,25 @@ def test_sending_for_review_draws_no_chart(user_client, full, monkeypatch):
     response = user_client.get(reverse("proposals:review_send", args=[full.pk]))
     assert response.status_code == 200
     assert "review" in response.content.decode()
+
+
+def test_the_rows_read_at_once_are_kept_without_django_private_cache(
+    user, django_assert_num_queries
+):
+    """``proposal_get_for_editing`` reads the four tables in one query and keeps
+    the rows as ``table_rows`` (not Django's ``_prefetched_objects_cache``):
+    ``rows_of`` then asks nothing, in the rows' order."""
+    from proposals import selectors
+    from proposals.table_rows import rows_of
+    from tests.factories import JobTypeFactory, ProposalFactory
+
+    proposal = ProposalFactory(owner=user)
+    second = JobTypeFactory(proposal=proposal, position=1, title="second")
+    first = JobTypeFactory(proposal=proposal, position=0, title="first")
+    edited = selectors.proposal_get_for_editing(user=user, pk=proposal.pk)
+    assert not hasattr(edited, "_prefetched_objects_cache")
+    with django_assert_num_queries(0):
+        jobs = rows_of(edited, "jobs")
+        assert rows_of(edited, "schedule") == []
+    assert [job.pk for job in jobs] == [first.pk, second.pk]
+    assert jobs[0].proposal is edited
