@@ -120,6 +120,27 @@ def test_detector_flags_marked_but_untranslated_and_unmarked_english():
     ]
 
 
+def test_detector_keeps_proper_names_but_flags_the_rest_of_their_msgid():
+    """A tier's name kept as the calls spell it (its msgid translates to itself) is
+    not English left over when it shows as a piece of another msgid; the other
+    pieces of that msgid still are."""
+    pieces = check.english_pieces(
+        [
+            _Message("Fast Lane", "Fast Lane"),
+            _Message(
+                "<strong>Fast Lane</strong>: hours up to %(hours)s",
+                "<strong>Fast Lane</strong>: Stunden bis %(hours)s",
+            ),
+        ]
+    )
+    html = (
+        '<html lang="de"><body><p><strong>Fast Lane</strong>: <em>hours up to</em></p>'
+        "<p>Fast Lane</p></body></html>"
+    )
+    found = check.offences("p", html, language="de", pieces=pieces, data=[])
+    assert [(o.kind, o.text) for o in found] == [("catalogue", "hours up to")]
+
+
 def test_detector_flags_the_wrong_page_language():
     found = check.offences(
         "p",

@@ -313,7 +313,24 @@ def visible_text(html: str) -> VisibleText:
 def english_pieces(catalogue) -> set[str]:
     """The English texts a page in the catalogue's language must not show: each msgid
     whose translation differs from it, whole (without markup), and each piece of two
-    words or more between its tags and placeholders."""
+    words or more between its tags and placeholders. A piece that is itself a msgid
+    translated to itself is a proper name kept in every language ("Fast Lane", a
+    tier's name as the calls spell it), not English left over: it is not a piece."""
+    catalogue = list(catalogue)
+    names = set()
+    for message in catalogue:
+        if not message.id or message.fuzzy:
+            continue
+        ids = message.id if isinstance(message.id, tuple | list) else (message.id,)
+        strings = (
+            message.string
+            if isinstance(message.string, tuple | list)
+            else (message.string,)
+        )
+        if all(strings) and all(
+            normalise(a) == normalise(b) for a, b in zip(ids, strings, strict=False)
+        ):
+            names.update(normalise(msgid) for msgid in ids)
     pieces: set[str] = set()
     for message in catalogue:
         if not message.id:
@@ -333,7 +350,7 @@ def english_pieces(catalogue) -> set[str]:
                 pieces.add(normalise(msgid))
             for piece in re.split(f"{TAG.pattern}|{PLACEHOLDER.pattern}", msgid):
                 piece = normalise(piece).strip(" .,:;()\"'")
-                if len(WORD.findall(piece)) >= 2:
+                if len(WORD.findall(piece)) >= 2 and piece not in names:
                     pieces.add(piece)
     return pieces
 
