@@ -141,6 +141,31 @@ def test_detector_keeps_proper_names_but_flags_the_rest_of_their_msgid():
     assert [(o.kind, o.text) for o in found] == [("catalogue", "hours up to")]
 
 
+def test_detector_reads_a_translation_as_the_page_language():
+    """French "To" (téraoctets) is the translation of "TB", not the English "To"
+    left over; "Save settings" is still English."""
+    pieces = check.english_pieces(
+        [
+            _Message("TB", "To"),
+            _Message("To", "À"),
+            _Message("Save settings", "Enregistrer les paramètres"),
+        ]
+    )
+    html = '<html lang="fr"><p>5 <span>To</span></p><p>Save settings</p></html>'
+    found = check.offences("p", html, language="fr", pieces=pieces, data=[])
+    assert [(o.kind, o.text) for o in found] == [("catalogue", "Save settings")]
+
+
+def test_detector_reads_a_fragment_language_from_its_root():
+    """An htmx fragment has no <html>: its outermost element's lang counts."""
+    fragment = '<section lang="fr"><p>Bonjour</p></section>'
+    assert check.offences("f", fragment, language="fr", pieces=set(), data=[]) == []
+    found = check.offences(
+        "f", "<section><p>Bonjour</p></section>", language="fr", pieces=set(), data=[]
+    )
+    assert [o.kind for o in found] == ["lang"]
+
+
 def test_detector_flags_the_wrong_page_language():
     found = check.offences(
         "p",
