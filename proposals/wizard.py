@@ -396,10 +396,12 @@ class StepProgress:
     def text(self) -> str:
         """What the step tab says, in words (not only a colour)."""
         if self.complete:
-            return "complete"
+            return _("complete")
         if not self.started:
-            return "not started"
-        return f"{self.items} item{'' if self.items == 1 else 's'} to do"
+            return _("not started")
+        return ngettext("%(items)s item to do", "%(items)s items to do", self.items) % {
+            "items": grouped(self.items, 0)
+        }
 
 
 @dataclass(frozen=True)
