@@ -13,10 +13,12 @@ import hashlib
 from dataclasses import dataclass, field
 
 from django import forms
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from proposals.domain.fields import FIELD_BY_KEY, anchor_name
 from proposals.domain.layouts import Layout, row_layout, step_layout
-from proposals.domain.numbers import NUMBER_FORMAT_BY_NAME, NumberFormat
+from proposals.domain.numbers import NUMBER_FORMAT_BY_NAME, NumberFormat, grouped
 from proposals.domain.rulebook.common import exploratory
 from proposals.domain.sections import ROW_PREFIX, Section, tables_of
 from proposals.domain.sections import STEPS as SECTION_STEPS
@@ -395,10 +397,12 @@ class StepProgress:
     def text(self) -> str:
         """What the step tab says, in words (not only a colour)."""
         if self.complete:
-            return "complete"
+            return _("complete")
         if not self.started:
-            return "not started"
-        return f"{self.items} item{'' if self.items == 1 else 's'} to do"
+            return _("not started")
+        return ngettext("%(items)s item to do", "%(items)s items to do", self.items) % {
+            "items": grouped(self.items, 0)
+        }
 
 
 @dataclass(frozen=True)
@@ -429,11 +433,22 @@ class Progress:
 
     @property
     def text(self) -> str:
-        """``4 of 5 steps complete, 3 items to do``."""
-        items = {0: "nothing to do", 1: "1 item to do"}.get(
-            self.items, f"{self.items} items to do"
+        """``4 of 5 steps complete, 3 items to do``, in the person's language."""
+        values = {
+            "complete": grouped(self.complete, 0),
+            "total": grouped(self.total, 0),
+            "items": grouped(self.items, 0),
+        }
+        if not self.items:
+            return _("%(complete)s of %(total)s steps complete, nothing to do") % values
+        return (
+            ngettext(
+                "%(complete)s of %(total)s steps complete, %(items)s item to do",
+                "%(complete)s of %(total)s steps complete, %(items)s items to do",
+                self.items,
+            )
+            % values
         )
-        return f"{self.complete} of {self.total} steps complete, {items}"
 
 
 def wizard_progress(

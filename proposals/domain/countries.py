@@ -16,14 +16,16 @@ them there, and ``proposals.assess`` passes them to the engine as plain values
 from __future__ import annotations
 
 import json
+import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
 import pycountry
+from babel import Locale, UnknownLocaleError
 
-from .i18n import Labels, gettext_noop
+from .i18n import Labels, active_language, gettext_noop
 
 DATA_FILE = Path(__file__).with_name("countries.json")
 EU_MEMBER = "eu_member"
@@ -55,9 +57,34 @@ def names() -> dict[str, str]:
     }
 
 
+@cache
+def local_names(language: str | None) -> dict[str, str]:
+    """:func:`names` as people read them in ``language`` (CLDR's, through Babel:
+    "Kongo-Kinshasa", "République démocratique du Congo"); the English names for
+    English, no language, or a code CLDR does not name. Same keys as :func:`names`:
+    the codes stored stay the same in every language."""
+    english = names()
+    base = (language or "").split("-")[0].lower()
+    if not base or base == "en":
+        return english
+    try:
+        territories = Locale.parse(base).territories
+    except (UnknownLocaleError, ValueError):
+        return english
+    return {code: territories.get(code) or text for code, text in english.items()}
+
+
+def sort_key(text: str) -> str:
+    """How a name sorts among others in any language: case and accents ignored
+    ("Åland" with the A's, "Österreich" with the O's)."""
+    decomposed = unicodedata.normalize("NFKD", text.casefold())
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
 def name(code: str) -> str:
-    """The country's name, or the code as given when it is not an ISO code."""
-    return names().get((code or "").strip().upper(), code)
+    """The country's name in the active language, or the code as given when it is
+    not an ISO code."""
+    return local_names(active_language()).get((code or "").strip().upper(), code)
 
 
 @dataclass(frozen=True)

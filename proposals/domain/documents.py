@@ -17,6 +17,7 @@ from decimal import Decimal
 
 from . import numbers
 from .fields import RowNames, describe_path, row_label, row_names
+from .i18n import gettext as _
 from .sections import SECTIONS, TABLE_BY_KIND, section_of_path
 
 # A measurement's code entry is stored as the entry's index: people read its name.
@@ -65,7 +66,7 @@ def text_of(value) -> str:
     if value is None:
         return ""
     if isinstance(value, bool):
-        return "yes" if value else "no"
+        return _("yes") if value else _("no")
     if isinstance(value, float) and value.is_integer():
         value = int(value)
     if isinstance(value, int | float):

@@ -83,6 +83,12 @@ def install(
     forget()
 
 
+def active_language() -> str | None:
+    """The language active now (``"de"``, ``"en-gb"``), ``None`` before the web
+    layer installs its functions."""
+    return _language()
+
+
 def forget() -> None:
     """Forget the constants read so far (when the catalogues change: a setting in
     a test, a new install)."""

@@ -13,11 +13,13 @@ import textwrap
 from dataclasses import dataclass, field
 
 from proposals.domain import Assessment, Catalogue, Cluster, Proposal
+from proposals.domain.i18n import gettext as _
+from proposals.domain.i18n import gettext_noop, ngettext
 from proposals.domain.numbers import MISSING, grouped, num
 from proposals.domain.terms import UNITS
 
 #: The heading of the rows' provenance, in every export and on the staff page.
-SOURCES_TITLE = "Read from training logs and accounting"
+SOURCES_TITLE = gettext_noop("Read from training logs and accounting")
 TITLE_WIDTH = 36  # job titles and activities wrap at this width in plain text
 
 
@@ -38,6 +40,11 @@ def plain_pct(value: float | None) -> str:
 
 def plural(n: int | float, word: str, words: str | None = None) -> str:
     return f"{num(n)} {word if n == 1 else (words or word + 's')}"
+
+
+def plural_count(n: int | float | None) -> int:
+    """The count that picks a plural form: ``1`` only for exactly one."""
+    return 1 if n == 1 else 2
 
 
 def one_line(text: str) -> str:
@@ -145,16 +152,16 @@ class Figures:
 
     @property
     def sources_title(self) -> str:
-        return SOURCES_TITLE
+        return _(SOURCES_TITLE)
 
 
 def code_label(proposal: Proposal, index: int | None) -> str:
     """``name version`` of a code entry (``code entry 2`` when it has no name)."""
     if index is None or not 0 <= index < len(proposal.codes):
-        return "Measurements not tied to a code entry"
+        return _("Measurements not tied to a code entry")
     code = proposal.codes[index]
     label = " ".join(part for part in (code.name.strip(), code.version.strip()) if part)
-    return one_line(label) or f"code entry {index + 1}"
+    return one_line(label) or _("code entry {number}").format(number=index + 1)
 
 
 def cluster_of(proposal: Proposal, catalogue: Catalogue) -> Cluster | None:
@@ -165,15 +172,14 @@ def cluster_of(proposal: Proposal, catalogue: Catalogue) -> Cluster | None:
 def workload_line(proposal: Proposal) -> str:
     scal = proposal.scalability
     if scal.workload == "single_large_job":
-        return "Workload shape: one large job (or a few) spread across many GPUs."
+        return _("Workload shape: one large job (or a few) spread across many GPUs.")
     if scal.workload == "many_small_jobs":
-        line = "Workload shape: many independent jobs"
         if scal.runtime_stability_pct is not None:
-            line += (
-                f"; the runtime of a representative job is stable within "
-                f"±{num(scal.runtime_stability_pct, 1)}%"
-            )
-        return line + "."
+            return _(
+                "Workload shape: many independent jobs; the runtime of a "
+                "representative job is stable within ±{percent}%."
+            ).format(percent=num(scal.runtime_stability_pct, 1))
+        return _("Workload shape: many independent jobs.")
     return ""
 
 
@@ -190,7 +196,7 @@ def job_table(assessment: Assessment) -> Table | None:
     )
     rows = tuple(
         (
-            one_line(row.title) or f"Job type {row.index + 1}",
+            one_line(row.title) or _("Job type {number}").format(number=row.index + 1),
             count(row.gpus),
             num(row.nodes) if row.nodes else MISSING,
             count(row.hours),
@@ -200,8 +206,15 @@ def job_table(assessment: Assessment) -> Table | None:
         + ((num(billing.jobs[i]) if row.gpu_hours > 0 else MISSING,) if billing else ())
         for i, row in enumerate(plan.rows)
     )
-    headers = ("Job type", "GPUs", "Nodes", "Hours per job", "Jobs", "GPU-hours")
-    footer = ("Total", "", "", "", "", num(plan.total_gpu_hours))
+    headers = (
+        _("Job type"),
+        _("GPUs"),
+        _("Nodes"),
+        _("Hours per job"),
+        _("Jobs"),
+        _("GPU-hours"),
+    )
+    footer = (_("Total"), "", "", "", "", num(plan.total_gpu_hours))
     if billing:
         headers += (billing.label[0].upper() + billing.label[1:],)
         footer += (num(billing.job_plan),)
@@ -217,20 +230,20 @@ def job_table(assessment: Assessment) -> Table | None:
 def job_note(cluster: Cluster | None) -> str:
     """What "GPU" means on the target system (one line, or empty)."""
     if cluster is None:
-        return "GPU-hours = GPUs x hours per job x number of jobs."
-    text = (
-        f"GPU-hours = GPUs x hours per job x number of jobs; nodes of "
-        f"{cluster.gpus_per_node} GPUs on {cluster.name}."
-    )
+        return _("GPU-hours = GPUs x hours per job x number of jobs.")
+    text = _(
+        "GPU-hours = GPUs x hours per job x number of jobs; nodes of "
+        "{gpus} GPUs on {system}."
+    ).format(gpus=cluster.gpus_per_node, system=cluster.name)
     if cluster.gcds_per_gpu > 1:
-        text += (
-            f" GPUs are physical {cluster.gpu_model} GPUs (each is "
-            f"{cluster.gcds_per_gpu} GCDs in Slurm)."
-        )
+        text += " " + _(
+            "GPUs are physical {model} GPUs (each is {gcds} GCDs in Slurm)."
+        ).format(model=cluster.gpu_model, gcds=cluster.gcds_per_gpu)
     if cluster.billing_unit != "gpu_hours":
-        text += (
-            f" {cluster.name} bills {UNITS.get(cluster.billing_unit, '')}: one is "
-            f"{num(cluster.billing_unit_gpu_hours)} GPU-hours."
+        text += " " + _("{system} bills {unit}: one is {hours} GPU-hours.").format(
+            system=cluster.name,
+            unit=UNITS.get(cluster.billing_unit, ""),
+            hours=num(cluster.billing_unit_gpu_hours),
         )
     return text
 
@@ -246,13 +259,13 @@ def scaling_tables(proposal: Proposal, assessment: Assessment) -> list[ScalingTa
         with_mfu = any(p.mfu_pct is not None for p in series.points)
         with_comm = any(p.comm_overhead_pct is not None for p in series.points)
         headers = [
-            "GPUs",
-            f"Throughput ({unit})" if unit else "Throughput",
-            "Speedup",
-            "Efficiency",
+            _("GPUs"),
+            _("Throughput ({unit})").format(unit=unit) if unit else _("Throughput"),
+            _("Speedup"),
+            _("Efficiency"),
         ]
         headers += ["MFU"] if with_mfu else []
-        headers += ["Comm. overhead"] if with_comm else []
+        headers += [_("Comm. overhead")] if with_comm else []
         rows = []
         for p in series.points:
             throughput = num(p.throughput)
@@ -270,7 +283,9 @@ def scaling_tables(proposal: Proposal, assessment: Assessment) -> list[ScalingTa
                 hardware.append(name)
         tables.append(
             ScalingTable(
-                caption=f"Scaling of {code_label(proposal, series.code)}",
+                caption=_("Scaling of {code}").format(
+                    code=code_label(proposal, series.code)
+                ),
                 table=Table(
                     headers=tuple(headers),
                     rows=tuple(rows),
@@ -288,7 +303,11 @@ def row_sources(proposal: Proposal) -> tuple[RowSource, ...]:
     scal = proposal.scalability
     found = [
         RowSource(
-            f"Measurement: {code_label(proposal, m.code)} at {plural(m.gpus, 'GPU')}",
+            ngettext(
+                "Measurement: {code} at {gpus} GPU",
+                "Measurement: {code} at {gpus} GPUs",
+                plural_count(m.gpus),
+            ).format(code=code_label(proposal, m.code), gpus=num(m.gpus)),
             normalise(m.source),
         )
         for m in scal.measurements
@@ -296,8 +315,16 @@ def row_sources(proposal: Proposal) -> tuple[RowSource, ...]:
     ]
     found += [
         RowSource(
-            f"Job type {one_line(j.title) or '(untitled)'}: "
-            f"{num(j.count)} x {plural(j.gpus, 'GPU')} x {num(j.hours)} h",
+            ngettext(
+                "Job type {title}: {count} x {gpus} GPU x {hours} h",
+                "Job type {title}: {count} x {gpus} GPUs x {hours} h",
+                plural_count(j.gpus),
+            ).format(
+                title=one_line(j.title) or _("(untitled)"),
+                count=num(j.count),
+                gpus=num(j.gpus),
+                hours=num(j.hours),
+            ),
             normalise(j.source),
         )
         for j in scal.jobs
@@ -316,22 +343,28 @@ def projection_sentence(assessment: Assessment) -> str:
         pt for pt in (series.points if series else ()) if pt.gpus == p.target_gpus
     ]
     if measured:
-        return (
-            f"Measured {pct(measured[-1].efficiency)} efficiency at "
-            f"{num(p.target_gpus)} GPUs, the largest job size: no extrapolation needed."
-        )
+        return _(
+            "Measured {efficiency} efficiency at {gpus} GPUs, the largest job size: "
+            "no extrapolation needed."
+        ).format(efficiency=pct(measured[-1].efficiency), gpus=num(p.target_gpus))
     low, high = pct(p.efficiency_low), pct(p.efficiency_high)
     band = low if low == high else f"{low[:-1]}-{high}"
     log2 = pct(max(0.0, p.log2_efficiency))
-    text = (
-        f"Projected {band} efficiency at {num(p.target_gpus)} GPUs, from "
-        f"measurements up to {num(p.largest_measured_gpus)} GPUs "
-        f"({num(p.extrapolation_factor, 1)}x extrapolation; Amdahl's law fit "
-        f"{pct(p.amdahl_efficiency)}, log-linear fit {log2})."
+    text = _(
+        "Projected {band} efficiency at {gpus} GPUs, from measurements up to "
+        "{measured} GPUs ({factor}x extrapolation; Amdahl's law fit {amdahl}, "
+        "log-linear fit {log2})."
+    ).format(
+        band=band,
+        gpus=num(p.target_gpus),
+        measured=num(p.largest_measured_gpus),
+        factor=num(p.extrapolation_factor, 1),
+        amdahl=pct(p.amdahl_efficiency),
+        log2=log2,
     )
     if p.log2_below_zero:
-        text += (
-            " The log-linear fit falls below zero at this size (shown as 0 %): the "
+        text += " " + _(
+            "The log-linear fit falls below zero at this size (shown as 0 %): the "
             "measurements do not support a job this large."
         )
     return text
@@ -341,8 +374,8 @@ def months(from_month: int, to_month: int) -> str:
     if from_month <= 0 and to_month <= 0:
         return MISSING
     if to_month <= from_month:
-        return f"Month {num(from_month)}"
-    return f"Months {num(from_month)}-{num(to_month)}"
+        return _("Month {month}").format(month=num(from_month))
+    return _("Months {first}-{last}").format(first=num(from_month), last=num(to_month))
 
 
 def schedule_table(assessment: Assessment) -> Table | None:
@@ -358,10 +391,10 @@ def schedule_table(assessment: Assessment) -> Table | None:
         for row in summary.rows
     )
     return Table(
-        headers=("When", "Activity", "GPU-hours"),
+        headers=(_("When"), _("Activity"), _("GPU-hours")),
         rows=rows,
         align=("l", "l", "r"),
-        footer=("Total", "", num(summary.total_gpu_hours)),
+        footer=(_("Total"), "", num(summary.total_gpu_hours)),
         wrap=1,
     )
 
@@ -371,18 +404,35 @@ def schedule_note(assessment: Assessment, proposal: Proposal) -> str:
     summary = assessment.schedule
     if not summary.rows:
         return ""
-    notes = []
-    if summary.matches_total is False:
-        notes.append(
-            f"the schedule adds up to {num(summary.total_gpu_hours)} GPU-hours, not "
-            f"the {num(proposal.selection.total_gpu_hours)} requested"
-        )
-    if summary.within_duration is False:
-        notes.append(
-            f"it runs to month {num(summary.last_month)}, past the "
-            f"{plural(proposal.selection.duration_months or 0, 'month')} requested"
-        )
-    return ("Note: " + "; ".join(notes) + ".") if notes else ""
+    values = {
+        "hours": num(summary.total_gpu_hours),
+        "requested": num(proposal.selection.total_gpu_hours),
+        "month": num(summary.last_month),
+        "months": num(proposal.selection.duration_months or 0),
+    }
+    months_requested = proposal.selection.duration_months or 0
+    off_total = summary.matches_total is False
+    too_long = summary.within_duration is False
+    if off_total and too_long:
+        return ngettext(
+            "Note: the schedule adds up to {hours} GPU-hours, not the {requested} "
+            "requested; it runs to month {month}, past the {months} month requested.",
+            "Note: the schedule adds up to {hours} GPU-hours, not the {requested} "
+            "requested; it runs to month {month}, past the {months} months requested.",
+            months_requested,
+        ).format(**values)
+    if off_total:
+        return _(
+            "Note: the schedule adds up to {hours} GPU-hours, not the {requested} "
+            "requested."
+        ).format(**values)
+    if too_long:
+        return ngettext(
+            "Note: it runs to month {month}, past the {months} month requested.",
+            "Note: it runs to month {month}, past the {months} months requested.",
+            months_requested,
+        ).format(**values)
+    return ""
 
 
 def figures(

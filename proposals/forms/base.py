@@ -36,6 +36,12 @@ def field_names(section_or_table: str, *, table: bool = False) -> list[str]:
     return list(layout.fields) if layout is not None else []
 
 
+def gpu_unit_label(unit: str) -> str:
+    """The word after a GPU count in the unit the applicant types in (``"gcds"``
+    or physical GPUs), in the person's language."""
+    return _("GCDs") if unit == "gcds" else _("GPUs")
+
+
 class WizardStepForm(forms.ModelForm):
     """Common behaviour: portal labels, widgets that the live view can hook into,
     numbers read in the person's format, and only our own messages.
@@ -165,7 +171,7 @@ class GpuUnitMixin:
             if field is None:  # not laid out
                 continue
             field.widget.attrs["data-gpu-count"] = "1"
-            field.unit = "GCDs" if self.gpu_unit == "gcds" else "GPUs"
+            field.unit = gpu_unit_label(self.gpu_unit)
             if self.gpu_unit == "gcds":
                 field.scale = self.gcds_per_gpu
             if self.gpu_unit == "gcds" and not self.is_bound:

@@ -6,8 +6,8 @@ from decimal import Decimal
 from django import forms
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxLengthValidator
+from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
 from proposals.domain.bounds import Bound
 from proposals.domain.numbers import (
@@ -28,21 +28,35 @@ YES_NO_UNKNOWN = [
 def country_choices():
     """Every ISO 3166 country, the eligible ones first, grouped by their status in
     the eligibility data (database, else the shipped data)."""
-    from proposals.domain.countries import STATUS_LABELS, eligible_countries, names
+    from proposals.domain.countries import (
+        STATUS_LABELS,
+        eligible_countries,
+        local_names,
+        sort_key,
+    )
     from proposals.reference_data import cached_countries
 
     eligible = cached_countries() or eligible_countries()
+    shown = local_names(get_language())  # the person's names; the codes stay
+
+    def by_name(item):
+        return sort_key(item[1])
+
     groups: dict[str, list] = {}
     for status, status_label in STATUS_LABELS.items():
         members = sorted(
-            ((c.code, c.name) for c in eligible.values() if c.status == status),
-            key=lambda item: item[1],
+            (
+                (c.code, shown.get(c.code, c.name))
+                for c in eligible.values()
+                if c.status == status
+            ),
+            key=by_name,
         )
         if members:
             groups[status_label[0].upper() + status_label[1:]] = members
     others = sorted(
-        ((code, name) for code, name in names().items() if code not in eligible),
-        key=lambda item: item[1],
+        ((code, name) for code, name in shown.items() if code not in eligible),
+        key=by_name,
     )
     return [
         ("", _("Choose a country")),

@@ -15,6 +15,7 @@ from proposals import localization
 from proposals.domain.numbers import MISSING, grouped, num
 from proposals.domain.numbers import hours as hours_text
 from proposals.domain.sections import TABLE_BY_KIND
+from proposals.forms.base import gpu_unit_label
 from proposals.templatetags import fragments
 from proposals.templatetags.fragments import fragment
 from proposals.templatetags.glossary_tags import term_link
@@ -109,7 +110,7 @@ def column_header(context, spec):
     text = spec.short or spec.label
     if "{gpus}" in text:
         before, after = text.split("{gpus}", 1)
-        unit = context.get("gpu_unit_label") or "GPUs"
+        unit = context.get("gpu_unit_label") or gpu_unit_label("gpus")
         text = format_html(
             "{}<span data-gpu-unit-label>{}</span>{}", before, unit, after
         )

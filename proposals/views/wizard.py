@@ -32,6 +32,7 @@ from proposals import charts, localization, selectors, services
 from proposals.domain.fields import FIELD_BY_KEY
 from proposals.domain.sections import ROW_PREFIX, TABLE_BY_KIND, TABLE_KINDS
 from proposals.evaluation import Evaluation
+from proposals.forms.base import gpu_unit_label
 from proposals.live import live_context
 from proposals.regions import (
     Sidebar,
@@ -134,7 +135,7 @@ def _page(request, proposal, step, step_forms, **extra):
         "next_step": following,
         "forms": step_forms,
         "gpu_unit": step_forms.gpu_unit,
-        "gpu_unit_label": "GCDs" if step_forms.gpu_unit == "gcds" else "GPUs",
+        "gpu_unit_label": gpu_unit_label(step_forms.gpu_unit),
         "slurm_devices_per_node": system.gpus_per_node * system.gcds_per_gpu
         if system
         else None,

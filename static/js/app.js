@@ -72,7 +72,8 @@ function pageMessage(key, fallback, values) {
       input.value = String(toGcds ? value * factor : value / factor);
     });
     document.querySelectorAll("[data-gpu-unit-label]").forEach(function (el) {
-      el.textContent = toGcds ? "GCDs" : "GPUs";
+      // The word in the page's language, from the radio chosen.
+      el.textContent = radio.dataset.unitLabel || (toGcds ? "GCDs" : "GPUs");
     });
   }, true);
 

@@ -236,13 +236,15 @@ class Offence:
 
 class VisibleText(HTMLParser):
     """The text a person sees (and hears: labels, alternatives) on a page, without
-    what the page declares English or code; and the page's ``<html lang>``."""
+    what the page declares English or code; and the page's ``<html lang>`` (for a
+    fragment without one, the ``lang`` of its outermost element)."""
 
     def __init__(self):
         super().__init__(convert_charrefs=True)
         self.page_language = ""
         self.texts: list[str] = []
         self._stack: list[tuple[str, bool]] = []  # (tag, skipped)
+        self._started = False  # a start tag was read (the first: <html> or a root)
 
     @property
     def _skipping(self) -> bool:
@@ -250,10 +252,15 @@ class VisibleText(HTMLParser):
 
     def handle_starttag(self, tag, attrs):
         attributes = dict(attrs)
+        first, self._started = not self._started, True
         if tag == "html":
             self.page_language = attributes.get("lang") or ""
             return
         language = attributes.get("lang")
+        if first and language:
+            # A fragment (an htmx answer) has no <html>: its outermost element
+            # declares its language, and the rest of it is read against that.
+            self.page_language = language
         skipped = (
             self._skipping
             or tag in SKIPPED_TAGS
@@ -313,7 +320,33 @@ def visible_text(html: str) -> VisibleText:
 def english_pieces(catalogue) -> set[str]:
     """The English texts a page in the catalogue's language must not show: each msgid
     whose translation differs from it, whole (without markup), and each piece of two
-    words or more between its tags and placeholders."""
+    words or more between its tags and placeholders. A piece that is itself a msgid
+    translated to itself is a proper name kept in every language ("Fast Lane", a
+    tier's name as the calls spell it), not English left over: it is not a piece;
+    nor is a text that is itself the translation of another msgid (French "To",
+    téraoctets, for "TB", is not the English "To")."""
+    catalogue = list(catalogue)
+    names = set()
+    for message in catalogue:
+        if not message.id or message.fuzzy:
+            continue
+        ids = message.id if isinstance(message.id, tuple | list) else (message.id,)
+        strings = (
+            message.string
+            if isinstance(message.string, tuple | list)
+            else (message.string,)
+        )
+        if not all(strings):
+            continue
+        if all(
+            normalise(a) == normalise(b) for a, b in zip(ids, strings, strict=False)
+        ):
+            names.update(normalise(msgid) for msgid in ids)
+        names.update(
+            normalise(text)
+            for text in strings
+            if not TAG.search(text) and not PLACEHOLDER.search(text)
+        )
     pieces: set[str] = set()
     for message in catalogue:
         if not message.id:
@@ -329,11 +362,16 @@ def english_pieces(catalogue) -> set[str]:
         for msgid, translation in zip(ids, strings, strict=False):
             if normalise(msgid) == normalise(translation):
                 continue
-            if not TAG.search(msgid) and not PLACEHOLDER.search(msgid):
-                pieces.add(normalise(msgid))
+            whole = normalise(msgid)
+            if (
+                not TAG.search(msgid)
+                and not PLACEHOLDER.search(msgid)
+                and (whole not in names)
+            ):
+                pieces.add(whole)
             for piece in re.split(f"{TAG.pattern}|{PLACEHOLDER.pattern}", msgid):
                 piece = normalise(piece).strip(" .,:;()\"'")
-                if len(WORD.findall(piece)) >= 2:
+                if len(WORD.findall(piece)) >= 2 and piece not in names:
                     pieces.add(piece)
     return pieces
 
