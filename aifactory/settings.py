@@ -203,7 +203,9 @@ LANGUAGE_CODE = "en-gb"
 # The interface's languages: English (the portal's, and the default), German, French.
 # A person's choice in Settings wins over the browser's Accept-Language.
 LANGUAGES = [("en-gb", "English"), ("de", "Deutsch"), ("fr", "Français")]
-LOCALE_PATHS = [BASE_DIR / "locale"]
+# locale/: what makemessages extracts; locale/rules/: the rules' descriptions (their
+# docstrings), written by `manage.py rule_messages` (xgettext skips docstrings).
+LOCALE_PATHS = [BASE_DIR / "locale", BASE_DIR / "locale" / "rules"]
 TIME_ZONE = "Europe/Brussels"
 USE_I18N = True
 USE_TZ = True

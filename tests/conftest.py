@@ -1,6 +1,7 @@
 import pytest
 from django.apps import apps
 from django.db import transaction
+from django.utils import translation
 
 from tests.factories import ProposalFactory, StaffUserFactory, UserFactory
 
@@ -131,3 +132,12 @@ def run_tasks(db):
             count += 1
 
     return run
+
+
+@pytest.fixture(autouse=True)
+def _no_language_left_active():
+    """A test client request activates the browser's language in the thread and
+    leaves it there: without this, a later test (the generated docs/rules.md) would
+    read the domain's text in German or French."""
+    yield
+    translation.deactivate()

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from .countries import Countries
 from .gpus import GpuModel
-from .i18n import Translated
+from .i18n import Labels, Translated, gettext, gettext_noop
 from .jobplan import JobPlan
 from .scaling import Projection, ScalingAnalysis
 from .schedule import ScheduleSummary
@@ -29,6 +29,14 @@ ERROR = "error"
 WARNING = "warning"
 INFO = "info"
 SEVERITIES = (ERROR, WARNING, INFO)
+# The severities' names as a page shows them (the codes stay English in the exports).
+SEVERITY_NAMES = Labels(
+    {
+        ERROR: gettext_noop("error"),
+        WARNING: gettext_noop("warning"),
+        INFO: gettext_noop("info"),
+    }
+)
 
 
 @dataclass(frozen=True)
@@ -102,9 +110,22 @@ class Rule:
         return self.severities[0]
 
     @property
-    def description(self) -> str:
-        """The rule function's docstring, as one paragraph."""
+    def severity_names(self) -> list[str]:
+        """Every severity it can report, named in the active language."""
+        return [SEVERITY_NAMES[s] for s in self.severities]
+
+    @property
+    def english_description(self) -> str:
+        """The rule function's docstring, as one paragraph: the one source of the
+        description (``docs/rules.md`` prints it; ``manage.py rule_messages``
+        extracts it into the rules' catalogue, ``locale/rules/``)."""
         return " ".join((self.func.__doc__ or "").split())
+
+    @property
+    def description(self) -> str:
+        """The description in the active language (English with none active)."""
+        english = self.english_description
+        return gettext(english) if english else english
 
     def run(self, context: Context) -> list[Finding]:
         """Run the rule and turn its hits into findings."""

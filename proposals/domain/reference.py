@@ -172,7 +172,9 @@ def _markdown(terms: CallTerms | None) -> str:
         for r in all_rules:
             if r.step == section.slug:
                 severity = " / ".join(r.severities)
-                lines.append(f"| {r.code} | {severity} | {r.title} | {r.description} |")
+                lines.append(
+                    f"| {r.code} | {severity} | {r.title} | {r.english_description} |"
+                )
         lines.append("")
     lines += terms_markdown(terms)
     lines += systems_markdown()

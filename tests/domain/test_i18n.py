@@ -73,3 +73,18 @@ def test_lists_are_joined_by_the_language_pattern(pretend):
     assert join_and(["a", "b", "c"]) == "a, b and c"
     assert join_or(["a", "b"]) == "a or b"
     assert join_or([]) == ""
+
+
+def test_a_rules_description_is_its_docstring_read_in_the_active_language(pretend):
+    """The docstring is the one source: the page reads it translated, the generated
+    reference (docs/rules.md) reads ``english_description``."""
+    from proposals.domain.findings import REGISTRY, SEVERITY_NAMES
+
+    rule = REGISTRY["SCAL-4"]
+    english_text = " ".join(rule.func.__doc__.split())
+    assert rule.english_description == english_text == rule.description
+    pretend["language"] = "xx"
+    assert rule.description == english_text.upper()
+    assert rule.english_description == english_text
+    assert rule.severity_names == [SEVERITY_NAMES[s] for s in rule.severities]
+    assert SEVERITY_NAMES["error"] == "ERROR"

@@ -35,6 +35,77 @@ def test_catalogue_has_no_untranslated_or_fuzzy_entry(language):
     )
 
 
+def _rules_catalogue(language):
+    path = check.rules_catalogue_path(language)
+    if not path.exists():
+        pytest.fail(
+            f"{path.relative_to(check.ROOT)} is missing: run `make messages` "
+            "(manage.py rule_messages) and translate the rules' descriptions."
+        )
+    return path
+
+
+@pytest.mark.parametrize("language", check.LANGUAGES)
+def test_rules_catalogue_has_no_untranslated_or_fuzzy_entry(language):
+    problems = check.catalogue_problems(_rules_catalogue(language))
+    assert problems == [], f"{len(problems)} in locale/rules/{language}:\n" + "\n".join(
+        problems
+    )
+
+
+@pytest.mark.parametrize("language", check.LANGUAGES)
+def test_rules_catalogue_holds_every_rules_description(language):
+    missing = check.stale_rule_descriptions(_rules_catalogue(language))
+    assert missing == [], (
+        f"{len(missing)} rules' descriptions (docstrings) are not in "
+        f"locale/rules/{language} (run `make messages` and translate them):\n"
+        + "\n".join(missing)
+    )
+
+
+def test_a_rule_added_without_translation_fails_the_rules_catalogue_checks(
+    tmp_path, monkeypatch
+):
+    """A rule registered with a docstring: missing from the committed catalogue;
+    once `rule_messages` has run, an untranslated entry; an old translation whose
+    docstring changed comes back fuzzy, and a removed rule's entry goes."""
+    from proposals.domain import findings
+    from proposals.management.commands import rule_messages
+
+    monkeypatch.setattr(findings, "REGISTRY", dict(findings.REGISTRY))
+
+    @findings.rule("TEST-1", severity="info", title="A test rule", step="codes")
+    def test_rule(context):
+        """A   rule added for this test,
+        with no translation."""
+        yield from ()
+
+    description = "A rule added for this test, with no translation."
+    committed = check.stale_rule_descriptions(check.rules_catalogue_path("de"))
+    assert committed == [f"TEST-1: {description}"]
+
+    first = findings.REGISTRY["CODE-1"].english_description
+    path = rule_messages.catalogue_path("de", tmp_path)
+    path.parent.mkdir(parents=True)
+    path.write_text(
+        'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n'
+        f'msgid "{first}"\nmsgstr "Übersetzt."\n\n'
+        'msgid "A rule that is gone."\nmsgstr "Weg."\n\n'
+        'msgid "A rule added for this test, with a translation."\n'
+        'msgstr "Eine Regel mit Übersetzung."\n',
+        encoding="utf-8",
+    )
+    rule_messages.merge("de", tmp_path)
+    merged = {m.id: m for m in check.read_catalogue(path) if m.id}
+    assert merged[first].string == "Übersetzt."
+    assert "A rule that is gone." not in merged
+    assert merged[description].fuzzy  # the reworded docstring's old translation
+    assert check.stale_rule_descriptions(path) == []
+    assert f"fuzzy: {description!r}" in check.catalogue_problems(path)
+    untranslated = [p for p in check.catalogue_problems(path) if "untranslated" in p]
+    assert len(untranslated) == len(findings.rules()) - 2
+
+
 @pytest.mark.parametrize("language", check.LANGUAGES)
 def test_catalogue_holds_every_msgid_of_todays_source(language):
     missing = check.stale_msgids(_catalogue(language))
@@ -413,8 +484,12 @@ def test_no_page_shows_english(client, demo, role, language):
     """Walks every page as ``role`` with a German or French browser; lists each
     string left in English with its page. Fails until every part of the interface is
     marked and its catalogue complete."""
-    catalogue = check.read_catalogue(_catalogue(language))
-    pieces = check.english_pieces(catalogue)
+    pieces = check.english_pieces(
+        [
+            *check.read_catalogue(_catalogue(language)),
+            *check.read_catalogue(_rules_catalogue(language)),
+        ]
+    )
     username, pages = WALKS[role]
     if username:
         client.force_login(User.objects.get(username=username))

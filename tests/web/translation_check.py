@@ -58,6 +58,30 @@ def catalogue_path(language: str) -> Path:
     return ROOT / "locale" / language / "LC_MESSAGES" / "django.po"
 
 
+def rules_catalogue_path(language: str) -> Path:
+    """The rules' descriptions (``manage.py rule_messages``), a second LOCALE_PATHS
+    catalogue."""
+    return ROOT / "locale" / "rules" / language / "LC_MESSAGES" / "django.po"
+
+
+def catalogue_paths(language: str) -> list[Path]:
+    """Every catalogue Django reads for ``language``."""
+    return [catalogue_path(language), rules_catalogue_path(language)]
+
+
+def stale_rule_descriptions(catalogue: Path) -> list[str]:
+    """The registered rules' descriptions (their docstrings) that ``catalogue``
+    lacks: a rule added or reworded since `make messages` last ran."""
+    from proposals.domain.findings import rules
+
+    known = {message_key(m)[1] for m in read_catalogue(catalogue) if m.id}
+    return [
+        f"{r.code}: {r.english_description}"
+        for r in rules()
+        if r.english_description and r.english_description not in known
+    ]
+
+
 def read_catalogue(path: Path):
     with path.open("rb") as handle:
         return read_po(handle, abort_invalid=False)
