@@ -6,7 +6,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from proposals import assess, notifications, selectors
-from proposals.domain import jsonformat, technical_review, workflow
+from proposals.domain import jsonformat, numbers, technical_review, workflow
 from proposals.models import (
     Proposal,
     ProposalRevision,
@@ -95,7 +95,10 @@ def review_submit(*, proposal: Proposal, user, note: str = ""):
     loaded = assess.with_children(Proposal.objects.filter(pk=proposal.pk)).get()
     catalogue = assess.catalogue_from_db()
     document = jsonformat.dump(assess.proposal_to_domain(loaded))
-    assessment = assess.assess_proposal(loaded, catalogue)
+    # The record keeps the findings in the portal's form, whoever sends: each
+    # reader's page words them again in the reader's own format.
+    with numbers.using(numbers.PORTAL):
+        assessment = assess.assess_proposal(loaded, catalogue)
     counts = assessment.counts
     last = (
         ProposalRevision.objects.filter(proposal=proposal)
