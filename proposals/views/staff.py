@@ -15,7 +15,14 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
-from proposals import assess, exports, reference_data, selectors, services
+from proposals import (
+    assess,
+    exports,
+    localization,
+    reference_data,
+    selectors,
+    services,
+)
 from proposals.domain import technical_review, workflow
 from proposals.domain.documents import diff_documents, diff_findings
 from proposals.domain.fields import describe_path, row_names
@@ -331,7 +338,13 @@ def staff_assess(request, pk):
         )
         for i in range(len(latest.findings))
     }
-    items = technical_review.with_decisions(_checklist(latest), decisions)
+    # The assessment and its change-request note are for the applicant (their
+    # page, their e-mail): the findings worded in the applicant's format.
+    with localization.for_recipient(proposal.owner):
+        source = exports.source_from_snapshot(latest.snapshot, revision=latest.number)
+    items = technical_review.with_decisions(
+        _checklist(latest, source=source), decisions
+    )
     own = [
         text[: technical_review.MAX_REASON + 1]
         for text in request.POST.getlist("own_condition")[

@@ -7,12 +7,16 @@ import re
 from decimal import Decimal
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 
 from proposals import services
+from proposals.domain import technical_review
+from proposals.models import OutgoingMail, StatusChange
 from tests.factories import StaffUserFactory
 
 pytestmark = pytest.mark.django_db
+NNBSP = "\u202f"
 
 
 def _checklist(page: str) -> str:
@@ -46,3 +50,36 @@ def test_findings_a_german_applicant_sent_are_read_in_the_staffs_own_format(
         checklist = _checklist(page)
         assert f"{expected} GPU-hours is a Fast Lane request" in checklist, checklist
         assert "18.176" not in checklist
+
+
+def test_a_change_request_reaches_the_applicant_in_the_applicants_format(
+    client, user, user_client, applicant_proposal, staff_user
+):
+    """The note "Request changes" composes from the findings goes to the applicant
+    (status history, e-mail): in the applicant's format as it is now (they chose
+    German after sending in English), not the sender's or the staff member's."""
+    applicant_proposal.total_gpu_hours = Decimal("18176")
+    applicant_proposal.save()
+    user_client.post(
+        reverse("proposals:review_send", args=[applicant_proposal.pk]), {"note": ""}
+    )
+    services.preferences_set(user=user, number_format="de_DE")
+    services.preferences_set(user=staff_user, number_format="fr_FR")
+    revision = applicant_proposal.review_state.latest_revision
+    tier = next(i for i, f in enumerate(revision.findings) if f["code"] == "TIER-1")
+    staff = Client()
+    staff.force_login(staff_user)
+    answer = staff.post(
+        reverse("proposals:staff_assess", args=[applicant_proposal.pk]),
+        {
+            "outcome": technical_review.NOT_FEASIBLE,
+            "action": "request_changes",
+            f"decision-{tier}": technical_review.CHANGE_REQUEST,
+        },
+    )
+    assert answer.status_code == 302
+    note = StatusChange.objects.filter(proposal=applicant_proposal).last().note
+    assert "18.176 GPU-hours is a Fast Lane request" in note, note
+    body = OutgoingMail.objects.get(to=user.email).body
+    assert "18.176 GPU-hours is a Fast Lane request" in body
+    assert "18,176" not in body and f"18{NNBSP}176" not in body
