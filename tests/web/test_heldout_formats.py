@@ -2,7 +2,9 @@
 builders' tests do not cover, each written from the point of view of a person from
 one locale reading what another person typed or sent."""
 
+import csv
 import html
+import io
 import re
 from decimal import Decimal
 
@@ -10,10 +12,11 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from proposals import services
+from proposals import domain, services
 from proposals.domain import technical_review
 from proposals.models import OutgoingMail, StatusChange
 from tests.factories import StaffUserFactory
+from tests.web.conftest import EXAMPLES
 
 pytestmark = pytest.mark.django_db
 NNBSP = "\u202f"
@@ -83,3 +86,56 @@ def test_a_change_request_reaches_the_applicant_in_the_applicants_format(
     body = OutgoingMail.objects.get(to=user.email).body
     assert "18.176 GPU-hours is a Fast Lane request" in body
     assert "18,176" not in body and f"18{NNBSP}176" not in body
+
+
+def test_portal_text_markdown_and_json_are_the_same_whoever_reads_them(
+    user, user_client
+):
+    """The LUMI example (18,176 GPU-hours, throughputs 1,200 to 4,225, 0.5 TB) read
+    by five people: every byte meant for the portal or a file is the same."""
+    text = (EXAMPLES / "lumi-fast-lane.json").read_text(encoding="utf-8")
+    proposal = services.proposal_import(owner=user, document=domain.loads(text))
+    seen = {}
+    for name in ("de_DE", "fr_FR", "de_CH", "it_IT", "en_GB"):
+        services.preferences_set(user=user, number_format=name)
+        portal = user_client.get(
+            reverse("proposals:export_portal", args=[proposal.pk])
+        ).content.decode()
+        seen[name] = (
+            re.findall(r"<pre class=\"portal-text[^>]*>(.*?)</pre>", portal, re.S),
+            user_client.get(
+                reverse("proposals:export_markdown", args=[proposal.pk])
+            ).content,
+            user_client.get(
+                reverse("proposals:export_json", args=[proposal.pk])
+            ).content,
+        )
+    first = seen["de_DE"]
+    assert first[0] and "18,176" in "".join(first[0])
+    assert b"18,176" in first[1] and b"18.176" not in first[1]
+    assert b'"total_gpu_hours": 18176' in first[2]
+    for name, texts in seen.items():
+        assert texts == first, name
+
+
+@pytest.mark.parametrize(
+    ("name", "delimiter", "hours"),
+    [("it_IT", ";", "1234,5"), ("de_CH", ",", "1234.5"), ("fr_FR", ";", "1234,5")],
+)
+def test_staff_csv_opens_as_columns_for_an_italian_a_swiss_and_a_french_desk(
+    client, staff_user, user, applicant_proposal, name, delimiter, hours
+):
+    """A title with the delimiter, a quote and accents in it: still one cell, the
+    byte-order mark first, every row as wide as the header."""
+    services.preferences_set(user=staff_user, number_format=name)
+    applicant_proposal.title = 'Modèles "vision"; ré-entraînés, 2 étapes'
+    applicant_proposal.total_gpu_hours = Decimal("1234.5")
+    applicant_proposal.save()
+    services.review_submit(proposal=applicant_proposal, user=user)
+    client.force_login(staff_user)
+    raw = client.get(reverse("proposals:review_queue_csv")).content
+    assert raw.startswith("\ufeff".encode())
+    rows = list(csv.reader(io.StringIO(raw.decode("utf-8-sig")), delimiter=delimiter))
+    assert len({len(row) for row in rows}) == 1 and len(rows) == 2
+    assert rows[1][0] == applicant_proposal.title
+    assert rows[1][rows[0].index("GPU-hours")] == hours
