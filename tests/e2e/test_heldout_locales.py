@@ -18,9 +18,14 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from proposals import services
-from proposals.models import Cluster
+from proposals.models import Cluster, OutgoingMail
 from tests.e2e.test_input_trust import retype, settled
-from tests.factories import PASSWORD, ProposalFactory, UserFactory
+from tests.factories import (
+    PASSWORD,
+    ProposalFactory,
+    StaffUserFactory,
+    UserFactory,
+)
 
 NBSP, NNBSP = "\u00a0", "\u202f"
 
@@ -235,3 +240,77 @@ def test_a_person_types_schedule_paste_and_edge_cases_and_reads_them_back(
     wrong = [t for t in others(locale, "hours_shown") if t in text]
     assert not wrong, f"{locale} reads {wrong} on compare systems"
     context.close()
+
+
+def choose_in_settings(page: Page, base: str, fmt: str, zone: str):
+    """The person's own choice in Settings (over what the browser suggested)."""
+    page.goto(f"{base}/accounts/settings/")
+    page.select_option("#id_number_format", value=fmt)
+    page.select_option("#id_time_zone", value=zone)
+    page.locator("#id_time_zone").evaluate("el => el.form.requestSubmit()")
+    page.wait_for_load_state("load")
+
+
+def clock(text: str, zone: str) -> tuple[int, int]:
+    """The hour and minute of the first time shown with ``zone``'s name."""
+    found = re.search(rf"(\d{{1,2}}):(\d\d) {zone}\b", text)
+    assert found, f"no time in {zone} in: {text[:400]}"
+    return int(found.group(1)), int(found.group(2))
+
+
+@pytest.mark.django_db(transaction=True)
+def test_history_and_queue_times_in_each_persons_zone_and_date_form(
+    browser, live_server, e2e_catalogue
+):
+    """A French applicant living in Helsinki sends for review; a Swiss member of
+    staff in Zurich takes it. Each reads the same moment in their own zone, named
+    (EET, CET), in their locale's date form; the staff e-mail in Swiss figures."""
+    base = live_server.url
+    applicant = UserFactory()
+    proposal = ProposalFactory(
+        owner=applicant,
+        system=Cluster.objects.get(slug="lumi-g"),
+        total_gpu_hours=18176,
+        title="Détection de défauts",
+    )
+    staff = StaffUserFactory(email="urs@example.ch")
+    contexts = []
+
+    def person(locale: str, timezone_id: str) -> Page:
+        context = browser.new_context(
+            locale=locale,
+            timezone_id=timezone_id,
+            extra_http_headers={"Accept-Language": f"{locale},en;q=0.5"},
+        )
+        contexts.append(context)
+        return context.new_page()
+
+    swiss = person("de-CH", "Europe/Zurich")
+    log_in(swiss, base, staff.username)
+    choose_in_settings(swiss, base, "de_CH", "Europe/Zurich")
+
+    french = person("fr-FR", "Europe/Helsinki")
+    log_in(french, base, applicant.username)
+    choose_in_settings(french, base, "fr_FR", "Europe/Helsinki")
+    french.goto(f"{base}/proposals/{proposal.pk}/submission/send/")
+    french.locator("form[action$='/submission/send/'] button[type=submit]").click()
+    expect(french).to_have_url(re.compile(r"/submission/$"))
+    text = figures_text(french)
+    assert "CET" not in text
+    helsinki = clock(text, "EET")
+    assert re.search(r"\d{1,2} déc\. 20\d\d", text), text[:400]
+
+    swiss.goto(f"{base}/staff/review/")
+    sent = swiss.get_by_test_id("queue-wait").locator("time")
+    expect(sent).to_have_attribute("title", re.compile(r"\d\d\.\d\d\.20\d\d, "))
+    zurich = clock(sent.get_attribute("title"), "CET")
+    assert (zurich[0] + 1) % 24 == helsinki[0] and zurich[1] == helsinki[1]
+    swiss.goto(f"{base}/staff/review/{proposal.pk}/")
+    text = figures_text(swiss)
+    assert "EET" not in text and clock(text, "CET") == zurich
+    assert "18'176" in text and "18,176" not in text
+
+    body = OutgoingMail.objects.get(to=staff.email).body
+    assert "18'176 GPU-hours" in body and "18.176" not in body
+    for context in contexts:
+        context.close()
