@@ -33,7 +33,23 @@ class ProposalsConfig(AppConfig):
         import proposals.checks  # noqa: F401
         from proposals.domain import i18n
 
-        i18n.install(translation.gettext, translation.ngettext, translation.pgettext)
+        i18n.install(
+            translation.gettext,
+            translation.ngettext,
+            translation.pgettext,
+            translation.get_language,
+        )
+        # Its memo of translated constants goes when a test changes the catalogues.
+        from django.core.signals import setting_changed
+
+        setting_changed.connect(_forget_domain_texts)
 
         # The in-process copy of the catalogue and call terms forgets itself on edits.
         from proposals import reference_data  # noqa: F401
+
+
+def _forget_domain_texts(*, setting, **kwargs):
+    if setting in {"LANGUAGES", "LANGUAGE_CODE", "LOCALE_PATHS"}:
+        from proposals.domain import i18n
+
+        i18n.forget()

@@ -6,6 +6,7 @@ JSON format ``aifactory-proposal/1`` (see ``jsonformat``).
 
 from . import rulebook  # noqa: F401  (registers every rule with findings.rule)
 from .assessment import Assessment, assess
+from .codeentry import CodeEntry
 from .countries import Country, load_countries
 from .findings import Finding, Rule, rules
 from .gpus import GpuModel, load_gpu_models
@@ -15,7 +16,6 @@ from .tiers import TIER_LABELS, tier_for_hours, tier_label
 from .types import (
     Catalogue,
     Cluster,
-    CodeEntry,
     Experience,
     Job,
     Measurement,

@@ -9,26 +9,44 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .i18n import Labels, gettext_noop
+from .i18n import gettext as _
 from .numbers import grouped
 from .sections import SECTIONS
 from .terms import CallTerms, ModeTerms, default_terms, family_terms
 from .tiers import FAST_LANE, INDUSTRIAL, LARGE_SCALE, PLAYGROUND, TIER_LABELS, TIERS
 
-_FOR_WHOM = {
-    PLAYGROUND: "A first project on a supercomputer, or a first try of your code on "
-    "the system: porting, small tests, measuring.",
-    FAST_LANE: "Teams with some HPC experience and throughput measured at a few GPU "
-    "counts, for training or fine-tuning up to a few dozen GPUs.",
-    LARGE_SCALE: "Proven experience and scaling data at the size you ask for, or a "
-    "large volume of independent jobs such as sweeps.",
-}
-_EVIDENCE = {
-    PLAYGROUND: "A description of the tests you did (on any hardware) or plan to do.",
-    FAST_LANE: "A job plan, and throughput measured at two or more GPU counts with "
-    "the efficiency projected to your target.",
-    LARGE_SCALE: "As Fast Lane, with measurements at the target size (no "
-    "extrapolation) and a month-by-month usage schedule.",
-}
+_FOR_WHOM = Labels(
+    {
+        PLAYGROUND: gettext_noop(
+            "A first project on a supercomputer, or a first try of your code on "
+            "the system: porting, small tests, measuring."
+        ),
+        FAST_LANE: gettext_noop(
+            "Teams with some HPC experience and throughput measured at a few GPU "
+            "counts, for training or fine-tuning up to a few dozen GPUs."
+        ),
+        LARGE_SCALE: gettext_noop(
+            "Proven experience and scaling data at the size you ask for, or a "
+            "large volume of independent jobs such as sweeps."
+        ),
+    }
+)
+_EVIDENCE = Labels(
+    {
+        PLAYGROUND: gettext_noop(
+            "A description of the tests you did (on any hardware) or plan to do."
+        ),
+        FAST_LANE: gettext_noop(
+            "A job plan, and throughput measured at two or more GPU counts with "
+            "the efficiency projected to your target."
+        ),
+        LARGE_SCALE: gettext_noop(
+            "As Fast Lane, with measurements at the target size (no "
+            "extrapolation) and a month-by-month usage schedule."
+        ),
+    }
+)
 _MINUTES = {PLAYGROUND: 15, FAST_LANE: 45, LARGE_SCALE: 90}
 
 
@@ -58,18 +76,20 @@ def hours_range(tier: str, terms: CallTerms | None = None) -> str:
     upper = modes[tier].max_hours
     lower = modes[order[index - 1]].max_hours if index > 0 else None
     if lower is None:
-        return f"up to {grouped(upper)} GPU-hours"
+        return _("up to {upper} GPU-hours").format(upper=grouped(upper))
     if upper is None:
-        return f"more than {grouped(lower)} GPU-hours"
-    return f"more than {grouped(lower)}, up to {grouped(upper)} GPU-hours"
+        return _("more than {lower} GPU-hours").format(lower=grouped(lower))
+    return _("more than {lower}, up to {upper} GPU-hours").format(
+        lower=grouped(lower), upper=grouped(upper)
+    )
 
 
 def gpus_guidance(tier: str, terms: CallTerms | None = None) -> str:
     """The largest job the tier is meant for, in words."""
     limit = _modes(terms)[tier].max_gpus_per_job
     if limit is None:
-        return "jobs of any size the system allows"
-    return f"typically up to {grouped(limit)} GPUs per job"
+        return _("jobs of any size the system allows")
+    return _("typically up to {limit} GPUs per job").format(limit=grouped(limit))
 
 
 def calls(terms: CallTerms | None = None) -> tuple[Call, ...]:
@@ -90,19 +110,31 @@ def calls(terms: CallTerms | None = None) -> tuple[Call, ...]:
 
 
 # What to have at hand for each section (the titles come from the vocabulary).
-_TO_HAVE = {
-    "organisation": "Your organisation's legal name, country and VAT number, and "
-    "how much experience the team has with supercomputers.",
-    "selection": "The system you want, the main libraries, an estimate of the total "
-    "GPU-hours, and the storage and data transfer you need.",
-    "codes": "For each significant piece of software: its name, version and a link "
-    "or reference.",
-    "scalability": "What you have tested: on how many GPUs, for how long, at what "
-    "throughput. Fast Lane and Large Scale also need the throughput at two or more "
-    "GPU counts and a plan of the jobs you will run.",
-    "optimisation": "What you plan to test or improve in the code during the "
-    "allocation, if anything.",
-}
+_TO_HAVE = Labels(
+    {
+        "organisation": gettext_noop(
+            "Your organisation's legal name, country and VAT number, and "
+            "how much experience the team has with supercomputers."
+        ),
+        "selection": gettext_noop(
+            "The system you want, the main libraries, an estimate of the total "
+            "GPU-hours, and the storage and data transfer you need."
+        ),
+        "codes": gettext_noop(
+            "For each significant piece of software: its name, version and a link "
+            "or reference."
+        ),
+        "scalability": gettext_noop(
+            "What you have tested: on how many GPUs, for how long, at what "
+            "throughput. Fast Lane and Large Scale also need the throughput at two or more "
+            "GPU counts and a plan of the jobs you will run."
+        ),
+        "optimisation": gettext_noop(
+            "What you plan to test or improve in the code during the "
+            "allocation, if anything."
+        ),
+    }
+)
 
 
 def preparation() -> tuple[tuple[str, str], ...]:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .i18n import Labels, gettext, gettext_noop
 from .jobplan import job_plan
 from .mfu import cluster_for_hardware, gpu_token
 from .numbers import json_number as n
@@ -32,26 +33,28 @@ MEASURED = "measured"
 PEAK_RATIO = "peak_ratio"
 UNKNOWN = "unknown"
 AS_REQUESTED = "as_requested"
-BASIS_WORDS = {
-    SAME_GPU: "same GPU as the reference",
-    MEASURED: "measured throughput per GPU",
-    PEAK_RATIO: "estimate from the ratio of peak BF16 throughput",
-    UNKNOWN: "no peak throughput recorded: not rescaled",
-    AS_REQUESTED: "no reference system: as requested",
-}
-PEAK_RATIO_CAVEAT = (
+BASIS_WORDS = Labels(
+    {
+        SAME_GPU: gettext_noop("same GPU as the reference"),
+        MEASURED: gettext_noop("measured throughput per GPU"),
+        PEAK_RATIO: gettext_noop("estimate from the ratio of peak BF16 throughput"),
+        UNKNOWN: gettext_noop("no peak throughput recorded: not rescaled"),
+        AS_REQUESTED: gettext_noop("no reference system: as requested"),
+    }
+)
+PEAK_RATIO_CAVEAT = gettext_noop(
     "The ratio of datasheet peaks is optimistic between GPU generations: measured "
     "training speed-ups are usually smaller, so more GPU-hours than this may be "
     "needed. Measure on this system where you can."
 )
 # Towards an older GPU of the same vendor (H100 to A100: x3.17 on paper) the same
 # fact points the other way: the datasheet ratio overstates the gap.
-PEAK_RATIO_SLOWER_CAVEAT = (
+PEAK_RATIO_SLOWER_CAVEAT = gettext_noop(
     "The ratio of datasheet peaks overstates the gap between GPU generations: "
     "measured training speed-ups are usually smaller, so fewer GPU-hours than this "
     "may do. Measure on this system where you can."
 )
-PEAK_EQUAL_CAVEAT = (
+PEAK_EQUAL_CAVEAT = gettext_noop(
     "The datasheet peaks are equal, so the figure carries over; memory, interconnect "
     "and software can still change the speed. Measure on this system where you can."
 )
@@ -96,10 +99,10 @@ class SystemOption:
         if self.basis != PEAK_RATIO or self.factor is None:
             return ""
         if abs(self.factor - 1) < 0.005:
-            return PEAK_EQUAL_CAVEAT
+            return gettext(PEAK_EQUAL_CAVEAT)
         if self.factor > 1 and self.same_vendor:
-            return PEAK_RATIO_SLOWER_CAVEAT
-        return PEAK_RATIO_CAVEAT
+            return gettext(PEAK_RATIO_SLOWER_CAVEAT)
+        return gettext(PEAK_RATIO_CAVEAT)
 
     @property
     def estimated(self) -> bool:
@@ -113,13 +116,17 @@ class SystemOption:
     @property
     def walltime_hits(self) -> tuple[str, ...]:
         return tuple(
-            j.title or "(untitled)" for j in self.jobs if j.walltime_ok is False
+            j.title or gettext("(untitled)")
+            for j in self.jobs
+            if j.walltime_ok is False
         )
 
     @property
     def node_limit_hits(self) -> tuple[str, ...]:
         return tuple(
-            j.title or "(untitled)" for j in self.jobs if j.fits_partition is False
+            j.title or gettext("(untitled)")
+            for j in self.jobs
+            if j.fits_partition is False
         )
 
     @property

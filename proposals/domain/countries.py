@@ -23,17 +23,26 @@ from pathlib import Path
 
 import pycountry
 
+from .i18n import Labels, gettext_noop
+
 DATA_FILE = Path(__file__).with_name("countries.json")
 EU_MEMBER = "eu_member"
 H2020_ASSOCIATED = "h2020_associated"
 HORIZON_EUROPE_ASSOCIATED = "horizon_europe_associated"
 DIGITAL_EUROPE_ASSOCIATED = "digital_europe_associated"
-STATUS_LABELS = {
-    EU_MEMBER: "EU member state",
-    H2020_ASSOCIATED: "associated to Horizon 2020",
-    HORIZON_EUROPE_ASSOCIATED: "associated to Horizon Europe",
-    DIGITAL_EUROPE_ASSOCIATED: "associated to Digital Europe",
-}
+STATUS_LABELS = Labels(
+    {
+        EU_MEMBER: gettext_noop("EU member state"),
+        H2020_ASSOCIATED: gettext_noop("associated to Horizon 2020"),
+        HORIZON_EUROPE_ASSOCIATED: gettext_noop("associated to Horizon Europe"),
+        DIGITAL_EUROPE_ASSOCIATED: gettext_noop("associated to Digital Europe"),
+    }
+)
+
+
+def status_label(status: str) -> str:
+    """How people read a status (a key of STATUS_LABELS), in the active language."""
+    return STATUS_LABELS.get(status, status)
 
 
 @cache

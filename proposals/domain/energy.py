@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .i18n import gettext
 from .numbers import grouped
 from .types import Cluster
 
@@ -44,25 +45,44 @@ def estimate(
     site = cluster.site_carbon_intensity_g_per_kwh
     intensity = site if site is not None else cluster.carbon_intensity_g_per_kwh
     assumptions = [
-        f"Each GPU is taken to draw {utilisation:.0%} of its {cluster.gpu_power_w} W "
-        f"rating on average; a measurement study of 8-GPU H100 nodes found AI "
-        f"training used about 76% of rated node power and that estimates from rated "
-        f"power alone were 27-37% off ({UTILISATION_SOURCE}).",
-        "Only GPU power is counted: CPUs, memory, network, storage and cooling "
-        "overhead are not included.",
+        gettext(
+            # xgettext:no-python-format
+            "Each GPU is taken to draw {share} of its {watts} W rating on average; a "
+            "measurement study of 8-GPU H100 nodes found AI training used about 76% "
+            "of rated node power and that estimates from rated power alone were "
+            "27-37% off ({source})."
+        ).format(
+            share=grouped(utilisation * 100, 0) + "%",
+            watts=grouped(cluster.gpu_power_w),
+            source=UTILISATION_SOURCE,
+        ),
+        gettext(
+            "Only GPU power is counted: CPUs, memory, network, storage and cooling "
+            "overhead are not included."
+        ),
     ]
     if site is not None:
-        note = cluster.site_carbon_note or "The site reports its own figure."
+        note = cluster.site_carbon_note or gettext("The site reports its own figure.")
         assumptions.append(
-            f"Carbon intensity {grouped(intensity, 3)} gCO2e/kWh is the site's own figure "
-            "instead of the national grid's "
-            f"{grouped(cluster.carbon_intensity_g_per_kwh, 3)}. "
-            f"{note}"
+            gettext(
+                "Carbon intensity {intensity} gCO2e/kWh is the site's own figure "
+                "instead of the national grid's {grid}."
+            ).format(
+                intensity=grouped(intensity, 3),
+                grid=grouped(cluster.carbon_intensity_g_per_kwh, 3),
+            )
+            + " "
+            + note
         )
     else:
         assumptions.append(
-            f"Carbon intensity {grouped(intensity, 3)} gCO2e/kWh is the host country's grid "
-            f"average ({cluster.carbon_source or 'source not recorded'})."
+            gettext(
+                "Carbon intensity {intensity} gCO2e/kWh is the host country's grid "
+                "average ({source})."
+            ).format(
+                intensity=grouped(intensity, 3),
+                source=cluster.carbon_source or gettext("source not recorded"),
+            )
         )
     return EnergyEstimate(
         gpu_hours=gpu_hours,

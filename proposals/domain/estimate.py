@@ -13,10 +13,12 @@ import math
 import re
 from dataclasses import dataclass
 
+from .codeentry import CodeEntry
+from .i18n import gettext
 from .jobplan import JobPlan
 from .numbers import grouped
 from .numbers import json_number as n
-from .types import Cluster, CodeEntry, Measurement, Proposal
+from .types import Cluster, Measurement, Proposal
 
 DEFAULT_MFU_PCT = 40.0
 """The MFU assumed when neither the applicant nor the measurements give one: a
@@ -148,9 +150,11 @@ def estimate_code(
         mfu, mfu_from = DEFAULT_MFU_PCT, "assumed"
     missing = []
     if tokens is None:
-        missing.append("tokens (or data set size, epochs and tokens per sample)")
+        missing.append(
+            gettext("tokens (or data set size, epochs and tokens per sample)")
+        )
     if not peak:
-        missing.append("the target system's peak throughput")
+        missing.append(gettext("the target system's peak throughput"))
     flops = FLOPS_PER_TOKEN[use] * code.model_parameters * tokens if tokens else None
     return CodeEstimate(
         code=index,

@@ -10,8 +10,13 @@ terms in force when the help is shown (``FieldSpec.help_for``).
 from __future__ import annotations
 
 from . import field_examples as examples
+from . import limits
 from .field_estimate import ESTIMATE_FIELDS
+from .field_scalability import SCALABILITY_FIELDS
 from .fieldspec import FieldSpec, row, scalar
+from .i18n import gettext_noop
+from .types import CODE_ROLES
+from .values import choice, lines, text
 
 FIELDS: tuple[FieldSpec, ...] = (
     # --- Organisation and eligibility -----------------------------------------------
@@ -19,60 +24,70 @@ FIELDS: tuple[FieldSpec, ...] = (
         "title",
         "title",
         "organisation",
-        "Working title",
-        help="Only for you and the support staff; the portal asks for its own title.",
+        gettext_noop("Working title"),
+        help=gettext_noop(
+            "Only for you and the support staff; the portal asks for its own title."
+        ),
         example="Fine-tuning a 7B code model for industrial PLC programs",
     ),
     scalar(
         "call_family",
         "call_family",
         "organisation",
-        "Call family",
+        gettext_noop("Call family"),
         help=(
-            "Companies apply to AI for Industrial Innovation. Universities, research "
-            "centres and public bodies use the AI for Science and Collaborative EU "
-            "Projects family, which has its own peer review."
+            gettext_noop(
+                "Companies apply to AI for Industrial Innovation. Universities, research "
+                "centres and public bodies use the AI for Science and Collaborative EU "
+                "Projects family, which has its own peer review."
+            )
         ),
     ),
     scalar(
         "organisation_name",
         "organisation.name",
         "organisation",
-        "Organisation name",
-        help="The legal name, as registered for VAT.",
+        gettext_noop("Organisation name"),
+        help=gettext_noop("The legal name, as registered for VAT."),
     ),
     scalar(
         "organisation_kind",
         "organisation.kind",
         "organisation",
-        "Type of organisation",
+        gettext_noop("Type of organisation"),
         help=(
-            "AI for Industrial Innovation calls are for startups, SMEs and other "
-            "companies; academic and public-sector organisations apply to AI for "
-            "Science and Collaborative EU Projects, where companies take part only as "
-            "partners of a collaborative EU project."
+            gettext_noop(
+                "AI for Industrial Innovation calls are for startups, SMEs and other "
+                "companies; academic and public-sector organisations apply to AI for "
+                "Science and Collaborative EU Projects, where companies take part only as "
+                "partners of a collaborative EU project."
+            )
         ),
     ),
     scalar(
         "organisation_country",
         "organisation.country",
         "organisation",
-        "Country of incorporation",
+        gettext_noop("Country of incorporation"),
         help=(
-            "Where the organisation is incorporated. AI for Industrial Innovation: "
-            "{industrial_innovation_countries}. AI for Science and Collaborative EU "
-            "Projects: {ai_for_science_countries}. The outermost regions (Réunion, "
-            "Guadeloupe, ...) and Åland are part of the EU."
+            gettext_noop(
+                "Where the organisation is incorporated. AI for Industrial Innovation: "
+                "{industrial_innovation_countries}. AI for Science and Collaborative EU "
+                "Projects: {ai_for_science_countries}. The outermost regions (Réunion, "
+                "Guadeloupe, ...) and Åland are part of the EU."
+            )
         ),
     ),
     scalar(
         "vat_number",
         "organisation.vat_number",
         "organisation",
-        "VAT number",
+        gettext_noop("VAT number"),
         help=(
-            "With or without the country prefix; we check its format and check digits "
-            "offline (not whether it is registered)."
+            gettext_noop(
+                "With or without the country prefix; we check its format and check digits "
+                "offline (not whether it is registered)."
+            )
         ),
         example="FI20774740",
     ),
@@ -80,34 +95,46 @@ FIELDS: tuple[FieldSpec, ...] = (
         "ongoing_eurohpc_project",
         "organisation.ongoing_eurohpc_project",
         "organisation",
-        "Another ongoing EuroHPC JU project",
+        gettext_noop("Another ongoing EuroHPC JU project"),
         help=(
-            "Tick if your organisation has another EuroHPC JU project still running: "
-            "such applications are turned down."
+            gettext_noop(
+                "Tick if your organisation has another EuroHPC JU project still running: "
+                "such applications are turned down."
+            )
         ),
     ),
     scalar(
         "hpc_experience",
         "experience.hpc_experience",
         "organisation",
-        "HPC experience of the team",
+        gettext_noop("HPC experience of the team"),
         help=(
-            "Be candid: the recommended call depends on it, and a first project on a "
-            "supercomputer belongs in Playground."
+            gettext_noop(
+                "Be candid: the recommended call depends on it, and a first project on a "
+                "supercomputer belongs in Playground."
+            )
         ),
     ),
     scalar(
         "stack_demonstrated_on_target",
         "experience.stack_demonstrated_on_target",
         "organisation",
-        "Software stack already run on the target system",
+        gettext_noop("Software stack already run on the target system"),
         help=(
-            "Has your software already run on this system's GPUs? If not, start with "
-            "Playground to port and test it."
+            gettext_noop(
+                "Has your software already run on this system's GPUs? If not, start with "
+                "Playground to port and test it."
+            )
         ),
         on_system=(
-            (examples.LUMI, "On LUMI-G that means AMD MI250X GPUs with ROCm."),
-            (examples.MN5, "On MareNostrum 5 ACC that means NVIDIA H100 GPUs."),
+            (
+                examples.LUMI,
+                gettext_noop("On LUMI-G that means AMD MI250X GPUs with ROCm."),
+            ),
+            (
+                examples.MN5,
+                gettext_noop("On MareNostrum 5 ACC that means NVIDIA H100 GPUs."),
+            ),
         ),
     ),
     # --- AI Factory selection -------------------------------------------------------
@@ -115,47 +142,62 @@ FIELDS: tuple[FieldSpec, ...] = (
         "system",
         "selection.system",
         "selection",
-        "AI Factory (target system)",
+        gettext_noop("AI Factory (target system)"),
         help=(
-            "The supercomputer whose GPUs you apply for. Node size, partition limits "
-            "and the energy estimate follow from it."
+            gettext_noop(
+                "The supercomputer whose GPUs you apply for. Node size, partition limits "
+                "and the energy estimate follow from it."
+            )
         ),
     ),
     scalar(
         "libraries",
         "selection.libraries",
         "selection",
-        "Software libraries and codes",
-        help="A short list; each significant component gets its own code entry later.",
+        gettext_noop("Software libraries and codes"),
+        help=gettext_noop(
+            "A short list; each significant component gets its own code entry later."
+        ),
         example="PyTorch 2.5, DeepSpeed 0.15, Hugging Face Transformers, vLLM",
     ),
     scalar(
         "total_gpu_hours",
         "selection.total_gpu_hours",
         "selection",
-        "Total GPU-hours",
-        unit="GPU-hours",
+        gettext_noop("Total GPU-hours"),
+        unit=gettext_noop("GPU-hours"),
         term="gpu-hour",
         help=(
-            "One GPU-hour is one physical GPU for one hour. The amount decides the "
-            "call: up to {playground_max} Playground, up to {fast_lane_max} Fast Lane, "
-            "above that Large Scale."
+            gettext_noop(
+                "One GPU-hour is one physical GPU for one hour. The amount decides the "
+                "call: up to {playground_max} Playground, up to {fast_lane_max} Fast Lane, "
+                "above that Large Scale."
+            )
         ),
         on_system=(
-            (examples.LUMI, "On LUMI-G one GPU is one MI250X, that is two GCDs."),
-            (examples.MN5, "On MareNostrum 5 ACC one GPU is one H100."),
+            (
+                examples.LUMI,
+                gettext_noop("On LUMI-G one GPU is one MI250X, that is two GCDs."),
+            ),
+            (examples.MN5, gettext_noop("On MareNostrum 5 ACC one GPU is one H100.")),
         ),
         playground=(
-            "Up to {playground_max} GPU-hours is Playground: no scaling data and no job plan "
-            "needed, just describe what you tested or will test."
+            gettext_noop(
+                "Up to {playground_max} GPU-hours is Playground: no scaling data and no job plan "
+                "needed, just describe what you tested or will test."
+            )
         ),
         fast_lane=(
-            "{fast_lane_min} to {fast_lane_max} GPU-hours is Fast Lane: the job plan "
-            "below must add up to this figure."
+            gettext_noop(
+                "{fast_lane_min} to {fast_lane_max} GPU-hours is Fast Lane: the job plan "
+                "below must add up to this figure."
+            )
         ),
         large_scale=(
-            "Above {fast_lane_max} GPU-hours is Large Scale: the job plan and the monthly usage "
-            "schedule must both add up to this figure."
+            gettext_noop(
+                "Above {fast_lane_max} GPU-hours is Large Scale: the job plan and the "
+                "monthly usage schedule must both add up to this figure."
+            )
         ),
         example="18176",
         examples=examples.TOTAL_GPU_HOURS,
@@ -164,21 +206,29 @@ FIELDS: tuple[FieldSpec, ...] = (
         "max_gpus_per_job",
         "selection.max_gpus_per_job",
         "selection",
-        "Maximum number of GPUs per job",
+        gettext_noop("Maximum number of GPUs per job"),
         gpu_count=True,
-        help="The largest single job, in physical GPUs. We show it as nodes too.",
+        help=gettext_noop(
+            "The largest single job, in physical GPUs. We show it as nodes too."
+        ),
         playground=(
-            "Playground jobs usually stay within 1 to {playground_max_gpus_per_job} "
-            "GPUs; going beyond one node needs scaling data that first projects "
-            "rarely have."
+            gettext_noop(
+                "Playground jobs usually stay within 1 to {playground_max_gpus_per_job} "
+                "GPUs; going beyond one node needs scaling data that first projects "
+                "rarely have."
+            )
         ),
         fast_lane=(
-            "Fast Lane jobs typically use up to {fast_lane_max_gpus_per_job} GPUs; "
-            "your scaling data must support this size."
+            gettext_noop(
+                "Fast Lane jobs typically use up to {fast_lane_max_gpus_per_job} GPUs; "
+                "your scaling data must support this size."
+            )
         ),
         large_scale=(
-            "Large Scale jobs may use hundreds of GPUs, but you must have measured at "
-            "this size: no extrapolation."
+            gettext_noop(
+                "Large Scale jobs may use hundreds of GPUs, but you must have measured at "
+                "this size: no extrapolation."
+            )
         ),
         example="32",
         examples=examples.MAX_GPUS_PER_JOB,
@@ -187,60 +237,66 @@ FIELDS: tuple[FieldSpec, ...] = (
         "storage_tb",
         "selection.storage_tb",
         "selection",
-        "Storage requirement (TB)",
-        unit="TB",
-        help="Project storage you need during the allocation, in TB.",
+        gettext_noop("Storage requirement (TB)"),
+        unit=gettext_noop("TB"),
+        help=gettext_noop("Project storage you need during the allocation, in TB."),
         example="5",
     ),
     scalar(
         "storage_justification",
         "selection.storage_justification",
         "selection",
-        "Storage justification",
-        help="What takes the space: datasets, checkpoints, outputs, with rough sizes.",
+        gettext_noop("Storage justification"),
+        help=gettext_noop(
+            "What takes the space: datasets, checkpoints, outputs, with rough sizes."
+        ),
         example="Dataset 2 TB, 20 checkpoints of 60 GB, evaluation outputs 0.5 TB.",
     ),
     scalar(
         "transfer_in_tb",
         "selection.transfer_in_tb",
         "selection",
-        "Data transfer in (TB)",
-        unit="TB",
-        help="Data you copy to the system, in TB.",
+        gettext_noop("Data transfer in (TB)"),
+        unit=gettext_noop("TB"),
+        help=gettext_noop("Data you copy to the system, in TB."),
         example="2",
     ),
     scalar(
         "transfer_out_tb",
         "selection.transfer_out_tb",
         "selection",
-        "Data transfer out (TB)",
-        unit="TB",
-        help="Data you copy back (models, results), in TB.",
+        gettext_noop("Data transfer out (TB)"),
+        unit=gettext_noop("TB"),
+        help=gettext_noop("Data you copy back (models, results), in TB."),
         example="0.2",
     ),
     scalar(
         "transfer_justification",
         "selection.transfer_justification",
         "selection",
-        "Data transfer justification",
-        help="What moves in and out, and roughly when.",
+        gettext_noop("Data transfer justification"),
+        help=gettext_noop("What moves in and out, and roughly when."),
         example="Training corpus in once at the start; final weights out at the end.",
     ),
     scalar(
         "extra_cpu_hours",
         "selection.extra_cpu_hours",
         "selection",
-        "CPU-hours beyond the default allocation",
-        unit="CPU-hours",
+        gettext_noop("CPU-hours beyond the default allocation"),
+        unit=gettext_noop("CPU-hours"),
         help=(
-            "Leave empty if the default CPU allocation is enough. If you need more, "
-            "explain why in the description of the code that needs them. Do not run "
-            "CPU-only jobs on GPU nodes."
+            gettext_noop(
+                "Leave empty if the default CPU allocation is enough. If you need more, "
+                "explain why in the description of the code that needs them. Do not run "
+                "CPU-only jobs on GPU nodes."
+            )
         ),
         on_system=(
             (
                 examples.LUMI,
-                "On LUMI, AI Factory projects get 1,000 CPU-hours on LUMI-C by default.",
+                gettext_noop(
+                    "On LUMI, AI Factory projects get 1,000 CPU-hours on LUMI-C by default."
+                ),
             ),
         ),
     ),
@@ -248,12 +304,16 @@ FIELDS: tuple[FieldSpec, ...] = (
         "auxiliary_services",
         "selection.auxiliary_services",
         "selection",
-        "Auxiliary services",
-        help="Small services such as an MLflow or Weights & Biases server.",
+        gettext_noop("Auxiliary services"),
+        help=gettext_noop(
+            "Small services such as an MLflow or Weights & Biases server."
+        ),
         on_system=(
             (
                 examples.LUMI,
-                "On LUMI they run on the LUMI-K Kubernetes platform, which has no GPUs.",
+                gettext_noop(
+                    "On LUMI they run on the LUMI-K Kubernetes platform, which has no GPUs."
+                ),
             ),
         ),
         example="MLflow tracking server",
@@ -262,13 +322,15 @@ FIELDS: tuple[FieldSpec, ...] = (
         "duration_months",
         "selection.duration_months",
         "selection",
-        "Allocation duration (months)",
-        unit="months",
+        gettext_noop("Allocation duration (months)"),
+        unit=gettext_noop("months"),
         help=(
-            "Typical terms: Playground {playground_durations}, Fast Lane "
-            "{fast_lane_durations}, Large Scale {large_scale_durations}; AI for Science "
-            "and Collaborative EU Projects {ai_for_science_durations} (guidance, not "
-            "rules)."
+            gettext_noop(
+                "Typical terms: Playground {playground_durations}, Fast Lane "
+                "{fast_lane_durations}, Large Scale {large_scale_durations}; AI for Science "
+                "and Collaborative EU Projects {ai_for_science_durations} (guidance, not "
+                "rules)."
+            )
         ),
         example="3",
     ),
@@ -276,50 +338,65 @@ FIELDS: tuple[FieldSpec, ...] = (
     row(
         "codes",
         "role",
-        "Role in the project",
+        gettext_noop("Role in the project"),
         help=(
-            "One entry for the main training or inference loop, plus one for each "
-            "compute-heavy pre-processing step, separate evaluation or inference code, "
-            "or simulation that generates data."
+            gettext_noop(
+                "One entry for the main training or inference loop, plus one for each "
+                "compute-heavy pre-processing step, separate evaluation or inference code, "
+                "or simulation that generates data."
+            )
         ),
+        value=choice(CODE_ROLES, initial="main"),
     ),
     row(
         "codes",
         "name",
-        "Name of the code",
-        help="The code's name.",
+        gettext_noop("Name of the code"),
+        help=gettext_noop("The code's name."),
         example="Megatron-LM",
+        value=text(limits.LINE_CHARS),
     ),
     row(
         "codes",
         "version",
-        "Version or release",
-        help="A release, tag or commit that pins what you will run.",
+        gettext_noop("Version or release"),
+        help=gettext_noop("A release, tag or commit that pins what you will run."),
         example="core_r0.9.0",
+        value=text(limits.VERSION_CHARS),
     ),
     row(
         "codes",
         "references",
-        "Web page and other references",
+        gettext_noop("Web page and other references"),
         help=(
-            "One per line: repository, documentation, papers. Links with technical "
-            "facts (build steps, hardware needs, dependencies, scaling or performance "
-            "results) help reviewers most."
+            gettext_noop(
+                "One per line: repository, documentation, papers. Links with technical "
+                "facts (build steps, hardware needs, dependencies, scaling or performance "
+                "results) help reviewers most."
+            )
         ),
         example="https://github.com/NVIDIA/Megatron-LM",
+        value=lines(
+            limits.REFERENCES_CHARS,
+            description="Links or citations, each one non-empty line; at most "
+            f"{limits.REFERENCES_CHARS} characters in all, counting a line break "
+            "between two.",
+        ),
     ),
     row(
         "codes",
         "description",
-        "Description of the code",
+        gettext_noop("Description of the code"),
         help=(
-            "What this component does in the project, in technical terms. For ML "
-            "code: framework and minimum version (PyTorch, TensorFlow, JAX), key "
-            "libraries, the distributed training library (DDP, FSDP, DeepSpeed, "
-            "Horovod, Megatron) and optimisations (FlashAttention, activation "
-            "checkpointing, mixed precision). Say whether everything is in the site's "
-            "AI software environment or how you will install what is missing. For "
-            "other code: language, dependencies, build steps."
+            gettext_noop(
+                "What this component does in the project, in technical terms. For ML "
+                "code: framework and minimum version (PyTorch, TensorFlow, JAX), key "
+                "libraries, the distributed training library (DDP, FSDP, DeepSpeed, "
+                "Horovod, Megatron) and optimisations (FlashAttention, activation "
+                "checkpointing, mixed precision). Say whether everything is in the site's "
+                "AI software environment or how you will install what is missing. For "
+                "other code: language, dependencies, build steps."
+            )
         ),
         example=(
             "Training loop in PyTorch >= 2.4 with FSDP and bf16 mixed precision; "
@@ -327,174 +404,8 @@ FIELDS: tuple[FieldSpec, ...] = (
             "environment provides and add the rest with pip in a virtual environment."
         ),
         examples=examples.CODE_DESCRIPTION,
+        value=text(limits.NARRATIVE_CHARS),
     ),
     *ESTIMATE_FIELDS,
-    # --- Scalability and performance ------------------------------------------------
-    scalar(
-        "scalability_narrative",
-        "scalability.narrative",
-        "scalability",
-        "Scalability and performance of the application",
-        help="Technical evidence, not motivation: what you measured, where, how.",
-        playground=(
-            "No scaling data needed. Describe the tests you have run (any hardware is "
-            "fine) or the tests this allocation will let you run."
-        ),
-        fast_lane=(
-            "Give throughput at small scale (for example 2 to 4 GPUs) and the "
-            "efficiency you expect at your largest job; the tables below are added "
-            "to your text in the export."
-        ),
-        large_scale=(
-            "Show measurements at the scale you request (no extrapolation): "
-            "throughput, speedup, efficiency, and MFU or communication overhead for "
-            "large single jobs; for many independent jobs, how the total is composed "
-            "and how stable a job's runtime is."
-        ),
-        example=(
-            "We tested on 4, 8 and 16 GPUs with PyTorch FSDP on a fixed 1M-image set: "
-            "throughput rose from 1,200 to 4,225 samples/s (88% efficiency at 16)."
-        ),
-        examples=examples.SCALABILITY_NARRATIVE,
-    ),
-    scalar(
-        "workload",
-        "scalability.workload",
-        "scalability",
-        "Shape of the workload",
-        help=(
-            "A single large job needs strong-scaling data. Many independent jobs (each "
-            "at most 2 nodes) need a representative-job test and its runtime stability "
-            "instead."
-        ),
-    ),
-    scalar(
-        "runtime_stability_pct",
-        "scalability.runtime_stability_pct",
-        "scalability",
-        "Runtime stability of a representative job (± %)",
-        short="Runtime stability (± %)",
-        unit="± %",
-        help="How much a representative job's runtime varies between runs, in ± percent.",
-        example="5",
-    ),
-    row(
-        "measurements",
-        "code",
-        "Code",
-        width="code",
-        help="The code entry that was measured.",
-    ),
-    row(
-        "measurements",
-        "gpus",
-        "GPUs",
-        width="num",
-        short="{gpus}",
-        gpu_count=True,
-        help="Physical GPUs used in the measurement.",
-        term="gpu",
-    ),
-    row(
-        "measurements",
-        "throughput",
-        "Throughput",
-        width="num",
-        help="Samples, tokens or images per second, at that size.",
-        term="throughput",
-    ),
-    row("measurements", "unit", "Unit", width="unit", example="samples/s"),
-    row(
-        "measurements",
-        "mfu_pct",
-        "MFU (%)",
-        width="pct",
-        short="MFU %",
-        unit="%",
-        help="Model FLOPs utilisation: the share of the GPUs' peak the model achieves.",
-        term="mfu",
-    ),
-    row(
-        "measurements",
-        "comm_overhead_pct",
-        "Communication overhead (%)",
-        width="pct",
-        short="Comm. %",
-        unit="%",
-        help="Share of a training step spent waiting for communication between GPUs.",
-        term="communication-overhead",
-    ),
-    row("measurements", "hardware", "Hardware tested on", example="LUMI-G, 4 nodes"),
-    row("jobs", "title", "Job type", example="Pre-training run"),
-    row(
-        "jobs",
-        "gpus",
-        "GPUs per job",
-        width="num",
-        short="{gpus} per job",
-        gpu_count=True,
-        help="Physical GPUs of one job.",
-        term="gpu",
-    ),
-    row(
-        "jobs",
-        "hours",
-        "Hours per job",
-        width="num",
-        unit="h",
-        help="Wall-clock hours of one job.",
-        term="walltime",
-    ),
-    row(
-        "jobs",
-        "count",
-        "Number of jobs",
-        width="num",
-        help="How many jobs of this kind you run.",
-    ),
-    row(
-        "schedule",
-        "from_month",
-        "From month",
-        width="month",
-        help="First month of the period (1 = first month).",
-    ),
-    row(
-        "schedule",
-        "to_month",
-        "To month",
-        width="month",
-        help="Last month of the period, inclusive.",
-    ),
-    row(
-        "schedule",
-        "gpu_hours",
-        "GPU-hours",
-        width="num",
-        unit="GPU-hours",
-        help="GPU-hours used in the period.",
-        term="gpu-hour",
-    ),
-    row("schedule", "activity", "Activity", example="Pre-training"),
-    # --- Optimisation ----------------------------------------------------------------
-    scalar(
-        "optimisation_narrative",
-        "optimisation.narrative",
-        "optimisation",
-        "Optimisation of the work proposed",
-        help=(
-            "Concrete actions, not impact: which component, which technique (FSDP, "
-            "FlashAttention, checkpointing, data loading, ...) and the benefit for "
-            "future work, quantified where you can."
-        ),
-        playground=(
-            "For a first project, say what you will learn or port and measure, for "
-            "example multi-GPU training with DDP and the effect of batch size."
-        ),
-        example=(
-            "Data loading takes 30% of step time; we will pre-shard the dataset and "
-            "raise loader workers from 4 to 16 per GPU to bring it under 10%."
-        ),
-        examples=examples.OPTIMISATION_NARRATIVE,
-    ),
+    *SCALABILITY_FIELDS,
 )

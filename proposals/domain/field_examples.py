@@ -11,12 +11,13 @@ Playground example in LUMI's words. Systems are named by their catalogue slug.
 from __future__ import annotations
 
 from .fieldspec import Example
+from .i18n import gettext_noop
 
 LUMI = "lumi-g"
 MN5 = "marenostrum5-acc"
 PLAYGROUND, FAST_LANE, LARGE_SCALE = "playground", "fast_lane", "large_scale"
-TESTED = "If you have tested already"
-NOT_TESTED = "If you have not tested yet"
+TESTED = gettext_noop("If you have tested already")
+NOT_TESTED = gettext_noop("If you have not tested yet")
 
 SCALABILITY_NARRATIVE: tuple[Example, ...] = (
     # Playground: a basic description of tests done (any hardware) or planned.

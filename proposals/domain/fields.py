@@ -18,6 +18,7 @@ from . import limits
 from .field_catalogue import FIELDS
 from .fieldspec import FieldSpec
 from .formatshape import PROPOSAL, Shape
+from .i18n import gettext as _
 from .sections import (
     ROW_PATH,
     SECTION_BY_SLUG,
@@ -134,7 +135,7 @@ def row_names(document: Mapping) -> dict[str, list[str]]:
 def row_label(kind: str, index: int, names: RowNames | None = None) -> str:
     """ "Code details 2 (nordlicht-train)" for the second code entry."""
     table = TABLE_BY_KIND[kind]
-    text = f"{table.item} {index + 1}"
+    text = _("{item} {number}").format(item=table.item, number=index + 1)
     kind_names = (names or {}).get(kind) or ()
     name = kind_names[index].strip() if index < len(kind_names) else ""
     if name:
@@ -151,7 +152,7 @@ def describe_path(path: str, names: RowNames | None = None) -> str:
     """
     path = path or ""
     if not path or path == "$":
-        return "Whole proposal"
+        return _("Whole proposal")
     spec = FIELD_BY_PATH.get(path)
     if spec is not None:
         return spec.label
@@ -188,7 +189,8 @@ def describe_row_named(path: str, label: str, *, deleted: bool = False) -> str:
     """How a person reads ``path`` with its row called ``label`` (the row's label
     as it was, e.g. "Code details 2 (nordlicht-train)"), marked when the row is
     gone, then the column."""
-    parts = [(label or "A row") + (" (row deleted)" if deleted else "")]
+    row = label or _("A row")
+    parts = [_("{row} (row deleted)").format(row=row) if deleted else row]
     match = ROW_PATH.match(path or "")
     if match and match.group(3):
         table = TABLE_BY_PATH[match.group(1)]

@@ -8,18 +8,22 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from . import numbers, terms
+from .i18n import Translated, gettext
 from .sections import TABLE_BY_KIND
+from .values import Value
 
 
 @dataclass(frozen=True)
 class Example:
     """An example answer, for one tier and one system when they are given (``""``:
-    any). ``lead`` says what kind of example it is ("Tested already")."""
+    any). ``lead`` says what kind of example it is ("Tested already"), read in the
+    active language; the example ``text`` stays English: it is an answer as written
+    for the portal."""
 
     text: str
     tier: str = ""
     system: str = ""
-    lead: str = ""
+    lead: str = Translated("")
 
     def fits(self, tier: str | None, system: str | None) -> bool:
         return self.tier in ("", tier) and self.system in ("", system)
@@ -31,29 +35,37 @@ class FieldSpec:
     proposal's own fields); ``path`` is the JSON path (relative to the row for a row
     field). ``short`` is the table-header form of the label; ``{gpus}`` in it stands
     for the GPU unit the applicant types in ("GPUs" or "GCDs"). ``term`` names the
-    glossary entry that headers and help link to."""
+    glossary entry that headers and help link to.
+
+    The words people read (``label``, ``short``, ``help``, the tier help, ``unit``)
+    are :class:`~.i18n.Translated`: read in the active language, stored in English
+    (``i18n.english(spec, "label")``). Examples stay English: they are answers as
+    written for the portal."""
 
     name: str
     path: str
     section: str
-    label: str
-    short: str = ""
-    help: str = ""
+    label: str = Translated()
+    short: str = Translated("")
+    help: str = Translated("")
     example: str = ""
-    unit: str = ""
+    unit: str = Translated("")
     table: str | None = None
     gpu_count: bool = False
     # Column width class in tables: num, pct, month, unit, code (or "" to fill).
     width: str = ""
-    playground: str = ""
-    fast_lane: str = ""
-    large_scale: str = ""
+    playground: str = Translated("")
+    fast_lane: str = Translated("")
+    large_scale: str = Translated("")
     # The glossary entry (``glossary.TERMS`` slug) that explains the field's word.
     term: str = ""
     # Example answers fitted to a tier and a system (see :meth:`examples_for`).
     examples: tuple[Example, ...] = ()
     # A sentence of help that holds on one system only: (cluster slug, sentence).
     on_system: tuple[tuple[str, str], ...] = ()
+    # What the field holds in the JSON format and the domain type (the code card's
+    # fields: ``values.entry_type``, ``formatshape.CODE``).
+    value: Value | None = None
 
     @property
     def key(self) -> str:
@@ -63,7 +75,7 @@ class FieldSpec:
     @property
     def header(self) -> str:
         """The label for a table header (the short form, unit word "GPUs")."""
-        return (self.short or self.label).replace("{gpus}", "GPUs")
+        return (self.short or self.label).replace("{gpus}", gettext("GPUs"))
 
     def help_for(
         self,
@@ -75,7 +87,9 @@ class FieldSpec:
         with the call terms' ``figures`` filled in (``{playground_max}`` ...; default:
         the shipped terms), then what holds on ``system`` (a cluster slug) only."""
         text = (getattr(self, tier, "") if tier else "") or self.help
-        local = next((line for slug, line in self.on_system if slug == system), "")
+        local = next(
+            (gettext(line) for slug, line in self.on_system if slug == system), ""
+        )
         if local:
             text = f"{text} {local}" if text else local
         return fill(text, terms.figures() if figures is None else figures)

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from .countries import Countries
 from .gpus import GpuModel
+from .i18n import Translated
 from .jobplan import JobPlan
 from .scaling import Projection, ScalingAnalysis
 from .schedule import ScheduleSummary
@@ -91,7 +92,7 @@ class Rule:
 
     code: str
     severities: tuple[str, ...]
-    title: str
+    title: str = Translated()  # read in the active language (the docs: English)
     step: str
     func: RuleFunc
 

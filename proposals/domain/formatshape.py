@@ -7,17 +7,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from . import limits
+from .codeentry import CODE_FIELDS, CodeEntry
 from .training_logs import SOURCE_CHARS
 from .types import (
     CALL_FAMILIES,
-    CODE_ROLES,
     EXPERIENCE_LEVELS,
-    MODEL_USES,
     ORGANISATION_KINDS,
     WORKLOADS,
-    CodeEntry,
     Experience,
     Job,
     Measurement,
@@ -27,11 +26,12 @@ from .types import (
     Selection,
     UsagePeriod,
 )
+from .values import REQUIRED
+
+if TYPE_CHECKING:
+    from .fieldspec import FieldSpec
 
 FORMAT_TAG = "aifactory-proposal/1"
-
-
-REQUIRED = object()  # marks a key every file must have
 
 
 @dataclass(frozen=True)
@@ -53,6 +53,22 @@ class Field:
     @property
     def required(self) -> bool:
         return self.default is REQUIRED
+
+    @classmethod
+    def of(cls, spec: FieldSpec) -> Field:
+        """The key of a vocabulary field that declares its value."""
+        v = spec.value
+        if v is None:
+            raise TypeError(f"{spec.key} declares no value (FieldSpec.value)")
+        return cls(
+            spec.name,
+            v.kind,
+            nullable=v.nullable,
+            choices=v.choices,
+            description=v.description,
+            max_length=v.max_length,
+            default=v.default,
+        )
 
 
 @dataclass(frozen=True)
@@ -122,71 +138,9 @@ SELECTION = Shape(
         Field("duration_months", "integer", nullable=True),
     ),
 )
-CODE = Shape(
-    "CodeEntry",
-    CodeEntry,
-    (
-        Field("role", "enum", choices=CODE_ROLES),
-        Field("name", "string", max_length=limits.LINE_CHARS),
-        Field("version", "string", max_length=limits.VERSION_CHARS),
-        Field(
-            "references",
-            "strings",
-            max_length=limits.REFERENCES_CHARS,
-            description="Links or citations, each one non-empty line; at most "
-            f"{limits.REFERENCES_CHARS} characters in all, counting a line break "
-            "between two.",
-        ),
-        Field("description", "string", max_length=limits.NARRATIVE_CHARS),
-        # The compute estimate's inputs (added to version 1 later: optional).
-        Field(
-            "model_use",
-            "enum",
-            choices=MODEL_USES,
-            description="training (6·N·D FLOPs) or inference (2·N FLOPs per token).",
-            default="training",
-        ),
-        Field(
-            "model_parameters",
-            "number",
-            nullable=True,
-            description="Model parameters N (1400000000 for 1.4 B).",
-            default=None,
-        ),
-        Field(
-            "training_tokens",
-            "number",
-            nullable=True,
-            description="Tokens D processed in all (all epochs); for inference, "
-            "the tokens generated or read.",
-            default=None,
-        ),
-        Field(
-            "dataset_samples",
-            "number",
-            nullable=True,
-            description="Samples in the data set (with epochs and tokens_per_sample "
-            "instead of training_tokens).",
-            default=None,
-        ),
-        Field("epochs", "number", nullable=True, default=None),
-        Field(
-            "tokens_per_sample",
-            "number",
-            nullable=True,
-            description="Also turns samples/s measurements into tokens/s.",
-            default=None,
-        ),
-        Field(
-            "assumed_mfu_pct",
-            "number",
-            nullable=True,
-            description="MFU assumed for the estimate; null: the measurements' MFU, "
-            "else 40.",
-            default=None,
-        ),
-    ),
-)
+# The code card's keys are its fields in the vocabulary (``FieldSpec.value``), in
+# page order; keys added to version 1 later carry a default there.
+CODE = Shape("CodeEntry", CodeEntry, tuple(Field.of(spec) for spec in CODE_FIELDS))
 MEASUREMENT = Shape(
     "Measurement",
     Measurement,

@@ -33,6 +33,7 @@ from .formatshape import (  # noqa: F401 (re-exported)
     Field,
     Shape,
 )
+from .i18n import gettext
 from .numbers import grouped, json_number
 from .types import (
     Proposal,
@@ -62,11 +63,11 @@ def _join(path: str, key: str) -> str:
 def _text_problem(text: str) -> str | None:
     """Why ``text`` cannot be stored (PostgreSQL refuses both), or ``None``."""
     if "\x00" in text:
-        return "contains a NUL character"
+        return gettext("contains a NUL character")
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:
-        return "contains a lone surrogate (an invalid character)"
+        return gettext("contains a lone surrogate (an invalid character)")
     return None
 
 
@@ -101,43 +102,50 @@ class _Parser:
 
     def number(self, value, path: str, integer: bool):
         if isinstance(value, bool) or not isinstance(value, int | float):
-            return self.fail(path, "must be a number")
+            return self.fail(path, gettext("must be a number"))
         # The magnitude first: an integer of more than 308 digits has no float.
         if abs(value) > MAX_MAGNITUDE or not math.isfinite(value):
-            return self.fail(path, f"must be a finite number up to {MAX_MAGNITUDE:g}")
+            return self.fail(
+                path,
+                gettext("must be a finite number up to {most}").format(
+                    most=f"{MAX_MAGNITUDE:g}"
+                ),
+            )
         if integer:
             if not float(value).is_integer():
-                return self.fail(path, "must be a whole number")
+                return self.fail(path, gettext("must be a whole number"))
             return int(value)
         return float(value)
 
     def text(self, value, field: Field, path: str):
         if not isinstance(value, str):
-            return self.fail(path, "must be a string")
+            return self.fail(path, gettext("must be a string"))
         problem = _text_problem(value)
         if problem:
             return self.fail(path, problem)
         if field.max_length is not None and len(value) > field.max_length:
             return self.fail(
                 path,
-                f"is {len(value)} characters long; at most {field.max_length} "
-                "are allowed",
+                gettext(
+                    "is {length} characters long; at most {most} are allowed"
+                ).format(length=len(value), most=field.max_length),
             )
         return value
 
     def strings(self, value, field: Field, path: str):
         if not isinstance(value, list):
-            return self.fail(path, "must be a list of strings")
+            return self.fail(path, gettext("must be a list of strings"))
         before = len(self.problems)
         for i, item in enumerate(value):
             where = f"{path}[{i}]"
             if not isinstance(item, str):
-                self.fail(where, "must be a string")
+                self.fail(where, gettext("must be a string"))
             elif problem := _text_problem(item):
                 self.fail(where, problem)
             elif not item.strip() or "\n" in item or "\r" in item:
                 self.fail(
-                    where, "a reference is one non-empty line (a link or a citation)"
+                    where,
+                    gettext("a reference is one non-empty line (a link or a citation)"),
                 )
         if len(self.problems) > before:
             return _MISSING
@@ -145,14 +153,17 @@ class _Parser:
         if field.max_length is not None and length > field.max_length:
             return self.fail(
                 path,
-                f"has {length} characters in all; at most {field.max_length} are "
-                "allowed",
+                gettext(
+                    "has {length} characters in all; at most {most} are allowed"
+                ).format(length=length, most=field.max_length),
             )
         return tuple(value)
 
     def value(self, value, field: Field, path: str):
         if value is None:
-            return None if field.nullable else self.fail(path, "must not be null")
+            return (
+                None if field.nullable else self.fail(path, gettext("must not be null"))
+            )
         kind = field.kind
         if kind in ("integer", "number"):
             return self.number(value, path, kind == "integer")
@@ -160,7 +171,7 @@ class _Parser:
             return (
                 value
                 if isinstance(value, bool)
-                else self.fail(path, "must be true or false")
+                else self.fail(path, gettext("must be true or false"))
             )
         if kind == "string":
             return self.text(value, field, path)
@@ -168,24 +179,31 @@ class _Parser:
             if isinstance(value, str) and value in field.choices:
                 return value
             allowed = ", ".join(f'"{c}"' for c in field.choices)
-            return self.fail(path, f"must be one of {allowed}")
+            return self.fail(
+                path, gettext("must be one of {allowed}").format(allowed=allowed)
+            )
         if kind == "country":
             if isinstance(value, str) and (value == "" or value in selectable_codes()):
                 return value
             return self.fail(
                 path,
-                "must be the two-letter code of a country the wizard offers "
-                '(ISO 3166-1 alpha-2, such as "DE"), or ""',
+                gettext(
+                    "must be the two-letter code of a country the wizard offers "
+                    '(ISO 3166-1 alpha-2, such as "DE"), or ""'
+                ),
             )
         if kind == "strings":
             return self.strings(value, field, path)
         if kind == "object":
             return self.object(value, field.shape, path)
         if not isinstance(value, list):
-            return self.fail(path, "must be a list")
+            return self.fail(path, gettext("must be a list"))
         if field.max_items is not None and len(value) > field.max_items:
             return self.fail(
-                path, f"has {len(value)} rows; at most {field.max_items} are allowed"
+                path,
+                gettext("has {rows} rows; at most {most} are allowed").format(
+                    rows=len(value), most=field.max_items
+                ),
             )
         items = [
             self.object(item, field.shape, f"{path}[{i}]")
@@ -195,13 +213,18 @@ class _Parser:
 
     def object(self, data, shape: Shape, path: str):
         if not isinstance(data, dict):
-            return self.fail(path, "must be an object")
+            return self.fail(path, gettext("must be an object"))
         for key in getattr(data, "repeated", ()):
-            self.fail(_join(path, _key(key)), "appears more than once in this object")
+            self.fail(
+                _join(path, _key(key)), gettext("appears more than once in this object")
+            )
         names = {f.name for f in shape.fields}
         for key in data:
             if key not in names:
-                self.fail(_join(path, _key(str(key))), "is not a field of this format")
+                self.fail(
+                    _join(path, _key(str(key))),
+                    gettext("is not a field of this format"),
+                )
         values = {}
         for field in shape.fields:
             child = _join(path, field.name)
@@ -209,7 +232,7 @@ class _Parser:
             if raw is _MISSING and not field.required:
                 values[field.name] = field.default
             elif raw is _MISSING:
-                values[field.name] = self.fail(child, "is required")
+                values[field.name] = self.fail(child, gettext("is required"))
             else:
                 values[field.name] = self.value(raw, field, child)
         if _MISSING in values.values():
@@ -233,8 +256,10 @@ def _too_deep(data: object) -> list[tuple[str, str]]:
             problems.append(
                 (
                     path or "$",
-                    f"is nested too deeply: at most {limits.MAX_DEPTH} levels of "
-                    "objects and lists are allowed",
+                    gettext(
+                        "is nested too deeply: at most {most} levels of objects and "
+                        "lists are allowed"
+                    ).format(most=limits.MAX_DEPTH),
                 )
             )
             continue
@@ -258,9 +283,11 @@ def parse(data: object) -> Proposal:
             if m.code is not None and not 0 <= m.code < codes:
                 parser.fail(
                     f"scalability.measurements[{i}].code",
-                    f"must be null or the index of a code entry (0 to {codes - 1})"
+                    gettext(
+                        "must be null or the index of a code entry (0 to {last})"
+                    ).format(last=codes - 1)
                     if codes
-                    else "must be null: there are no code entries",
+                    else gettext("must be null: there are no code entries"),
                 )
     if parser.problems:
         raise FormatError(parser.problems)
@@ -299,10 +326,19 @@ def loads(text: str | bytes) -> Proposal:
         )
     except RecursionError:
         raise FormatError(
-            [("$", f"is nested too deeply: at most {limits.MAX_DEPTH} levels")]
+            [
+                (
+                    "$",
+                    gettext("is nested too deeply: at most {most} levels").format(
+                        most=limits.MAX_DEPTH
+                    ),
+                )
+            ]
         ) from None
     except ValueError as exc:
-        raise FormatError([("$", f"not valid JSON: {exc}")]) from None
+        raise FormatError(
+            [("$", gettext("not valid JSON: {error}").format(error=exc))]
+        ) from None
     return parse(data)
 
 
@@ -318,15 +354,18 @@ def read(data: bytes | str) -> Proposal:
             [
                 (
                     "$",
-                    f"the file is {grouped(len(data), 0)} bytes; at most "
-                    f"{grouped(most, 6)} MB are allowed",
+                    gettext(
+                        "the file is {size} bytes; at most {most} MB are allowed"
+                    ).format(size=grouped(len(data), 0), most=grouped(most, 6)),
                 )
             ]
         )
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise FormatError([("$", f"not UTF-8 text: {exc.reason}")]) from None
+        raise FormatError(
+            [("$", gettext("not UTF-8 text: {reason}").format(reason=exc.reason))]
+        ) from None
     return loads(text)
 
 

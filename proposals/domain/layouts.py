@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .i18n import Translated, gettext_noop
+
 
 @dataclass(frozen=True)
 class Cell:
@@ -28,8 +30,8 @@ class Group:
 
     name: str
     rows: tuple[tuple[Cell, ...], ...]
-    legend: str = ""
-    description: str = ""
+    legend: str = Translated("")
+    description: str = Translated("")
 
     @property
     def fields(self) -> tuple[str, ...]:
@@ -76,7 +78,7 @@ STEP_LAYOUTS: dict[str, Layout] = {
             Group(
                 "about",
                 _one("title", "call_family"),
-                legend="About the proposal",
+                legend=gettext_noop("About the proposal"),
             ),
             Group(
                 "organisation",
@@ -89,14 +91,16 @@ STEP_LAYOUTS: dict[str, Layout] = {
                     ),
                     (Cell("ongoing_eurohpc_project"),),
                 ),
-                legend="Organisation and eligibility",
+                legend=gettext_noop("Organisation and eligibility"),
             ),
             Group(
                 "quick",
                 _one("hpc_experience", "stack_demonstrated_on_target"),
-                legend="Quick selection",
-                description="Two questions that, with your GPU-hours and scaling "
-                "data, decide which call we recommend.",
+                legend=gettext_noop("Quick selection"),
+                description=gettext_noop(
+                    "Two questions that, with your GPU-hours and scaling "
+                    "data, decide which call we recommend."
+                ),
             ),
         )
     ),

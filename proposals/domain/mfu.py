@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from . import gpus
 from .estimate import FLOPS_PER_TOKEN
 from .gpus import GpuModel, gpu_token
+from .i18n import Labels, gettext_noop
 from .numbers import json_number as n
 from .types import Catalogue, Cluster, Proposal
 
@@ -51,10 +52,12 @@ PER_GPU_UNIT = re.compile(r"/\s*(?:gpu|gcd|device)|per\s+(?:gpu|gcd|device)", re
 
 AGGREGATE = "aggregate"
 PER_GPU = "per_gpu"
-READING_WORDS = {
-    AGGREGATE: "the total of all its GPUs",
-    PER_GPU: "the throughput of one GPU",
-}
+READING_WORDS = Labels(
+    {
+        AGGREGATE: gettext_noop("the total of all its GPUs"),
+        PER_GPU: gettext_noop("the throughput of one GPU"),
+    }
+)
 
 
 def _squash(text: str) -> str:

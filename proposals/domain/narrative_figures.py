@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from .i18n import gettext
 from .jobplan import JobPlan
 from .numbers import grouped as figure
 from .scaling import Projection, ScalingAnalysis
@@ -219,7 +220,9 @@ def _efficiencies(sentence, previous, analysis, projection, gcds_per_gpu):
                     "efficiency",
                     f"{quote} at {gpus} GPUs",
                     f"{quote} at {gpus} GPUs",
-                    f"{shown} measured at {gpus} GPUs",
+                    gettext("{shown} measured at {gpus} GPUs").format(
+                        shown=shown, gpus=gpus
+                    ),
                 )
         elif projection is not None and projection.target_gpus == gpus:
             low = projection.efficiency_low * 100
@@ -230,7 +233,11 @@ def _efficiencies(sentence, previous, analysis, projection, gcds_per_gpu):
                     "efficiency",
                     f"{quote} at {gpus} GPUs",
                     f"{quote} at {gpus} GPUs",
-                    f"{low:.0f}-{high:.0f} % projected at {gpus} GPUs",
+                    gettext("{low}-{high} % projected at {gpus} GPUs").format(
+                        low=figure(round(low), 0),
+                        high=figure(round(high), 0),
+                        gpus=gpus,
+                    ),
                 )
 
 
@@ -286,7 +293,9 @@ def _speedups(sentence, analysis, projection, gcds_per_gpu):
                     "speedup",
                     f"{quote} at {gpus} GPUs",
                     f"{quote} at {gpus} GPUs",
-                    f"{shown} measured at {gpus} GPUs",
+                    gettext("{shown} measured at {gpus} GPUs").format(
+                        shown=shown, gpus=gpus
+                    ),
                 )
         elif projection is not None and projection.target_gpus == gpus:
             ratio = gpus / projection.base_gpus
@@ -300,9 +309,14 @@ def _speedups(sentence, analysis, projection, gcds_per_gpu):
                     "speedup",
                     f"{quote} at {gpus} GPUs",
                     f"{quote} at {gpus} GPUs",
-                    f"{figure(low, 1, trim=False)}-{figure(high, 1, trim=False)}x projected "
-                    f"at {gpus} GPUs "
-                    f"(from {projection.base_gpus})",
+                    gettext(
+                        "{low}-{high}x projected at {gpus} GPUs (from {base})"
+                    ).format(
+                        low=figure(low, 1, trim=False),
+                        high=figure(high, 1, trim=False),
+                        gpus=gpus,
+                        base=projection.base_gpus,
+                    ),
                 )
 
 
@@ -326,7 +340,9 @@ def _gpu_counts(sentence, target_gpus, gcds_per_gpu):
                     "gpus",
                     match.group(0).strip(),
                     f"{count} GPUs per job",
-                    f"{target_gpus} GPUs per job at most (AI Factory selection)",
+                    gettext(
+                        "{gpus} GPUs per job at most (AI Factory selection)"
+                    ).format(gpus=target_gpus),
                 )
 
 
@@ -356,12 +372,16 @@ def _gpu_hours(sentence, requested, plan, parts=()):
             continue
         if all(abs(value - v) > max(0.5, HOURS_RELATIVE * v) for v in known):
             computed = (
-                f"{figure(requested, 0)} GPU-hours requested" if requested else ""
+                gettext("{hours} GPU-hours requested").format(
+                    hours=figure(requested, 0)
+                )
+                if requested
+                else ""
             )
             if plan.rows:
-                computed += ("; " if computed else "") + (
-                    f"{figure(plan.total_gpu_hours, 0)} in the job plan"
-                )
+                computed += ("; " if computed else "") + gettext(
+                    "{hours} in the job plan"
+                ).format(hours=figure(plan.total_gpu_hours, 0))
             yield Contradiction(
                 "gpu_hours",
                 match.group(0).strip(),

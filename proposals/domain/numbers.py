@@ -17,6 +17,8 @@ from decimal import Decimal, InvalidOperation
 import babel
 import babel.localedata
 
+from .i18n import gettext, ngettext
+
 
 def json_number(
     value: float | int | None, digits: int | None = 6
@@ -72,6 +74,15 @@ def grouped(
         text = text[1:]
     whole, _, fraction = text.partition(".")
     return fmt.write(whole, fraction)
+
+
+def num(value, decimals: int | str = 2) -> str:
+    """The one number printer of messages, pages and exports: :func:`grouped` in the
+    active format (``18176`` -> ``18,176``), at most ``decimals`` places; ``—`` for
+    nothing, and for ``""`` (a template's missing value)."""
+    if isinstance(value, str) and value == "":
+        return MISSING
+    return grouped(value, int(decimals))
 
 
 def hours(value: float | int | None, missing: str = MISSING) -> str:
@@ -377,7 +388,9 @@ def parse_number(text: str, fmt: NumberFormat, *, places: int) -> Reading:
         body = body[1:].lstrip(SPACES)
     if not body or not _ALLOWED.match(body):
         raise NumberError(
-            f"“{raw}” is not a number: use digits only, written like {fmt.example}."
+            gettext(
+                "“{text}” is not a number: use digits only, written like {example}."
+            ).format(text=raw, example=fmt.example)
         )
     primary = _read(body, fmt.decimal, fmt.groups, (fmt.primary, fmt.secondary))
     other = _read(body, fmt.other, fmt.decimal + SPACES)
@@ -388,11 +401,19 @@ def parse_number(text: str, fmt: NumberFormat, *, places: int) -> Reading:
         value, ambiguous = other, True
     elif primary is not None or other is not None:
         if places == 0:
-            raise NumberError("Enter a whole number.")
-        raise NumberError(f"Enter at most {places} decimal places.")
+            raise NumberError(gettext("Enter a whole number."))
+        raise NumberError(
+            ngettext(
+                "Enter at most {places} decimal place.",
+                "Enter at most {places} decimal places.",
+                places,
+            ).format(places=places)
+        )
     else:
         raise NumberError(
-            f"“{raw}” is not a number as you write them ({fmt.example}): "
-            "check the separators."
+            gettext(
+                "“{text}” is not a number as you write them ({example}): check the "
+                "separators."
+            ).format(text=raw, example=fmt.example)
         )
     return Reading(sign * value if value else value, ambiguous)

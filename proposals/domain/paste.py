@@ -21,13 +21,8 @@ from decimal import Decimal
 
 from . import limits
 from .bounds import BOUNDS
-from .numbers import (
-    NumberError,
-    NumberFormat,
-    format_number,
-    grouped,
-    parse_number,
-)
+from .i18n import gettext, gettext_noop, ngettext
+from .numbers import NumberError, NumberFormat, format_number, grouped, parse_number
 from .paste_columns import (
     COMPUTED,
     GCDS,
@@ -147,17 +142,31 @@ def _number(text: str, key: str, kind: str, fmt: NumberFormat, row: PastedRow):
     try:
         reading = parse_number(text, fmt, places=bound.places)
     except NumberError as error:
-        row.problems.append(f"{name}: {error}")
+        row.problems.append(
+            gettext("{column}: {problem}").format(column=name, problem=error)
+        )
         return None
     value = reading.value
     if value < bound.low:
-        row.problems.append(f"{name}: {text} is too small ({bound.why_low}).")
+        row.problems.append(
+            gettext("{column}: {text} is too small ({why}).").format(
+                column=name, text=text, why=bound.why_low
+            )
+        )
         return None
     if value > bound.high:
-        row.problems.append(f"{name}: {text} is too large ({bound.why_high}).")
+        row.problems.append(
+            gettext("{column}: {text} is too large ({why}).").format(
+                column=name, text=text, why=bound.why_high
+            )
+        )
         return None
     if reading.ambiguous:
-        row.notes.append(f"{name}: “{text}” read as {format_number(value, fmt)}.")
+        row.notes.append(
+            gettext("{column}: “{text}” read as {value}.").format(
+                column=name, text=text, value=format_number(value, fmt)
+            )
+        )
     return int(value) if bound.places == 0 else value
 
 
@@ -179,12 +188,20 @@ def _strip_suffix(text: str, key: str) -> tuple[str, str]:
 def _months(text: str, row: PastedRow) -> None:
     match = re.fullmatch(r"\s*(\d{1,3})\s*(?:(?:-|–|—|to|\.\.)\s*(\d{1,3}))?\s*", text)
     if not match:
-        row.problems.append(f"Months: “{text}” is not a month (3) or a range (4-6).")
+        row.problems.append(
+            gettext("Months: “{text}” is not a month (3) or a range (4-6).").format(
+                text=text
+            )
+        )
         return
     first, last = int(match[1]), int(match[2] or match[1])
     bound = BOUNDS["schedule.from_month"]
     if not (bound.low <= first <= bound.high and bound.low <= last <= bound.high):
-        row.problems.append(f"Months: “{text}”: {bound.why_low}, {bound.why_high}.")
+        row.problems.append(
+            gettext("Months: “{text}”: {why_low}, {why_high}.").format(
+                text=text, why_low=bound.why_low, why_high=bound.why_high
+            )
+        )
         return
     row.values["from_month"], row.values["to_month"] = first, last
 
@@ -222,13 +239,20 @@ def _cell(column: Column, text: str, kind: str, ctx: Context, row: PastedRow) ->
     if key in _TEXT_LIMITS:
         if len(text) > _TEXT_LIMITS[key]:
             row.problems.append(
-                f"{_label(kind, key)}: longer than {_TEXT_LIMITS[key]} characters."
+                gettext("{column}: longer than {limit} characters.").format(
+                    column=_label(kind, key),
+                    limit=format_number(_TEXT_LIMITS[key], ctx.fmt),
+                )
             )
         elif key == "code":
             found = ctx.codes.get(text.strip().lower())
             if found is None:
-                known = ", ".join(sorted(ctx.codes)) or "none yet"
-                row.problems.append(f"Code: no code entry named “{text}” ({known}).")
+                known = gettext(", ").join(sorted(ctx.codes)) or gettext("none yet")
+                row.problems.append(
+                    gettext("Code: no code entry named “{text}” ({known}).").format(
+                        text=text, known=known
+                    )
+                )
             else:
                 row.values["code"] = found
         else:
@@ -245,20 +269,38 @@ def _cell(column: Column, text: str, kind: str, ctx: Context, row: PastedRow) ->
         if count is None:
             return
         per = ctx.gcds_per_gpu if key == GCDS else ctx.gpus_per_node
-        what = "GCDs" if key == GCDS else "nodes"
         if not per:
             row.problems.append(
-                f"{what}: choose the target system first, so {what} can be "
-                "converted to GPUs."
+                gettext(
+                    "GCDs: choose the target system first, so GCDs can be converted "
+                    "to GPUs."
+                )
+                if key == GCDS
+                else gettext(
+                    "nodes: choose the target system first, so nodes can be converted "
+                    "to GPUs."
+                )
             )
         elif key == GCDS and count % per:
             row.problems.append(
-                f"GCDs: {count} GCDs is not a whole number of GPUs ({per} GCDs each)."
+                gettext(
+                    "GCDs: {count} GCDs is not a whole number of GPUs ({per} GCDs each)."
+                ).format(count=format_number(count, ctx.fmt), per=per)
             )
         else:
             gpus = count // per if key == GCDS else count * per
             row.values["gpus"] = gpus
-            row.notes.append(f"{count} {what} = {gpus} GPUs.")
+            note = (
+                gettext("{count} GCDs = {gpus} GPUs.")
+                if key == GCDS
+                else gettext("{count} nodes = {gpus} GPUs.")
+            )
+            row.notes.append(
+                note.format(
+                    count=format_number(count, ctx.fmt),
+                    gpus=format_number(gpus, ctx.fmt),
+                )
+            )
         return
     value = _number(number_text, key, kind, ctx.fmt, row)
     if value is not None:
@@ -271,7 +313,9 @@ def _check_row(kind: str, row: PastedRow, ctx: Context) -> None:
     if kind == "schedule":
         first, last = values.get("from_month"), values.get("to_month")
         if first and last and last < first:
-            row.problems.append("To month: the last month comes before the first.")
+            row.problems.append(
+                gettext("To month: the last month comes before the first.")
+            )
         elif first and not last:
             values["to_month"] = first
         elif last and not first:
@@ -286,9 +330,13 @@ def _check_row(kind: str, row: PastedRow, ctx: Context) -> None:
             product = Decimal(gpus) * Decimal(hours) * Decimal(count)
             if product != pasted:
                 row.notes.append(
-                    f"Your GPU-hours {format_number(pasted, ctx.fmt)} differ from "
-                    f"GPUs × hours × jobs = {format_number(product, ctx.fmt)}; the "
-                    "wizard computes them."
+                    gettext(
+                        "Your GPU-hours {pasted} differ from GPUs × hours × jobs = "
+                        "{product}; the wizard computes them."
+                    ).format(
+                        pasted=format_number(pasted, ctx.fmt),
+                        product=format_number(product, ctx.fmt),
+                    )
                 )
     if kind == "measurements" and "throughput" in values and "unit" not in values:
         values["unit"] = ctx.default_unit
@@ -318,18 +366,28 @@ def read_paste(
     if kind not in PASTE_KINDS:
         raise ValueError(f"Cannot paste into {kind}.")
     if len(text) > MAX_PASTE_CHARS:
-        paste = Paste(kind, "too long")
+        paste = Paste(kind, gettext_noop("too long"))
         paste.problems.append(
-            f"The text is longer than {grouped(MAX_PASTE_CHARS, 0)} characters: paste "
-            f"at most {limits.MAX_ROWS[kind]} rows at a time."
+            gettext(
+                "The text is longer than {limit} characters: paste at most {rows} rows "
+                "at a time."
+            ).format(limit=grouped(MAX_PASTE_CHARS, 0), rows=limits.MAX_ROWS[kind])
         )
         return paste
     grid = split_cells(text)
     paste = Paste(kind, grid.layout)
     if grid.blank_lines > 0:
-        paste.skipped.append(f"{grid.blank_lines} blank line(s) left out.")
+        paste.skipped.append(
+            ngettext(
+                "{count} blank line left out.",
+                "{count} blank lines left out.",
+                grid.blank_lines,
+            ).format(count=format_number(grid.blank_lines, ctx.fmt))
+        )
     if not grid.lines:
-        paste.problems.append("Nothing to read: paste a table with one row per line.")
+        paste.problems.append(
+            gettext("Nothing to read: paste a table with one row per line.")
+        )
         return paste
     first_line, first = grid.lines[0]
     matches = [match_header(cell, kind) for cell in first]
@@ -347,7 +405,13 @@ def read_paste(
             chosen = mapping[index] != target
             target = mapping[index]
         paste.columns.append(
-            Column(index, header or f"Column {index + 1}", target, unit, chosen)
+            Column(
+                index,
+                header or gettext("Column {number}").format(number=index + 1),
+                target,
+                unit,
+                chosen,
+            )
         )
     stored = [
         c.target for c in paste.columns if c.target not in (IGNORE, COMPUTED, None)
@@ -363,24 +427,34 @@ def read_paste(
     ]
     for name in sorted({n for n in expanded if expanded.count(n) > 1}):
         paste.problems.append(
-            f"Several columns hold {_label(kind, name)}: keep one, ignore the others."
+            gettext(
+                "Several columns hold {column}: keep one, ignore the others."
+            ).format(column=_label(kind, name))
         )
     body = grid.lines[1:] if has_header else grid.lines
     if has_header:
-        paste.skipped.append(f"Line {first_line} read as the header.")
+        paste.skipped.append(
+            gettext("Line {number} read as the header.").format(number=first_line)
+        )
     room = ctx.room if ctx.room is not None else limits.MAX_ROWS[kind]
-    title = TABLE_BY_KIND[kind].title
+    table = TABLE_BY_KIND[kind]
     for number, cells in body:
         row = PastedRow(number, cells)
         named = cells[0] if cells else ""
         if _TOTAL.match(named.replace("*", "").strip()):
             paste.skipped.append(
-                f"Line {number} is a total line: not added (the wizard adds up the "
-                "rows itself)."
+                gettext(
+                    "Line {number} is a total line: not added (the wizard adds up the "
+                    "rows itself)."
+                ).format(number=number)
             )
             continue
         if len(cells) > len(paste.columns):
-            row.problems.append(f"{len(cells)} cells, but the table has {width}.")
+            row.problems.append(
+                gettext("{cells} cells, but the table has {width}.").format(
+                    cells=len(cells), width=width
+                )
+            )
         for column, cell in zip(paste.columns, cells, strict=False):
             _cell(column, cell.replace("*", "").strip(), kind, ctx, row)
         waiting = any(
@@ -388,20 +462,34 @@ def read_paste(
             for column, cell in zip(paste.columns, cells, strict=False)
         )
         if not row.values and not row.problems and not waiting:
-            paste.skipped.append(f"Line {number} has nothing to store: left out.")
+            paste.skipped.append(
+                gettext("Line {number} has nothing to store: left out.").format(
+                    number=number
+                )
+            )
             continue
         _check_row(kind, row, ctx)
         if not row.problems and len(paste.accepted) >= room:
             row.problems.append(
-                f"The {title.lower()} holds at most {limits.MAX_ROWS[kind]} rows: "
-                "there is no room for this one."
+                gettext(
+                    "{table} holds at most {rows} rows: there is no room for this one."
+                ).format(
+                    table=table.title,
+                    rows=format_number(limits.MAX_ROWS[kind], ctx.fmt),
+                )
             )
         paste.rows.append(row)
     mapped = {column.target for column in paste.columns}
     if kind == "measurements" and "code" not in mapped and ctx.only_code is not None:
         name = ctx.only_code_name.strip()
         paste.notes.append(
-            "No code column: every row belongs to the proposal's only code entry"
-            + (f", “{name}”." if name else ".")
+            gettext(
+                "No code column: every row belongs to the proposal's only code entry, "
+                "“{name}”."
+            ).format(name=name)
+            if name
+            else gettext(
+                "No code column: every row belongs to the proposal's only code entry."
+            )
         )
     return paste

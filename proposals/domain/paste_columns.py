@@ -10,6 +10,8 @@ from dataclasses import dataclass
 from functools import cache
 
 from .fields import columns
+from .fieldspec import FieldSpec
+from .i18n import gettext, gettext_noop
 
 # The tables a person can paste into.
 PASTE_KINDS = ("measurements", "jobs", "schedule")
@@ -264,24 +266,31 @@ _ALIGNMENT = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$")
 @dataclass(frozen=True)
 class Target:
     """What a column can hold: a field of the table (its name), or one of the
-    conversions above. ``label`` is how the preview and the column select name it."""
+    conversions above. ``label`` is how the preview and the column select name it,
+    in the active language (the targets are cached: they keep the English, ``text``
+    for a conversion or the field's ``spec``, and translate when read)."""
 
     key: str
-    label: str
+    text: str = ""
+    spec: FieldSpec | None = None
+
+    @property
+    def label(self) -> str:
+        return self.spec.header if self.spec is not None else gettext(self.text)
 
 
 @cache
 def targets(kind: str) -> tuple[Target, ...]:
     """Everything a column of a ``kind`` table can be mapped to, for the select."""
-    found = [Target(spec.name, spec.header) for spec in columns(kind)]
+    found = [Target(spec.name, spec=spec) for spec in columns(kind)]
     extra = {
-        GCDS: "GCDs (converted to GPUs)",
-        NODES: "Nodes (converted to GPUs)",
-        MONTHS: "Month or month range (3, or 4-6)",
-        COMPUTED: "Computed by the wizard (checked, not stored)",
+        GCDS: gettext_noop("GCDs (converted to GPUs)"),
+        NODES: gettext_noop("Nodes (converted to GPUs)"),
+        MONTHS: gettext_noop("Month or month range (3, or 4-6)"),
+        COMPUTED: gettext_noop("Computed by the wizard (checked, not stored)"),
     }
     found += [Target(key, text) for key, text in extra.items() if key in SYNONYMS[kind]]
-    return (*found, Target(IGNORE, "Ignore this column"))
+    return (*found, Target(IGNORE, gettext_noop("Ignore this column")))
 
 
 def _words(text: str) -> str:
@@ -358,19 +367,19 @@ def split_cells(text: str) -> Grid:
     if text.endswith("\n"):
         blank -= 1  # the line break after the last line is no blank line
     if not filled:
-        return Grid("empty", (), blank)
+        return Grid(gettext_noop("empty"), (), blank)
     if all(line.lstrip().startswith("|") for _, line in filled):
         lines = tuple(
             (n, _markdown_cells(line))
             for n, line in filled
             if not _ALIGNMENT.match(line)
         )
-        return Grid("Markdown table", lines, blank)
+        return Grid(gettext_noop("Markdown table"), lines, blank)
     if any("\t" in line for _, line in filled):
         lines = tuple(
             (n, tuple(c.strip() for c in line.split("\t"))) for n, line in filled
         )
-        return Grid("tab-separated", lines, blank)
+        return Grid(gettext_noop("tab-separated"), lines, blank)
     sample = "\n".join(line for _, line in filled[:20])
     try:
         dialect = csv.Sniffer().sniff(sample, delimiters=",;")
@@ -382,10 +391,14 @@ def split_cells(text: str) -> Grid:
             cells = next(csv.reader([line], dialect), [])
             rows.append((n, tuple(cell.strip() for cell in cells)))
         if len({len(cells) for _, cells in rows}) == 1 and len(rows[0][1]) > 1:
-            name = "semicolon-separated" if dialect.delimiter == ";" else "CSV"
+            name = (
+                gettext_noop("semicolon-separated")
+                if dialect.delimiter == ";"
+                else gettext_noop("CSV")
+            )
             return Grid(name, tuple(rows), blank)
     lines = tuple(
         (n, tuple(c.strip() for c in re.split(r"\s{2,}", line.strip())))
         for n, line in filled
     )
-    return Grid("columns aligned with spaces", lines, blank)
+    return Grid(gettext_noop("columns aligned with spaces"), lines, blank)

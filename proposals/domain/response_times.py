@@ -18,6 +18,7 @@ from functools import lru_cache
 import holidays as holiday_calendars
 import numpy as np
 
+from .i18n import gettext
 from .terms import CallTerms, FamilyTerms, ModeTerms
 from .tiers import TIER_LABELS
 
@@ -35,8 +36,8 @@ class ResponseTime:
     @property
     def label(self) -> str:
         if self.working_days is None:
-            return "none"
-        return f"about {self.working_days}"
+            return gettext("none")
+        return gettext("about {days}").format(days=self.working_days)
 
 
 def _mode(family: FamilyTerms, tier: str | None) -> ModeTerms | None:
@@ -50,18 +51,24 @@ def response_time(terms: CallTerms, family: str, tier: str | None) -> ResponseTi
     family without tiers)."""
     call = terms.get(family)
     if call is None:
-        return ResponseTime(None, "Unknown call: no typical answer time.")
+        return ResponseTime(None, gettext("Unknown call: no typical answer time."))
     mode = _mode(call, tier)
     if mode is None:
-        return ResponseTime(None, "No tier yet, so no typical answer time.")
+        return ResponseTime(None, gettext("No tier yet, so no typical answer time."))
     if mode.access_working_days is None:
-        procedure = f" ({mode.review})" if mode.review else ""
         return ResponseTime(
-            None, f"The call publishes no typical answer time{procedure}."
+            None,
+            gettext("The call publishes no typical answer time ({review}).").format(
+                review=mode.review
+            )
+            if mode.review
+            else gettext("The call publishes no typical answer time."),
         )
     source = mode.source("access_working_days")
-    where = source.source if source else "the call terms (no source recorded)"
-    return ResponseTime(mode.access_working_days, f"Source: {where}.")
+    where = source.source if source else gettext("the call terms (no source recorded)")
+    return ResponseTime(
+        mode.access_working_days, gettext("Source: {where}.").format(where=where)
+    )
 
 
 def every_response_time(terms: CallTerms) -> list[tuple[str, ResponseTime]]:

@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from .i18n import Translated, gettext_noop
+
 # The portal's two technical sections; the organisation step feeds the eligibility
 # part of the application, the review step is ours.
 PORTAL_SELECTION = "AI Factory selection"
@@ -25,8 +27,8 @@ class Section:
     """
 
     slug: str
-    title: str
-    short: str
+    title: str = Translated()
+    short: str = Translated()
     portal: str = ""
     keys: tuple[str, ...] = ()
 
@@ -34,36 +36,40 @@ class Section:
 SECTIONS: tuple[Section, ...] = (
     Section(
         "organisation",
-        "Organisation and eligibility",
-        "Organisation",
+        gettext_noop("Organisation and eligibility"),
+        gettext_noop("Organisation"),
         keys=("title", "call_family", "organisation", "experience"),
     ),
     Section(
         "selection",
-        "AI Factory selection",
-        "Selection",
+        gettext_noop("AI Factory selection"),
+        gettext_noop("Selection"),
         PORTAL_SELECTION,
         keys=("selection",),
     ),
     Section(
-        "codes", "Code details", "Code details", PORTAL_CODE_DETAILS, keys=("codes",)
+        "codes",
+        gettext_noop("Code details"),
+        gettext_noop("Code details"),
+        PORTAL_CODE_DETAILS,
+        keys=("codes",),
     ),
     Section(
         "scalability",
-        "Scalability and performance",
-        "Scalability",
+        gettext_noop("Scalability and performance"),
+        gettext_noop("Scalability"),
         PORTAL_CODE_DETAILS,
         keys=("scalability",),
     ),
     Section(
         "optimisation",
-        "Optimisation of the work proposed",
-        "Optimisation",
+        gettext_noop("Optimisation of the work proposed"),
+        gettext_noop("Optimisation"),
         PORTAL_CODE_DETAILS,
         keys=("optimisation",),
     ),
 )
-REVIEW = Section("review", "Review", "Review")
+REVIEW = Section("review", gettext_noop("Review"), gettext_noop("Review"))
 # The wizard's steps: every section, then the review of the whole proposal.
 STEPS: tuple[Section, ...] = (*SECTIONS, REVIEW)
 SECTION_SLUGS: tuple[str, ...] = tuple(section.slug for section in SECTIONS)
@@ -99,9 +105,9 @@ class Table:
     kind: str
     path: str
     section: str
-    item: str
-    title: str
-    add_label: str
+    item: str = Translated()
+    title: str = Translated()
+    add_label: str = Translated()
     name_field: str = ""
 
 
@@ -110,35 +116,35 @@ TABLES: tuple[Table, ...] = (
         "codes",
         "codes",
         "codes",
-        "Code details",
-        "Code details",
-        "+ Code details",
+        gettext_noop("Code details"),
+        gettext_noop("Code details"),
+        gettext_noop("+ Code details"),
         name_field="name",
     ),
     Table(
         "measurements",
         "scalability.measurements",
         "scalability",
-        "Measurement",
-        "Scaling measurements",
-        "+ Measurement",
+        gettext_noop("Measurement"),
+        gettext_noop("Scaling measurements"),
+        gettext_noop("+ Measurement"),
     ),
     Table(
         "jobs",
         "scalability.jobs",
         "scalability",
-        "Job type",
-        "Job plan",
-        "+ Job type",
+        gettext_noop("Job type"),
+        gettext_noop("Job plan"),
+        gettext_noop("+ Job type"),
         name_field="title",
     ),
     Table(
         "schedule",
         "scalability.schedule",
         "scalability",
-        "Usage period",
-        "Usage schedule",
-        "+ Period",
+        gettext_noop("Usage period"),
+        gettext_noop("Usage schedule"),
+        gettext_noop("+ Period"),
     ),
 )
 TABLE_KINDS: tuple[str, ...] = tuple(table.kind for table in TABLES)

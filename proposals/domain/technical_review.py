@@ -10,25 +10,32 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
+from .i18n import Labels, gettext, gettext_noop
+from .numbers import grouped
+
 FEASIBLE = "feasible"
 FEASIBLE_WITH_CONDITIONS = "feasible_with_conditions"
 NOT_FEASIBLE = "not_feasible"
-OUTCOMES: dict[str, str] = {
-    FEASIBLE: "Feasible",
-    FEASIBLE_WITH_CONDITIONS: "Feasible with conditions",
-    NOT_FEASIBLE: "Not feasible",
-}
+OUTCOMES: Labels = Labels(
+    {
+        FEASIBLE: gettext_noop("Feasible"),
+        FEASIBLE_WITH_CONDITIONS: gettext_noop("Feasible with conditions"),
+        NOT_FEASIBLE: gettext_noop("Not feasible"),
+    }
+)
 
 OPEN = ""  # not decided yet
 CONDITION = "condition"
 WAIVED = "waived"
 CHANGE_REQUEST = "change_request"
-DECISIONS: dict[str, str] = {
-    OPEN: "Open",
-    CONDITION: "Accept as a condition",
-    WAIVED: "Waive, with a reason",
-    CHANGE_REQUEST: "Ask for a change",
-}
+DECISIONS: Labels = Labels(
+    {
+        OPEN: gettext_noop("Open"),
+        CONDITION: gettext_noop("Accept as a condition"),
+        WAIVED: gettext_noop("Waive, with a reason"),
+        CHANGE_REQUEST: gettext_noop("Ask for a change"),
+    }
+)
 
 MAX_TEXT = 4000
 MAX_REASON = 500
@@ -84,7 +91,9 @@ def with_decisions(items: list[dict], decisions: Mapping[int, tuple[str, str]]):
 
 # A NUL character cannot be stored (PostgreSQL refuses it in text and JSON).
 NUL = "\x00"
-NUL_PROBLEM = "Remove the null character (an invisible control character)."
+NUL_PROBLEM = gettext_noop(
+    "Remove the null character (an invisible control character)."
+)
 
 
 def own_conditions(texts: Iterable[str]) -> list[dict]:
@@ -122,30 +131,38 @@ def problems(
     read as the dict's method); empty when it can be recorded."""
     found: dict[str, str] = {}
     if outcome not in OUTCOMES:
-        found["outcome"] = "Choose the outcome of the technical assessment."
+        found["outcome"] = gettext("Choose the outcome of the technical assessment.")
     findings, own = split_own(items)
     if len(own) > MAX_OWN_CONDITIONS:
-        found["own"] = f"Add at most {MAX_OWN_CONDITIONS} conditions of your own."
+        found["own"] = gettext("Add at most {most} conditions of your own.").format(
+            most=grouped(MAX_OWN_CONDITIONS)
+        )
     elif any(len(text) > MAX_REASON for text in own):
-        found["own"] = f"Keep each condition under {MAX_REASON} characters."
+        found["own"] = gettext("Keep each condition under {most} characters.").format(
+            most=grouped(MAX_REASON)
+        )
     for i, item in enumerate(findings):
         if item["decision"] not in DECISIONS:
-            found[f"item-{i}"] = "Choose what to do with this finding."
+            found[f"item-{i}"] = gettext("Choose what to do with this finding.")
         elif item["decision"] == WAIVED and not item["reason"]:
-            found[f"item-{i}"] = "Say why this finding can be waived."
+            found[f"item-{i}"] = gettext("Say why this finding can be waived.")
         elif len(item["reason"]) > MAX_REASON:
-            found[f"item-{i}"] = f"Keep the reason under {MAX_REASON} characters."
+            found[f"item-{i}"] = gettext(
+                "Keep the reason under {most} characters."
+            ).format(most=grouped(MAX_REASON))
         elif NUL in item["reason"]:
-            found[f"item-{i}"] = NUL_PROBLEM
+            found[f"item-{i}"] = gettext(NUL_PROBLEM)
     decisions = {item["decision"] for item in items}
     if outcome == FEASIBLE_WITH_CONDITIONS and CONDITION not in decisions:
         found.setdefault(
             "outcome",
-            "Accept a finding as a condition or add a condition of your own, or "
-            "choose another outcome.",
+            gettext(
+                "Accept a finding as a condition or add a condition of your own, or "
+                "choose another outcome."
+            ),
         )
     if requesting_changes and CHANGE_REQUEST not in decisions:
-        found["checklist"] = "Choose at least one finding to ask a change for."
+        found["checklist"] = gettext("Choose at least one finding to ask a change for.")
     return found
 
 
@@ -156,14 +173,14 @@ def of_decision(items: list[dict], decision: str) -> list[dict]:
 def change_request_note(items: list[dict], text: str = "") -> str:
     """The note of "Request changes": the findings chosen for a change, one per
     line with the place they point at, then the assessment text if any."""
-    lines = ["Please change the following, then send the proposal again:"]
+    lines = [gettext("Please change the following, then send the proposal again:")]
     for item in of_decision(items, CHANGE_REQUEST):
         where = f" ({item['where']})" if item["where"] else ""
         lines.append(f"- {item['code']}{where}: {item['message']}")
     conditions = of_decision(items, CONDITION)
     if conditions:
         lines.append("")
-        lines.append("Accepted as conditions of the allocation:")
+        lines.append(gettext("Accepted as conditions of the allocation:"))
         lines.extend(
             f"- {item['message']}"
             if item.get("own")
@@ -190,15 +207,23 @@ def record_rows(
         return "; ".join(parts)
 
     rows = [
-        ("Outcome", f"{OUTCOMES.get(outcome, outcome)} (revision {revision})"),
-        ("Assessed", f"by {by}, {on}" if by else on),
+        (
+            gettext("Outcome"),
+            gettext("{outcome} (revision {revision})").format(
+                outcome=OUTCOMES.get(outcome, outcome), revision=revision
+            ),
+        ),
+        (
+            gettext("Assessed"),
+            gettext("by {by}, {on}").format(by=by, on=on) if by else on,
+        ),
     ]
     if text:
-        rows.append(("Assessment", text))
+        rows.append((gettext("Assessment"), text))
     for label, decision in (
-        ("Conditions", CONDITION),
-        ("Changes asked for", CHANGE_REQUEST),
-        ("Waived", WAIVED),
+        (gettext("Conditions"), CONDITION),
+        (gettext("Changes asked for"), CHANGE_REQUEST),
+        (gettext("Waived"), WAIVED),
     ):
         value = listed(decision)
         if value:

@@ -17,17 +17,20 @@ from datetime import date
 from functools import cache
 from pathlib import Path
 
-from .countries import STATUS_LABELS
+from .countries import status_label
+from .i18n import Labels, gettext, gettext_noop, join_or, ngettext
 from .numbers import grouped
 
 DEFAULT_FILE = Path(__file__).resolve().parents[2] / "fixtures" / "call_terms.json"
 # Units of a request or a bill; one vocabulary for the call terms and the catalogue.
-UNITS = {
-    "gpu_hours": "GPU-hours",
-    "node_hours": "node-hours",
-    "core_hours": "core-hours",
-}
-REQUEST_UNITS = {k: UNITS[k] for k in ("gpu_hours", "node_hours")}
+UNITS = Labels(
+    {
+        "gpu_hours": gettext_noop("GPU-hours"),
+        "node_hours": gettext_noop("node-hours"),
+        "core_hours": gettext_noop("core-hours"),
+    }
+)
+REQUEST_UNITS = Labels({k: UNITS.english(k) for k in ("gpu_hours", "node_hours")})
 
 
 UNVERIFIED = "Unverified"
@@ -127,34 +130,37 @@ class FamilyTerms:
     def placeholders(self) -> dict[str, str]:
         """Figures for help texts: ``{playground_max}``, ``{fast_lane_min}``, ...,
         and the family's country lists (``{industrial_innovation_countries}``)."""
-        labels = [STATUS_LABELS.get(s, s) for s in self.eligible_country_statuses]
-        values = {
-            f"{self.slug}_countries": (
-                (", ".join(labels[:-1]) + " or " + labels[-1])
-                if len(labels) > 1
-                else (labels[0] if labels else "any country")
-            )
-        }
+        labels = [status_label(s) for s in self.eligible_country_statuses]
+        values = {f"{self.slug}_countries": join_or(labels) or gettext("any country")}
         for m in self.modes:
             for name in ("min_hours", "max_hours", "max_gpus_per_job"):
                 value = getattr(m, name)
                 key = f"{m.slug}_{name.replace('_hours', '')}"
                 values[key] = "" if value is None else grouped(value, 0)
             values[f"{m.slug}_durations"] = months(m.durations_months)
-            values[f"{m.slug}_unit"] = REQUEST_UNITS.get(m.request_unit, "")
+            values[f"{m.slug}_unit"] = (
+                unit_label(m.request_unit) if m.request_unit in REQUEST_UNITS else ""
+            )
         return values
 
 
 CallTerms = Mapping[str, FamilyTerms]
 
 
+def unit_label(unit: str) -> str:
+    """A unit (a key of UNITS) as people read it, in the active language."""
+    return UNITS.get(unit, unit)
+
+
 def months(durations: Iterable[int]) -> str:
     """``(1, 2, 3)`` as "1, 2 or 3 months"."""
-    items = [str(d) for d in durations]
+    items = [grouped(d) for d in durations]
     if not items:
         return ""
-    text = items[0] if len(items) == 1 else ", ".join(items[:-1]) + " or " + items[-1]
-    return f"{text} month" + ("" if items == ["1"] else "s")
+    count = 1 if items == ["1"] else 2
+    return ngettext("{durations} month", "{durations} months", count).format(
+        durations=join_or(items)
+    )
 
 
 def _sources(data: Mapping | None) -> dict[str, Source]:

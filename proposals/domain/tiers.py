@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .i18n import gettext as _
 from .numbers import grouped
 from .terms import FamilyTerms, default_terms
 
@@ -49,7 +50,8 @@ def tier_rank(tier: str | None) -> int:
 
 def tier_label(tier: str | None) -> str:
     """Human name of a tier ("no tier yet" for ``None``)."""
-    return TIER_LABELS.get(tier, "no tier yet") if tier else "no tier yet"
+    label = TIER_LABELS.get(tier) if tier else None
+    return label or _("no tier yet")
 
 
 @dataclass(frozen=True)
@@ -83,56 +85,69 @@ def recommend_tier(
     family = family or default_terms()[INDUSTRIAL]
     if not family.tiered:
         return Recommendation(
-            None, (f"{family.label} has no tiers: one kind of allocation.",)
+            None,
+            (
+                _("{family} has no tiers: one kind of allocation.").format(
+                    family=family.label
+                ),
+            ),
         )
     implied = tier_for_hours(hours, family)
     evidence = has_scaling_data or high_throughput_evidence
     playground = []
     if stack_demonstrated is False:
         playground.append(
-            "The software stack has not yet been shown to run on the target system."
+            _("The software stack has not yet been shown to run on the target system.")
         )
     if multi_node and not evidence:
         playground.append(
-            "Some runs need more than one node but there is no scaling data yet."
+            _("Some runs need more than one node but there is no scaling data yet.")
         )
     if hpc_experience == "none":
-        playground.append("This is a first HPC experience.")
+        playground.append(_("This is a first HPC experience."))
     smallest = family.modes[0] if family.modes else None
     if implied == PLAYGROUND and smallest and smallest.max_hours is not None:
         playground.append(
-            f"At most {grouped(smallest.max_hours, 0)} GPU-hours are needed."
+            _("At most {hours} GPU-hours are needed.").format(
+                hours=grouped(smallest.max_hours, 0)
+            )
         )
     if implied in (FAST_LANE, LARGE_SCALE) and not evidence:
         playground.append(
-            "There are no throughput measurements at two or more GPU counts yet; "
-            "a Playground allocation can be used to collect them."
+            _(
+                "There are no throughput measurements at two or more GPU counts yet; "
+                "a Playground allocation can be used to collect them."
+            )
         )
     if playground:
         return Recommendation(PLAYGROUND, tuple(playground))
     if implied is None:
-        return Recommendation(None, ("Enter the total GPU-hours to get a tier.",))
+        return Recommendation(None, (_("Enter the total GPU-hours to get a tier."),))
     if implied == LARGE_SCALE and not (covers_target or high_throughput_evidence):
         return Recommendation(
             FAST_LANE,
             (
-                "Large Scale needs scaling data at the target GPU count (or a "
-                "high-throughput workload with stable per-job runtime); collect it "
-                "in a Fast Lane allocation first.",
+                _(
+                    "Large Scale needs scaling data at the target GPU count (or a "
+                    "high-throughput workload with stable per-job runtime); collect it "
+                    "in a Fast Lane allocation first."
+                ),
             ),
         )
     if implied == LARGE_SCALE:
         why = (
-            "A high volume of independent jobs with stable per-job runtime."
+            _("A high volume of independent jobs with stable per-job runtime.")
             if high_throughput_evidence
-            else "Scaling data covers the target GPU count."
+            else _("Scaling data covers the target GPU count.")
         )
         return Recommendation(LARGE_SCALE, (why,))
     if hpc_experience in ("some", "proven"):
-        why = "Prior HPC experience and throughput measurements support a Fast Lane "
-        why += "request."
+        why = _(
+            "Prior HPC experience and throughput measurements support a Fast Lane "
+            "request."
+        )
     else:
-        why = (
+        why = _(
             "Throughput measurements support a Fast Lane request; say how much HPC "
             "experience the team has."
         )

@@ -12,18 +12,22 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .i18n import Labels, gettext_noop
+
 # How people read each choice; the models' choices are built from these.
 CALL_FAMILY_LABELS = {
     "industrial_innovation": "AI for Industrial Innovation",
     "ai_for_science": "AI for Science and Collaborative EU Projects",
 }
-ORGANISATION_KIND_LABELS = {
-    "startup": "Startup",
-    "sme": "SME",
-    "industry": "Other industrial organisation",
-    "academic": "Academic or research organisation",
-    "public": "Public sector organisation",
-}
+ORGANISATION_KIND_LABELS = Labels(
+    {
+        "startup": gettext_noop("Startup"),
+        "sme": gettext_noop("SME"),
+        "industry": gettext_noop("Other industrial organisation"),
+        "academic": gettext_noop("Academic or research organisation"),
+        "public": gettext_noop("Public sector organisation"),
+    }
+)
 CALL_FAMILIES = tuple(CALL_FAMILY_LABELS)
 ORGANISATION_KINDS = tuple(ORGANISATION_KIND_LABELS)
 EXPERIENCE_LEVELS = ("none", "some", "proven")
@@ -31,10 +35,12 @@ CODE_ROLES = ("main", "preprocessing", "evaluation", "simulation", "other")
 WORKLOADS = ("single_large_job", "many_small_jobs")
 # What a code entry's model does, for the compute estimate: 6·N·D FLOPs to train,
 # 2·N per token for inference.
-MODEL_USE_LABELS = {
-    "training": "Training (6·N FLOPs per token)",
-    "inference": "Inference (2·N FLOPs per token)",
-}
+MODEL_USE_LABELS = Labels(
+    {
+        "training": gettext_noop("Training (6·N FLOPs per token)"),
+        "inference": gettext_noop("Inference (2·N FLOPs per token)"),
+    }
+)
 MODEL_USES = tuple(MODEL_USE_LABELS)
 
 
@@ -73,26 +79,6 @@ class Selection:
     extra_cpu_hours: float | None = None
     auxiliary_services: str = ""
     duration_months: int | None = None
-
-
-@dataclass(frozen=True)
-class CodeEntry:
-    """One "Code details" entry: a distinct software component."""
-
-    role: str = "main"  # one of CODE_ROLES
-    name: str = ""
-    version: str = ""
-    references: tuple[str, ...] = ()
-    description: str = ""
-    # Optional inputs of the compute estimate (``estimate.py``): parameters N, tokens
-    # D (or dataset samples x epochs x tokens per sample) and an assumed MFU.
-    model_use: str = "training"  # one of MODEL_USES
-    model_parameters: float | None = None
-    training_tokens: float | None = None
-    dataset_samples: float | None = None
-    epochs: float | None = None
-    tokens_per_sample: float | None = None
-    assumed_mfu_pct: float | None = None
 
 
 @dataclass(frozen=True)
@@ -151,7 +137,8 @@ class Proposal:
     organisation: Organisation = field(default_factory=Organisation)
     experience: Experience = field(default_factory=Experience)
     selection: Selection = field(default_factory=Selection)
-    codes: tuple[CodeEntry, ...] = ()
+    # codeentry.CodeEntry: built from the vocabulary, which reads this module.
+    codes: tuple[CodeEntry, ...] = ()  # noqa: F821
     scalability: Scalability = field(default_factory=Scalability)
     optimisation_narrative: str = ""
 

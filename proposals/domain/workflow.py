@@ -6,6 +6,8 @@ write anything, so an illegal move leaves no trace in the database.
 
 from __future__ import annotations
 
+from .i18n import Labels, gettext, gettext_noop
+
 DRAFT = "draft"
 SUBMITTED = "submitted"
 CHANGES_REQUESTED = "changes_requested"
@@ -58,10 +60,14 @@ TRANSITIONS: dict[tuple[str, str], str] = {
 }
 
 # Moves that need a note, and what to write in it.
-NOTE_REQUIRED: dict[str, str] = {
-    CHANGES_REQUESTED: "Say what should change: the note is what the applicant reads.",
-    CLOSED: "Give the reason for closing the proposal.",
-}
+NOTE_REQUIRED = Labels(
+    {
+        CHANGES_REQUESTED: gettext_noop(
+            "Say what should change: the note is what the applicant reads."
+        ),
+        CLOSED: gettext_noop("Give the reason for closing the proposal."),
+    }
+)
 
 # The status an edit of the applicant's text moves a proposal to (none: it stays).
 AFTER_EDIT: dict[str, str] = {
@@ -93,8 +99,14 @@ def check_transition(current: str, target: str, role: str) -> None:
     """Raise :class:`IllegalTransition` unless ``role`` may make this move."""
     allowed_role = TRANSITIONS.get((current, target))
     if allowed_role is None:
-        raise IllegalTransition(f"A proposal cannot go from {current!r} to {target!r}.")
+        raise IllegalTransition(
+            gettext("A proposal cannot go from {current} to {target}.").format(
+                current=repr(current), target=repr(target)
+            )
+        )
     if allowed_role != role:
         raise IllegalTransition(
-            f"Only {allowed_role} may move a proposal from {current!r} to {target!r}."
+            gettext(
+                "Only {role} may move a proposal from {current} to {target}."
+            ).format(role=allowed_role, current=repr(current), target=repr(target))
         )

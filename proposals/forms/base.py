@@ -11,10 +11,17 @@ from proposals.domain import layouts
 from proposals.domain.bounds import BOUNDS
 from proposals.domain.fields import FIELD_BY_KEY
 from proposals.domain.numbers import NUMBER_FORMAT_BY_NAME, NumberFormat
+from proposals.domain.types import MODEL_USE_LABELS, ORGANISATION_KIND_LABELS
 
 from .fields import NumberField, our_messages
 
 ENGLISH = NUMBER_FORMAT_BY_NAME["en"]
+# Choices whose words the domain keeps (``i18n.Labels``): the models freeze them in
+# English when they are imported, the form reads them in the active language.
+DOMAIN_CHOICES = {
+    "organisation_kind": ORGANISATION_KIND_LABELS,
+    "codes.model_use": MODEL_USE_LABELS,
+}
 
 
 def field_names(section_or_table: str, *, table: bool = False) -> list[str]:
@@ -75,6 +82,14 @@ class WizardStepForm(forms.ModelForm):
         # a Save without JavaScript, and must not read as "cleared".
         self.fields = {name: self.fields[name] for name in self.laid_out()}
         for name, field in list(self.fields.items()):
+            # The domain's label in the active language (the model's verbose name
+            # was frozen in English at import).
+            spec = FIELD_BY_KEY.get(self.field_key(name))
+            if spec is not None:
+                field.label = spec.label
+            labels = DOMAIN_CHOICES.get(self.field_key(name))
+            if labels is not None:
+                field.choices = [(v, labels.get(v, text)) for v, text in field.choices]
             bound = BOUNDS.get(self.field_key(name))
             if bound is not None:
                 spec = FIELD_BY_KEY[self.field_key(name)]

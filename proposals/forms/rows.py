@@ -46,13 +46,6 @@ class MeasurementForm(GpuUnitMixin, WizardStepForm):
         pk = self.cleaned_data.get("code")
         return self.codes_by_pk.get(pk) if pk is not None else None
 
-    def _get_validation_exclusions(self):
-        # The code is one of the proposal's own (``codes_by_pk``): the model's check
-        # that it exists would cost a query per row on every keystroke.
-        exclusions = super()._get_validation_exclusions()
-        exclusions.add("code")
-        return exclusions
-
     def clean_gpus(self):
         return self.convert_gpu_count("gpus")
 

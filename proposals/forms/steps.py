@@ -73,13 +73,6 @@ class SelectionForm(GpuUnitMixin, WizardStepForm):
     def clean_max_gpus_per_job(self):
         return self.convert_gpu_count("max_gpus_per_job")
 
-    def _get_validation_exclusions(self):
-        # The system is one of the catalogue's (``ClusterChoiceField``): the model's
-        # check that it exists would cost a query on every keystroke.
-        exclusions = super()._get_validation_exclusions()
-        exclusions.add("system")
-        return exclusions
-
 
 class ScalabilityForm(WizardStepForm):
     step = "scalability"

@@ -1,4 +1,5 @@
-"""Bounds shared by the models' validators and their database check constraints."""
+"""Bounds shared by the models' validators and their database check constraints, and
+what the models' validation need not ask the database."""
 
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
@@ -45,3 +46,26 @@ class RestatedConstraints(models.Model):
 
     def validate_constraints(self, exclude=None):
         """Nothing the validators and ``clean()`` have not checked (see the class)."""
+
+
+class GivenRelations(models.Model):
+    """A model whose validation does not ask the database whether a related object
+    exists when the object itself was given (``proposal.system = cluster``): it was
+    read to be given. The wizard's forms give the system from the catalogue kept in
+    process and a measurement's code from the proposal's own, so this saves a query
+    per keystroke there; the foreign key constraint still refuses a row whose object
+    is deleted meanwhile. An id given alone (``system_id = 3``) is still checked."""
+
+    class Meta:
+        abstract = True
+
+    def clean_fields(self, exclude=None):
+        exclude = set(exclude or ())
+        for field in self._meta.concrete_fields:
+            if (
+                field.many_to_one
+                and field.is_cached(self)
+                and getattr(self, field.name) is not None
+            ):
+                exclude.add(field.name)
+        super().clean_fields(exclude=exclude)

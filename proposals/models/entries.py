@@ -23,6 +23,7 @@ from .constraints import (
     MAX_HOURS_PER_JOB,
     MAX_JOBS,
     MAX_MONTHS,
+    GivenRelations,
     RestatedConstraints,
     check,
     nonneg,
@@ -32,7 +33,7 @@ from .constraints import (
 from .proposal import Proposal
 
 
-class ProposalChild(RestatedConstraints):
+class ProposalChild(GivenRelations, RestatedConstraints):
     """Common shape of the repeatable entries: they belong to one proposal, in order.
 
     A row is created blank when the applicant presses "+ Add" and filled in as they type,

@@ -24,6 +24,7 @@ from .constraints import (
     MAX_GPUS,
     MAX_MONTHS,
     MAX_TB,
+    GivenRelations,
     RestatedConstraints,
     check,
     nonneg,
@@ -40,7 +41,7 @@ def _choices(name: str, labels: dict[str, str]) -> type[models.TextChoices]:
     )
 
 
-class Proposal(RestatedConstraints):
+class Proposal(GivenRelations, RestatedConstraints):
     """One application: the AI Factory selection and the code-details section."""
 
     CallFamily = _choices("CallFamily", CALL_FAMILY_LABELS)

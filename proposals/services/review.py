@@ -7,7 +7,7 @@ from django.db import transaction
 from django.utils import timezone, translation
 
 from proposals import assess, notifications, selectors
-from proposals.domain import jsonformat, numbers, technical_review, workflow
+from proposals.domain import i18n, jsonformat, numbers, technical_review, workflow
 from proposals.models import (
     Proposal,
     ProposalRevision,
@@ -325,7 +325,7 @@ def review_assess(
             f"Keep the assessment under {technical_review.MAX_TEXT} characters."
         )
     elif technical_review.NUL in text:
-        problems["text"] = technical_review.NUL_PROBLEM
+        problems["text"] = i18n.gettext(technical_review.NUL_PROBLEM)
     if problems:
         raise AssessmentProblems(problems)
     assessment = TechnicalAssessment.objects.create(

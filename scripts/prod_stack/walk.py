@@ -221,8 +221,13 @@ def request_ids(stack: Stack, browser: Browser):
     response, _ = browser.request("GET", "/glossary/")
     rid = response.getheader("X-Request-ID")
     check(rid and re.fullmatch(r"[0-9a-f]{32}", rid), f"request id {rid!r}")
-    access = (stack.logs / "nginx-access.log").read_text()
-    check(f"rid={rid}" in access, "nginx's log lacks the id the answer carries")
+    # nginx writes its access line after the answer has left: wait for it a little.
+    access = stack.logs / "nginx-access.log"
+    wait_for(
+        "nginx's log line with the id the answer carries",
+        lambda: f"rid={rid}" in access.read_text(),
+        seconds=10,
+    )
     check(
         any(e.get("request_id") == rid for e in stack.app_log("web-b")),
         "the application's log lacks the id",

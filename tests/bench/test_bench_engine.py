@@ -5,7 +5,8 @@ larger, with the growth ratio (ten times the rows should cost at most about ten 
 import dataclasses
 
 from proposals.domain import assess
-from proposals.domain.types import CodeEntry, Job, Measurement
+from proposals.domain.codeentry import CodeEntry
+from proposals.domain.types import Job, Measurement
 from tests.bench.conftest import median_ms, meets, report
 from tests.domain.builders import catalogue, example
 

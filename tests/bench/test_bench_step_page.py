@@ -43,8 +43,9 @@ def interleaved_medians(first, second, *, repeat: int) -> tuple[float, float]:
 
 
 def page_faults(func, *, repeat: int) -> float:
-    """Minor page faults per call of ``func()`` (memory the process maps afresh:
-    wizard_rows' loops once cost thousands per page, see templatetags/stack.py)."""
+    """Minor page faults per call of ``func()`` (memory the process maps afresh;
+    the row loops ran on a stack chunk of their own against CPython's
+    python/cpython#142183 until two A/B runs and these figures showed no gain)."""
     before = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
     for _ in range(repeat):
         func()

@@ -15,7 +15,7 @@ EXAMPLE_FILES = sorted(EXAMPLES.glob("*.json"))
 @pytest.mark.parametrize("path", EXAMPLE_FILES, ids=lambda p: p.stem)
 def test_examples_round_trip_byte_identical(path):
     text = path.read_text(encoding="utf-8")
-    assert dumps(loads(text)) == text
+    assert dumps(loads(text)) == text, "a key was added or changed: make format-files"
 
 
 def test_blank_draft_round_trips():
@@ -137,4 +137,4 @@ def test_committed_schema_is_generated():
     from proposals.domain.jsonformat import schema_text
 
     committed = (ROOT / "docs" / "proposal-format.schema.json").read_text()
-    assert committed == schema_text()
+    assert committed == schema_text(), "the format changed: make format-files"

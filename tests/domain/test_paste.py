@@ -120,7 +120,7 @@ def test_spreadsheet_scaling_table_with_thousands_separators():
         (5, 16, Decimal("4225")),
     ]
     assert {r.values["unit"] for r in paste.rows} == {"samples/s"}
-    assert "1 blank line(s) left out." in paste.skipped
+    assert "1 blank line left out." in paste.skipped
     # The efficiency column is computed by the wizard: mapped, not stored.
     assert paste.columns[2].target == COMPUTED
     assert all("efficiency" not in r.values for r in paste.rows)

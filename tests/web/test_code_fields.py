@@ -11,12 +11,12 @@ from tests.factories import CodeEntryFactory, ProposalFactory
 
 pytestmark = pytest.mark.django_db
 
+# A value of every text and choice field, read from the format (so a field added
+# there is tried here too): a choice's last option, else a text of its own.
 TEXTS = {
-    "role": "evaluation",
-    "name": "Evaluation harness",
-    "version": "v0.4.2",
-    "description": "Runs the benchmark suite after each checkpoint.",
-    "model_use": "inference",
+    field.name: field.choices[-1] if field.choices else f"the {field.name}"
+    for field in CODE.fields
+    if field.name in assess.CODE_TEXTS
 }
 
 
@@ -26,7 +26,7 @@ def test_the_adapter_carries_every_field_of_a_code_entry_in_the_format():
     would need one more, and this fails until it has it."""
     carried = {*assess.CODE_TEXTS, "references", *assess.ESTIMATE_NUMBERS}
     assert carried == {field.name for field in CODE.fields}
-    assert set(TEXTS) == set(assess.CODE_TEXTS)
+    assert {"role", "name", "version", "description", "model_use"} <= set(TEXTS)
 
 
 def test_a_code_entry_reaches_the_engine_with_every_text_field():

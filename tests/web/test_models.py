@@ -165,3 +165,23 @@ def test_validation_refuses_every_value_a_check_constraint_refuses(model):
             with pytest.raises(ValidationError):
                 row.full_clean(exclude=others, validate_unique=False)
     assert tried > 0 or not model._meta.constraints
+
+
+def test_a_given_related_object_is_not_looked_up_but_a_bare_id_is(catalogue):
+    """``GivenRelations``: validation asks the database whether a related object
+    exists only when its id alone was given."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from proposals.models import Cluster
+
+    cluster = Cluster.objects.first()
+    others = [f.name for f in Proposal._meta.fields if f.name != "system"]
+    given = Proposal(system=cluster)
+    with CaptureQueriesContext(connection) as queries:
+        given.full_clean(exclude=others, validate_unique=False)
+    assert queries.captured_queries == []
+    missing = Proposal(system_id=cluster.pk + 10_000)
+    with pytest.raises(ValidationError) as refused:
+        missing.full_clean(exclude=others, validate_unique=False)
+    assert "system" in refused.value.message_dict

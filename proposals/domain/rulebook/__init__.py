@@ -13,6 +13,7 @@ from . import (
     optimisation,
     planning,
     scalability,
+    scalability_rows,
     selection,
     tier,
 )
@@ -24,6 +25,7 @@ __all__ = [
     "optimisation",
     "planning",
     "scalability",
+    "scalability_rows",
     "selection",
     "tier",
 ]

@@ -10,6 +10,8 @@ import re
 from collections.abc import Iterator
 
 from ..findings import ERROR, WARNING, Context, Hit, rule
+from ..i18n import gettext as _
+from ..i18n import gettext_noop, join_and
 from .common import words
 
 FRAMEWORK = words(r"pytorch", r"torch\b", r"tensorflow", r"jax\b", r"keras", r"flax")
@@ -280,43 +282,57 @@ def is_ml(role: str, text: str) -> bool:
     return role == "other" and bool(ML_HINT.search(text))
 
 
-@rule("CODE-1", severity=ERROR, title="No main code entry", step="codes")
+@rule("CODE-1", severity=ERROR, title=gettext_noop("No main code entry"), step="codes")
 def code_main_missing(ctx: Context) -> Iterator[Hit]:
     """No code entry has the role of the main training or inference loop."""
     if not any(code.role == "main" for code in ctx.proposal.codes):
         yield Hit(
             "codes",
-            "Add a code entry for the main training or inference loop (role “main”).",
+            _(
+                "Add a code entry for the main training or inference loop (role “main”)."
+            ),
         )
 
 
-@rule("CODE-2", severity=WARNING, title="Code entry without version", step="codes")
+@rule(
+    "CODE-2",
+    severity=WARNING,
+    title=gettext_noop("Code entry without version"),
+    step="codes",
+)
 def code_version(ctx: Context) -> Iterator[Hit]:
     """A code entry has no version or release identifier."""
     for index, code in enumerate(ctx.proposal.codes):
         if not code.version.strip():
             yield Hit(
                 f"codes[{index}].version",
-                "Give the version or release (a tag or commit for in-house code).",
+                _("Give the version or release (a tag or commit for in-house code)."),
             )
 
 
-@rule("CODE-3", severity=WARNING, title="Code entry without references", step="codes")
+@rule(
+    "CODE-3",
+    severity=WARNING,
+    title=gettext_noop("Code entry without references"),
+    step="codes",
+)
 def code_references(ctx: Context) -> Iterator[Hit]:
     """A code entry lists no web page, repository, documentation or publication."""
     for index, code in enumerate(ctx.proposal.codes):
         if not any(ref.strip() for ref in code.references):
             yield Hit(
                 f"codes[{index}].references",
-                "Link the repository, documentation or papers; references with "
-                "build steps, hardware needs or scaling tests help reviewers most.",
+                _(
+                    "Link the repository, documentation or papers; references with "
+                    "build steps, hardware needs or scaling tests help reviewers most."
+                ),
             )
 
 
 @rule(
     "CODE-4",
     severity=WARNING,
-    title="ML code without framework and version",
+    title=gettext_noop("ML code without framework and version"),
     step="codes",
 )
 def code_framework(ctx: Context) -> Iterator[Hit]:
@@ -330,21 +346,25 @@ def code_framework(ctx: Context) -> Iterator[Hit]:
         if not FRAMEWORK.search(code.description):
             yield Hit(
                 f"codes[{index}].description",
-                "Name the ML framework (PyTorch, TensorFlow or JAX) and the minimum "
-                "version you need.",
+                _(
+                    "Name the ML framework (PyTorch, TensorFlow or JAX) and the minimum "
+                    "version you need."
+                ),
             )
         elif not VERSION.search(code.description):
             yield Hit(
                 f"codes[{index}].description",
-                "Add the minimum versions of the framework and key libraries "
-                "(for example 2.3).",
+                _(
+                    "Add the minimum versions of the framework and key libraries "
+                    "(for example 2.3)."
+                ),
             )
 
 
 @rule(
     "CODE-5",
     severity=WARNING,
-    title="Multi-node without distributed library",
+    title=gettext_noop("Multi-node without distributed library"),
     step="codes",
 )
 def code_distributed(ctx: Context) -> Iterator[Hit]:
@@ -353,12 +373,19 @@ def code_distributed(ctx: Context) -> Iterator[Hit]:
     if ctx.multi_node and not DISTRIBUTED.search(all_code_text(ctx)):
         yield Hit(
             main_code_field(ctx, "description"),
-            "Jobs span several nodes: name the distributed training library (for "
-            "example DDP, FSDP, DeepSpeed, Horovod or Megatron) and how it is used.",
+            _(
+                "Jobs span several nodes: name the distributed training library (for "
+                "example DDP, FSDP, DeepSpeed, Horovod or Megatron) and how it is used."
+            ),
         )
 
 
-@rule("CODE-6", severity=WARNING, title="No word on software environment", step="codes")
+@rule(
+    "CODE-6",
+    severity=WARNING,
+    title=gettext_noop("No word on software environment"),
+    step="codes",
+)
 def code_environment(ctx: Context) -> Iterator[Hit]:
     """No code description says whether the software is available in the site's AI
     software environment or how missing dependencies will be installed."""
@@ -366,16 +393,18 @@ def code_environment(ctx: Context) -> Iterator[Hit]:
     if codes and not any(ENVIRONMENT.search(c.description) for c in codes):
         yield Hit(
             main_code_field(ctx, "description"),
-            "Say whether everything you need is in the system's AI software "
-            "environment (containers, modules), or how you will install what is "
-            "missing.",
+            _(
+                "Say whether everything you need is in the system's AI software "
+                "environment (containers, modules), or how you will install what is "
+                "missing."
+            ),
         )
 
 
 @rule(
     "CODE-7",
     severity=WARNING,
-    title="Motivation instead of technical facts",
+    title=gettext_noop("Motivation instead of technical facts"),
     step="codes",
 )
 def code_motivation(ctx: Context) -> Iterator[Hit]:
@@ -395,26 +424,28 @@ def code_motivation(ctx: Context) -> Iterator[Hit]:
         if technical == 0 or (motivation >= 3 and motivation > technical):
             yield Hit(
                 f"codes[{index}].description",
-                "This reads as motivation; reviewers assess the implementation. "
-                "Describe framework, libraries, language, versions and figures.",
+                _(
+                    "This reads as motivation; reviewers assess the implementation. "
+                    "Describe framework, libraries, language, versions and figures."
+                ),
             )
 
 
 @rule(
     "CODE-8",
     severity=(ERROR, WARNING),
-    title="Code entry without name or description",
+    title=gettext_noop("Code entry without name or description"),
     step="codes",
 )
 def code_blank(ctx: Context) -> Iterator[Hit]:
     """A code entry has no name (error) or no description (warning)."""
     for index, code in enumerate(ctx.proposal.codes):
         if not code.name.strip():
-            yield Hit(f"codes[{index}].name", "Give the name of the code.")
+            yield Hit(f"codes[{index}].name", _("Give the name of the code."))
         if not code.description.strip():
             yield Hit(
                 f"codes[{index}].description",
-                "Describe the component's role, its framework and libraries.",
+                _("Describe the component's role, its framework and libraries."),
                 WARNING,
             )
 
@@ -422,7 +453,7 @@ def code_blank(ctx: Context) -> Iterator[Hit]:
 @rule(
     "CODE-9",
     severity=WARNING,
-    title="Non-ML code without language, dependencies or build",
+    title=gettext_noop("Non-ML code without language, dependencies or build"),
     step="codes",
 )
 def code_non_ml(ctx: Context) -> Iterator[Hit]:
@@ -440,21 +471,18 @@ def code_non_ml(ctx: Context) -> Iterator[Hit]:
         if PROVIDED.search(code.description):
             continue
         checks = [
-            ("the programming language", LANGUAGE),
-            ("its dependencies", DEPENDENCIES),
+            (_("the programming language"), LANGUAGE),
+            (_("its dependencies"), DEPENDENCIES),
         ]
         if COMPILED.search(code.description):
-            checks.append(("how it is built", BUILD))
+            checks.append((_("how it is built"), BUILD))
         missing = [
             what for what, pattern in checks if not pattern.search(code.description)
         ]
         if missing:
-            listed = (
-                missing[0]
-                if len(missing) == 1
-                else ", ".join(missing[:-1]) + " and " + missing[-1]
-            )
             yield Hit(
                 f"codes[{index}].description",
-                f"For code that is not ML code, give {listed}.",
+                _("For code that is not ML code, give {missing}.").format(
+                    missing=join_and(missing)
+                ),
             )

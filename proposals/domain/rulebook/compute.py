@@ -12,11 +12,21 @@ from collections.abc import Iterator
 from .. import mfu
 from ..estimate import estimate
 from ..findings import WARNING, Context, Hit, rule
+from ..i18n import gettext as _
+from ..i18n import gettext_noop
 from ..numbers import grouped, hours
 from .common import num
 
 PLAN_FACTOR = 2.0
 """How far apart (as a factor) the job plan and the estimate may be."""
+
+# The job rows an estimate compares (``Estimate.plan_rows_from``, English in the
+# JSON), for the catalogue: the message translates them.
+ROWS_FROM = (
+    gettext_noop("training rows"),
+    gettext_noop("inference rows"),
+    gettext_noop("all rows"),
+)
 
 
 def pct(value: float) -> str:
@@ -34,7 +44,7 @@ def parameters(value: float) -> str:
 @rule(
     "PLAN-1",
     severity=WARNING,
-    title="Job plan far from the 6·N·D estimate",
+    title=gettext_noop("Job plan far from the 6·N·D estimate"),
     step="scalability",
 )
 def plan_vs_estimate(ctx: Context) -> Iterator[Hit]:
@@ -46,29 +56,50 @@ def plan_vs_estimate(ctx: Context) -> Iterator[Hit]:
     if est is None or est.factor is None or est.factor <= PLAN_FACTOR:
         return
     basis = "; ".join(
-        f"{e.name or f'code {e.code + 1}'}: {e.formula} = "
-        f"{hours(e.gpu_hours)} GPU-hours"
+        _("{code}: {formula} = {hours} GPU-hours").format(
+            code=e.name or _("code {number}").format(number=e.code + 1),
+            formula=e.formula,
+            hours=hours(e.gpu_hours),
+        )
         for e in est.entries
         if e.use == "training" and e.gpu_hours is not None
     )
-    direction = "above" if est.ratio > 1 else "below"
+    message = (
+        _(
+            "The job plan's {rows} total {plan} GPU-hours, a factor {factor} above "
+            "the {estimate} GPU-hours estimated on {system} at {peak} TFLOP/s per "
+            "GPU ({basis}); more than a factor {limit} apart. Explain the difference "
+            "(repeated runs, ablations, a lower MFU) or correct the plan or the "
+            "model figures."
+        )
+        if est.ratio > 1
+        else _(
+            "The job plan's {rows} total {plan} GPU-hours, a factor {factor} below "
+            "the {estimate} GPU-hours estimated on {system} at {peak} TFLOP/s per "
+            "GPU ({basis}); more than a factor {limit} apart. Explain the difference "
+            "(repeated runs, ablations, a lower MFU) or correct the plan or the "
+            "model figures."
+        )
+    )
     yield Hit(
         "scalability.jobs",
-        f"The job plan's {est.plan_rows_from} total "
-        f"{hours(est.plan_training_gpu_hours)} GPU-hours, a factor "
-        f"{est.factor:.1f} {direction} the "
-        f"{hours(est.training_gpu_hours)} "
-        f"GPU-hours estimated on {est.system} at {num(est.peak_tflops)} TFLOP/s "
-        f"per GPU ({basis}); more than a factor {PLAN_FACTOR:g} apart. Explain the "
-        "difference (repeated runs, ablations, a lower MFU) or correct the plan "
-        "or the model figures.",
+        message.format(
+            rows=_(est.plan_rows_from),
+            plan=hours(est.plan_training_gpu_hours),
+            factor=grouped(est.factor, 1, trim=False),
+            estimate=hours(est.training_gpu_hours),
+            system=est.system,
+            peak=num(est.peak_tflops),
+            basis=basis,
+            limit=num(PLAN_FACTOR),
+        ),
     )
 
 
 @rule(
     "PLAN-2",
     severity=WARNING,
-    title="Stated MFU disagrees with the throughput",
+    title=gettext_noop("Stated MFU disagrees with the throughput"),
     step="scalability",
 )
 def mfu_cross_check(ctx: Context) -> Iterator[Hit]:
@@ -87,29 +118,37 @@ def mfu_cross_check(ctx: Context) -> Iterator[Hit]:
         k = mfu.FLOPS_PER_TOKEN[r.use]
         tflops = k * r.parameters * r.tokens_per_s / 1e12
         stated = mfu.READING_WORDS[r.stated_reading]
-        text = (
-            f"At {r.gpus} GPUs, {num(r.tokens_per_s)} tokens/s for a "
-            f"{parameters(r.parameters)}-parameter model are {k}·N × tokens/s = "
-            f"{grouped(tflops, 0)} TFLOP/s; read as {stated} that is "
-            f"{pct(r.implied_pct)} of {r.gpus} × {num(r.peak_tflops)} TFLOP/s "
-            f"({r.peak_name}), not the stated {pct(r.stated_pct)}."
+        text = _(
+            "At {gpus} GPUs, {throughput} tokens/s for a {parameters}-parameter model "
+            "are {k}·N × tokens/s = {tflops} TFLOP/s; read as {stated} that is "
+            "{implied} of {gpus} × {peak} TFLOP/s ({peak_name}), not the stated "
+            "{stated_pct}."
+        ).format(
+            gpus=num(r.gpus),
+            throughput=num(r.tokens_per_s),
+            parameters=parameters(r.parameters),
+            k=k,
+            tflops=grouped(tflops, 0),
+            stated=stated,
+            implied=pct(r.implied_pct),
+            peak=num(r.peak_tflops),
+            peak_name=r.peak_name,
+            stated_pct=pct(r.stated_pct),
         )
         if r.peak_assumed:
-            text += (
-                f" “{r.gpu}” does not say which variant (SXM, PCIe, NVL): the peak "
-                f"of the {r.peak_name} is assumed; name the variant if it differs."
-            )
+            text += " " + _(
+                "“{gpu}” does not say which variant (SXM, PCIe, NVL): the peak of the "
+                "{peak_name} is assumed; name the variant if it differs."
+            ).format(gpu=r.gpu, peak_name=r.peak_name)
         other = r.other_reading
         if r.reconciling == other:
-            text += (
-                f" Read as {mfu.READING_WORDS[other]} it is "
-                f"{pct(r.pct(other))}, which matches: say which the throughput is "
-                "(per GPU or in all) and correct the other figures."
-            )
+            text += " " + _(
+                "Read as {reading} it is {value}, which matches: say which the "
+                "throughput is (per GPU or in all) and correct the other figures."
+            ).format(reading=mfu.READING_WORDS[other], value=pct(r.pct(other)))
         else:
-            text += (
-                f" Read as {mfu.READING_WORDS[other]} it would be "
-                f"{pct(r.pct(other))}; neither reading matches: check the model "
-                "size, the throughput and how the MFU was computed."
-            )
+            text += " " + _(
+                "Read as {reading} it would be {value}; neither reading matches: check "
+                "the model size, the throughput and how the MFU was computed."
+            ).format(reading=mfu.READING_WORDS[other], value=pct(r.pct(other)))
         yield Hit(f"scalability.measurements[{r.index}].mfu_pct", text)

@@ -13,41 +13,44 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..countries import STATUS_LABELS, country, name
+from ..countries import STATUS_LABELS, country, name, status_label
 from ..eligibility import VatCheck, check_vat, foreign_prefix
 from ..findings import ERROR, INFO, WARNING, Context, Hit, rule
+from ..i18n import Labels, gettext_noop, join_and, join_or
+from ..i18n import gettext as _
 from ..terms import months
 from ..types import ORGANISATION_KINDS
 
-KIND_WORDS = {
-    "startup": "startups",
-    "sme": "SMEs",
-    "industry": "other companies",
-    "academic": "academic organisations",
-    "public": "public-sector organisations",
-}
+KIND_WORDS = Labels(
+    {
+        "startup": gettext_noop("startups"),
+        "sme": gettext_noop("SMEs"),
+        "industry": gettext_noop("other companies"),
+        "academic": gettext_noop("academic organisations"),
+        "public": gettext_noop("public-sector organisations"),
+    }
+)
 
 
 def _listing(kinds) -> str:
-    items = [KIND_WORDS.get(k, k) for k in kinds]
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+    return join_and([KIND_WORDS.get(k, k) for k in kinds])
 
 
 def other_family(ctx: Context) -> str:
     """Advice naming the other family for a kind this family does not take."""
     kind = ctx.proposal.organisation.kind
     if kind in ("academic", "public"):
-        return (
-            " Academic and public organisations should apply to the AI for Science "
+        return " " + _(
+            "Academic and public organisations should apply to the AI for Science "
             "and Collaborative EU Projects calls instead."
         )
-    return " Companies should apply to the AI for Industrial Innovation calls."
+    return " " + _("Companies should apply to the AI for Industrial Innovation calls.")
 
 
 @rule(
     "ELIG-1",
     severity=(ERROR, WARNING),
-    title="Organisation type not eligible",
+    title=gettext_noop("Organisation type not eligible"),
     step="organisation",
 )
 def elig_kind(ctx: Context) -> Iterator[Hit]:
@@ -63,21 +66,25 @@ def elig_kind(ctx: Context) -> Iterator[Hit]:
     if kind in family.conditional_kinds:
         yield Hit(
             "organisation.kind",
-            f"{family.label}: {family.conditional_note}; say which project in the "
-            "description.",
+            _("{family}: {note}; say which project in the description.").format(
+                family=family.label, note=family.conditional_note
+            ),
             WARNING,
         )
     elif kind in ORGANISATION_KINDS:
         yield Hit(
             "organisation.kind",
-            f"{family.label} calls are for {_listing(family.eligible_kinds)}."
+            _("{family} calls are for {kinds}.").format(
+                family=family.label, kinds=_listing(family.eligible_kinds)
+            )
             + other_family(ctx),
         )
     else:
         yield Hit(
             "organisation.kind",
-            f"Say whether the organisation is one of: "
-            f"{_listing(family.eligible_kinds + family.conditional_kinds)}.",
+            _("Say whether the organisation is one of: {kinds}.").format(
+                kinds=_listing(family.eligible_kinds + family.conditional_kinds)
+            ),
             WARNING,
         )
 
@@ -85,7 +92,7 @@ def elig_kind(ctx: Context) -> Iterator[Hit]:
 @rule(
     "ELIG-2",
     severity=(ERROR, INFO),
-    title="VAT number missing or invalid",
+    title=gettext_noop("VAT number missing or invalid"),
     step="organisation",
 )
 def elig_vat(ctx: Context) -> Iterator[Hit]:
@@ -99,40 +106,46 @@ def elig_vat(ctx: Context) -> Iterator[Hit]:
         return
     result = check_vat(org.country, org.vat_number, ctx.countries)
     if result is VatCheck.MISSING:
-        yield Hit("organisation.vat_number", "Enter the organisation's VAT number.")
+        yield Hit("organisation.vat_number", _("Enter the organisation's VAT number."))
     elif result is VatCheck.CHECKSUM:
         yield Hit(
             "organisation.vat_number",
-            f"“{org.vat_number.strip()}” has the form of a VAT number from "
-            f"{name(org.country)}, but its check digit does not match: a "
-            "digit is probably mistyped.",
+            _(
+                "“{vat}” has the form of a VAT number from {country}, but its check "
+                "digit does not match: a digit is probably mistyped."
+            ).format(vat=org.vat_number.strip(), country=name(org.country)),
         )
     elif result is VatCheck.INVALID:
         other = foreign_prefix(org.country, org.vat_number, ctx.countries)
         where = name(org.country)
         if other:
-            message = (
-                f"“{org.vat_number.strip()}” starts with {other}, but the organisation "
-                f"is incorporated in {where}: check the country, or give the number "
-                f"registered in {where}."
-            )
+            message = _(
+                "“{vat}” starts with {other}, but the organisation is incorporated in "
+                "{where}: check the country, or give the number registered in {where}."
+            ).format(vat=org.vat_number.strip(), other=other, where=where)
         else:
-            message = (
-                f"“{org.vat_number.strip()}” is not in the form of a VAT number from "
-                f"{where} (with or without the country prefix); check its length and "
-                "characters."
-            )
+            message = _(
+                "“{vat}” is not in the form of a VAT number from {where} (with or "
+                "without the country prefix); check its length and characters."
+            ).format(vat=org.vat_number.strip(), where=where)
         yield Hit("organisation.vat_number", message)
     elif result is VatCheck.UNCHECKED and country(org.country, ctx.countries):
         yield Hit(
             "organisation.vat_number",
-            f"VAT numbers from {name(org.country)} cannot be checked offline; "
-            "make sure this is the official registration number.",
+            _(
+                "VAT numbers from {country} cannot be checked offline; make sure this "
+                "is the official registration number."
+            ).format(country=name(org.country)),
             INFO,
         )
 
 
-@rule("ELIG-3", severity=ERROR, title="Country not eligible", step="organisation")
+@rule(
+    "ELIG-3",
+    severity=ERROR,
+    title=gettext_noop("Country not eligible"),
+    step="organisation",
+)
 def elig_country(ctx: Context) -> Iterator[Hit]:
     """Families whose terms restrict the country: the country of incorporation is
     missing, or none of the lists it is on in the eligibility data (EU member
@@ -146,35 +159,34 @@ def elig_country(ctx: Context) -> Iterator[Hit]:
     if not statuses or (entry and entry.statuses & set(statuses)):
         return
     if not code:
-        message = "Enter the country where the organisation is incorporated."
+        message = _("Enter the country where the organisation is incorporated.")
     else:
-        accepted = [STATUS_LABELS.get(s, s) for s in statuses]
-        listed = (
-            accepted[0]
-            if len(accepted) == 1
-            else ", ".join(accepted[:-1]) + " or " + accepted[-1]
-        )
-        message = (
-            f"Organisations incorporated in {name(code)} are not eligible for "
-            f"{ctx.family.label}, which accepts countries that are: {listed}."
-        )
+        listed = join_or([status_label(s) for s in statuses])
+        message = _(
+            "Organisations incorporated in {country} are not eligible for {family}, "
+            "which accepts countries that are: {listed}."
+        ).format(country=name(code), family=ctx.family.label, listed=listed)
         if entry:
-            held = [STATUS_LABELS.get(s, s) for s in sorted(entry.statuses)]
+            held = [
+                STATUS_LABELS.english(s) if s in STATUS_LABELS else s
+                for s in sorted(entry.statuses)
+            ]
             prefix = "associated to "
             if len(held) > 1 and all(h.startswith(prefix) for h in held):
-                # "associated to Digital Europe, Horizon 2020 and Horizon Europe"
+                # "associated to Digital Europe, Horizon 2020 and Horizon Europe":
+                # the first label translated, the programme names as they are.
                 held = [held[0]] + [h.removeprefix(prefix) for h in held[1:]]
-            both = (
-                held[0] if len(held) == 1 else ", ".join(held[:-1]) + " and " + held[-1]
+            both = join_and([_(held[0]), *held[1:]])
+            message += " " + _("{country} is {statuses} only.").format(
+                country=name(code), statuses=both
             )
-            message += f" {name(code)} is {both} only."
     yield Hit("organisation.country", message)
 
 
 @rule(
     "ELIG-4",
     severity=ERROR,
-    title="Another ongoing EuroHPC JU project",
+    title=gettext_noop("Another ongoing EuroHPC JU project"),
     step="organisation",
 )
 def elig_ongoing(ctx: Context) -> Iterator[Hit]:
@@ -186,15 +198,17 @@ def elig_ongoing(ctx: Context) -> Iterator[Hit]:
     ):
         yield Hit(
             "organisation.ongoing_eurohpc_project",
-            "Applications from organisations with another running EuroHPC JU project "
-            "are rejected; apply once that project has ended.",
+            _(
+                "Applications from organisations with another running EuroHPC JU project "
+                "are rejected; apply once that project has ended."
+            ),
         )
 
 
 @rule(
     "ELIG-5",
     severity=INFO,
-    title="The family's own terms and documents",
+    title=gettext_noop("The family's own terms and documents"),
     step="organisation",
 )
 def elig_other_family(ctx: Context) -> Iterator[Hit]:
@@ -206,7 +220,12 @@ def elig_other_family(ctx: Context) -> Iterator[Hit]:
         return
     mode = ctx.mode
     terms = ""
-    if mode and mode.durations_months:
-        terms = f" Allocations last {months(mode.durations_months)}"
-        terms += f", with {mode.review}." if mode.review else "."
+    if mode and mode.durations_months and mode.review:
+        terms = " " + _("Allocations last {durations}, with {review}.").format(
+            durations=months(mode.durations_months), review=mode.review
+        )
+    elif mode and mode.durations_months:
+        terms = " " + _("Allocations last {durations}.").format(
+            durations=months(mode.durations_months)
+        )
     yield Hit("call_family", family.document_reminder + terms)

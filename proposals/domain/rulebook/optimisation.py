@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ..findings import ERROR, INFO, WARNING, Context, Hit, rule
+from ..i18n import gettext as _
+from ..i18n import gettext_noop, join_and
 from ..tiers import tier_label
 from .common import DIGIT, exploratory, words
 
@@ -55,7 +57,7 @@ TECHNIQUE = words(
 @rule(
     "OPT-1",
     severity=(ERROR, WARNING, INFO),
-    title="Optimisation plan missing or vague",
+    title=gettext_noop("Optimisation plan missing or vague"),
     step="optimisation",
 )
 def opt_plan(ctx: Context) -> Iterator[Hit]:
@@ -70,28 +72,34 @@ def opt_plan(ctx: Context) -> Iterator[Hit]:
         if optional:
             yield Hit(
                 "optimisation.narrative",
-                f"Optional in {tier_label(ctx.tier)}: if you plan tests or "
-                "optimisations (for example learning multi-GPU training with DDP, or "
-                "porting your code to the target GPUs), say which.",
+                _(
+                    "Optional in {tier}: if you plan tests or optimisations (for "
+                    "example learning multi-GPU training with DDP, or porting your code "
+                    "to the target GPUs), say which."
+                ).format(tier=tier_label(ctx.tier)),
                 INFO,
             )
             return
         yield Hit(
             "optimisation.narrative",
-            "Describe the concrete optimisations you plan: which component, which "
-            "technique, and the expected gain.",
+            _(
+                "Describe the concrete optimisations you plan: which component, which "
+                "technique, and the expected gain."
+            ),
         )
         return
     missing = []
     if not TECHNIQUE.search(text):
         missing.append(
-            "the technique (FSDP, FlashAttention, checkpointing, data loading, ...)"
+            _("the technique (FSDP, FlashAttention, checkpointing, data loading, ...)")
         )
     if not DIGIT.search(text) and not optional:
-        missing.append("the expected gain in numbers")
+        missing.append(_("the expected gain in numbers"))
     if missing:
         yield Hit(
             "optimisation.narrative",
-            "Make the optimisation plan concrete: add " + " and ".join(missing) + ".",
+            _("Make the optimisation plan concrete: add {missing}.").format(
+                missing=join_and(missing)
+            ),
             INFO if optional else WARNING,
         )

@@ -10,7 +10,10 @@ from collections.abc import Iterator
 
 from ..calendar import feasibility
 from ..findings import WARNING, Context, Hit, rule
+from ..i18n import gettext as _
+from ..i18n import gettext_noop, ngettext
 from ..narrative_figures import contradictions
+from ..numbers import grouped
 from .common import num
 
 
@@ -28,7 +31,7 @@ def calendar_of(ctx: Context):
 @rule(
     "PLAN-3",
     severity=WARNING,
-    title="Request does not fit the calendar",
+    title=gettext_noop("Request does not fit the calendar"),
     step="scalability",
 )
 def plan_calendar(ctx: Context) -> Iterator[Hit]:
@@ -43,39 +46,61 @@ def plan_calendar(ctx: Context) -> Iterator[Hit]:
     cal = calendar_of(ctx)
     if cal is None:
         return
-    months = f"{cal.duration_months} month{'s' if cal.duration_months != 1 else ''}"
+    months = ngettext("{n} month", "{n} months", cal.duration_months).format(
+        n=num(cal.duration_months)
+    )
     if cal.cannot_use_up:
         yield Hit(
             "scalability.jobs",
-            f"{num(cal.gpu_hours)} GPU-hours over {months} keep "
-            f"{num(cal.average_busy_gpus)} GPUs busy around the clock on average, "
-            f"but the job plan runs at most {num(cal.plan_parallel_gpus)} GPUs at "
-            "once, even with all its jobs in parallel: it cannot be used up in "
-            "time. Plan more or larger jobs, ask for a longer allocation, or "
-            "request fewer GPU-hours.",
+            _(
+                "{hours} GPU-hours over {months} keep {busy} GPUs busy around the "
+                "clock on average, but the job plan runs at most {parallel} GPUs at "
+                "once, even with all its jobs in parallel: it cannot be used up in "
+                "time. Plan more or larger jobs, ask for a longer allocation, or "
+                "request fewer GPU-hours."
+            ).format(
+                hours=num(cal.gpu_hours),
+                months=months,
+                busy=num(cal.average_busy_gpus),
+                parallel=num(cal.plan_parallel_gpus),
+            ),
         )
     for job in cal.long_jobs:
         yield Hit(
             f"scalability.jobs[{job.index}].hours",
-            f"One job of this type runs {num(job.hours)} hours, longer than the "
-            f"whole allocation ({num(round(cal.calendar_hours))} hours in {months}): "
-            "split it into shorter jobs that restart from checkpoints.",
+            _(
+                "One job of this type runs {hours} hours, longer than the whole "
+                "allocation ({calendar} hours in {months}): split it into shorter jobs "
+                "that restart from checkpoints."
+            ).format(
+                hours=num(job.hours),
+                calendar=num(round(cal.calendar_hours)),
+                months=months,
+            ),
         )
     if cal.too_large_share:
         yield Hit(
             "selection.total_gpu_hours",
-            f"Keeping {num(round(cal.average_busy_nodes, 1))} nodes busy on average "
-            f"for {months} is {cal.machine_share:.1%} of {cal.system_name} "
-            f"({num(cal.system_nodes)} GPU nodes in all), more than the {cal.max_share:.0%} "
-            "one project can expect: spread the work over a longer allocation or "
-            "request fewer GPU-hours.",
+            _(
+                "Keeping {nodes} nodes busy on average for {months} is {share} of "
+                "{system} ({system_nodes} GPU nodes in all), more than the {most} one "
+                "project can expect: spread the work over a longer allocation or "
+                "request fewer GPU-hours."
+            ).format(
+                nodes=num(round(cal.average_busy_nodes, 1)),
+                months=months,
+                share=grouped(cal.machine_share * 100, 1, trim=False) + "%",
+                system=cal.system_name,
+                system_nodes=num(cal.system_nodes),
+                most=grouped(cal.max_share * 100, 0) + "%",
+            ),
         )
 
 
 @rule(
     "PLAN-4",
     severity=WARNING,
-    title="Narrative contradicts the computed figures",
+    title=gettext_noop("Narrative contradicts the computed figures"),
     step="scalability",
 )
 def plan_narrative_figures(ctx: Context) -> Iterator[Hit]:
@@ -105,6 +130,8 @@ def plan_narrative_figures(ctx: Context) -> Iterator[Hit]:
     ):
         yield Hit(
             "scalability.narrative",
-            f"Your text says “{item.quote}”, but the tables give {item.computed}: "
-            "make the text and the figures agree.",
+            _(
+                "Your text says “{quote}”, but the tables give {computed}: make the "
+                "text and the figures agree."
+            ).format(quote=item.quote, computed=item.computed),
         )

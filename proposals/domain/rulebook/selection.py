@@ -11,6 +11,9 @@ import re
 from collections.abc import Iterator
 
 from ..findings import ERROR, WARNING, Context, Hit, rule
+from ..i18n import gettext as _
+from ..i18n import gettext_noop
+from .common import num
 
 NUMBER_WORDS = {
     "one": 1,
@@ -93,42 +96,59 @@ def claims_dies_as_gpus(text: str, per_node: int, dies: int) -> bool:
     return False
 
 
+# Each required field with its request (whole sentences, translated when shown).
 REQUIRED_SELECTION = (
-    ("system", "the target system"),
-    ("total_gpu_hours", "the total GPU-hours"),
-    ("max_gpus_per_job", "the maximum number of GPUs per job"),
-    ("storage_tb", "the storage need in TB (0 if none)"),
-    ("transfer_in_tb", "the data volume to transfer in, in TB (0 if none)"),
-    ("transfer_out_tb", "the data volume to transfer out, in TB (0 if none)"),
+    ("system", gettext_noop("Enter the target system.")),
+    ("total_gpu_hours", gettext_noop("Enter the total GPU-hours.")),
+    ("max_gpus_per_job", gettext_noop("Enter the maximum number of GPUs per job.")),
+    ("storage_tb", gettext_noop("Enter the storage need in TB (0 if none).")),
+    (
+        "transfer_in_tb",
+        gettext_noop("Enter the data volume to transfer in, in TB (0 if none)."),
+    ),
+    (
+        "transfer_out_tb",
+        gettext_noop("Enter the data volume to transfer out, in TB (0 if none)."),
+    ),
 )
 
-
-POSITIVE_SELECTION = ("total_gpu_hours", "max_gpus_per_job")
+# The fields that must be above zero, with the sentence saying so.
+POSITIVE_SELECTION = {
+    "total_gpu_hours": gettext_noop(
+        "The total GPU-hours must be above zero, not {value}."
+    ),
+    "max_gpus_per_job": gettext_noop(
+        "The maximum number of GPUs per job must be above zero, not {value}."
+    ),
+}
 
 
 @rule(
-    "SEL-1", severity=ERROR, title="Required selection field missing", step="selection"
+    "SEL-1",
+    severity=ERROR,
+    title=gettext_noop("Required selection field missing"),
+    step="selection",
 )
 def sel_required(ctx: Context) -> Iterator[Hit]:
     """One finding per empty required field of the AI Factory selection: system,
     total GPU-hours, maximum GPUs per job, storage, transfer in and out; and total
     GPU-hours or maximum GPUs per job of zero or below."""
     selection = ctx.proposal.selection
-    for name, label in REQUIRED_SELECTION:
+    for name, request in REQUIRED_SELECTION:
         value = getattr(selection, name)
         if value in (None, ""):
-            yield Hit(f"selection.{name}", f"Enter {label}.")
+            yield Hit(f"selection.{name}", _(request))
         elif name in POSITIVE_SELECTION and not value > 0:
             yield Hit(
                 f"selection.{name}",
-                f"{label[0].upper()}{label[1:]} must be above zero, not {value:g}.",
+                _(POSITIVE_SELECTION[name]).format(value=num(value)),
             )
 
 
 @rule(
     "SEL-2",
     severity=WARNING,
-    title="Multi-node job not a whole number of nodes",
+    title=gettext_noop("Multi-node job not a whole number of nodes"),
     step="selection",
 )
 def sel_whole_nodes(ctx: Context) -> Iterator[Hit]:
@@ -143,12 +163,21 @@ def sel_whole_nodes(ctx: Context) -> Iterator[Hit]:
         if gpus and gpus > per_node and gpus % per_node:
             yield Hit(
                 field,
-                f"{gpus} GPUs is not a whole number of {ctx.cluster.name} nodes "
-                f"({per_node} GPUs each); use a multiple of {per_node}.",
+                _(
+                    "{gpus} GPUs is not a whole number of {system} nodes ({per_node} "
+                    "GPUs each); use a multiple of {per_node}."
+                ).format(
+                    gpus=num(gpus), system=ctx.cluster.name, per_node=num(per_node)
+                ),
             )
 
 
-@rule("SEL-3", severity=WARNING, title="GPU count looks like GCDs", step="selection")
+@rule(
+    "SEL-3",
+    severity=WARNING,
+    title=gettext_noop("GPU count looks like GCDs"),
+    step="selection",
+)
 def sel_gcds(ctx: Context) -> Iterator[Hit]:
     """On systems whose GPUs have several compute dies (LUMI-G: one MI250X is two
     GCDs, shown by Slurm as two GPUs): a job or measurement GPU count that equals the
@@ -160,10 +189,14 @@ def sel_gcds(ctx: Context) -> Iterator[Hit]:
         return
     per_node = cluster.gpus_per_node
     dies = per_node * cluster.gcds_per_gpu
-    advice = (
-        f"On {cluster.name} count physical GPUs: a node has {per_node} "
-        f"GPUs, which Slurm shows as {dies} GCDs. Divide GCD counts by "
-        f"{cluster.gcds_per_gpu}."
+    advice = _(
+        "On {system} count physical GPUs: a node has {per_node} GPUs, which Slurm "
+        "shows as {dies} GCDs. Divide GCD counts by {gcds}."
+    ).format(
+        system=cluster.name,
+        per_node=num(per_node),
+        dies=num(dies),
+        gcds=num(cluster.gcds_per_gpu),
     )
     scal = ctx.proposal.scalability
     labelled = [
@@ -187,19 +220,31 @@ def sel_gcds(ctx: Context) -> Iterator[Hit]:
             yield Hit(field, advice)
 
 
-@rule("SEL-4", severity=ERROR, title="Unknown target system", step="selection")
+@rule(
+    "SEL-4",
+    severity=ERROR,
+    title=gettext_noop("Unknown target system"),
+    step="selection",
+)
 def sel_unknown_system(ctx: Context) -> Iterator[Hit]:
     """The target system is not in the cluster catalogue."""
     system = ctx.proposal.selection.system
     if system and ctx.cluster is None:
-        known = ", ".join(sorted(ctx.catalogue)) or "none"
+        known = _(", ").join(sorted(ctx.catalogue)) or _("none")
         yield Hit(
             "selection.system",
-            f"“{system}” is not a system in the catalogue; choose one of: {known}.",
+            _(
+                "“{system}” is not a system in the catalogue; choose one of: {known}."
+            ).format(system=system, known=known),
         )
 
 
-@rule("SEL-5", severity=ERROR, title="Job larger than any partition", step="selection")
+@rule(
+    "SEL-5",
+    severity=ERROR,
+    title=gettext_noop("Job larger than any partition"),
+    step="selection",
+)
 def sel_partition_size(ctx: Context) -> Iterator[Hit]:
     """A job type needs more nodes than any partition of the target system allows."""
     for row in ctx.plan.rows:
@@ -207,6 +252,13 @@ def sel_partition_size(ctx: Context) -> Iterator[Hit]:
             largest = max(p.max_nodes for p in ctx.cluster.partitions)
             yield Hit(
                 f"scalability.jobs[{row.index}].gpus",
-                f"{row.gpus} GPUs is {row.nodes} nodes, more than the {largest} "
-                f"nodes a job may use on {ctx.cluster.name}; reduce the job size.",
+                _(
+                    "{gpus} GPUs is {nodes} nodes, more than the {largest} nodes a job "
+                    "may use on {system}; reduce the job size."
+                ).format(
+                    gpus=num(row.gpus),
+                    nodes=num(row.nodes),
+                    largest=num(largest),
+                    system=ctx.cluster.name,
+                ),
             )

@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ..findings import INFO, WARNING, Context, Hit, rule
+from ..i18n import gettext as _
+from ..i18n import gettext_noop, join_and, ngettext
 from ..terms import REQUEST_UNITS, ModeTerms, months
 from ..tiers import tier_label, tier_rank
 from .common import num
@@ -17,26 +19,25 @@ from .common import num
 def evidence(mode: ModeTerms) -> str:
     """What the mode's terms ask for, as a clause."""
     parts = []
-    if mode.tests_description_required:
-        parts.append(
-            "describe the tests already done, or those this allocation enables"
-        )
     if mode.job_plan_required:
-        parts.append("a job plan")
+        parts.append(_("a job plan"))
     if mode.scaling_data_required:
         parts.append(
-            "scaling measurements with the projected efficiency at your largest job "
-            "size"
+            _(
+                "scaling measurements with the projected efficiency at your largest "
+                "job size"
+            )
             if mode.extrapolation_allowed
-            else "scaling measurements at the target size (no extrapolation)"
+            else _("scaling measurements at the target size (no extrapolation)")
         )
     if mode.schedule_required:
-        parts.append("a month-by-month usage schedule")
+        parts.append(_("a month-by-month usage schedule"))
+    if mode.tests_description_required:
+        tests = _("describe the tests already done, or those this allocation enables")
+        return join_and([tests, *parts])
     if not parts:
-        return "describe the work and the resources it needs"
-    if not mode.tests_description_required:
-        parts[0] = "give " + parts[0]
-    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+        return _("describe the work and the resources it needs")
+    return _("give {evidence}").format(evidence=join_and(parts))
 
 
 def bounds(ctx: Context) -> str:
@@ -44,13 +45,22 @@ def bounds(ctx: Context) -> str:
     out = []
     for m in ctx.family.modes:
         if m.max_hours is not None:
-            out.append(f"{tier_label(m.slug)} up to {num(m.max_hours)}")
+            out.append(
+                _("{tier} up to {hours}").format(
+                    tier=tier_label(m.slug), hours=num(m.max_hours)
+                )
+            )
         else:
-            out.append(f"{tier_label(m.slug)} above")
-    return ", ".join(out)
+            out.append(_("{tier} above").format(tier=tier_label(m.slug)))
+    return _(", ").join(out)
 
 
-@rule("TIER-1", severity=INFO, title="Tier implied by the GPU-hours", step="selection")
+@rule(
+    "TIER-1",
+    severity=INFO,
+    title=gettext_noop("Tier implied by the GPU-hours"),
+    step="selection",
+)
 def tier_implied(ctx: Context) -> Iterator[Hit]:
     """Always present: the tier that the total GPU-hours fall into under the call
     terms (see the call terms table) and what that tier expects; for a family without
@@ -58,30 +68,34 @@ def tier_implied(ctx: Context) -> Iterator[Hit]:
     hours = ctx.proposal.selection.total_gpu_hours
     if not ctx.family.tiered:
         mode = ctx.mode
-        what = evidence(mode) if mode else "describe the work"
+        what = evidence(mode) if mode else _("describe the work")
         yield Hit(
             "selection.total_gpu_hours",
-            f"{ctx.family.label} has no Playground, Fast Lane or Large Scale tiers: "
-            f"{what}.",
+            _(
+                "{family} has no Playground, Fast Lane or Large Scale tiers: {what}."
+            ).format(family=ctx.family.label, what=what),
         )
         return
     if ctx.tier is None:
         yield Hit(
             "selection.total_gpu_hours",
-            f"Enter the total GPU-hours: the call tier follows from it ({bounds(ctx)}).",
+            _(
+                "Enter the total GPU-hours: the call tier follows from it ({bounds})."
+            ).format(bounds=bounds(ctx)),
         )
         return
     yield Hit(
         "selection.total_gpu_hours",
-        f"{num(hours)} GPU-hours is a {tier_label(ctx.tier)} request: "
-        f"{evidence(ctx.mode)}.",
+        _("{hours} GPU-hours is a {tier} request: {what}.").format(
+            hours=num(hours), tier=tier_label(ctx.tier), what=evidence(ctx.mode)
+        ),
     )
 
 
 @rule(
     "TIER-2",
     severity=WARNING,
-    title="Job size above the tier's guidance",
+    title=gettext_noop("Job size above the tier's guidance"),
     step="selection",
 )
 def tier_job_size(ctx: Context) -> Iterator[Hit]:
@@ -96,16 +110,19 @@ def tier_job_size(ctx: Context) -> Iterator[Hit]:
         field = f"scalability.jobs[{row.index}].gpus"
     yield Hit(
         field,
-        f"{tier_label(ctx.tier)} is meant for jobs of up to {limit} GPUs; "
-        f"{ctx.target_gpus} GPUs per job needs a strong justification or a larger "
-        "tier.",
+        _(
+            "{tier} is meant for jobs of up to {limit} GPUs; {gpus} GPUs per job "
+            "needs a strong justification or a larger tier."
+        ).format(
+            tier=tier_label(ctx.tier), limit=num(limit), gpus=num(ctx.target_gpus)
+        ),
     )
 
 
 @rule(
     "TIER-3",
     severity=WARNING,
-    title="Recommended tier lower than requested",
+    title=gettext_noop("Recommended tier lower than requested"),
     step="selection",
 )
 def tier_recommended_lower(ctx: Context) -> Iterator[Hit]:
@@ -117,16 +134,21 @@ def tier_recommended_lower(ctx: Context) -> Iterator[Hit]:
     reasons = " ".join(ctx.recommendation.reasons)
     yield Hit(
         "selection.total_gpu_hours",
-        f"Quick selection suggests {tier_label(recommended)} rather than "
-        f"{tier_label(ctx.tier)}. {reasons} Consider a smaller request first to "
-        "collect the missing evidence.",
+        _(
+            "Quick selection suggests {recommended} rather than {tier}. {reasons} "
+            "Consider a smaller request first to collect the missing evidence."
+        ).format(
+            recommended=tier_label(recommended),
+            tier=tier_label(ctx.tier),
+            reasons=reasons,
+        ),
     )
 
 
 @rule(
     "TIER-4",
     severity=WARNING,
-    title="Multi-node runs without scaling data",
+    title=gettext_noop("Multi-node runs without scaling data"),
     step="scalability",
 )
 def tier_multi_node_without_data(ctx: Context) -> Iterator[Hit]:
@@ -145,16 +167,18 @@ def tier_multi_node_without_data(ctx: Context) -> Iterator[Hit]:
         field = f"scalability.jobs[{row.index}].gpus"
     yield Hit(
         field,
-        f"Runs above one node ({per_node} GPUs on {ctx.cluster.name}) need scaling "
-        "measurements at two or more GPU counts; add them, keep jobs to one node, or "
-        "request Playground to measure first.",
+        _(
+            "Runs above one node ({per_node} GPUs on {system}) need scaling "
+            "measurements at two or more GPU counts; add them, keep jobs to one node, "
+            "or request Playground to measure first."
+        ).format(per_node=num(per_node), system=ctx.cluster.name),
     )
 
 
 @rule(
     "TIER-5",
     severity=WARNING,
-    title="Duration outside the call's terms",
+    title=gettext_noop("Duration outside the call's terms"),
     step="selection",
 )
 def tier_duration(ctx: Context) -> Iterator[Hit]:
@@ -168,29 +192,41 @@ def tier_duration(ctx: Context) -> Iterator[Hit]:
         return
     if duration in mode.durations_months:
         return
-    advice = "Adjust the duration."
+    advice = _("Adjust the duration.")
     if ctx.family.tiered:
         name = tier_label(ctx.tier)
         fitting = [m for m in ctx.family.modes if duration in m.durations_months]
         if fitting:
             other = fitting[0]
-            advice = (
-                f"Adjust the duration, or the request to {tier_label(other.slug)} "
-                f"({months(other.durations_months)}) if the work fits that tier."
+            advice = _(
+                "Adjust the duration, or the request to {tier} ({durations}) if the "
+                "work fits that tier."
+            ).format(
+                tier=tier_label(other.slug), durations=months(other.durations_months)
             )
     else:
         name = ctx.family.label
     yield Hit(
         "selection.duration_months",
-        f"{name} allocations last {months(mode.durations_months)}; "
-        f"{duration} months is outside those terms. {advice}",
+        ngettext(
+            "{name} allocations last {durations}; {duration} month is outside those "
+            "terms. {advice}",
+            "{name} allocations last {durations}; {duration} months is outside those "
+            "terms. {advice}",
+            duration,
+        ).format(
+            name=name,
+            durations=months(mode.durations_months),
+            duration=num(duration),
+            advice=advice,
+        ),
     )
 
 
 @rule(
     "TIER-6",
     severity=WARNING,
-    title="Request below the tier's minimum",
+    title=gettext_noop("Request below the tier's minimum"),
     step="selection",
 )
 def tier_gap(ctx: Context) -> Iterator[Hit]:
@@ -208,10 +244,16 @@ def tier_gap(ctx: Context) -> Iterator[Hit]:
     smaller = ctx.family.modes[ctx.family.modes.index(mode) - 1]
     if smaller.max_hours is not None and mode.min_hours <= smaller.max_hours + 1:
         return
-    unit = REQUEST_UNITS.get(mode.request_unit, "GPU-hours")
+    unit = REQUEST_UNITS.get(mode.request_unit) or _("GPU-hours")
     yield Hit(
         "selection.total_gpu_hours",
-        f"{tier_label(ctx.tier)} requests start at {num(mode.min_hours)} {unit}; "
-        f"{num(hours)} is below that. Request at least the minimum, or reduce the "
-        "request to the smaller tier.",
+        _(
+            "{tier} requests start at {minimum} {unit}; {hours} is below that. Request "
+            "at least the minimum, or reduce the request to the smaller tier."
+        ).format(
+            tier=tier_label(ctx.tier),
+            minimum=num(mode.min_hours),
+            unit=unit,
+            hours=num(hours),
+        ),
     )

@@ -36,6 +36,7 @@ from collections.abc import Iterable
 from decimal import ROUND_HALF_UP, Decimal
 
 from ..bounds import BOUNDS
+from ..i18n import gettext
 from .frameworks import _DeepSpeed, _Megatron, _Torchtitan
 from .lines import _Reader, _Unread, iter_lines
 from .loops import _HuggingFace, _PlainLoop
@@ -104,19 +105,28 @@ def read_log(lines: Iterable[str], *, file: str, gpus: int | None = None) -> Rea
                 if other is not reader and other.seen and _has_data(other)
             ]
             notes = tuple(
-                f"{name} lines in the file were left out: the {reader.name} lines "
-                "say more"
+                gettext(
+                    "{other} lines in the file were left out: the {used} lines say more"
+                ).format(other=name, used=reader.name)
                 for name in others
             )
             return _reading(file, reader.name, tuple(found), (), unread, notes)
     seen = [reader.name for reader in readers if reader.seen]
     if seen:
         refused = (
-            f"{file}: looks like a {seen[0]} log, but none of its lines could be "
-            "read" + (f" ({_line_ranges(tuple(unread.lines))})" if unread.lines else "")
+            gettext(
+                "{file}: looks like a {kind} log, but none of its lines could be read "
+                "({lines})"
+            ).format(file=file, kind=seen[0], lines=_line_ranges(tuple(unread.lines)))
+            if unread.lines
+            else gettext(
+                "{file}: looks like a {kind} log, but none of its lines could be read"
+            ).format(file=file, kind=seen[0])
         )
     else:
-        refused = f"{file}: not a log this reader knows. It looked for {LOOKED_FOR}."
+        refused = gettext(
+            "{file}: not a log this reader knows. It looked for {looked_for}."
+        ).format(file=file, looked_for=LOOKED_FOR)
     return Reading(
         file=file,
         refused=refused,
@@ -129,10 +139,10 @@ def measurement_row(measurement: Measurement) -> tuple[dict | None, str]:
     """The values of a scaling-table row (model field names), or ``None`` and why
     the measurement cannot be one (within the table's bounds, :mod:`.bounds`)."""
     if measurement.gpus is None or measurement.throughput is None:
-        return None, "needs the GPU count: the log does not state it"
-    gpus, problem = _bounded("measurements.gpus", measurement.gpus, "GPUs")
+        return None, gettext("needs the GPU count: the log does not state it")
+    gpus, problem = _bounded("measurements.gpus", measurement.gpus, gettext("GPUs"))
     throughput, why = _bounded(
-        "measurements.throughput", measurement.throughput, "throughput"
+        "measurements.throughput", measurement.throughput, gettext("throughput")
     )
     if problem or why:
         return None, problem or why
@@ -143,7 +153,7 @@ def measurement_row(measurement: Measurement) -> tuple[dict | None, str]:
         "source": measurement.source.summary(),
     }
     if measurement.mfu_pct is not None:
-        mfu, why = _bounded("measurements.mfu_pct", measurement.mfu_pct, "MFU")
+        mfu, why = _bounded("measurements.mfu_pct", measurement.mfu_pct, gettext("MFU"))
         if not why:
             row["mfu_pct"] = mfu
     return row, ""
@@ -152,8 +162,12 @@ def measurement_row(measurement: Measurement) -> tuple[dict | None, str]:
 def job_row(job: Job) -> tuple[dict | None, str]:
     """The values of a job-plan row, or ``None`` and why it cannot be one."""
     values = {}
-    for name, value in (("gpus", job.gpus), ("hours", job.hours), ("count", job.count)):
-        values[name], problem = _bounded(f"jobs.{name}", value, name)
+    for name, value, what in (
+        ("gpus", job.gpus, gettext("GPUs")),
+        ("hours", job.hours, gettext("hours")),
+        ("count", job.count, gettext("count")),
+    ):
+        values[name], problem = _bounded(f"jobs.{name}", value, what)
         if problem:
             return None, problem
     return {
@@ -171,9 +185,13 @@ def _bounded(key: str, value, what: str) -> tuple[Decimal | None, str]:
         Decimal(1).scaleb(-bound.places), rounding=ROUND_HALF_UP
     )
     if number < bound.low:
-        return None, f"{what} {number}: {bound.why_low}"
+        return None, gettext("{what} {number}: {why}").format(
+            what=what, number=number, why=bound.why_low
+        )
     if number > bound.high:
-        return None, f"{what} {number}: {bound.why_high}"
+        return None, gettext("{what} {number}: {why}").format(
+            what=what, number=number, why=bound.why_high
+        )
     return number, ""
 
 
@@ -189,7 +207,9 @@ def _has_data(reader: _Reader) -> bool:
 def _reading(file, fmt, measurements, jobs, unread: _Unread, notes) -> Reading:
     refused = ""
     if not measurements and not jobs:
-        refused = f"{file}: {fmt} output, but no job in it has GPUs and a final length"
+        refused = gettext(
+            "{file}: {kind} output, but no job in it has GPUs and a final length"
+        ).format(file=file, kind=fmt)
     return Reading(
         file=file,
         format=fmt,

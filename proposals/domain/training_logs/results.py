@@ -7,6 +7,8 @@ import re
 from dataclasses import asdict, dataclass, replace
 from decimal import Decimal
 
+from ..i18n import gettext, ngettext
+
 #: Units as the logs count them.
 TOKENS = "tokens/s"
 SAMPLES = "samples/s"
@@ -166,9 +168,15 @@ class Reading:
             return ""
         listed = ", ".join(str(n) for n in self.unread)
         more = self.unread_count - len(self.unread)
-        return f"Could not read line{'s' if self.unread_count > 1 else ''} " + (
-            listed + (f" and {more} more" if more else "")
-        )
+        if more:
+            return gettext("Could not read lines {lines} and {more} more").format(
+                lines=listed, more=more
+            )
+        return ngettext(
+            "Could not read line {lines}",
+            "Could not read lines {lines}",
+            len(self.unread),
+        ).format(lines=listed)
 
 
 _SHOWN_LINES = 6

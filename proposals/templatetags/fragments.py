@@ -1,0 +1,306 @@
+"""The wizard's repeated fragments (table rows, code cards, feedback, findings) as
+Jinja2 macros in ``templates/proposals/rows/``, rendered through Django's Jinja2
+backend (``TEMPLATES`` in settings).
+
+A step with hundreds of rows writes thousands of inputs. Django's own templates cost
+about ten times more per cell than the Python the wizard once wrote by hand, so the
+markup of a row lives in compiled Jinja2 macros instead, and this module only
+prepares their data: what every row of a column shares (its classes, ARIA, the
+widget's own attributes, the select's options) is worked out once per table
+(:class:`Control`), each row adds its name, id, value and messages.
+
+Every macro is called as a Python function (``fragment("feedback")(data)``) and
+returns markupsafe's ``Markup``, which Django's templates take as safe HTML; the
+macros escape what they insert (``autoescape``). The only HTML made here is an
+attribute list (:func:`attributes`: Django's ``flatatt``).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from django import forms
+from django.forms.utils import flatatt
+from django.template import engines
+from django.utils.safestring import SafeString
+from django.utils.translation import gettext, ngettext
+from jinja2 import Environment, StrictUndefined
+
+from proposals.domain.numbers import MISSING, grouped
+
+
+def _num(value, decimals=2):
+    return MISSING if value == "" else grouped(value, int(decimals))
+
+
+def _pct(fraction, decimals=0):
+    if fraction is None:
+        return MISSING
+    return grouped(float(fraction) * 100, int(decimals), trim=False) + "%"
+
+
+def nodes_text(nodes) -> str:
+    """``2 nodes`` (the job figures' second line)."""
+    return ngettext("%(nodes)s node", "%(nodes)s nodes", nodes) % {"nodes": _num(nodes)}
+
+
+def physical_gpus_text(gpus, nodes, per_node) -> str:
+    """``= 32 physical GPUs, 8 nodes of 4 GPUs`` (under the largest job's size)."""
+    if nodes:
+        return ngettext(
+            "= %(gpus)s physical GPUs, %(nodes)s node of %(per_node)s GPUs",
+            "= %(gpus)s physical GPUs, %(nodes)s nodes of %(per_node)s GPUs",
+            nodes,
+        ) % {"gpus": _num(gpus), "nodes": _num(nodes), "per_node": per_node}
+    return ngettext("= %(gpus)s physical GPU", "= %(gpus)s physical GPUs", gpus) % {
+        "gpus": _num(gpus)
+    }
+
+
+def environment(**options) -> Environment:
+    """The Jinja2 environment of the ``jinja2`` template engine (settings): Django's
+    translations, the project's number printer."""
+    options.setdefault("undefined", StrictUndefined)
+    env = Environment(extensions=["jinja2.ext.i18n"], **options)
+    env.install_gettext_callables(gettext, ngettext, newstyle=False)
+    env.filters.update(num=_num, pct=_pct, speedup=lambda v: grouped(v, 2, trim=False))
+    env.globals.update(nodes_text=nodes_text)
+    return env
+
+
+def fragment(name: str):
+    """The macro ``name`` of ``templates/proposals/rows/<name>.html``."""
+    template = engines["jinja2"].env.get_template(f"proposals/rows/{name}.html")
+    return getattr(template.module, name)
+
+
+def attributes(attrs: dict) -> SafeString:
+    """`` name="value"`` for each attribute, bare for ``True``, none for ``False``
+    or ``None``: Django's ``flatatt`` (escaped, with ``format_html``)."""
+    return flatatt(attrs)
+
+
+def widget_class(widget) -> str:
+    if isinstance(widget, (forms.CheckboxInput, forms.RadioSelect)):
+        return "form-check-input"
+    if isinstance(widget, forms.Select):
+        return "form-select"
+    return "form-control"
+
+
+# The widgets a row's macro writes; any other (or a subclass) is rendered by Django.
+_INPUTS = (forms.TextInput, forms.NumberInput, forms.EmailInput, forms.URLInput)
+_INPUT_TEMPLATES = frozenset(
+    f"django/forms/widgets/{name}.html"
+    for name in ("text", "number", "email", "url", "password", "search", "tel")
+)
+# Set per row by the macro (or by Django for the widgets it renders).
+_PER_ROW = ("id", "aria-describedby", "aria-invalid", "class")
+
+
+class Control:
+    """One field's input as every row writes it (``wizard_tags.widget(field, size,
+    label)``): the tag, its classes with and without errors, and the attributes
+    every row shares, worked out once per table. ``kind`` is ``""`` for a widget
+    left to Django's own rendering."""
+
+    __slots__ = ("field", "kind", "attrs", "invalid", "options", "index", "chosen")
+
+    def __init__(self, field, form, *, size="", label=""):
+        self.field = field
+        self.kind = self._kind(field, form)
+        self.options = self.index = self.attrs = self.invalid = None
+        self.chosen: dict = {}
+        if not self.kind:
+            return
+        widget = field.widget
+        extra = {"aria-label": label} if label else {}
+        # BoundField.build_widget_attrs (these widgets' use_required_attribute
+        # ignores the value)
+        if widget.use_required_attribute(None) and field.required:
+            extra["required"] = form.use_required_attribute
+        if field.disabled:
+            extra["disabled"] = True
+        final = widget.build_attrs(widget.attrs, extra)
+        shared = {k: v for k, v in final.items() if k not in _PER_ROW}
+        css = widget_class(widget)
+        css = f"{css} {css}-{size}" if size else css
+        kind = {"type": widget.input_type} if self.kind == "input" else {}
+        # The attributes of the row's input but its name, id and value, without
+        # and with errors: the same for every row of the column.
+        self.attrs = attributes({**kind, "class": css, **shared})
+        self.invalid = attributes(
+            {**kind, "class": f"{css} is-invalid", "aria-invalid": "true", **shared}
+        )
+        if self.kind == "select":
+            self.options = tuple(
+                ("" if value is None else str(value), label)
+                for value, label in widget.choices
+            )
+            self.index = {}
+            for position, (value, _label) in enumerate(self.options):
+                self.index.setdefault(value, position)
+
+    @staticmethod
+    def _kind(field, form) -> str:
+        widget = field.widget
+        auto_id = form.auto_id
+        if not (auto_id and "%s" in str(auto_id)) or field.localize:
+            return ""
+        if field.show_hidden_initial or "id" in widget.attrs:
+            return ""
+        if any(name in widget.attrs for name in _PER_ROW):
+            return ""
+        if type(widget) in _INPUTS and widget.template_name in _INPUT_TEMPLATES:
+            return "input"
+        if type(widget) is forms.Textarea:
+            return "textarea"
+        if type(widget) is forms.Select:
+            try:
+                choices = tuple(widget.choices)
+            except (TypeError, ValueError):
+                return ""
+            if any(isinstance(label, (list, tuple)) for _, label in choices):
+                return ""  # option groups: Django writes them
+            return "select"
+        return ""
+
+    def cell(self, form, name, errors, *, fallback) -> Cell:
+        """This control in ``form`` (a row), or Django's rendering (``fallback()``)
+        where the field is not this control's or not one the macro writes."""
+        field = form.fields.get(name)
+        if not self.kind or field is not self.field:
+            return Cell(None, "", "", None, bool(errors), fallback())
+        html_name = form.add_prefix(name)
+        if form.is_bound:
+            value = form[name].value()
+        else:
+            value = field.prepare_value(form.get_initial_for_field(field, name))
+        value = field.widget.format_value(value)
+        if self.kind == "select":
+            value = self._options(value)
+        elif self.kind == "textarea":
+            value = value or ""
+        return Cell(
+            self, html_name, form.auto_id % html_name, value, bool(errors), None
+        )
+
+    def _options(self, value):
+        """The select's options with the first of ``value`` found selected: rendered
+        (``rows/options.html``) once per table for each option chosen, not once
+        per row (a measurement's code list has as many options as code entries)."""
+        selected = None
+        for wanted in value:
+            if wanted in self.index:
+                selected = self.index[wanted]
+                break
+        html = self.chosen.get(selected)
+        if html is None:
+            html = self.chosen[selected] = fragment("options")(self.options, selected)
+        return html
+
+
+class Cell(NamedTuple):
+    """One row's input: ``control`` and its row's values (a select's ``value``: its
+    options), or Django's ``html``."""
+
+    control: Control | None
+    name: str
+    id: str
+    value: object
+    invalid: bool
+    html: SafeString | None
+
+
+class Feedback(NamedTuple):
+    """A field's feedback block (``fb-<input id>``): see ``rows/feedback.html``."""
+
+    anchor: str
+    label: str | None
+    oob: bool
+    errors: list
+    note: str
+    findings: tuple
+    gpus: str
+    help: str
+    examples: tuple
+
+
+# The template variables the feedback and the cells read, looked up once per tag
+# rather than once per cell through the whole context stack.
+FEEDBACK_KEYS = (
+    "findings_by_anchor",
+    "proposal",
+    "max_gpus_nodes",
+    "cluster",
+    "help",
+    "help_examples",
+    "gpu_unit_label",
+)
+
+
+def feedback_values(context) -> dict:
+    values = {key: context.get(key) for key in FEEDBACK_KEYS}
+    for key in ("findings_by_anchor", "help", "help_examples"):
+        if values[key] is None:  # (not ``or``: live.PerField is empty until asked)
+            values[key] = {}
+    return values
+
+
+def feedback(values, field, *, compact=False, oob=False, notes=None, errors=None):
+    """The data of ``field``'s feedback block: its errors, reading note and the
+    reviewer's findings; ``compact`` (table cells) without the help, labelled."""
+    form = field.form
+    if errors is None:
+        errors = form.errors.get(field.name)
+    notes = form.notes if notes is None else notes
+    return block(
+        values,
+        field.auto_id,
+        field.name,
+        field.label if compact else None,
+        errors,
+        notes.get(field.name),
+        oob=oob,
+    )
+
+
+def block(values, anchor, name, label, errors, note, *, oob=False) -> Feedback:
+    """:func:`feedback` from its parts (a table's cells: without a bound field);
+    ``label`` (table cells only) is ``None`` for a block with the field's help."""
+    gpus = ""
+    if name == "max_gpus_per_job":
+        proposal = values.get("proposal")
+        if proposal and proposal.max_gpus_per_job:
+            nodes = values.get("max_gpus_nodes")
+            per_node = values["cluster"].gpus_per_node if nodes else None
+            gpus = physical_gpus_text(proposal.max_gpus_per_job, nodes, per_node)
+    text = examples = ""
+    if label is None:
+        text = values["help"].get(name) or ""
+        examples = values["help_examples"].get(name) or () if text else ()
+    return Feedback(
+        anchor,
+        label,
+        bool(oob),
+        errors or (),
+        note or "",
+        values["findings_by_anchor"].get(anchor, ()),
+        gpus,
+        text,
+        examples,
+    )
+
+
+class RowErrors(NamedTuple):
+    """A row form's own errors (not a field's): ``err-<prefix>``."""
+
+    prefix: str
+    errors: list
+    oob: bool
+
+
+def row_errors(form, *, oob) -> RowErrors | None:
+    if not form.prefix:
+        return None
+    return RowErrors(form.prefix, form.non_field_errors(), bool(oob))
