@@ -6,14 +6,15 @@ import csv
 import html
 import io
 import re
+from datetime import timedelta
 from decimal import Decimal
 
 import pytest
 from django.test import Client
 from django.urls import reverse
 
-from proposals import domain, services
-from proposals.domain import technical_review
+from proposals import domain, localization, services
+from proposals.domain import numbers, technical_review
 from proposals.models import OutgoingMail, StatusChange
 from tests.factories import StaffUserFactory
 from tests.web.conftest import EXAMPLES
@@ -139,3 +140,31 @@ def test_staff_csv_opens_as_columns_for_an_italian_a_swiss_and_a_french_desk(
     assert len({len(row) for row in rows}) == 1 and len(rows) == 2
     assert rows[1][0] == applicant_proposal.title
     assert rows[1][rows[0].index("GPU-hours")] == hours
+
+
+def test_a_stalled_pdf_tells_its_last_sign_of_life_in_the_persons_zone(
+    user, user_client
+):
+    """A Finnish applicant in Helsinki reads when the renderer last beat in their
+    own clock, with the zone named (not Brussels' clock, unnamed)."""
+    from proposals.localization import when
+    from tests.web.test_exports import load_demo
+    from tests.web.test_pdf_stall import _rendering
+
+    services.preferences_set(
+        user=user, number_format="fi_FI", time_zone="Europe/Helsinki"
+    )
+    proposal = load_demo("playground", user)
+    export = _rendering(
+        proposal, started_ago=timedelta(seconds=45), beat_ago=timedelta(seconds=40)
+    )
+    page = user_client.get(
+        reverse("proposals:export_pdf_status", args=[proposal.pk, export.pk])
+    ).content.decode()
+    beat = export.heartbeat_at
+    with localization.activated(
+        fmt=numbers.NUMBER_FORMAT_BY_NAME["fi_FI"],
+        zone=localization.zone_named("Europe/Helsinki"),
+    ):
+        shown = when(beat)
+    assert shown.endswith(("EET", "EEST")) and shown in html.unescape(page)
