@@ -18,10 +18,12 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from proposals import services
+from proposals.domain import numbers
 from proposals.models import Cluster, OutgoingMail
 from tests.e2e.test_input_trust import retype, settled
 from tests.factories import (
     PASSWORD,
+    CodeEntryFactory,
     ProposalFactory,
     StaffUserFactory,
     UserFactory,
@@ -42,6 +44,7 @@ class Person:
     ambiguous: str  # text the other convention reads differently
     ambiguous_value: Decimal
     ambiguous_note: str  # the figure the field says it read
+    group: str  # the group mark they type between thousands
 
 
 PEOPLE = {
@@ -57,6 +60,7 @@ PEOPLE = {
         "12.5",
         Decimal("12.5"),
         "12,5",
+        ".",
     ),
     # A French keyboard or word processor gives a no-break or narrow no-break space.
     "fr-FR": Person(
@@ -70,6 +74,7 @@ PEOPLE = {
         "12.5",
         Decimal("12.5"),
         "12,5",
+        NNBSP,
     ),
     # The Swiss write both apostrophes; "1.234" TB is one point two three four to
     # them, not 1234 (at most two decimals: the field says how it was read).
@@ -84,6 +89,7 @@ PEOPLE = {
         "0,5",
         Decimal("0.5"),
         "0.5",
+        "\u2019",
     ),
     "it-IT": Person(
         "it_IT",
@@ -96,6 +102,7 @@ PEOPLE = {
         "12.5",
         Decimal("12.5"),
         "12,5",
+        ".",
     ),
     # In en-GB, "0,5" is a decimal comma typed by mistake: read as 0.5, and said so.
     "en-GB": Person(
@@ -109,6 +116,7 @@ PEOPLE = {
         "0,5",
         Decimal("0.5"),
         "0.5",
+        ",",
     ),
 }
 
@@ -164,6 +172,7 @@ def test_a_person_types_schedule_paste_and_edge_cases_and_reads_them_back(
     proposal = ProposalFactory(
         owner=user, system=Cluster.objects.get(slug="lumi-g"), total_gpu_hours=None
     )
+    CodeEntryFactory(proposal=proposal, position=0)
     headers = {"Accept-Language": f"{locale},{locale.split('-')[0]};q=0.9"}
     context = browser.new_context(locale=locale, extra_http_headers=headers)
     context.grant_permissions(["clipboard-read", "clipboard-write"], origin=base)
@@ -232,6 +241,24 @@ def test_a_person_types_schedule_paste_and_edge_cases_and_reads_them_back(
         assert not wrong, f"{locale} reads {wrong} on the scalability step"
     totals = figures_text(page, "#live-totals")
     assert person.hours_shown in totals and person.period_shown in totals
+
+    # The compute estimate's inputs, typed with their group marks: 1.4 billion
+    # parameters and 3 trillion tokens; the estimate is printed in their format.
+    page.goto(f"{steps}/codes/")
+    entry = page.locator("section.code-entry").first
+    entry.locator("details.compute-inputs summary").click()
+    params = f"1{person.group}400{person.group}000{person.group}000"
+    tokens = f"3{person.group}000{person.group}000{person.group}000{person.group}000"
+    type_in(page, "input[name$='-model_parameters']", params)
+    type_in(page, "input[name$='-training_tokens']", tokens)
+    code = proposal.codes.get()
+    assert (code.model_parameters, code.training_tokens) == (1_400_000_000, 3e12)
+    estimate = page.get_by_test_id("compute-estimate").locator("dd").first
+    expect(estimate).to_contain_text("GPU")
+    figure = estimate.inner_text().split(" GPU")[0].strip()
+    fmt = numbers.NUMBER_FORMAT_BY_NAME[person.fmt]
+    value = numbers.parse_number(figure, fmt, places=0).value
+    assert value > 1000 and figure == numbers.grouped(value, 0, fmt=fmt), figure
 
     # Compare systems: the starting request in their format, no other's.
     page.goto(f"{steps}/systems/")
