@@ -127,7 +127,7 @@ install-prod:
 ## make prodcheck: the production stack on this machine (PostgreSQL, two gunicorn
 ## instances behind nginx, the supervised worker, an SMTP relay with STARTTLS and
 ## login), walked and stopped again (scripts/prod_stack/). Installs nginx when it can.
-prodcheck: venv
+prodcheck: venv translations
 	@bash scripts/system_packages.sh nginx openssl
 	$(PY) -m scripts.prod_stack
 

@@ -75,13 +75,16 @@ MIDDLEWARE = [
     "aifactory.health.HealthCheckMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "aifactory.middleware.ContentSecurityPolicyMiddleware",
+    # The browser's language (Accept-Language, or the switch's cookie), before the error
+    # pages can answer; a signed-in person's choice wins (PersonLocaleMiddleware).
+    "django.middleware.locale.LocaleMiddleware",
     "aifactory.errors.DatabaseUnavailableMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
-    # Numbers and times in the person's conventions (proposals/localization.py).
+    # Language, numbers and times in the person's conventions (proposals/localization.py).
     "proposals.middleware.PersonLocaleMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
@@ -105,6 +108,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "proposals.context_processors.roles",
+                "proposals.context_processors.script_messages",
             ],
         },
     },

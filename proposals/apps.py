@@ -43,6 +43,12 @@ class ProposalsConfig(AppConfig):
         from django.core.signals import setting_changed
 
         setting_changed.connect(_forget_domain_texts)
+        # A signed-in person's chosen language is kept in their session from login on.
+        from django.contrib.auth.signals import user_logged_in
+
+        from proposals import localization
+
+        user_logged_in.connect(localization.remember_language_at_login)
 
         # The in-process copy of the catalogue and call terms forgets itself on edits.
         from proposals import reference_data  # noqa: F401

@@ -1,8 +1,36 @@
 """Template context shared by every page."""
 
 from django.utils.functional import SimpleLazyObject
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext_lazy
 
 from proposals import selectors
+
+# What the scripts (static/js/) write on the page, in the page's language: base.html
+# hands them over as JSON (``json_script``, no inline script), read by ``message()``
+# in each script. "%(name)s" placeholders are filled there.
+SCRIPT_MESSAGES = {
+    "retrying": _("Not saved, retrying…"),
+    "changedElsewhere": _("Changed in another tab"),
+    "removedElsewhere": _("Removed in another tab"),
+    # Plural forms by Intl.PluralRules category of the count.
+    "shownElsewhere": {
+        "one": ngettext_lazy(
+            "· %(count)s value saved in another tab shown",
+            "· %(count)s values saved in another tab shown",
+            1,
+        ),
+        "other": ngettext_lazy(
+            "· %(count)s value saved in another tab shown",
+            "· %(count)s values saved in another tab shown",
+            2,
+        ),
+    },
+    "copied": _("Copied"),
+    "pressCopy": _("Press Ctrl+C"),
+    "copiedLabel": _("Copied: %(label)s"),
+    "copyFailed": _("Copy failed; the text is selected, press Ctrl+C."),
+}
 
 
 def roles(request) -> dict:
@@ -20,3 +48,8 @@ def roles(request) -> dict:
             )
         ),
     }
+
+
+def script_messages(request) -> dict:
+    """``script_messages``: the scripts' texts (translated when base.html prints them)."""
+    return {"script_messages": SCRIPT_MESSAGES}

@@ -1,7 +1,7 @@
 """The person's conventions, activated for a request (its user's) or an e-mail (its
-recipient's): the number format every number is printed in
-(``proposals.domain.numbers.using``) and the time zone every time is shown in,
-with its name (CET, CEST), dates in the locale's form (Babel).
+recipient's): the interface language (Django's translation), the number format every
+number is printed in (``proposals.domain.numbers.using``) and the time zone every time
+is shown in, with its name (CET, CEST), dates in the locale's form (Babel).
 
 Like Django's ``translation.activate``: callers activate, printing reads. Both are
 resolved lazily, so a page that prints neither costs no query.
@@ -15,6 +15,8 @@ from datetime import date, datetime
 from zoneinfo import ZoneInfo
 
 from babel.dates import format_date, format_time, get_datetime_format
+from django.conf import settings
+from django.utils import translation
 
 from proposals.domain import numbers
 from proposals.models.preferences import DEFAULT_TIME_ZONE
@@ -55,6 +57,37 @@ def preferences_of(user):
     return Preferences.objects.filter(user=user).first()
 
 
+def interface_languages() -> dict[str, str]:
+    """The interface's languages by code (``settings.LANGUAGES``), each in its own name."""
+    return dict(settings.LANGUAGES)
+
+
+def chosen_language(preferences) -> str:
+    """The language ``preferences`` chose (``de``), or ``""`` to follow the browser
+    (also for a code no longer offered)."""
+    code = getattr(preferences, "language", "") or ""
+    return code if code in interface_languages() else ""
+
+
+# The signed-in person's chosen language ("" = the browser's), kept in their session
+# at login and on saving Settings, so that no request queries it again.
+LANGUAGE_SESSION_KEY = "interface_language"
+
+
+def remember_language(request, preferences) -> str:
+    """Keep ``preferences``' chosen language in ``request``'s session; return it."""
+    language = chosen_language(preferences)
+    session = getattr(request, "session", None)
+    if session is not None:
+        session[LANGUAGE_SESSION_KEY] = language
+    return language
+
+
+def remember_language_at_login(sender, request, user, **kwargs):
+    """``user_logged_in``: the person's language for the whole session (one query)."""
+    remember_language(request, preferences_of(user))
+
+
 def zone_named(name: str | None) -> ZoneInfo:
     """The zone called ``name``; Brussels' for none or an unknown name."""
     try:
@@ -65,14 +98,17 @@ def zone_named(name: str | None) -> ZoneInfo:
 
 @contextlib.contextmanager
 def for_recipient(user):
-    """Activate ``user``'s conventions (for an e-mail to them)."""
+    """Activate ``user``'s conventions (for an e-mail to them): their language (the
+    one they chose in Settings, else the portal's English: a mail has no browser),
+    number format and time zone."""
     preferences = preferences_of(user)
     if preferences is None:
         fmt, zone = numbers.PORTAL, DEFAULT_ZONE
     else:
         fmt = preferences.number_format_spec
         zone = zone_named(preferences.time_zone)
-    with activated(fmt=fmt, zone=zone):
+    language = chosen_language(preferences) or settings.LANGUAGE_CODE
+    with translation.override(language), activated(fmt=fmt, zone=zone):
         yield
 
 

@@ -11,8 +11,10 @@ under "Mail delivery", never dropped.
 
 from dataclasses import dataclass
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.template.loader import render_to_string
+from django.utils import translation
 
 from proposals import localization
 from proposals.links import site_reverse
@@ -30,9 +32,9 @@ class Mail:
 
 def _messages(template: str, context: dict, recipients) -> list[Mail]:
     """One mail per recipient whose address is verified: nothing is sent to an
-    address its owner has not confirmed; each in its recipient's number format and
-    time zone. When none of them is, one undeliverable mail says who it was for and
-    why, for staff to see."""
+    address its owner has not confirmed; each in its recipient's language, number
+    format and time zone. When none of them is, one undeliverable mail (in English)
+    says who it was for and why, for staff to see."""
     recipients = sorted({address for address in recipients if address})
     verified = verified_addresses(addresses=recipients)
     if verified:
@@ -42,14 +44,16 @@ def _messages(template: str, context: dict, recipients) -> list[Mail]:
         }
         mails = []
         for address in sorted(verified):
-            # Numbers and times in the recipient's format and zone.
+            # Language, numbers and times as the recipient chose.
             with localization.for_recipient(people.get(address)):
                 subject = render_to_string(f"emails/{template}_subject.txt", context)
                 body = render_to_string(f"emails/{template}.txt", context)
             mails.append(Mail(address, " ".join(subject.split()), body))
         return mails
-    subject = render_to_string(f"emails/{template}_subject.txt", context)
-    body = render_to_string(f"emails/{template}.txt", context)
+    # For the staff's delivery log: in English, whatever page caused it.
+    with translation.override(settings.LANGUAGE_CODE):
+        subject = render_to_string(f"emails/{template}_subject.txt", context)
+        body = render_to_string(f"emails/{template}.txt", context)
     subject = " ".join(subject.split())
     if recipients:
         reason = "Nobody confirmed the address: " + ", ".join(recipients) + "."

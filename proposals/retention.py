@@ -10,6 +10,8 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from django.conf import settings
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 # A checked upload waits this long for its owner's confirmation.
 PENDING_IMPORT = timedelta(hours=1)
@@ -39,13 +41,21 @@ def session() -> timedelta:
 
 
 def describe(period: timedelta) -> str:
-    """``period`` as a person says it: "3 days", "1 hour", "15 minutes"."""
+    """``period`` as a person says it, in the active language: "3 days", "1 hour",
+    "15 minutes"."""
     seconds = int(period.total_seconds())
-    for unit, size in (("day", 86400), ("hour", 3600), ("minute", 60)):
+    units = (
+        (86400, lambda n: ngettext("%(count)s day", "%(count)s days", n)),
+        (3600, lambda n: ngettext("%(count)s hour", "%(count)s hours", n)),
+        (60, lambda n: ngettext("%(count)s minute", "%(count)s minutes", n)),
+    )
+    for size, words in units:
         if seconds >= size and seconds % size == 0:
             count = seconds // size
-            return f"{count} {unit}{'' if count == 1 else 's'}"
-    return f"{seconds} second{'' if seconds == 1 else 's'}"
+            return words(count) % {"count": count}
+    return ngettext("%(count)s second", "%(count)s seconds", seconds) % {
+        "count": seconds
+    }
 
 
 @dataclass(frozen=True)
@@ -55,7 +65,7 @@ class Period:
     long it is kept."""
 
     key: str
-    what: str
+    what: str  # lazy: in the reader's language where it is shown
     period: timedelta
 
     @property
@@ -68,26 +78,30 @@ def expiring() -> list[Period]:
     return [
         Period(
             "unconfirmed_signups",
-            "Sign-ups whose e-mail address was never confirmed",
+            _("Sign-ups whose e-mail address was never confirmed"),
             unconfirmed_signup(),
         ),
         Period(
-            "pending_imports", "Uploaded files not confirmed for import", PENDING_IMPORT
+            "pending_imports",
+            _("Uploaded files not confirmed for import"),
+            PENDING_IMPORT,
         ),
         Period(
             "failed_logins",
-            "Failed login attempts (username, IP address, browser)",
+            _("Failed login attempts (username, IP address, browser)"),
             login_lock(),
         ),
         Period(
             "login_records",
-            "Records of logins (username, IP address, browser)",
+            _("Records of logins (username, IP address, browser)"),
             LOGIN_RECORDS,
         ),
         Period(
             "mail_log",
-            "E-mails in the delivery log (sent or given up on)",
+            _("E-mails in the delivery log (sent or given up on)"),
             MAIL_LOG,
         ),
-        Period("sessions", "Login sessions (how long you stay logged in)", session()),
+        Period(
+            "sessions", _("Login sessions (how long you stay logged in)"), session()
+        ),
     ]

@@ -11,7 +11,7 @@ import datetime
 import functools
 from dataclasses import dataclass
 
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.text import slugify
 
 from proposals import domain
@@ -47,15 +47,20 @@ class Source:
     review: tuple[tuple[str, str], ...] = ()  # the staff's assessment (staff only)
 
 
+# The portal's language: what is pasted into it, and the JSON, stay in English.
+PORTAL_LANGUAGE = "en-gb"
+
+
 def in_portal_form(function):
     """Run ``function`` with numbers printed in the portal's plain form (``18,176``,
-    ``0.2``), whoever asks: the portal text, Markdown and PDF are pasted into the
-    portal or shared, never printed in the reader's own convention. The summary
-    itself (``summary_for``) follows the reader, as on the staff review page."""
+    ``0.2``) and text in the portal's English, whoever asks: the portal text, Markdown
+    and PDF are pasted into the portal or shared, never printed in the reader's own
+    convention or language. The summary itself (``summary_for``) follows the reader,
+    as on the staff review page."""
 
     @functools.wraps(function)
     def wrapper(*args, **kwargs):
-        with numbers.using(numbers.PORTAL):
+        with translation.override(PORTAL_LANGUAGE), numbers.using(numbers.PORTAL):
             return function(*args, **kwargs)
 
     return wrapper

@@ -47,6 +47,7 @@ def _account(user) -> dict:
         "email_confirmed_at": _when(profile.verified_at if profile else None),
         "number_format": preferences.number_format if preferences else None,
         "time_zone": preferences.time_zone if preferences else None,
+        "language": preferences.language if preferences else None,
     }
 
 

@@ -5,9 +5,12 @@ from zoneinfo import available_timezones
 from crispy_forms.helper import FormHelper
 from crispy_forms.layout import Submit
 from django import forms
+from django.conf import settings
 from django.contrib.auth.forms import BaseUserCreationForm
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
+from django.utils.text import capfirst
+from django.utils.translation import gettext_lazy as _
 
 from proposals.domain.numbers import number_formats
 from proposals.models import Preferences
@@ -20,8 +23,10 @@ class SignUpForm(BaseUserCreationForm):
 
     email = forms.EmailField(
         required=True,
-        help_text="We send a link to this address to finish creating the account; "
-        "it is then used for password resets and review notifications.",
+        help_text=_(
+            "We send a link to this address to finish creating the account; "
+            "it is then used for password resets and review notifications."
+        ),
     )
 
     class Meta(BaseUserCreationForm.Meta):
@@ -31,7 +36,7 @@ class SignUpForm(BaseUserCreationForm):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.helper = FormHelper()
-        self.helper.add_input(Submit("submit", "Create account"))
+        self.helper.add_input(Submit("submit", _("Create account")))
 
     def validate_unique(self):
         """No "a user with that username already exists" (see the class)."""
@@ -45,22 +50,29 @@ def _time_zone_choices():
     return [(name, name.replace("_", " ")) for name in sorted(available_timezones())]
 
 
-class PreferencesForm(forms.ModelForm):
-    """The person's number and date format (every CLDR locale with Latin digits)
-    and time zone."""
+def _language_choices():
+    """Blank (the browser's) first, then each interface language in its own name."""
+    return [("", _("As your browser asks")), *settings.LANGUAGES]
 
+
+class PreferencesForm(forms.ModelForm):
+    """The person's interface language, number and date format (every CLDR locale
+    with Latin digits) and time zone."""
+
+    language = forms.ChoiceField(choices=_language_choices, required=False)
     number_format = forms.ChoiceField(choices=_number_format_choices)
     time_zone = forms.ChoiceField(choices=_time_zone_choices)
 
     class Meta:
         model = Preferences
-        fields = ["number_format", "time_zone"]
+        fields = ["language", "number_format", "time_zone"]
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         for name in self.Meta.fields:
             model_field = Preferences._meta.get_field(name)
-            self.fields[name].label = model_field.verbose_name.capitalize()
+            # capfirst, not capitalize: "Wie Sie Zahlen und Daten schreiben".
+            self.fields[name].label = capfirst(model_field.verbose_name)
             self.fields[name].help_text = model_field.help_text
 
 
@@ -68,7 +80,7 @@ class AccountDeleteForm(forms.Form):
     """Deleting an account asks for its password (as changing the password does)."""
 
     password = forms.CharField(
-        label="Your password",
+        label=_("Your password"),
         strip=False,
         widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
     )
@@ -81,7 +93,7 @@ class AccountDeleteForm(forms.Form):
         password = self.cleaned_data["password"]
         if not self.user.check_password(password):
             raise ValidationError(
-                "That is not your password: nothing was deleted.",
+                _("That is not your password: nothing was deleted."),
                 code="password_incorrect",
             )
         return password

@@ -1,7 +1,9 @@
-"""A person's own settings: how they write numbers and which clock they read."""
+"""A person's own settings: how they write numbers, which clock they read and which
+language the wizard speaks to them."""
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 from proposals.domain.numbers import (
     DEFAULT_NUMBER_FORMAT,
@@ -21,24 +23,37 @@ class Preferences(models.Model):
     )
     # A CLDR locale (``de_CH``): its separators, grouping, and its form of dates.
     number_format = models.CharField(
-        "How you write numbers and dates",
+        _("How you write numbers and dates"),
         max_length=32,
         default=DEFAULT_NUMBER_FORMAT,
-        help_text="Numbers you type in the wizard are read this way, and every number "
-        "and date the wizard shows you (on its pages and in its e-mails) is printed "
-        "this way. The portal text, the exports and the JSON file always use the "
-        "portal's plain form (18176, 0.2).",
+        help_text=_(
+            "Numbers you type in the wizard are read this way, and every number "
+            "and date the wizard shows you (on its pages and in its e-mails) is printed "
+            "this way. The portal text, the exports and the JSON file always use the "
+            "portal's plain form (18176, 0.2)."
+        ),
     )
     time_zone = models.CharField(
-        "Your time zone",
+        _("Your time zone"),
         max_length=64,
         default=DEFAULT_TIME_ZONE,
-        help_text="Cut-offs, waiting times and histories are shown in this zone, "
-        "with its name (CET, CEST).",
+        help_text=_(
+            "Cut-offs, waiting times and histories are shown in this zone, "
+            "with its name (CET, CEST)."
+        ),
+    )
+    # One of ``settings.LANGUAGES`` (``de``); blank: the browser's Accept-Language.
+    language = models.CharField(
+        _("Language of the wizard"),
+        max_length=16,
+        blank=True,
+        default="",
+        help_text=_("The language of the wizard's pages and of its e-mails to you."),
     )
 
     class Meta:
-        verbose_name_plural = "preferences"
+        verbose_name = _("preferences")
+        verbose_name_plural = _("preferences")
 
     def __str__(self):
         return f"Preferences of {self.user}"

@@ -2,16 +2,25 @@
 
 import zoneinfo
 
+from django.conf import settings
+
 from proposals.domain.numbers import NUMBER_FORMAT_BY_NAME
 from proposals.models import Preferences
 
 
-def preferences_set(*, user, number_format: str, time_zone: str = "") -> Preferences:
+def preferences_set(
+    *, user, number_format: str, time_zone: str = "", language: str | None = None
+) -> Preferences:
     """Store how ``user`` writes numbers (a CLDR locale) and, when given, their time
-    zone (an IANA name such as ``Europe/Brussels``)."""
+    zone (an IANA name such as ``Europe/Brussels``) and interface language (one of
+    ``settings.LANGUAGES``, or ``""`` to follow the browser)."""
     if number_format not in NUMBER_FORMAT_BY_NAME:
         raise ValueError(f"Unknown number format {number_format!r}.")
     defaults = {"number_format": number_format}
+    if language is not None:
+        if language and language not in dict(settings.LANGUAGES):
+            raise ValueError(f"Unknown language {language!r}.")
+        defaults["language"] = language
     if time_zone:
         if time_zone not in zoneinfo.available_timezones():
             raise ValueError(f"Unknown time zone {time_zone!r}.")

@@ -16,10 +16,12 @@ from django.http import HttpResponse
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.encoding import force_str
 from django.utils.http import url_has_allowed_host_and_scheme, urlsafe_base64_decode
 from django.utils.timesince import timeuntil
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.utils.translation.trans_real import parse_accept_lang_header
 from django.views.decorators.http import (
     require_GET,
@@ -31,6 +33,7 @@ from django_ratelimit.decorators import ratelimit
 from proposals import localization, selectors, services
 from proposals.accounts import verification_tokens
 from proposals.domain.numbers import format_for_languages
+from proposals.exports import PORTAL_LANGUAGE
 from proposals.exports.account import account_archive
 from proposals.forms import AccountDeleteForm, PreferencesForm, SignUpForm
 
@@ -54,6 +57,27 @@ def _preferences(request):
     if not hasattr(request, "_preferences"):
         request._preferences = localization.preferences_of(request.user)
     return request._preferences
+
+
+def interface_language(request) -> str:
+    """The language the signed-in person chose in Settings (``de``), or ``""``: then
+    the browser's (or the anonymous switch's) language, which Django's
+    ``LocaleMiddleware`` activated, stays. Read from the session (stored at login
+    and on saving Settings: no query); a session from before that reads the
+    preferences once and keeps the answer."""
+    if not hasattr(request, "_interface_language"):
+        user = getattr(request, "user", None)
+        language = ""
+        if user is not None and user.is_authenticated:
+            language = request.session.get(localization.LANGUAGE_SESSION_KEY)
+            if language is None:
+                language = localization.remember_language(
+                    request, _preferences(request)
+                )
+        request._interface_language = (
+            language if language in localization.interface_languages() else ""
+        )
+    return request._interface_language
 
 
 def number_format(request):
@@ -86,7 +110,7 @@ def _too_many(request, *, wait: str):
 
 def too_many_attempts(request, exception):
     """``RATELIMIT_VIEW``: a rate-limited page answers 429 (every rate is hourly)."""
-    return _too_many(request, wait="up to an hour")
+    return _too_many(request, wait=_("up to an hour"))
 
 
 def login_locked_out(request, response, credentials):
@@ -144,7 +168,10 @@ def verify_email(request, uidb64, token):
             messages.error(request, str(exc))
             return redirect("login")
         login(request, target, backend="django.contrib.auth.backends.ModelBackend")
-        messages.success(request, f"Your e-mail address {target.email} is confirmed.")
+        messages.success(
+            request,
+            _("Your e-mail address %(email)s is confirmed.") % {"email": target.email},
+        )
         return redirect("proposals:guide")
     status = 200 if target is not None else 400
     return TemplateResponse(
@@ -157,7 +184,10 @@ def verify_email(request, uidb64, token):
 @require_POST
 def verify_email_resend(request):
     if services.account_send_verification(user=request.user):
-        messages.success(request, f"We sent a new link to {request.user.email}.")
+        messages.success(
+            request,
+            _("We sent a new link to %(email)s.") % {"email": request.user.email},
+        )
     next_url = request.POST.get("next", "")
     if not url_has_allowed_host_and_scheme(
         next_url, allowed_hosts={request.get_host()}, require_https=request.is_secure()
@@ -187,20 +217,30 @@ def account_settings(request):
     current = number_format(request)
     form = PreferencesForm(
         request.POST or None,
-        initial={"number_format": current.name, "time_zone": time_zone(request).key},
+        initial={
+            "language": interface_language(request),
+            "number_format": current.name,
+            "time_zone": time_zone(request).key,
+        },
     )
     if request.method == "POST" and form.is_valid():
-        services.preferences_set(
+        preferences = services.preferences_set(
             user=request.user,
             number_format=form.cleaned_data["number_format"],
             time_zone=form.cleaned_data["time_zone"],
+            language=form.cleaned_data["language"],
         )
-        messages.success(request, "Settings saved.")
+        # The answer (and its "saved" message) in the language just chosen.
+        chosen = localization.remember_language(request, preferences)
+        language = chosen or translation.get_language_from_request(request)
+        translation.activate(language)
+        request.LANGUAGE_CODE = language
+        messages.success(request, _("Settings saved."))
         return redirect("account_settings")
     return TemplateResponse(
         request,
         "registration/account_settings.html",
-        {"form": form, "page_title": "Account settings"},
+        {"form": form, "page_title": _("Account settings")},
     )
 
 
@@ -208,7 +248,8 @@ def account_settings(request):
 @require_GET
 def account_data(request):
     """Everything the wizard holds about the person, as one zip file."""
-    filename, body = account_archive(user=request.user)
+    with translation.override(PORTAL_LANGUAGE):  # a JSON file: the portal's English
+        filename, body = account_archive(user=request.user)
     response = HttpResponse(body, content_type="application/zip")
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     response["Cache-Control"] = "private, no-store"
@@ -225,22 +266,24 @@ def account_delete(request):
     if request.method == "POST" and form.is_valid():
         done = services.account_delete(user=request.user)
         logout(request)
-        one = done.kept == 1
-        kept = (
-            f" The {done.kept} proposal{'' if one else 's'} you sent for review "
-            f"stay{'s' if one else ''} with the help desk, without your name or "
-            "address."
-            if done.kept
-            else ""
-        )
-        messages.success(request, f"Your account and your drafts were deleted.{kept}")
+        deleted = _("Your account and your drafts were deleted.")
+        if done.kept:
+            kept = ngettext(
+                "The %(count)s proposal you sent for review stays with the help desk, "
+                "without your name or address.",
+                "The %(count)s proposals you sent for review stay with the help desk, "
+                "without your name or address.",
+                done.kept,
+            ) % {"count": done.kept}
+            deleted = f"{deleted} {kept}"
+        messages.success(request, deleted)
         return redirect("home")
     return TemplateResponse(
         request,
         "registration/account_delete.html",
         {
             "form": form,
-            "page_title": "Delete your account",
+            "page_title": _("Delete your account"),
             "counts": selectors.account_proposal_counts(user=request.user),
         },
     )

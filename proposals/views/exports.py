@@ -282,6 +282,7 @@ def export_pdf_retry(request, pk, export_id):
     return redirect(url + ("?inline=1" if _wants_inline(request) else ""))
 
 
+@exports.in_portal_form  # the JSON is the portal's English and plain numbers too
 def _json_text(export: Export) -> str:
     if export.revision is None:
         return jsonio.export_text(export.proposal)

@@ -3,6 +3,23 @@
 // with `defer`; there is no inline script anywhere (strict CSP).
 "use strict";
 
+// The page's texts for the scripts, in its language (base.html, json_script): each
+// script file declares this same function (classic scripts may both declare it).
+function pageMessage(key, fallback, values) {
+  const node = document.getElementById("script-messages");
+  let messages = {};
+  try { messages = node ? JSON.parse(node.textContent) : {}; } catch (error) { messages = {}; }
+  let text = messages[key];
+  if (text && typeof text === "object") {
+    const count = values ? values.count : 1;
+    text = text[new Intl.PluralRules(document.documentElement.lang || "en").select(count)] || text.other;
+  }
+  text = text || fallback;
+  return text.replace(/%\((\w+)\)s/g, function (all, name) {
+    return values && name in values ? String(values[name]) : all;
+  });
+}
+
 (function () {
   const RETRY_DELAYS_MS = [1000, 2000, 5000, 10000, 20000];
 
@@ -72,7 +89,7 @@
     state.dirty = true;
     const delay = RETRY_DELAYS_MS[Math.min(state.retries, RETRY_DELAYS_MS.length - 1)];
     state.retries += 1;
-    setStatus(form, "retrying", "Not saved, retrying…");
+    setStatus(form, "retrying", pageMessage("retrying", "Not saved, retrying…"));
     window.setTimeout(function () {
       const current = autosaveForm();
       if (current) htmx.trigger(current, "autosave-retry");
@@ -323,7 +340,7 @@
       else if (el.type === "checkbox") el.checked = value !== "";
       else el.value = value;
       el.classList.add("refreshed");
-      el.title = "Changed in another tab";
+      el.title = pageMessage("changedElsewhere", "Changed in another tab");
     });
     return elements.length > 0;
   }
@@ -353,7 +370,11 @@
       const note = document.createElement("span");
       note.className = "text-body-secondary ms-1";
       note.dataset.testid = "refreshed-note";
-      note.textContent = "· " + taken + (taken === 1 ? " value" : " values") + " saved in another tab shown";
+      note.textContent = pageMessage(
+        "shownElsewhere",
+        "· %(count)s " + (taken === 1 ? "value" : "values") + " saved in another tab shown",
+        { count: taken },
+      );
       status.appendChild(note);
     }
     // An input left as typed still shows an older value than stored: the next
@@ -365,7 +386,7 @@
       if (!row || row.dataset.removed) return;
       row.dataset.removed = "1";
       row.classList.add("row-removed");
-      row.title = "Removed in another tab";
+      row.title = pageMessage("removedElsewhere", "Removed in another tab");
     });
   }
 

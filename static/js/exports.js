@@ -3,6 +3,23 @@
 // result is announced in the page's aria-live region. No inline script (strict CSP).
 "use strict";
 
+// The page's texts for the scripts, in its language (base.html, json_script): each
+// script file declares this same function (classic scripts may both declare it).
+function pageMessage(key, fallback, values) {
+  const node = document.getElementById("script-messages");
+  let messages = {};
+  try { messages = node ? JSON.parse(node.textContent) : {}; } catch (error) { messages = {}; }
+  let text = messages[key];
+  if (text && typeof text === "object") {
+    const count = values ? values.count : 1;
+    text = text[new Intl.PluralRules(document.documentElement.lang || "en").select(count)] || text.other;
+  }
+  text = text || fallback;
+  return text.replace(/%\((\w+)\)s/g, function (all, name) {
+    return values && name in values ? String(values[name]) : all;
+  });
+}
+
 (function () {
   function announce(text) {
     const status = document.getElementById("copy-status");
@@ -32,8 +49,12 @@
   function showResult(button, ok, label) {
     const original = button.dataset.label || button.innerHTML;
     button.dataset.label = original;
-    button.textContent = ok ? "Copied" : "Press Ctrl+C";
-    announce(ok ? "Copied: " + label : "Copy failed; the text is selected, press Ctrl+C.");
+    button.textContent = ok ? pageMessage("copied", "Copied") : pageMessage("pressCopy", "Press Ctrl+C");
+    announce(
+      ok
+        ? pageMessage("copiedLabel", "Copied: %(label)s", { label: label })
+        : pageMessage("copyFailed", "Copy failed; the text is selected, press Ctrl+C."),
+    );
     window.setTimeout(function () { button.innerHTML = button.dataset.label; }, 2000);
   }
 

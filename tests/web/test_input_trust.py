@@ -106,7 +106,9 @@ def test_refused_value_is_kept_shown_and_never_called_saved(
     proposal.refresh_from_db()
     assert proposal.refused_inputs == {}
     page = user_client.get(url).content.decode()
-    assert "Not saved" not in page
+    # (Every page carries the scripts' texts, "Not saved, retrying…" among them.)
+    assert "Not saved: fix the highlighted field" not in page
+    assert 'data-state="refused"' not in page
 
 
 def test_half_edited_row_is_saved_whole_or_not_at_all(user_client, proposal):
