@@ -25,7 +25,8 @@ NNBSP = "\u202f"
 
 def _checklist(page: str) -> str:
     table = page.split('data-testid="checklist"', 1)[1].split("</table>", 1)[0]
-    return html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", table)))
+    text = re.sub(r"<[^>]+>", " ", table)
+    return html.unescape(re.sub(r"[ \t\r\n]+", " ", text))
 
 
 def test_findings_a_german_applicant_sent_are_read_in_the_staffs_own_format(
@@ -168,3 +169,34 @@ def test_a_stalled_pdf_tells_its_last_sign_of_life_in_the_persons_zone(
     ):
         shown = when(beat)
     assert shown.endswith(("EET", "EEST")) and shown in html.unescape(page)
+
+
+def test_findings_sent_from_a_german_page_are_recorded_in_english_and_read_in_each_language(
+    client, user, user_client, applicant_proposal
+):
+    """The applicant reads German and sends; the record keeps the portal's English
+    and form; a French member of staff reads the checklist in French, an English one
+    in English (each in their own number format)."""
+    services.preferences_set(user=user, number_format="de_DE", language="de")
+    user_client.force_login(user)  # the session takes the chosen language
+    applicant_proposal.total_gpu_hours = Decimal("18176")
+    applicant_proposal.save()
+    user_client.post(
+        reverse("proposals:review_send", args=[applicant_proposal.pk]), {"note": ""}
+    )
+    recorded = applicant_proposal.review_state.latest_revision.findings
+    tier = next(f["message"] for f in recorded if f["code"] == "TIER-1")
+    assert tier.startswith("18,176 GPU-hours is a Fast Lane request")
+    readers = {
+        ("fr_FR", "fr"): f"18{NNBSP}176 heures GPU, c'est une demande",
+        ("en_GB", "en-gb"): "18,176 GPU-hours is a Fast Lane request",
+    }
+    for (fmt, language), expected in readers.items():
+        staff = StaffUserFactory()
+        services.preferences_set(user=staff, number_format=fmt, language=language)
+        reader = Client()
+        reader.force_login(staff)
+        page = reader.get(
+            reverse("proposals:staff_review", args=[applicant_proposal.pk])
+        ).content.decode()
+        assert expected in _checklist(page), language
