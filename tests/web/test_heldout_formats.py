@@ -12,11 +12,12 @@ from decimal import Decimal
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.utils import translation
 
-from proposals import domain, localization, services
+from proposals import domain, localization, notifications, services
 from proposals.domain import numbers, technical_review
 from proposals.models import OutgoingMail, StatusChange
-from tests.factories import StaffUserFactory
+from tests.factories import PASSWORD, StaffUserFactory
 from tests.web.conftest import EXAMPLES
 
 pytestmark = pytest.mark.django_db
@@ -200,3 +201,25 @@ def test_findings_sent_from_a_german_page_are_recorded_in_english_and_read_in_ea
             reverse("proposals:staff_review", args=[applicant_proposal.pk])
         ).content.decode()
         assert expected in _checklist(page), language
+
+
+@pytest.mark.parametrize(
+    ("browser", "english"), [("de-DE,de;q=0.9", False), ("it-IT,it;q=0.9", True)]
+)
+def test_a_person_who_follows_the_browser_gets_mails_in_the_pages_language(
+    client, submitted, user, browser, english
+):
+    """Settings left at "as your browser asks": the pages are German for a German
+    browser, and so are the mails (the language of the last sign-in); an Italian
+    browser reads English pages, and English mails."""
+    services.preferences_set(user=user, number_format="de_DE")
+    answer = client.post(
+        reverse("login"),
+        {"username": user.username, "password": PASSWORD},
+        HTTP_ACCEPT_LANGUAGE=browser,
+    )
+    assert answer.status_code == 302
+    change = submitted.status_changes.order_by("-pk").first()
+    with translation.override("fr"):  # whoever caused the mail
+        body = notifications.status_to_applicant(change=change)[0].body
+    assert ("See the comments and the history" in body) is english, body
