@@ -17,6 +17,8 @@ import matplotlib
 matplotlib.use("Agg")
 
 from django.core.cache import cache  # noqa: E402
+from django.utils import translation  # noqa: E402
+from django.utils.translation import gettext as _  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 from matplotlib.ticker import FixedLocator, FuncFormatter, NullLocator  # noqa: E402
 
@@ -49,7 +51,7 @@ def chart_data(assessment, code_names: dict[int | None, str]) -> dict | None:
     """The plain data the chart shows (``None`` when there is nothing to draw)."""
     series = [
         {
-            "label": _label(code_names.get(s.code) or "Measurements"),
+            "label": _label(code_names.get(s.code) or _("Measurements")),
             "unit": s.points[0].unit if s.points else "",
             "points": [(p.gpus, p.throughput, p.efficiency) for p in s.points],
         }
@@ -82,6 +84,11 @@ def chart_data(assessment, code_names: dict[int | None, str]) -> dict | None:
     fmt = numbers.active_format()
     if fmt.name != numbers.PORTAL.name:
         data["number_format"] = fmt.name
+    # The chart's words in the reader's language: part of the data, so of the
+    # chart's hash and its URL (an English chart keeps the key it had).
+    language = translation.get_language() or "en-gb"
+    if not language.startswith("en"):
+        data["language"] = language
     return data
 
 
@@ -90,6 +97,21 @@ def _number_format(data: dict) -> numbers.NumberFormat:
     return numbers.NUMBER_FORMAT_BY_NAME.get(
         data.get("number_format", ""), numbers.PORTAL
     )
+
+
+def _words(data: dict) -> dict[str, str]:
+    """The chart's axis titles and legend words, in ``data``'s language."""
+    with translation.override(data.get("language", "en-gb")):
+        return {
+            "gpus": _("GPUs"),
+            "throughput": _("Throughput (%(unit)s)"),
+            "efficiency": _("Efficiency (%)"),
+            "ideal": _("ideal linear"),
+            "efficiency_legend": _("efficiency (right axis)"),
+            "projection": _("projection %(low)s–%(high)s"),
+            "target": _("target %(gpus)s GPUs"),
+            "unit": _("items/s"),
+        }
 
 
 def data_key(data: dict) -> str:
@@ -122,6 +144,7 @@ def draw(data: dict, *, width: float = 5.6, height: float = 4.2) -> Figure:
     """
     band = data["projection"]
     target = band["target"] if band and band["base_throughput"] else None
+    words = _words(data)
     fmt = _number_format(data)
 
     def whole(value, _position=None) -> str:
@@ -155,7 +178,7 @@ def draw(data: dict, *, width: float = 5.6, height: float = 4.2) -> Figure:
             # On the log2 axis a straight proportion is a curve: sample it.
             ideal_x = [gpus[0] * (end / gpus[0]) ** (k / 16) for k in range(17)]
             ideal = [throughput[0] * n / gpus[0] for n in ideal_x]
-            ax.plot(ideal_x, ideal, ":", color=colour, alpha=0.7, label="ideal linear")
+            ax.plot(ideal_x, ideal, ":", color=colour, alpha=0.7, label=words["ideal"])
         eff_ax.plot(
             gpus,
             efficiency,
@@ -163,7 +186,7 @@ def draw(data: dict, *, width: float = 5.6, height: float = 4.2) -> Figure:
             color=colour,
             alpha=0.55,
             markersize=4,
-            label="efficiency (right axis)" if i == 0 else None,
+            label=words["efficiency_legend"] if i == 0 else None,
         )
     if target:
         start = band["largest"]
@@ -182,9 +205,11 @@ def draw(data: dict, *, width: float = 5.6, height: float = 4.2) -> Figure:
             color=BAND_COLOUR,
             alpha=0.5,
             linewidth=0,
-            label=(
-                f"projection {whole(band['low'] * 100)}%–{whole(band['high'] * 100)}%"
-            ),
+            label=words["projection"]
+            % {
+                "low": f"{whole(band['low'] * 100)}%",
+                "high": f"{whole(band['high'] * 100)}%",
+            },
         )
         eff_ax.fill_between(
             xs,
@@ -199,19 +224,19 @@ def draw(data: dict, *, width: float = 5.6, height: float = 4.2) -> Figure:
             color="#b00020",
             linestyle="-.",
             linewidth=1,
-            label=f"target {whole(target)} GPUs",
+            label=words["target"] % {"gpus": whole(target)},
         )
     ticks = sorted(all_gpus)
     ax.set_xscale("log", base=2)
     ax.xaxis.set_major_locator(FixedLocator(ticks))
     ax.xaxis.set_minor_locator(NullLocator())
     ax.xaxis.set_major_formatter(FuncFormatter(whole))
-    ax.set_xlabel("GPUs")
-    unit = data["series"][0]["unit"] or "items/s"
-    ax.set_ylabel(f"Throughput ({unit})")
+    ax.set_xlabel(words["gpus"])
+    unit = data["series"][0]["unit"] or words["unit"]
+    ax.set_ylabel(words["throughput"] % {"unit": unit})
     ax.yaxis.set_major_formatter(FuncFormatter(whole))
     ax.set_ylim(bottom=0)
-    eff_ax.set_ylabel("Efficiency (%)", color="#555555")
+    eff_ax.set_ylabel(words["efficiency"], color="#555555")
     eff_ax.set_ylim(0, 110)
     ax.grid(True, which="major", linewidth=0.4, alpha=0.5)
     # One legend for both axes, below them (outside the data), two entries a row.

@@ -4,14 +4,11 @@ in the wizard each points at, per-row computed figures, tier-fitted help and the
 Used by the wizard (full pages and htmx fragments) and by the read-only review pages.
 """
 
-import hashlib
 from collections import defaultdict
+from dataclasses import dataclass
 
 from django.urls import reverse
 
-from proposals import charts
-from proposals.assess import calendar_for
-from proposals.charts import chart_data, inline_svg
 from proposals.domain.bounds import BOUNDS
 from proposals.domain.fields import (
     FIELD_BY_KEY,
@@ -20,80 +17,13 @@ from proposals.domain.fields import (
     describe_path,
 )
 from proposals.domain.jobplan import nodes_for
-from proposals.domain.sections import ROW_PREFIX, TABLE_BY_KIND, TABLE_KINDS, TABLES
+from proposals.domain.sections import ROW_PREFIX, TABLE_BY_KIND, TABLES
 from proposals.domain.terms import family_terms, figures
 from proposals.domain.tiers import tier_label
-from proposals.reference_data import assess_cached, cached_terms
+from proposals.evaluation import Evaluation
 from proposals.wizard import STEPS, finding_location
 
 SEVERITY_CLASS = {"error": "danger", "warning": "warning", "info": "info"}
-
-
-def region_key(*parts) -> str:
-    """A short fingerprint of what a region of the page shows (frozen dataclasses,
-    numbers and text: their ``repr`` is stable)."""
-    return hashlib.sha256(repr(parts).encode()).hexdigest()[:16]
-
-
-# The parts of the live summary, each sent again by an autosave only when what it
-# shows has changed (``summary_keys``; the templates test ``"tier" in
-# summary_changed``).
-SUMMARY_PARTS = ("tier", "totals", "compute", "energy", "calendar", "bar")
-
-
-def summary_keys(assessment, calendar, finding_counts, refused_labels) -> dict:
-    """A fingerprint per part of the live summary (``SUMMARY_PARTS``), from what
-    that part's template reads."""
-    plan, schedule = assessment.plan, assessment.schedule
-    return {
-        "tier": region_key(
-            assessment.tier,
-            assessment.mode_label,
-            assessment.recommended_tier,
-            assessment.reasons,
-            refused_labels,
-        ),
-        "totals": region_key(
-            assessment.requested_gpu_hours,
-            assessment.billing,
-            plan.total_gpu_hours,
-            bool(plan.rows),
-            plan.largest_job_gpus,
-            plan.largest_job_nodes,
-            schedule.total_gpu_hours,
-            bool(schedule.rows),
-        ),
-        "compute": region_key(assessment.compute_estimate, assessment.mfu_check),
-        "energy": region_key(assessment.energy),
-        "calendar": region_key(calendar),
-        "bar": region_key(
-            assessment.tier,
-            assessment.mode_label,
-            assessment.requested_gpu_hours,
-            finding_counts,
-        ),
-    }
-
-
-def summary_field(keys: dict, number_format: str) -> str:
-    """The value of the page's ``summary_key`` input: each summary part's
-    fingerprint (``SUMMARY_PARTS`` order), joined by dots."""
-    return ".".join(region_key(keys[part], number_format) for part in SUMMARY_PARTS)
-
-
-def summary_changed(shown: str | None, current: str) -> frozenset[str]:
-    """The summary parts whose fingerprint in ``current`` differs from the one the
-    page ``shown`` (every part when the page sent none or an unreadable one)."""
-    theirs = (shown or "").split(".")
-    if len(theirs) != len(SUMMARY_PARTS):
-        return frozenset(SUMMARY_PARTS)
-    return frozenset(
-        part
-        for part, mine, seen in zip(
-            SUMMARY_PARTS, current.split("."), theirs, strict=True
-        )
-        if mine != seen
-    )
 
 
 class PerField(dict):
@@ -118,32 +48,34 @@ class PerField(dict):
             return default
 
 
-def live_context(proposal, *, step: str = "", chart_link: bool = False) -> dict:
-    """Template context for the sidebar and the computed cells of ``proposal``.
+@dataclass(frozen=True)
+class Findings:
+    """The findings of one evaluation as the wizard shows them: each with the step
+    and the element it points at, by step and by element, and counted."""
 
-    With ``chart_link`` (the wizard) the chart is not drawn here: ``chart_url`` points
-    at the image of its data (:mod:`proposals.views.charts`); otherwise ``chart_svg``
-    is the inline drawing. ``*_key`` fingerprint the regions an autosave may skip.
-    """
-    terms = cached_terms()
-    assessment = assess_cached(proposal, terms=terms)
-    rows = _engine_rows(proposal)
-    refused = _refused(proposal, rows, step)
+    items: tuple[dict, ...]
+    by_step: dict
+    by_anchor: dict
+    counts_by_step: dict
+    counts: dict
+
+
+def wizard_findings(evaluation, step: str) -> Findings:
+    """The findings located in the wizard. In the wizard (``step`` given), what the
+    applicant has not reached yet is "to do", not an error: the open items of steps
+    not yet edited or left, and those of a new, still blank row of the step being
+    edited. Staff pages and exports see every finding as it is."""
+    rows = evaluation.rows
     names = {
         table.kind: [getattr(row, table.name_field) for row in rows[table.kind]]
         for table in TABLES
         if table.name_field
     }
-    findings = []
-    by_step = defaultdict(list)
-    by_anchor = defaultdict(list)
-    # In the wizard (``step`` given), what the applicant has not reached yet is "to
-    # do", not an error: the open items of steps not yet edited or left, and those of
-    # a new, still blank row of the step being edited. Staff pages and exports see
-    # every finding as it is.
-    visited = set(proposal.visited_steps or ())
+    visited = set(evaluation.model.visited_steps or ())
     fresh = _blank_rows(rows) if step else set()
-    for finding in assessment.findings:
+    items = []
+    by_step, by_anchor = defaultdict(list), defaultdict(list)
+    for finding in evaluation.assessment.findings:
         location = finding_location(finding.field, rows)
         todo = bool(step) and (
             location.step not in visited
@@ -159,86 +91,81 @@ def live_context(proposal, *, step: str = "", chart_link: bool = False) -> dict:
             if todo
             else SEVERITY_CLASS.get(finding.severity, "secondary"),
         }
-        findings.append(item)
+        items.append(item)
         by_step[location.step].append(item)
         by_anchor[location.anchor].append(item)
-    job_figures = {
+    return Findings(
+        items=tuple(items),
+        by_step=dict(by_step),
+        by_anchor=dict(by_anchor),
+        counts_by_step={
+            s.slug: _severity_counts(by_step.get(s.slug, [])) for s in STEPS
+        },
+        counts=_severity_counts(items),
+    )
+
+
+def row_figures(evaluation) -> tuple[dict, dict]:
+    """Each job row's figures and each measurement's point, by the row's id."""
+    rows, assessment = evaluation.rows, evaluation.assessment
+    jobs = {
         rows["jobs"][r.index].pk: r
         for r in assessment.plan.rows
         if r.index < len(rows["jobs"])
     }
-    point_figures = {
+    points = {
         rows["measurements"][p.index].pk: p
         for p in assessment.scaling_points
         if p.index < len(rows["measurements"])
     }
-    code_names = {
-        index: (code.name or f"Code {index + 1}")
-        for index, code in enumerate(rows["codes"])
-    }
-    counts_by_step = {
-        step.slug: _severity_counts(by_step.get(step.slug, [])) for step in STEPS
-    }
-    tier = assessment.tier
-    help_figures = figures(terms)
-    system_slug = getattr(proposal.system, "slug", None)
-    calendar = calendar_for(proposal, assessment)
-    finding_counts = _severity_counts(findings)
-    data = chart_data(assessment, code_names)
-    chart_svg, chart_url = "", ""
-    if chart_link:
-        chart_key = charts.url_key(data) if data else "none"
-        if data:
-            chart_url = reverse("proposals:chart", args=[proposal.pk, chart_key])
-    else:
-        chart_svg, chart_key = inline_svg(data)
+    return jobs, points
+
+
+def live_context(proposal, *, step: str = "", evaluation=None) -> dict:
+    """What the step templates read of one evaluation of ``proposal``: the
+    assessment, the findings located in the wizard, per-row figures, tier-fitted
+    help, the mode's terms and what was typed and not saved. (The live regions of
+    the page are :mod:`proposals.regions`, built from the same evaluation.)"""
+    evaluation = evaluation or Evaluation.of(proposal)
+    assessment = evaluation.assessment
+    findings = wizard_findings(evaluation, step)
+    job_figures, point_figures = row_figures(evaluation)
     return {
+        "evaluation": evaluation,
         "assessment": assessment,
         "tier_label": assessment.mode_label,
         "recommended_label": tier_label(assessment.recommended_tier),
-        "findings": findings,
-        "findings_by_step": dict(by_step),
-        "findings_by_anchor": dict(by_anchor),
-        "counts_by_step": counts_by_step,
-        "finding_counts": finding_counts,
+        "findings": list(findings.items),
+        "findings_by_step": findings.by_step,
+        "findings_by_anchor": findings.by_anchor,
+        "counts_by_step": findings.counts_by_step,
+        "finding_counts": findings.counts,
         "job_figures": job_figures,
         "point_figures": point_figures,
-        # Tier-fitted help and examples by field key (``total_gpu_hours``, ``jobs.gpus``),
-        # with the figures of the call terms in force.
-        "help": PerField(lambda spec: spec.help_for(tier, help_figures, system_slug)),
-        # Examples fitted to the tier and the system (LUMI words for LUMI), by key.
-        "help_examples": PerField(lambda spec: spec.examples_for(tier, system_slug)),
+        # The tables' totals (the step templates' and the rows' regions').
+        "plan_total": assessment.plan.total_gpu_hours,
+        "schedule_total": assessment.schedule.total_gpu_hours,
+        **_help(evaluation, proposal),
         # What the request's mode (tier) asks for: the wizard folds what it does not.
-        "mode_terms": _mode_terms(terms, proposal, assessment),
-        "chart_svg": chart_svg,
-        "chart_url": chart_url,
-        "chart_data": data,
-        "chart_image_key": chart_key,
-        # The scaling region: the chart's data and the table beside it.
-        "chart_key": region_key(
-            chart_key, assessment.scaling_points, assessment.projection
-        ),
-        "findings_key": region_key(
-            [(i["finding"], i["css"], i["anchor"], i["step"]) for i in findings],
-        ),
-        # The step badges and the progress summary read from them.
-        "badges_key": region_key(
-            counts_by_step,
-            refused["refused_by_step"],
-            sorted(proposal.visited_steps or ()),
-        ),
-        # The tier, totals, compute estimate, energy, calendar and the small
-        # screens' bar: each part's fingerprint from what that part shows (a test
-        # renders the parts after many edits: an unchanged fingerprint is an
-        # unchanged part).
-        "calendar": calendar,
-        "summary_keys": summary_keys(
-            assessment, calendar, finding_counts, refused["refused_labels"]
-        ),
+        "mode_terms": _mode_terms(evaluation.reference.terms, proposal, assessment),
+        "calendar": evaluation.calendar,
         "cluster": proposal.system,
         # duck-typed: the model has the same gpus_per_node as the domain's Cluster
         "max_gpus_nodes": nodes_for(proposal.max_gpus_per_job or 0, proposal.system),
-        **refused,
+        **_refused(proposal, evaluation.rows, step),
+    }
+
+
+def _help(evaluation, proposal) -> dict:
+    """Tier-fitted help and examples by field key (``total_gpu_hours``,
+    ``jobs.gpus``), with the figures of the call terms in force; examples fitted
+    to the tier and the system (LUMI words for LUMI)."""
+    tier = evaluation.assessment.tier
+    help_figures = figures(evaluation.reference.terms)
+    system_slug = getattr(proposal.system, "slug", None)
+    return {
+        "help": PerField(lambda spec: spec.help_for(tier, help_figures, system_slug)),
+        "help_examples": PerField(lambda spec: spec.examples_for(tier, system_slug)),
     }
 
 
@@ -363,19 +290,3 @@ def _blank_rows(rows: dict[str, list]) -> set[str]:
             if all(getattr(row, name) in (None, "") for name in typed):
                 blank.add(f"{kind}-{row.pk}")
     return blank
-
-
-def _engine_rows(proposal) -> dict[str, list]:
-    """Stored rows in the engine's order (the adapter keeps every row, blank or not),
-    so a finding's ``jobs[2]`` is the third job row here too."""
-    return {kind: list(getattr(proposal, kind).all()) for kind in TABLE_KINDS}
-
-
-def chart_data_for(proposal) -> dict | None:
-    """What the scaling chart of ``proposal`` shows (see ``charts.chart_data``)."""
-    assessment = assess_cached(proposal)
-    names = {
-        index: (code.name or f"Code {index + 1}")
-        for index, code in enumerate(proposal.codes.all())
-    }
-    return chart_data(assessment, names)

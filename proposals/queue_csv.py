@@ -12,29 +12,33 @@ reads the file as a legacy code page and garbles every accented name.
 import csv
 
 from django.utils import timezone
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from proposals.domain.numbers import PORTAL, NumberFormat, format_number
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 BYTE_ORDER_MARK = "\ufeff"
 
+# People read the file: the headers (and the yes/none cells) are in the reader's
+# language; the figures follow the reader's number format (``fmt``).
 HEADERS = (
-    "Proposal",
-    "Organisation",
-    "Applicant",
-    "Status",
-    "Revision",
-    "Tier",
-    "System",
-    "GPU-hours",
-    "Errors",
-    "Warnings",
-    "Sent for review",
-    "Working days waited",
-    "Typical response (working days)",
-    "Late",
-    "Handled by",
-    "Link",
+    _("Proposal"),
+    _("Organisation"),
+    _("Applicant"),
+    _("Status"),
+    _("Revision"),
+    _("Tier"),
+    _("System"),
+    _("GPU-hours"),
+    _("Errors"),
+    _("Warnings"),
+    _("Sent for review"),
+    _("Working days waited"),
+    _("Typical response (working days)"),
+    _("Late"),
+    _("Handled by"),
+    _("Link"),
 )
 
 
@@ -67,8 +71,8 @@ def _row(state, link, fmt: NumberFormat) -> list:
         # The day the queue counts working days from (the desk's zone).
         timezone.localdate(state.submitted_at).isoformat(),
         "" if wait is None else wait.working_days,
-        "" if wait is None else (wait.response.working_days or "none"),
-        "yes" if wait is not None and wait.overdue else "",
+        "" if wait is None else (wait.response.working_days or gettext("none")),
+        gettext("yes") if wait is not None and wait.overdue else "",
         state.handled_by.get_username() if state.handled_by else "",
         link(state),
     ]
@@ -80,6 +84,6 @@ def queue_csv(out, states, *, link, fmt: NumberFormat = PORTAL) -> None:
     decimal mark); ``link(state)`` is the absolute address of its review."""
     out.write(BYTE_ORDER_MARK)
     writer = csv.writer(out, delimiter=delimiter_for(fmt))
-    writer.writerow(HEADERS)
+    writer.writerow([str(header) for header in HEADERS])
     for state in states:
         writer.writerow([neutralise(value) for value in _row(state, link, fmt)])

@@ -48,6 +48,11 @@ def forget() -> None:
     cache.delete(STAMP_KEY)
 
 
+def current() -> dict:
+    """This process's copy of the reference data (loaded when not current)."""
+    return _current()
+
+
 def _current() -> dict:
     global _copy, _checked
     copy = _copy

@@ -1,6 +1,8 @@
 """Forms of the review pages: queue filters, comments, status changes."""
 
 from django import forms
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from proposals.domain import workflow
 from proposals.domain.tiers import TIER_LABELS
@@ -13,11 +15,11 @@ QUEUE_STATUSES = [
     if status != workflow.DRAFT
 ]
 QUEUE_SHOW_LABELS = {
-    "us": "Waiting for us",
-    "applicant": "Waiting for the applicant",
-    "open": "All under review",
-    "ended": "Ended",
-    "all": "Everything",
+    "us": _("Waiting for us"),
+    "applicant": _("Waiting for the applicant"),
+    "open": _("All under review"),
+    "ended": _("Ended"),
+    "all": _("Everything"),
 }
 
 
@@ -26,43 +28,60 @@ class QueueFilterForm(forms.Form):
     field's choices is ignored, the other filters still apply, and
     :meth:`problems` says what was ignored."""
 
-    q = forms.CharField(label="Title or organisation", required=False, max_length=100)
+    q = forms.CharField(
+        label=_("Title or organisation"), required=False, max_length=100
+    )
     show = forms.ChoiceField(
-        label="Show",
+        label=_("Show"),
         choices=list(QUEUE_SHOW_LABELS.items()),
         required=False,
-        help_text="Who owes the next step (with statuses chosen: everything).",
+        help_text=_("Who owes the next step (with statuses chosen: everything)."),
     )
     status = forms.MultipleChoiceField(
-        label="Statuses", choices=QUEUE_STATUSES, required=False
+        label=_("Statuses"), choices=QUEUE_STATUSES, required=False
     )
-    late = forms.BooleanField(label="Late only", required=False)
+    late = forms.BooleanField(label=_("Late only"), required=False)
     tier = forms.ChoiceField(
-        label="Requested tier",
-        choices=[("", "Any tier"), *TIER_LABELS.items()],
+        label=_("Requested tier"),
+        # The domain marks the tier names; they are translated where shown.
+        choices=[("", _("Any tier"))]
+        + [(tier, _(label)) for tier, label in TIER_LABELS.items()],
         required=False,
     )
-    system = forms.ChoiceField(choices=[("", "Any system")], required=False)
+    system = forms.ChoiceField(
+        label=_("System"), choices=[("", _("Any system"))], required=False
+    )
     errors = forms.ChoiceField(
-        label="Error findings",
-        choices=[("", "With or without"), ("yes", "Has errors"), ("no", "No errors")],
+        label=_("Error findings"),
+        choices=[
+            ("", _("With or without")),
+            ("yes", _("Has errors")),
+            ("no", _("No errors")),
+        ],
         required=False,
     )
     handler = forms.ChoiceField(
-        label="Handled by",
-        choices=[("", "Anybody or nobody"), ("mine", "Me"), ("nobody", "Nobody yet")],
+        label=_("Handled by"),
+        choices=[
+            ("", _("Anybody or nobody")),
+            ("mine", _("Me")),
+            ("nobody", _("Nobody yet")),
+        ],
         required=False,
     )
     order = forms.ChoiceField(
-        label="Sort",
-        choices=[("waiting", "Longest waiting first"), ("recent", "Newest first")],
+        label=_("Sort"),
+        choices=[
+            ("waiting", _("Longest waiting first")),
+            ("recent", _("Newest first")),
+        ],
         required=False,
     )
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["system"].choices = [
-            ("", "Any system"),
+            ("", gettext("Any system")),
             *Cluster.objects.values_list("slug", "name"),
         ]
         # Several statuses: an unknown one is ignored (and reported), the known
@@ -97,16 +116,22 @@ class QueueFilterForm(forms.Form):
     def problems(self) -> list[str]:
         """One sentence per ignored filter value."""
         problems = [
-            f"The filter \u201c{self.fields[name].label}\u201d was ignored: "
-            f"{' '.join(errors)}"
+            gettext("The filter “%(filter)s” was ignored: %(reason)s")
+            % {"filter": self.fields[name].label, "reason": " ".join(errors)}
             for name, errors in self.errors.items()
             if name in self.fields
         ]
         if self.ignored_statuses:
-            unknown = ", ".join(f"\u201c{v[:40]}\u201d" for v in self.ignored_statuses)
+            unknown = ", ".join(
+                gettext("“%(status)s”") % {"status": v[:40]}
+                for v in self.ignored_statuses
+            )
             problems.append(
-                f"The filter \u201c{self.fields['status'].label}\u201d ignored "
-                f"{unknown}: not one of the available choices."
+                gettext(
+                    "The filter “%(filter)s” ignored %(values)s: "
+                    "not one of the available choices."
+                )
+                % {"filter": self.fields["status"].label, "values": unknown}
             )
         return problems
 
@@ -120,21 +145,23 @@ class CommentForm(forms.Form):
     # The revision whose rows the page showed (blank: the draft's).
     revision = forms.IntegerField(required=False, min_value=1, widget=forms.HiddenInput)
     body = forms.CharField(
-        label="Comment", max_length=5000, widget=forms.Textarea(attrs={"rows": 3})
+        label=_("Comment"), max_length=5000, widget=forms.Textarea(attrs={"rows": 3})
     )
     staff_only = forms.BooleanField(
-        label="Internal note (the applicant never sees it)", required=False
+        label=_("Internal note (the applicant never sees it)"), required=False
     )
 
 
 class StatusForm(forms.Form):
     """A status change by staff, with a note for the applicant."""
 
-    to_status = forms.ChoiceField(label="New status", choices=Proposal.Status.choices)
+    to_status = forms.ChoiceField(
+        label=_("New status"), choices=Proposal.Status.choices
+    )
     # The status the page showed: a change made since is refused, saying by whom.
     from_status = forms.CharField(required=False, widget=forms.HiddenInput)
     note = forms.CharField(
-        label="Note to the applicant",
+        label=_("Note to the applicant"),
         required=False,
         max_length=4000,
         widget=forms.Textarea(attrs={"rows": 3}),
@@ -150,7 +177,7 @@ class SubmitForm(forms.Form):
     """The "Send for review" form, with an optional message to the staff."""
 
     note = forms.CharField(
-        label="Message to the support staff (optional)",
+        label=_("Message to the support staff (optional)"),
         required=False,
         max_length=4000,
         widget=forms.Textarea(attrs={"rows": 3}),
@@ -161,14 +188,18 @@ class AssignForm(forms.Form):
     """Take, hand over or release a proposal (``to`` names the new handler)."""
 
     action = forms.ChoiceField(
-        choices=[("take", "Take"), ("hand_over", "Hand over"), ("release", "Release")]
+        choices=[
+            ("take", _("Take")),
+            ("hand_over", _("Hand over")),
+            ("release", _("Release")),
+        ]
     )
-    to = forms.IntegerField(label="Hand over to", required=False)
+    to = forms.IntegerField(label=_("Hand over to"), required=False)
     # Taking over: the colleague the staff member saw handling it, and confirmed.
     expected_handler = forms.IntegerField(required=False, widget=forms.HiddenInput)
 
     def clean(self):
         data = super().clean()
         if data.get("action") == "hand_over" and not data.get("to"):
-            self.add_error("to", "Choose the colleague to hand it over to.")
+            self.add_error("to", gettext("Choose the colleague to hand it over to."))
         return data

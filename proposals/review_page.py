@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 from django.core.exceptions import FieldDoesNotExist
 
 from proposals import exports
-from proposals.charts import chart_data, inline_svg
-from proposals.domain import jsonformat
+from proposals.assess import calendar_for
+from proposals.charts import inline_svg
 from proposals.domain.documents import Row, layout
 from proposals.domain.fields import (
     FIELD_BY_KEY,
@@ -31,11 +31,11 @@ from proposals.domain.sections import (
     TABLE_BY_PATH,
     section_of_path,
 )
-from proposals.domain.tiers import tier_label
 from proposals.exports.portal import PortalSection
 from proposals.exports.tables import Figures
 from proposals.live import SEVERITY_CLASS
 from proposals.models import Proposal
+from proposals.regions import Sidebar, sidebar_regions
 from proposals.services import ROW_MODELS
 
 # Organisation facts the export summary already shows (by JSON path).
@@ -76,13 +76,15 @@ def choice_name(path: str, text: str) -> str:
     except FieldDoesNotExist:  # a field of the format that is not a model column
         return text
     return (
-        dict(model_field.flatchoices).get(text, text) if model_field.choices else text
+        str(dict(model_field.flatchoices).get(text, text))
+        if model_field.choices
+        else text
     )
 
 
 def review_sections(source: exports.Source) -> list[ReviewSection]:
     """The proposal of ``source`` grouped by section, as the exports render it."""
-    document = jsonformat.dump(source.proposal)
+    document = source.evaluation.document
     summary = exports.summary_for(source)
     portal = exports.portal_for(source)
     sections = {s.key: ReviewSection(s.key, s.title, s.rows) for s in layout(document)}
@@ -103,13 +105,15 @@ def review_sections(source: exports.Source) -> list[ReviewSection]:
     return [sections[s.slug] for s in SECTIONS]
 
 
-def sidebar(source: exports.Source) -> dict:
+def sidebar(source: exports.Source, model) -> dict:
     """The context of the live sidebar (``_sidebar.html``) for ``source``: the same
-    tier, totals, findings, chart and energy estimate as the wizard shows."""
-    assessment = source.assessment
-    document = jsonformat.dump(source.proposal)
-    row_labels = row_names(document)
-    findings = [
+    tier, totals, findings, chart and energy estimate as the wizard shows, as the
+    wizard's regions; ``model`` is the stored proposal (the calendar reads its
+    duration and system, whichever revision is shown)."""
+    evaluation = source.evaluation
+    assessment = evaluation.assessment
+    row_labels = row_names(evaluation.document)
+    findings = tuple(
         {
             "finding": f,
             "where": describe_path(f.field, row_labels),
@@ -118,17 +122,13 @@ def sidebar(source: exports.Source) -> dict:
             "css": SEVERITY_CLASS.get(f.severity, "secondary"),
         }
         for f in assessment.findings
-    ]
-    code_names = {
-        i: code.name.strip() or f"Code {i + 1}"
-        for i, code in enumerate(source.proposal.codes)
-    }
-    chart_svg, _ = inline_svg(chart_data(assessment, code_names))
-    return {
-        "assessment": assessment,
-        "tier_label": tier_label(assessment.tier),
-        "recommended_label": tier_label(assessment.recommended_tier),
-        "findings": findings,
-        "finding_counts": assessment.counts,
-        "chart_svg": chart_svg,
-    }
+    )
+    chart_svg, _ = inline_svg(evaluation.chart_data)
+    shown = Sidebar(
+        findings=findings,
+        finding_counts=assessment.counts,
+        staff_view=True,
+        chart_svg=chart_svg,
+    )
+    calendar = calendar_for(model, assessment)
+    return {"regions": sidebar_regions(evaluation, model.pk, shown, calendar)}

@@ -8,10 +8,11 @@ through ``services``.
 from __future__ import annotations
 
 import copy
+import functools
+import hashlib
 from dataclasses import dataclass, field
 
 from django import forms
-from django.core.exceptions import NON_FIELD_ERRORS, FieldDoesNotExist
 
 from proposals.domain.fields import FIELD_BY_KEY, anchor_name
 from proposals.domain.layouts import Layout, row_layout, step_layout
@@ -33,6 +34,7 @@ from proposals.http import MAX_DIGITS
 from proposals.services import canonical
 
 ENGLISH = NUMBER_FORMAT_BY_NAME["en"]
+ROW_KEY_LENGTH = 10
 
 # The form of each section's own fields (``None``: the section has none of its own).
 SECTION_FORMS: dict[str, type[forms.ModelForm] | None] = {
@@ -159,71 +161,64 @@ def build_step_forms(
     for the other rows. Unbound forms show what was typed and refused earlier.
     """
     posted_rows = posted_row_prefixes(data)
-    system = proposal.system
-    gcds = system.gcds_per_gpu if system else 1
-    originals: dict[int, object] = {}
+    step_forms = StepForms(main=None, gpu_unit=gpu_unit)
     common = {"number_format": number_format}
-    main = None
     if step.form_class is not None:
         kwargs = {"gpu_unit": gpu_unit} if step.form_class is SelectionForm else {}
         main = step.form_class(data, instance=copy.copy(proposal), **common, **kwargs)
-        originals[id(main)] = proposal
-    tables: dict[str, list[RowForm]] = {}
-    gone: dict[str, RowForm] = {}
-    row_kwargs: dict[str, dict] = {}
+        step_forms.main = main
+        step_forms.originals[id(main)] = proposal
     codes = list(proposal.codes.all())
+    system = proposal.system
+    gcds = system.gcds_per_gpu if system else 1
     for kind in step.tables:
-        form_class = TABLE_FORMS[kind]
         rows = codes if kind == "codes" else list(getattr(proposal, kind).all())
         kwargs = dict(common)
         if kind in ("measurements", "jobs"):
             kwargs.update(gcds_per_gpu=gcds, gpu_unit=gpu_unit)
         if kind == "measurements":
             kwargs["codes"] = codes
-        row_kwargs[kind] = kwargs
-        row_forms = []
-        shared = {}  # the fields of this kind's first unbound form
-        for row in rows:
-            prefix = f"{kind}-{row.pk}"
-            # Bind a row's form only when its inputs were posted: rows added in another
-            # tab show their stored values and are neither validated nor saved.
-            posted = prefix in posted_rows
-            if posted_rows_only and not posted:
-                continue
-            if posted:
-                form = form_class(
-                    data, instance=copy.copy(row), prefix=prefix, **kwargs
-                )
-            else:
-                form = form_class(
-                    None,
-                    instance=copy.copy(row),
-                    prefix=prefix,
-                    shared_fields=shared.get("fields"),
-                    **kwargs,
-                )
-                shared.setdefault("fields", form.fields)
-            originals[id(form)] = row
-            row_forms.append(RowForm(kind, row, form))
-        tables[kind] = row_forms
+        step_forms.row_kwargs[kind] = kwargs
+        shown = rows
+        if posted_rows_only:  # the other rows get no form at all
+            shown = [row for row in rows if f"{kind}-{row.pk}" in posted_rows]
+        _add_row_forms(step_forms, kind, shown, data, posted_rows)
         stored = {f"{kind}-{row.pk}" for row in rows}
         for prefix in sorted(posted_rows - stored):
-            if prefix.split("-")[0] != kind or not _row_id(prefix):
-                continue
-            gone[prefix] = _removed_row(form_class, proposal, prefix, data, kwargs)
+            if prefix.split("-")[0] == kind and _row_id(prefix):
+                step_forms.gone[prefix] = _removed_row(
+                    TABLE_FORMS[kind], proposal, prefix, data, kwargs
+                )
     refused = proposal.refused_inputs or {}
-    step_forms = StepForms(
-        main=main,
-        tables=tables,
-        originals=originals,
-        gpu_unit=gpu_unit,
-        gone=gone,
-        row_kwargs=row_kwargs,
-    )
     if refused:
         for form in step_forms.all_forms():
             form.show_refused(refused)
     return step_forms
+
+
+def _add_row_forms(step_forms: StepForms, kind: str, rows, data, posted_rows) -> None:
+    """A form per row of ``kind``: bound only when its inputs were posted (rows
+    added in another tab show their stored values and are neither validated nor
+    saved); the unbound ones share the fields of the first."""
+    form_class, kwargs = TABLE_FORMS[kind], step_forms.row_kwargs[kind]
+    row_forms = []
+    shared = None  # the fields of this kind's first unbound form
+    for row in rows:
+        prefix = f"{kind}-{row.pk}"
+        if prefix in posted_rows:
+            form = form_class(data, instance=copy.copy(row), prefix=prefix, **kwargs)
+        else:
+            form = form_class(
+                None,
+                instance=copy.copy(row),
+                prefix=prefix,
+                shared_fields=shared,
+                **kwargs,
+            )
+            shared = shared or form.fields
+        step_forms.originals[id(form)] = row
+        row_forms.append(RowForm(kind, row, form))
+    step_forms.tables[kind] = row_forms
 
 
 def row_id(text: str) -> int | None:
@@ -266,7 +261,7 @@ def removed_row_form(step_forms: StepForms, proposal, kind: str, prefix: str, da
     return _removed_row(form_class, proposal, prefix, data, kwargs).form
 
 
-def _model_fields(form, original) -> dict:
+def model_fields(form, original) -> dict:
     """The form's fields that are stored on ``original``, by name."""
     concrete = {f.name: f for f in original._meta.concrete_fields}
     return {name: concrete[name] for name in form.fields if name in concrete}
@@ -278,166 +273,45 @@ def field_bases(step_forms: StepForms) -> dict[str, str]:
     bases = {}
     for form in step_forms.all_forms():
         original = step_forms.originals[id(form)]
-        for name, model_field in _model_fields(form, original).items():
+        for name, model_field in model_fields(form, original).items():
             bases[form.add_prefix(name)] = canonical(
                 getattr(original, model_field.attname)
             )
     return bases
 
 
-@dataclass
-class Change:
-    """Validated new values for one stored object, with the stored value each field
-    showed when the page was loaded (``bases``, by field name)."""
-
-    instance: object
-    values: dict
-    form: forms.ModelForm
-    bases: dict = field(default_factory=dict)
+@functools.cache
+def row_fields(kind: str) -> tuple[tuple[str, str], ...]:
+    """The stored fields a ``kind`` row's inputs edit: (name, attname), in order."""
+    form_class = TABLE_FORMS[kind]
+    concrete = {f.name: f.attname for f in form_class._meta.model._meta.concrete_fields}
+    return tuple((n, concrete[n]) for n in form_class.base_fields if n in concrete)
 
 
-HELD = "Not saved yet: saved with the rest of this row once the highlighted value is fixed."
+def row_key(texts) -> str:
+    """A short fingerprint of what a row's inputs show (their bases, in order)."""
+    return hashlib.sha256("\x1f".join(texts).encode()).hexdigest()[:ROW_KEY_LENGTH]
 
 
-@dataclass
-class StepChanges:
-    """What a step's POST asks for: values to save, typed text that was refused
-    (input name -> ``{"text", "message"}``), and the inputs it answers for."""
-
-    changes: list[Change] = field(default_factory=list)
-    refused: dict[str, dict] = field(default_factory=dict)
-    cleared: set[str] = field(default_factory=set)
-    gone: list[str] = field(default_factory=list)  # edited rows removed elsewhere
+def stored_row_key(kind: str, row) -> str:
+    """The fingerprint of ``row`` as stored (what a page that shows it has)."""
+    return row_key(canonical(getattr(row, attname)) for _, attname in row_fields(kind))
 
 
-def collect_changes(step_forms: StepForms, data, bases=None) -> StepChanges:
-    """Validate the forms whose inputs were posted and keep every valid, changed value.
-
-    A field this page did not change (its value is still its base) is left alone,
-    whatever another tab stored meanwhile. The proposal's own fields are saved one by
-    one: an invalid field is refused and the others are saved. A row is saved whole
-    or not at all, so its figures always come from one consistent set of values: its
-    valid new values are held (kept as typed, like the refused ones) until the row
-    is valid. Forms whose inputs are absent from ``data`` are left alone.
-    """
-    bases = bases or {}
-    result = StepChanges()
-    for form in step_forms.all_forms():
-        inputs = {name: form.add_prefix(name) for name in form.fields}
-        if not any(key in data for key in inputs.values()):
-            continue
-        result.cleared.update(inputs.values())
-        if not form.has_changed():
-            continue
-        form.is_valid()
-        original = step_forms.originals[id(form)]
-        if form.errors.get(NON_FIELD_ERRORS):
-            continue
-        for name, errors in form.errors.items():
-            result.refused[inputs[name]] = {
-                "text": data.get(inputs[name], ""),
-                "message": " ".join(errors),
-            }
-        values = {}
-        for name, model_field in _model_fields(form, original).items():
-            if name in form.errors or name not in form.cleaned_data:
-                continue
-            value = form.cleaned_data[name]
-            typed = canonical(value)
-            if bases.get(inputs[name]) == typed:
-                continue  # unchanged here; another tab may have changed it
-            if typed != canonical(getattr(original, model_field.attname)):
-                values[name] = value
-        if form.prefix and form.errors and values:
-            for name in values:
-                form.held_notes[name] = HELD
-                result.refused[inputs[name]] = {
-                    "text": data.get(inputs[name], ""),
-                    "message": HELD,
-                    "held": True,
-                }
-            continue
-        if values:
-            change_bases = {
-                name: bases[inputs[name]] for name in values if inputs[name] in bases
-            }
-            result.changes.append(Change(original, values, form, change_bases))
-    for prefix, entry in step_forms.gone.items():
-        typed = typed_row(entry.form, data)
-        if not row_edited(entry.form, bases):
-            continue
-        result.gone.append(prefix)
-        result.cleared.update(typed)
-        result.refused.update(
-            {
-                key: {"text": text, "message": GONE, "gone": True}
-                for key, text in typed.items()
-            }
-        )
-    return result
+def shown_row_key(prefix: str, bases: dict) -> str:
+    """The fingerprint of what a page's ``bases`` say row ``prefix`` shows."""
+    kind = prefix.split("-")[0]
+    return row_key(bases.get(f"{prefix}-{name}", "") for name, _ in row_fields(kind))
 
 
-GONE = "Not saved: this row was removed in another tab or session."
-
-
-def typed_row(form, data) -> dict[str, str]:
-    """What ``data`` holds for each input of a row's ``form`` (input name -> text)."""
-    typed = {}
-    for name in form.fields:
-        key = form.add_prefix(name)
-        if key in data:
-            typed[key] = data.get(key, "")
-    return typed
-
-
-def row_edited(form, bases) -> bool:
-    """Whether a row's bound ``form`` holds anything other than what the page showed
-    (``bases``; an input it did not show was blank): an edit, not a row merely sent
-    along with the rest of the step."""
-    form.is_valid()
-    for name in form.fields:
-        key = form.add_prefix(name)
-        if key not in form.data:
-            continue
-        shown = bases.get(key, "")
-        if name in form.errors:
-            if form.data.get(key, "").strip() != shown:
-                return True
-        elif canonical(form.cleaned_data.get(name)) != shown:
-            return True
-    return False
-
-
-def row_values(form) -> tuple[dict, dict]:
-    """A validated row ``form``'s model values (field name -> value) and what it
-    refused (field name -> ``{"text", "message"}``). A row is saved whole or not at
-    all: with anything refused, no value is stored and the valid ones are held
-    (kept as typed, like the refused ones)."""
-    form.is_valid()
-    model_fields = {f.name for f in form._meta.model._meta.concrete_fields}
-    values, refused = {}, {}
-    for name in form.fields:
-        if name not in model_fields:
-            continue
-        if name in form.errors:
-            refused[name] = {
-                "text": form.data.get(form.add_prefix(name), ""),
-                "message": " ".join(form.errors[name]),
-            }
-        elif name in form.cleaned_data:
-            values[name] = form.cleaned_data[name]
-    if refused:
-        held = {
-            name: {
-                "text": form.data.get(form.add_prefix(name), ""),
-                "message": HELD,
-                "held": True,
-            }
-            for name, value in values.items()
-            if value not in (None, "")
-        }
-        return {}, {**held, **refused}
-    return values, refused
+def row_keys(step_forms: StepForms) -> dict[str, str]:
+    """Each row the step shows, by prefix, with its fingerprint: an autosave sends
+    these for the rows it does not send, not every input's base (issue 21)."""
+    return {
+        entry.anchor: stored_row_key(kind, entry.row)
+        for kind, entries in step_forms.tables.items()
+        for entry in entries
+    }
 
 
 # --- Where a finding points -------------------------------------------------------
@@ -590,107 +464,3 @@ def navigated_here(from_step: str | None, referer_path: str, step_paths) -> bool
     which says the step it ``from``; or Next / Previous, whose form was on another
     step page): then focus goes to the step's heading, not the top of the page."""
     return from_step in STEP_BY_SLUG or referer_path in set(step_paths)
-
-
-# --- Another tab's newer values -------------------------------------------------
-
-
-@dataclass
-class Stale:
-    """What a page shows that is no longer what is stored: inputs whose stored value
-    changed elsewhere (input name -> ``{"value": as the input shows it, "base": as
-    stored}``) and rows removed elsewhere (their prefixes)."""
-
-    inputs: dict[str, dict] = field(default_factory=dict)
-    removed: list[str] = field(default_factory=list)
-
-    def __bool__(self) -> bool:
-        return bool(self.inputs or self.removed)
-
-
-def _shown_value(bound) -> str:
-    """A field's value as its input holds it (the text of a text input, the value of
-    the chosen option, ``"on"`` for a ticked box)."""
-    widget = bound.field.widget
-    value = bound.value()
-    if isinstance(widget, forms.CheckboxInput):
-        return "on" if value else ""
-    if isinstance(widget, forms.widgets.ChoiceWidget):
-        chosen = widget.format_value(value)
-        return chosen[0] if chosen else ""
-    shown = widget.format_value(value)
-    return "" if shown is None else str(shown)
-
-
-def stale_inputs(
-    step: Step,
-    proposal,
-    bases: dict,
-    *,
-    skip=frozenset(),
-    gpu_unit="gpus",
-    number_format: NumberFormat = ENGLISH,
-) -> Stale:
-    """The inputs of ``step`` that a page shows (``bases``: input name -> the stored
-    value it showed) whose stored value is now another (saved in another tab), but
-    for those in ``skip`` (this request's conflicts and refused text); and the rows
-    it shows that are no longer stored. Reads nothing: the proposal and its rows are
-    those read for the request."""
-    objects = {}
-    if step.form_class is not None:
-        objects[""] = (proposal, step.form_class, set(step.form_class._meta.fields))
-    for kind in step.tables:
-        rows = (
-            proposal.codes.all() if kind == "codes" else getattr(proposal, kind).all()
-        )
-        for row in rows:
-            objects[f"{kind}-{row.pk}"] = (row, TABLE_FORMS[kind], None)
-    stale = Stale()
-    by_object: dict[str, dict[str, str]] = {}
-    removed = set()
-    for key, base in bases.items():
-        if key in skip or not isinstance(base, str):
-            continue
-        match = ROW_PREFIX.match(key)
-        prefix, name = (
-            (match.group(1), key[len(match.group(0)) :]) if match else ("", key)
-        )
-        found = objects.get(prefix)
-        if found is None:
-            if prefix and prefix.split("-")[0] in step.tables:
-                removed.add(prefix)
-            continue
-        instance, form_class, allowed = found
-        if allowed is not None and name not in allowed:
-            continue
-        try:
-            attname = instance._meta.get_field(name).attname
-        except FieldDoesNotExist:  # not a field of the model: not shown
-            continue
-        if canonical(getattr(instance, attname)) != base:
-            by_object.setdefault(prefix, {})[name] = key
-    stale.removed = sorted(removed)
-    system = proposal.system
-    gcds = system.gcds_per_gpu if system else 1
-    codes = list(proposal.codes.all()) if by_object else []
-    for prefix, names in by_object.items():
-        instance, form_class, _ = objects[prefix]
-        kwargs = {"number_format": number_format}
-        if form_class is SelectionForm:
-            kwargs["gpu_unit"] = gpu_unit
-        if form_class in (MeasurementForm, JobTypeForm):
-            kwargs.update(gcds_per_gpu=gcds, gpu_unit=gpu_unit)
-        if form_class is MeasurementForm:
-            kwargs["codes"] = codes
-        form = form_class(
-            None, instance=copy.copy(instance), prefix=prefix or None, **kwargs
-        )
-        for name, key in names.items():
-            if name not in form.fields:
-                continue
-            attname = instance._meta.get_field(name).attname
-            stale.inputs[key] = {
-                "value": _shown_value(form[name]),
-                "base": canonical(getattr(instance, attname)),
-            }
-    return stale

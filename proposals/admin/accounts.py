@@ -5,6 +5,8 @@ from django.contrib import admin, messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.admin import UserAdmin
 from django.contrib.auth.forms import AdminUserCreationForm
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from proposals import selectors, services
 
@@ -15,9 +17,11 @@ class AccountCreationForm(AdminUserCreationForm):
     review mails reach it without a confirmation link."""
 
     email = forms.EmailField(
-        label="E-mail address",
+        label=gettext_lazy("E-mail address"),
         required=False,
-        help_text="Counts as confirmed: you vouch for it by creating the account.",
+        help_text=gettext_lazy(
+            "Counts as confirmed: you vouch for it by creating the account."
+        ),
     )
     # Everybody signs in with a password: Django's "password-based authentication:
     # disabled" would make an account that can never sign in (no reset link is
@@ -30,7 +34,7 @@ class AccountCreationForm(AdminUserCreationForm):
     def clean_email(self):
         address = self.cleaned_data["email"].strip()
         if address and selectors.account_address_in_use(address=address):
-            raise forms.ValidationError("Another account already has this address.")
+            raise forms.ValidationError(_("Another account already has this address."))
         return address
 
 
@@ -80,7 +84,9 @@ class AccountAdmin(UserAdmin):
                 self.message_user(request, str(exc), messages.ERROR)
 
     @admin.action(
-        description="Confirm the selected accounts' e-mail addresses (you vouch)",
+        description=gettext_lazy(
+            "Confirm the selected accounts' e-mail addresses (you vouch)"
+        ),
         permissions=["change"],
     )
     def confirm_addresses(self, request, queryset):
@@ -92,6 +98,9 @@ class AccountAdmin(UserAdmin):
                 refused.append(f"{user.get_username()}: {exc}")
             else:
                 confirmed += 1
-        self.message_user(request, f"{confirmed} address(es) confirmed.")
+        self.message_user(
+            request,
+            _("%(count)s address(es) confirmed.") % {"count": confirmed},
+        )
         for problem in refused:
             self.message_user(request, problem, messages.ERROR)

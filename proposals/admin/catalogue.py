@@ -2,6 +2,7 @@
 their modes, country eligibility."""
 
 from django.contrib import admin
+from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from proposals.domain.countries import STATUS_LABELS
 from proposals.domain.terms import unverified
@@ -45,7 +46,7 @@ class ClusterAdmin(admin.ModelAdmin):
     search_fields = ["name", "slug", "gpu_model"]
     readonly_fields = ["unverified"]
 
-    @admin.display(description="unverified (no public document found)")
+    @admin.display(description=gettext_lazy("unverified (no public document found)"))
     def unverified(self, obj):
         return unverified_facts(
             {
@@ -86,7 +87,7 @@ class CallModeInline(admin.StackedInline):
     fieldsets = [
         (None, {"fields": [("slug", "position"), ("min_hours", "max_hours")]}),
         (
-            "Terms",
+            pgettext_lazy("the terms of a call", "Terms"),
             {
                 "fields": [
                     ("request_unit", "max_gpus_per_job"),
@@ -96,7 +97,7 @@ class CallModeInline(admin.StackedInline):
             },
         ),
         (
-            "Evidence",
+            gettext_lazy("Evidence"),
             {
                 "fields": [
                     (
@@ -117,7 +118,7 @@ class CallModeInline(admin.StackedInline):
     ]
     readonly_fields = ["unverified"]
 
-    @admin.display(description="unverified (no public document found)")
+    @admin.display(description=gettext_lazy("unverified (no public document found)"))
     def unverified(self, obj):
         return unverified_facts(obj.sources)
 
@@ -132,7 +133,7 @@ class CallFamilyAdmin(admin.ModelAdmin):
     readonly_fields = ["unverified"]
     inlines = [CallModeInline]
 
-    @admin.display(description="unverified (no public document found)")
+    @admin.display(description=gettext_lazy("unverified (no public document found)"))
     def unverified(self, obj):
         return unverified_facts(obj.sources)
 
@@ -157,11 +158,11 @@ class CountryEligibilityAdmin(admin.ModelAdmin):
     list_filter = ["status"]
     search_fields = ["code", "programme"]
 
-    @admin.display(description="country")
+    @admin.display(description=gettext_lazy("country"))
     def country(self, obj):
         return str(obj).rsplit(" (", 1)[0]
 
-    @admin.display(description="also")
+    @admin.display(description=gettext_lazy("also"))
     def other_lists(self, obj):
         return ", ".join(
             STATUS_LABELS.get(a.get("status"), str(a.get("status")))

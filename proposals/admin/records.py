@@ -3,6 +3,8 @@ revisions, status changes, comments, mail, account profiles, PDF exports."""
 
 from django.contrib import admin, messages
 from django.db.models.functions import Length
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from proposals import services
 from proposals.domain.numbers import grouped
@@ -174,13 +176,15 @@ class OutgoingMailAdmin(ReadOnlyAdmin):
         return obj is None and request.user.has_perm("proposals.change_outgoingmail")
 
     @admin.action(
-        description="Retry sending the selected mails", permissions=["change"]
+        description=gettext_lazy("Retry sending the selected mails"),
+        permissions=["change"],
     )
     def retry(self, request, queryset):
         count = services.mail_retry(mails=queryset)
         self.message_user(
             request,
-            f"{count} mail(s) queued again; sent mails were left alone.",
+            _("%(count)s mail(s) queued again; sent mails were left alone.")
+            % {"count": count},
             messages.SUCCESS,
         )
 
@@ -232,11 +236,11 @@ class PdfExportAdmin(ReadOnlyAdmin):
             .annotate(pdf_size=Length("pdf"))
         )
 
-    @admin.display(description="Version")
+    @admin.display(description=gettext_lazy("Version"))
     def version(self, export):
-        return f"r{export.review_revision}" if export.review_revision else "draft"
+        return f"r{export.review_revision}" if export.review_revision else _("draft")
 
-    @admin.display(description="Size", ordering="pdf_size")
+    @admin.display(description=gettext_lazy("Size"), ordering="pdf_size")
     def size(self, export):
         if not export.pdf_size:
             return "—"
@@ -247,7 +251,7 @@ class PdfExportAdmin(ReadOnlyAdmin):
         return obj is None and request.user.has_perm("proposals.change_pdfexport")
 
     @admin.action(
-        description="Render the selected failed or stalled PDFs again",
+        description=gettext_lazy("Render the selected failed or stalled PDFs again"),
         permissions=["change"],
     )
     def retry(self, request, queryset):
@@ -258,6 +262,7 @@ class PdfExportAdmin(ReadOnlyAdmin):
                 queued += 1
         self.message_user(
             request,
-            f"{queued} PDF(s) queued again; ready ones were left alone.",
+            _("%(count)s PDF(s) queued again; ready ones were left alone.")
+            % {"count": queued},
             messages.SUCCESS,
         )

@@ -9,21 +9,15 @@ from __future__ import annotations
 
 import datetime
 import functools
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.utils import timezone, translation
 from django.utils.text import slugify
 
 from proposals import domain
-from proposals.assess import (
-    catalogue_from_db,
-    countries_from_db,
-    gpu_models_from_db,
-    proposal_to_domain,
-    terms_from_db,
-)
 from proposals.charts import chart_data, scaling_chart_png
 from proposals.domain import numbers
+from proposals.evaluation import Evaluation, Reference
 
 from . import markdown, pdf
 from .portal import PortalSection, portal_sections
@@ -45,6 +39,19 @@ class Source:
     revision: int | None
     status: str
     review: tuple[tuple[str, str], ...] = ()  # the staff's assessment (staff only)
+    # The one evaluation these come from (its document, its chart's data).
+    evaluation: Evaluation | None = field(default=None, compare=False, repr=False)
+
+    @classmethod
+    def of(cls, evaluation: Evaluation, *, revision=None, status="") -> Source:
+        return cls(
+            proposal=evaluation.proposal,
+            assessment=evaluation.assessment,
+            catalogue=evaluation.catalogue,
+            revision=revision,
+            status=status,
+            evaluation=evaluation,
+        )
 
 
 # The portal's language: what is pasted into it, and the JSON, stay in English.
@@ -68,41 +75,15 @@ def in_portal_form(function):
 
 def source_for(model) -> Source:
     """Assess ``model`` (a Proposal with its children prefetched)."""
-    catalogue = catalogue_from_db()
-    proposal = proposal_to_domain(model)
-    return Source(
-        proposal=proposal,
-        assessment=domain.assess(
-            proposal,
-            catalogue,
-            terms_from_db(),
-            countries_from_db(),
-            gpu_models_from_db(),
-        ),
-        catalogue=catalogue,
-        revision=None,
-        status=model.get_status_display(),
-    )
+    evaluation = Evaluation.of(model, Reference.fresh())
+    return Source.of(evaluation, status=model.get_status_display())
 
 
 def source_from_snapshot(snapshot: dict, *, revision: int, status: str = "") -> Source:
     """Assess a stored review revision (its ``aifactory-proposal/1`` snapshot) the
     same way as a live draft, so every export can show any revision."""
-    catalogue = catalogue_from_db()
-    proposal = domain.parse(snapshot)
-    return Source(
-        proposal=proposal,
-        assessment=domain.assess(
-            proposal,
-            catalogue,
-            terms_from_db(),
-            countries_from_db(),
-            gpu_models_from_db(),
-        ),
-        catalogue=catalogue,
-        revision=revision,
-        status=status,
-    )
+    evaluation = Evaluation.of_snapshot(snapshot, Reference.fresh())
+    return Source.of(evaluation, revision=revision, status=status)
 
 
 @in_portal_form

@@ -6,6 +6,7 @@ rows are added, removed or reordered in other requests.
 """
 
 from django import forms
+from django.utils.translation import gettext as _
 
 from proposals.domain import layouts
 from proposals.domain.bounds import BOUNDS
@@ -179,7 +180,10 @@ class GpuUnitMixin:
         gpus, rest = divmod(value, self.gcds_per_gpu)
         if rest:
             raise forms.ValidationError(
-                f"{value} GCDs is not a whole number of GPUs: each GPU has "
-                f"{self.gcds_per_gpu} GCDs, so enter a multiple of {self.gcds_per_gpu}."
+                _(
+                    "%(value)s GCDs is not a whole number of GPUs: each GPU has "
+                    "%(gcds)s GCDs, so enter a multiple of %(gcds)s."
+                )
+                % {"value": value, "gcds": self.gcds_per_gpu}
             )
         return gpus

@@ -6,6 +6,8 @@ from decimal import Decimal
 from django import forms
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxLengthValidator
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from proposals.domain.bounds import Bound
 from proposals.domain.numbers import (
@@ -16,7 +18,11 @@ from proposals.domain.numbers import (
     parse_number,
 )
 
-YES_NO_UNKNOWN = [("", "Not answered"), ("true", "Yes"), ("false", "No")]
+YES_NO_UNKNOWN = [
+    ("", gettext_lazy("Not answered")),
+    ("true", gettext_lazy("Yes")),
+    ("false", gettext_lazy("No")),
+]
 
 
 def country_choices():
@@ -38,7 +44,11 @@ def country_choices():
         ((code, name) for code, name in names().items() if code not in eligible),
         key=lambda item: item[1],
     )
-    return [("", "Choose a country"), *groups.items(), ("Other countries", others)]
+    return [
+        ("", _("Choose a country")),
+        *groups.items(),
+        (_("Other countries"), others),
+    ]
 
 
 class NumberField(forms.Field):
@@ -86,11 +96,15 @@ class NumberField(forms.Field):
         low, high = self.bound.low * self.scale, self.bound.high * self.scale
         if value < low:
             raise ValidationError(
-                f"Enter {self.show(low)} or more: {self.bound.why_low}.", code="low"
+                _("Enter %(low)s or more: %(why)s.")
+                % {"low": self.show(low), "why": self.bound.why_low},
+                code="low",
             )
         if value > high:
             raise ValidationError(
-                f"Enter at most {self.show(high)}: {self.bound.why_high}.", code="high"
+                _("Enter at most %(high)s: %(why)s.")
+                % {"high": self.show(high), "why": self.bound.why_high},
+                code="high",
             )
 
     def show(self, value) -> str:
@@ -101,7 +115,12 @@ class NumberField(forms.Field):
         """ "Read as 5,001 GPU-hours" when the typed text could mean another value."""
         if self.reading is None or not self.reading.ambiguous:
             return ""
-        return f"Read as {self.show(self.reading.value)} {self.unit}".strip()
+        if not self.unit:
+            return _("Read as %(value)s") % {"value": self.show(self.reading.value)}
+        return _("Read as %(value)s %(unit)s") % {
+            "value": self.show(self.reading.value),
+            "unit": self.unit,
+        }
 
 
 class ClusterChoiceField(forms.ModelChoiceField):
@@ -125,7 +144,7 @@ class ClusterChoiceField(forms.ModelChoiceField):
 
 def our_messages(field: forms.Field) -> None:
     """Replace Django's generic messages with ours (what to do, in our words)."""
-    field.error_messages["invalid_choice"] = "Choose one of the listed options."
+    field.error_messages["invalid_choice"] = _("Choose one of the listed options.")
     if getattr(field, "max_length", None):
         limit = field.max_length
         field.validators = [
@@ -133,7 +152,11 @@ def our_messages(field: forms.Field) -> None:
         ] + [
             MaxLengthValidator(
                 limit,
-                message=f"Shorten this to at most {grouped(limit, 0)} characters "
-                "(it has %(show_value)d).",
+                # Django fills in %(show_value)d when it refuses the text.
+                message=_(
+                    "Shorten this to at most %(limit)s characters (it has "
+                    "%%(show_value)d)."
+                )
+                % {"limit": grouped(limit, 0)},
             )
         ]

@@ -4,7 +4,10 @@
 from crispy_forms.helper import FormHelper
 from crispy_forms.layout import Submit
 from django import forms
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
+from proposals.domain.fields import label
 from proposals.models import Proposal
 
 
@@ -13,15 +16,23 @@ class ProposalCreateForm(forms.ModelForm):
         model = Proposal
         fields = ["title", "call_family", "system"]
         help_texts = {
-            "title": "A working title; only you and the support staff see it.",
-            "system": "The supercomputer you apply for. You can change it later.",
+            "title": gettext_lazy(
+                "A working title; only you and the support staff see it."
+            ),
+            "system": gettext_lazy(
+                "The supercomputer you apply for. You can change it later."
+            ),
         }
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["system"].empty_label = "Not decided yet"
+        # The model's verbose names are the domain's labels, made at import in
+        # English: read them in the person's language.
+        for name, field in self.fields.items():
+            field.label = _(label(name))
+        self.fields["system"].empty_label = _("Not decided yet")
         self.helper = FormHelper()
-        self.helper.add_input(Submit("submit", "Create proposal"))
+        self.helper.add_input(Submit("submit", _("Create proposal")))
 
 
 class ProposalDuplicateForm(forms.ModelForm):
@@ -31,5 +42,7 @@ class ProposalDuplicateForm(forms.ModelForm):
         model = Proposal
         fields = ["title"]
         help_texts = {
-            "title": "The copy is a new draft with every value and row of the original."
+            "title": gettext_lazy(
+                "The copy is a new draft with every value and row of the original."
+            )
         }

@@ -1,6 +1,7 @@
 """The forms of the steps' own fields (a step's tables are in ``rows``)."""
 
 from django import forms
+from django.utils.translation import gettext as _
 
 from proposals.domain.fields import label
 from proposals.models import Proposal
@@ -64,7 +65,7 @@ class SelectionForm(GpuUnitMixin, WizardStepForm):
     def __init__(self, *args, gpu_unit="gpus", **kwargs):
         super().__init__(*args, **kwargs)
         if "system" in self.fields:
-            self.fields["system"].empty_label = "Choose a system"
+            self.fields["system"].empty_label = _("Choose a system")
         system = self.instance.system
         self.setup_gpu_unit(
             gcds_per_gpu=system.gcds_per_gpu if system else 1, unit=gpu_unit

@@ -10,6 +10,7 @@ from decimal import Decimal
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
 
 from proposals.domain import limits
 from proposals.domain.bounds import BOUNDS
@@ -65,11 +66,11 @@ class CodeEntry(ProposalChild):
     """One "+ Code details" entry: a significant software component."""
 
     class Role(models.TextChoices):
-        MAIN = "main", "Main training or inference loop"
-        PREPROCESSING = "preprocessing", "Compute-intensive pre-processing"
-        EVALUATION = "evaluation", "Separate evaluation or inference phase"
-        SIMULATION = "simulation", "Simulation that generates data"
-        OTHER = "other", "Other component"
+        MAIN = "main", _("Main training or inference loop")
+        PREPROCESSING = "preprocessing", _("Compute-intensive pre-processing")
+        EVALUATION = "evaluation", _("Separate evaluation or inference phase")
+        SIMULATION = "simulation", _("Simulation that generates data")
+        OTHER = "other", _("Other component")
 
     proposal = models.ForeignKey(
         Proposal, on_delete=models.CASCADE, related_name="codes"

@@ -4,6 +4,7 @@ from datetime import timedelta
 
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from .proposal import Proposal
 
@@ -28,10 +29,10 @@ class PdfExport(models.Model):
     RENDER_STALLED_AFTER = timedelta(seconds=30)
 
     class Status(models.TextChoices):
-        PENDING = "pending", "Waiting for the worker"
-        RENDERING = "rendering", "Rendering"
-        DONE = "done", "Ready"
-        FAILED = "failed", "Failed"
+        PENDING = "pending", _("Waiting for the worker")
+        RENDERING = "rendering", _("Rendering")
+        DONE = "done", _("Ready")
+        FAILED = "failed", _("Failed")
 
     proposal = models.ForeignKey(
         Proposal, on_delete=models.CASCADE, related_name="pdf_exports"

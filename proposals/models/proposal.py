@@ -10,6 +10,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
 
 from proposals.domain import limits
 from proposals.domain.fields import label
@@ -37,7 +38,9 @@ def _choices(name: str, labels: dict[str, str]) -> type[models.TextChoices]:
     """Model choices from the domain's labels (member names are the upper-cased
     values: ``CallFamily.INDUSTRIAL_INNOVATION``)."""
     return models.TextChoices(
-        name, [(value.upper(), (value, text)) for value, text in labels.items()]
+        name,
+        # The domain's labels are English; each is read in the person's language.
+        [(value.upper(), (value, _(text))) for value, text in labels.items()],
     )
 
 
@@ -47,29 +50,29 @@ class Proposal(GivenRelations, RestatedConstraints):
     CallFamily = _choices("CallFamily", CALL_FAMILY_LABELS)
 
     class Status(models.TextChoices):
-        DRAFT = "draft", "Draft"
-        SUBMITTED = "submitted", "Submitted for review"
-        CHANGES_REQUESTED = "changes_requested", "Changes requested"
-        READY = "ready", "Ready to submit"
-        CHANGED_IN_REVIEW = "changed_in_review", "Changed during review"
-        CHANGED_SINCE_READY = "changed_since_ready", "Changed since ready"
-        SUBMITTED_TO_PORTAL = "submitted_to_portal", "Submitted to the portal"
-        WITHDRAWN = "withdrawn", "Withdrawn by the applicant"
-        CLOSED = "closed", "Closed by staff"
+        DRAFT = "draft", _("Draft")
+        SUBMITTED = "submitted", _("Submitted for review")
+        CHANGES_REQUESTED = "changes_requested", _("Changes requested")
+        READY = "ready", _("Ready to submit")
+        CHANGED_IN_REVIEW = "changed_in_review", _("Changed during review")
+        CHANGED_SINCE_READY = "changed_since_ready", _("Changed since ready")
+        SUBMITTED_TO_PORTAL = "submitted_to_portal", _("Submitted to the portal")
+        WITHDRAWN = "withdrawn", _("Withdrawn by the applicant")
+        CLOSED = "closed", _("Closed by staff")
 
     OrganisationKind = _choices("OrganisationKind", ORGANISATION_KIND_LABELS)
 
     class Experience(models.TextChoices):
-        NONE = "none", "None: this is our first HPC project"
+        NONE = "none", _("None: this is our first HPC project")
         SOME = (
             "some",
-            "Some: small multi-GPU tests (2 to 4 GPUs) with throughput figures",
+            _("Some: small multi-GPU tests (2 to 4 GPUs) with throughput figures"),
         )
-        PROVEN = "proven", "Proven: detailed scaling data from earlier HPC runs"
+        PROVEN = "proven", _("Proven: detailed scaling data from earlier HPC runs")
 
     class Workload(models.TextChoices):
-        SINGLE_LARGE_JOB = "single_large_job", "A single large job (or a few)"
-        MANY_SMALL_JOBS = "many_small_jobs", "Many independent jobs"
+        SINGLE_LARGE_JOB = "single_large_job", _("A single large job (or a few)")
+        MANY_SMALL_JOBS = "many_small_jobs", _("Many independent jobs")
 
     # Empty only for a proposal kept for the staff after its owner deleted their
     # account (``services.account_delete``); deleting a user otherwise deletes their
@@ -220,8 +223,8 @@ class Proposal(GivenRelations, RestatedConstraints):
     )
 
     class GpuUnit(models.TextChoices):
-        GPUS = "gpus", "physical GPUs"
-        GCDS = "gcds", "GCDs, as Slurm counts them"
+        GPUS = "gpus", _("physical GPUs")
+        GCDS = "gcds", _("GCDs, as Slurm counts them")
 
     # How the applicant types GPU counts (on systems whose GPUs have several dies);
     # the counts are always stored in physical GPUs. Changed only by the toggle.

@@ -3,6 +3,7 @@
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
 
 from proposals.domain.fields import describe_path, describe_row_named
 from proposals.domain.sections import SECTIONS
@@ -53,9 +54,9 @@ class ProposalRevision(AppendOnlyModel):
     number = models.PositiveIntegerField()
 
     class Tier(models.TextChoices):
-        PLAYGROUND = "playground", "Playground"
-        FAST_LANE = "fast_lane", "Fast Lane"
-        LARGE_SCALE = "large_scale", "Large Scale"
+        PLAYGROUND = "playground", _("Playground")
+        FAST_LANE = "fast_lane", _("Fast Lane")
+        LARGE_SCALE = "large_scale", _("Large Scale")
 
     snapshot = models.JSONField()
     tier = models.CharField(max_length=32, choices=Tier.choices, blank=True)
@@ -197,8 +198,8 @@ class ReviewComment(AppendOnlyModel):
     # "General", then one per section of the proposal (titles from the vocabulary).
     Section = models.TextChoices(
         "Section",
-        [("GENERAL", ("general", "General"))]
-        + [(s.slug.upper(), (s.slug, s.title)) for s in SECTIONS],
+        [("GENERAL", ("general", _("General")))]
+        + [(s.slug.upper(), (s.slug, _(s.title))) for s in SECTIONS],
     )
 
     proposal = models.ForeignKey(
@@ -269,7 +270,7 @@ class TechnicalAssessment(AppendOnlyModel):
     assessment of the same revision is a new row, and the newest one counts."""
 
     Outcome = models.TextChoices(
-        "Outcome", [(k.upper(), (k, v)) for k, v in OUTCOMES.items()]
+        "Outcome", [(k.upper(), (k, _(v))) for k, v in OUTCOMES.items()]
     )
 
     proposal = models.ForeignKey(

@@ -1,6 +1,7 @@
 """What the staff review page and the review's services read."""
 
 from django.contrib.auth import get_user_model
+from django.utils.translation import gettext as _
 
 from proposals import localization
 from proposals.domain.fields import (
@@ -27,7 +28,7 @@ def review_conflict(*, user, proposal: Proposal) -> str:
     (conflict of interest); blank when nothing stands in the way. The proposal
     has one owner, with no co-owners, so owning it is the conflict."""
     if user is not None and proposal.owner_id == user.pk:
-        return (
+        return _(
             "This is your own proposal: a colleague must review and decide on it "
             "(conflict of interest)."
         )
@@ -47,16 +48,34 @@ def review_stale_status(*, proposal: Proposal, seen_status: str) -> str:
         .first()
     )
     labels = dict(Proposal.Status.choices)
-    who, when = "Somebody", ""
+    who, when = _("Somebody"), None
     if last is not None:
         if last.by is not None:
             who = last.by.get_full_name() or last.by.get_username()
         # In the reader's zone, with its name, as the pages print times.
-        when = f" on {localization.when(last.at)}"
+        when = localization.when(last.at)
+    values = {
+        "who": who,
+        "old": labels.get(seen_status, seen_status),
+        "new": labels.get(proposal.status),
+        "when": when,
+    }
+    if when is None:
+        return (
+            _(
+                "%(who)s changed the status from “%(old)s” to “%(new)s”, after this "
+                "page was shown. Nothing was changed: look at the proposal again, then "
+                "decide."
+            )
+            % values
+        )
     return (
-        f"{who} changed the status from \u201c{labels.get(seen_status, seen_status)}"
-        f"\u201d to \u201c{labels.get(proposal.status)}\u201d{when}, after this page "
-        "was shown. Nothing was changed: look at the proposal again, then decide."
+        _(
+            "%(who)s changed the status from “%(old)s” to “%(new)s” on %(when)s, after "
+            "this page was shown. Nothing was changed: look at the proposal again, then "
+            "decide."
+        )
+        % values
     )
 
 
@@ -172,8 +191,8 @@ def _resolve_row_anchors(proposal: Proposal, comments) -> None:
             .values_list("pk", name_field or "pk")
         )
         current[kind] = (
-            {pk: index for index, (pk, _) in enumerate(rows)},
-            {kind: [str(name) if name_field else "" for _, name in rows]},
+            {pk: index for index, (pk, _name) in enumerate(rows)},
+            {kind: [str(name) if name_field else "" for _pk, name in rows]},
         )
     for comment in anchored:
         kind = anchor_name(comment.field)[1]

@@ -40,28 +40,12 @@ from .mail import (
 )
 from .preferences import preferences_set
 from .proposals import (
-    ROW_MODELS,
-    ROW_OPERATIONS,
-    FieldConflict,
-    RevisionConflict,
-    RowAction,
-    RowChanged,
-    SaveOutcome,
-    canonical,
-    proposal_add_row,
     proposal_create,
     proposal_delete,
-    proposal_delete_row,
     proposal_duplicate,
-    proposal_forget_row,
     proposal_mark_visited,
-    proposal_move_row,
-    proposal_restore_row,
-    proposal_save_changes,
-    proposal_save_step,
     proposal_set_archived,
     proposal_was_sent_for_review,
-    row_changes_since,
 )
 from .retention import stale_data_expire
 from .review import (
@@ -79,6 +63,25 @@ from .review import (
     review_visit_record,
     review_withdraw,
     staff_group_grant_rights,
+)
+from .revisions import RevisionConflict, canonical
+from .rows import (
+    ROW_MODELS,
+    ROW_OPERATIONS,
+    RowAction,
+    RowChanged,
+    proposal_add_row,
+    proposal_delete_row,
+    proposal_forget_row,
+    proposal_move_row,
+    proposal_restore_row,
+    row_changes_since,
+)
+from .saving import (
+    FieldConflict,
+    SaveOutcome,
+    proposal_save_changes,
+    proposal_save_step,
 )
 
 __all__ = [

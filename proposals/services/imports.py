@@ -4,6 +4,7 @@ import secrets
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from proposals import assess, domain, retention
 from proposals.domain import jsonformat
@@ -16,7 +17,7 @@ from proposals.models import (
     UsageMonth,
 )
 
-from .proposals import _bump_revision
+from .revisions import _bump_revision
 
 # An imported file fills every section: none of its steps is "not started".
 _IMPORTED_STEPS = [section.slug for section in domain.sections.SECTIONS]
@@ -80,7 +81,7 @@ def pending_import_expire(*, now=None) -> int:
     """Delete the checked files left unconfirmed past ``retention.PENDING_IMPORT``;
     how many."""
     expired = (now or timezone.now()) - retention.PENDING_IMPORT
-    deleted, _ = PendingImport.objects.filter(created_at__lt=expired).delete()
+    deleted, _by_model = PendingImport.objects.filter(created_at__lt=expired).delete()
     return deleted
 
 
@@ -117,14 +118,19 @@ def pending_import_confirm(
     )
     if pending is None:
         raise PendingImportError(
-            "This checked file is not available (it was used or belongs to another "
-            "upload). Upload the file again."
+            _(
+                "This checked file is not available (it was used or belongs to "
+                "another upload). Upload the file again."
+            )
         )
     if pending.expired:
         minutes = int(PendingImport.LIFETIME.total_seconds() // 60)
         raise PendingImportError(
-            f"This checked file has expired: a file waits {minutes} minutes for "
-            "confirmation. Upload it again."
+            _(
+                "This checked file has expired: a file waits %(minutes)s minutes for "
+                "confirmation. Upload it again."
+            )
+            % {"minutes": minutes}
         )
     updated = proposal_import_revision(
         proposal=proposal,

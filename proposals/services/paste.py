@@ -2,12 +2,14 @@
 those rows."""
 
 from django.db import IntegrityError, transaction
+from django.utils.translation import gettext as _
 
 from proposals.domain import limits
 from proposals.domain.sections import TABLE_BY_KIND
 from proposals.models import Proposal
 
-from .proposals import ROW_MODELS, _bump, _forget_row, row_changes_since
+from .revisions import _bump
+from .rows import ROW_MODELS, _forget_row, row_changes_since
 
 # Domain value names that are stored under another attribute.
 _ATTRIBUTES = {"code": "code_id"}
@@ -31,8 +33,16 @@ def proposal_paste_rows(*, proposal: Proposal, kind: str, rows: list[dict]) -> l
     room = limits.MAX_ROWS[kind] - stored.count()
     if len(rows) > room:
         raise PasteError(
-            f"The {TABLE_BY_KIND[kind].title.lower()} has room for {max(room, 0)} "
-            f"more rows (at most {limits.MAX_ROWS[kind]}); {len(rows)} were pasted."
+            _(
+                "The %(table)s has room for %(room)s more rows (at most %(most)s); "
+                "%(pasted)s were pasted."
+            )
+            % {
+                "table": TABLE_BY_KIND[kind].title.lower(),
+                "room": max(room, 0),
+                "most": limits.MAX_ROWS[kind],
+                "pasted": len(rows),
+            }
         )
     last = stored.order_by("-position", "-id").first()
     start = last.position + 1 if last else 0
@@ -54,7 +64,7 @@ def proposal_paste_rows(*, proposal: Proposal, kind: str, rows: list[dict]) -> l
             created = model.objects.bulk_create(objects)
     except IntegrityError as error:
         raise PasteError(
-            "These values contradict each other; nothing was added."
+            _("These values contradict each other; nothing was added.")
         ) from error
     _bump(proposal)
     return [row.pk for row in created]
@@ -62,7 +72,7 @@ def proposal_paste_rows(*, proposal: Proposal, kind: str, rows: list[dict]) -> l
 
 class PastedRowsChanged(Exception):
     """Rows of the paste to undo were changed since the page that asks showed them
-    (``changed``: :class:`~proposals.services.proposals.RowChanged`); nothing was
+    (``changed``: :class:`~proposals.services.rows.RowChanged`); nothing was
     removed."""
 
     def __init__(self, changed: list):

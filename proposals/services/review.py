@@ -5,6 +5,8 @@ from django.conf import settings
 from django.contrib.auth.models import Group, Permission
 from django.db import transaction
 from django.utils import timezone, translation
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from proposals import assess, notifications, selectors
 from proposals.domain import i18n, jsonformat, numbers, technical_review, workflow
@@ -68,7 +70,9 @@ STAFF_ADMIN_PERMISSIONS = ["view_outgoingmail", "change_outgoingmail"]
 
 def staff_group_grant_rights(*, using: str = "default") -> None:
     """Create the support staff group if needed and give it its admin rights."""
-    group, _ = Group.objects.using(using).get_or_create(name=selectors.STAFF_GROUP)
+    group, _created = Group.objects.using(using).get_or_create(
+        name=selectors.STAFF_GROUP
+    )
     permissions = Permission.objects.using(using).filter(
         content_type__app_label="proposals", codename__in=STAFF_ADMIN_PERMISSIONS
     )
@@ -84,7 +88,7 @@ def review_submit(*, proposal: Proposal, user, note: str = ""):
     them. Only the owner may submit, from draft or after changes were requested."""
 
     if proposal.owner_id != user.pk:
-        raise ReviewError("Only the applicant can send this proposal for review.")
+        raise ReviewError(_("Only the applicant can send this proposal for review."))
     _locked(proposal)
     try:
         workflow.check_transition(
@@ -122,7 +126,7 @@ def review_submit(*, proposal: Proposal, user, note: str = ""):
         created_by=user,
     )
     now = timezone.now()
-    state, _ = ReviewState.objects.update_or_create(
+    state, _created = ReviewState.objects.update_or_create(
         proposal=proposal,
         defaults={
             "latest_revision": revision,
@@ -183,7 +187,7 @@ def review_set_status(
     what)."""
 
     if not selectors.user_is_support_staff(user=user):
-        raise ReviewError("Only support staff can change the review status.")
+        raise ReviewError(_("Only support staff can change the review status."))
     _check_no_conflict(proposal, user)
     _locked(proposal)
     _check_not_stale(proposal, expected_status)
@@ -202,9 +206,14 @@ def review_set_status(
     errors = state.latest_revision.error_count if state else 0
     if to_status == workflow.READY and errors and not note.strip():
         raise ReviewError(
-            f"Revision {state.latest_revision.number} has {errors} open error "
-            f"finding{'s' if errors != 1 else ''}: give the reason why it is ready "
-            "anyway in the note."
+            ngettext(
+                "Revision %(number)s has %(count)s open error finding: give the "
+                "reason why it is ready anyway in the note.",
+                "Revision %(number)s has %(count)s open error findings: give the "
+                "reason why it is ready anyway in the note.",
+                errors,
+            )
+            % {"number": state.latest_revision.number, "count": errors}
         )
     change = _set_status(
         proposal=proposal,
@@ -312,18 +321,18 @@ def review_assess(
     moves to "changes requested" with a note composed from the findings chosen for
     a change; nothing is written when either step is refused."""
     if not selectors.user_is_support_staff(user=user):
-        raise ReviewError("Only support staff can assess a proposal.")
+        raise ReviewError(_("Only support staff can assess a proposal."))
     _check_no_conflict(proposal, user)
     if revision.proposal_id != proposal.pk:
-        raise ReviewError("That revision belongs to another proposal.")
+        raise ReviewError(_("That revision belongs to another proposal."))
     text = text.strip()
     problems = technical_review.problems(
         outcome, items, requesting_changes=request_changes
     )
     if len(text) > technical_review.MAX_TEXT:
-        problems["text"] = (
-            f"Keep the assessment under {technical_review.MAX_TEXT} characters."
-        )
+        problems["text"] = _("Keep the assessment under %(limit)s characters.") % {
+            "limit": technical_review.MAX_TEXT
+        }
     elif technical_review.NUL in text:
         problems["text"] = i18n.gettext(technical_review.NUL_PROBLEM)
     if problems:
@@ -353,7 +362,8 @@ class HandledByColleague(ReviewError):
     def __init__(self, handler):
         name = handler.get_full_name() or handler.get_username()
         super().__init__(
-            f"{name} handles this proposal. Take it over? {name} will be told."
+            _("%(name)s handles this proposal. Take it over? %(name)s will be told.")
+            % {"name": name}
         )
         self.handler = handler
 
@@ -376,11 +386,11 @@ def review_assign(*, proposal: Proposal, user, to=None, expected_handler=UNCHECK
     in between is refused the same way. Nobody hands a proposal to its own
     applicant."""
     if not selectors.user_is_support_staff(user=user):
-        raise ReviewError("Only support staff can assign a proposal.")
+        raise ReviewError(_("Only support staff can assign a proposal."))
     if to is not None and not (
         to.is_active and selectors.user_is_support_staff(user=to)
     ):
-        raise ReviewError("A proposal can only be handed to a support staff member.")
+        raise ReviewError(_("A proposal can only be handed to a support staff member."))
     if to is not None:
         problem = selectors.review_conflict(user=to, proposal=proposal)
         if problem:
@@ -393,7 +403,7 @@ def review_assign(*, proposal: Proposal, user, to=None, expected_handler=UNCHECK
         .first()
     )
     if state is None:
-        raise ReviewError("This proposal was never sent for review.")
+        raise ReviewError(_("This proposal was never sent for review."))
     previous = state.handled_by
     taking_over = (
         to is not None

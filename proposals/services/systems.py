@@ -5,6 +5,7 @@ import math
 from decimal import ROUND_HALF_UP, Decimal
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from proposals.assess import assess_proposal
 from proposals.domain import limits
@@ -108,9 +109,11 @@ def proposal_retarget_copy_rescaled(
         h is not None and h > MAX_HOURS_PER_JOB for h in hours
     ):
         raise CannotRescale(
-            f"Rescaled by {grouped(option.factor, 2, trim=False)}, a figure would "
-            "be above what the wizard accepts: copy the figures as entered and adjust "
-            "them."
+            _(
+                "Rescaled by %(factor)s, a figure would be above what the wizard "
+                "accepts: copy the figures as entered and adjust them."
+            )
+            % {"factor": grouped(option.factor, 2, trim=False)}
         )
     copy = proposal_retarget_copy(
         proposal=proposal, owner=owner, system_slug=system_slug

@@ -12,7 +12,7 @@ from django.http import Http404, HttpResponse, HttpResponseNotModified
 from django.views.decorators.http import require_GET
 
 from proposals import charts, selectors
-from proposals.live import chart_data_for
+from proposals.evaluation import Evaluation
 from proposals.views import owned_proposal
 
 KEY_LENGTH = charts.URL_KEY_LENGTH
@@ -34,7 +34,7 @@ def scaling_chart(request, pk, key):
         if data is None:
             # Not noted in this cache (expired, or another process's cache): draw it
             # if the proposal still shows this chart.
-            data = chart_data_for(owned_proposal(request, pk))
+            data = Evaluation.of(owned_proposal(request, pk)).chart_data
             if data is None or charts.url_key(data) != key:
                 raise Http404("No such chart.")
             charts.remember(pk, key, data)

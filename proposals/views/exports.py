@@ -12,6 +12,7 @@ from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
 from proposals import domain, exports, selectors, services
@@ -131,9 +132,9 @@ def export_portal(request, pk):
             "staff_view": export.read_as_staff,
             "query": query,
             "portal_here": (
-                f"Portal text of r{export.review_number}"
+                _("Portal text of r%(number)s") % {"number": export.review_number}
                 if export.revision
-                else "Portal text"
+                else _("Portal text")
             ),
             "sections": exports.portal_for(source),
             "errors": errors,
@@ -330,7 +331,9 @@ def import_json(request):
             except jsonio.FormatError as exc:
                 context["problems"] = jsonio.problems_of(exc)
             else:
-                messages.success(request, "The proposal was imported as a new draft.")
+                messages.success(
+                    request, _("The proposal was imported as a new draft.")
+                )
                 return redirect(proposal)
     return TemplateResponse(request, "proposals/import_json.html", context)
 
@@ -382,7 +385,7 @@ def import_json_revision(request, pk):
         context["problems"] = jsonio.problems_of(exc)
     else:
         messages.success(
-            request, "The file replaced the proposal's content as a new revision."
+            request, _("The file replaced the proposal's content as a new revision.")
         )
         return redirect(proposal)
     return TemplateResponse(request, template, context)

@@ -19,6 +19,9 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import reverse
+from django.utils.text import get_text_list
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from proposals.domain import limits
@@ -177,16 +180,14 @@ def _inherited(proposal, kind: str, paste, code_names) -> str:
     mapped = {column.target for column in paste.columns}
     parts = []
     if "code" not in mapped and last.code_id in code_names:
-        parts.append(f"code “{code_names[last.code_id]}”")
+        parts.append(_("code “%(name)s”") % {"name": code_names[last.code_id]})
     if "hardware" not in mapped and last.hardware:
-        parts.append(f"hardware “{last.hardware}”")
+        parts.append(_("hardware “%(name)s”") % {"name": last.hardware})
     if not parts:
         return ""
-    return (
-        "Not in the table, taken from the last measurement: "
-        + " and ".join(parts)
-        + "."
-    )
+    return _("Not in the table, taken from the last measurement: %(values)s.") % {
+        "values": get_text_list(parts, _("and"))
+    }
 
 
 def _stored_fields(kind: str) -> list[str]:
@@ -255,12 +256,27 @@ def paste_table(request, pk, kind):
             else:
                 _remember(request, proposal.pk, kind, pks)
                 refused = len(paste.refused)
-                messages.success(
-                    request,
-                    f"Added {len(pks)} row{'s' if len(pks) != 1 else ''} to the "
-                    f"{TABLE_BY_KIND[kind].title.lower()}"
-                    + (f"; {refused} refused (not added)." if refused else "."),
+                values = {
+                    "count": len(pks),
+                    "table": TABLE_BY_KIND[kind].title.lower(),
+                    "refused": refused,
+                }
+                message = (
+                    ngettext(
+                        "Added %(count)s row to the %(table)s; %(refused)s refused "
+                        "(not added).",
+                        "Added %(count)s rows to the %(table)s; %(refused)s refused "
+                        "(not added).",
+                        len(pks),
+                    )
+                    if refused
+                    else ngettext(
+                        "Added %(count)s row to the %(table)s.",
+                        "Added %(count)s rows to the %(table)s.",
+                        len(pks),
+                    )
                 )
+                messages.success(request, message % values)
                 return _back_to_step(request, proposal, kind)
     template = (
         "proposals/_paste_preview.html" if request.htmx else "proposals/paste.html"
@@ -274,19 +290,19 @@ def _undo_question(request, proposal, kind: str, error: PastedRowsChanged):
     table = TABLE_BY_KIND[kind]
     count = len(error.changed)
     heading = (
-        f"A pasted {table.item.lower()} was changed in another tab"
+        _("A pasted %(item)s was changed in another tab") % {"item": table.item.lower()}
         if count == 1
-        else f"{count} pasted rows of the {table.title.lower()} were changed in "
-        "another tab"
+        else _("%(count)s pasted rows of the %(table)s were changed in another tab")
+        % {"count": count, "table": table.title.lower()}
     )
     question = wizard.describe_changed_rows(
         error.changed,
         number_format(request),
         heading=heading,
-        outcome="so the paste was not undone",
+        outcome=_("so the paste was not undone"),
         url=reverse("proposals:paste_undo", args=[proposal.pk, kind]),
-        confirm="Undo anyway",
-        keep="Keep them",
+        confirm=_("Undo anyway"),
+        keep=_("Keep them"),
     )
     return wizard.step_with_question(request, proposal, STEP, row_changed=question)
 
@@ -315,12 +331,25 @@ def paste_undo(request, pk, kind):
     title = TABLE_BY_KIND[kind].title.lower()
     if removed:
         gone = len(pks) - removed
-        messages.success(
-            request,
-            f"Undone: removed the {removed} pasted row{'s' if removed != 1 else ''} "
-            f"from the {title}"
-            + (f" ({gone} had been removed already)." if gone else "."),
+        values = {"count": removed, "table": title, "gone": gone}
+        message = (
+            ngettext(
+                "Undone: removed the %(count)s pasted row from the %(table)s "
+                "(%(gone)s had been removed already).",
+                "Undone: removed the %(count)s pasted rows from the %(table)s "
+                "(%(gone)s had been removed already).",
+                removed,
+            )
+            if gone
+            else ngettext(
+                "Undone: removed the %(count)s pasted row from the %(table)s.",
+                "Undone: removed the %(count)s pasted rows from the %(table)s.",
+                removed,
+            )
         )
+        messages.success(request, message % values)
     else:
-        messages.info(request, f"Nothing to undo in the {title}.")
+        messages.info(
+            request, _("Nothing to undo in the %(table)s.") % {"table": title}
+        )
     return _back_to_step(request, proposal, kind)

@@ -5,6 +5,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from proposals.assess import assess_proposal
@@ -55,27 +56,49 @@ def retarget_copy(request, pk):
                 None,
             )
     except UnknownSystem:
-        messages.error(request, "Choose one of the systems listed.")
+        messages.error(request, _("Choose one of the systems listed."))
         return redirect("proposals:compare_systems", pk=proposal.pk)
     except CannotRescale as error:
         messages.error(request, str(error))
         return redirect("proposals:compare_systems", pk=proposal.pk)
     if option is not None:
-        messages.warning(
-            request,
-            f"“{copy.title}” is a new draft aimed at {copy.system.name} with "
-            f"{hours(copy.total_gpu_hours)} GPU-hours"
-            + (f" ({option.tier_label})" if option.tier_label else "")
-            + f" and job walltimes ×{grouped(option.factor, 2, trim=False)} "
-            + f"({option.basis_words}). "
-            + (f"{option.caveat} " if option.caveat else "")
-            + "Check them before you submit.",
-        )
+        values = {
+            "title": copy.title,
+            "system": copy.system.name,
+            "hours": hours(copy.total_gpu_hours),
+            "tier": option.tier_label,
+            "factor": grouped(option.factor, 2, trim=False),
+            "basis": option.basis_words,
+        }
+        sentences = [
+            (
+                _(
+                    "“%(title)s” is a new draft aimed at %(system)s with %(hours)s "
+                    "GPU-hours (%(tier)s) and job walltimes ×%(factor)s (%(basis)s)."
+                )
+                if option.tier_label
+                else _(
+                    "“%(title)s” is a new draft aimed at %(system)s with %(hours)s "
+                    "GPU-hours and job walltimes ×%(factor)s (%(basis)s)."
+                )
+            )
+            % values,
+            option.caveat,
+            _("Check them before you submit."),
+        ]
+        messages.warning(request, " ".join(s for s in sentences if s))
         return redirect("proposals:step", pk=copy.pk, step="selection")
     messages.success(
         request,
-        f"“{copy.title}” is a new draft copied from “{proposal.title}”, aimed at "
-        f"{copy.system.name}. Its GPU-hours and job plan are as you entered them: "
-        "check them against the comparison's figures.",
+        _(
+            "“%(title)s” is a new draft copied from “%(original)s”, aimed at "
+            "%(system)s. Its GPU-hours and job plan are as you entered them: "
+            "check them against the comparison's figures."
+        )
+        % {
+            "title": copy.title,
+            "original": proposal.title,
+            "system": copy.system.name,
+        },
     )
     return redirect("proposals:step", pk=copy.pk, step="selection")

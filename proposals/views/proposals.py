@@ -6,6 +6,7 @@ from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from proposals import selectors, services
@@ -65,8 +66,12 @@ def proposal_delete(request, pk):
     proposal = owned_proposal(request, pk, children=False)
     if request.method == "POST":
         kept = services.proposal_delete(proposal=proposal)
-        note = " The support staff keep the copy you sent them." if kept else ""
-        messages.success(request, f"“{proposal.title}” was deleted.{note}")
+        message = (
+            _("“%(title)s” was deleted. The support staff keep the copy you sent them.")
+            if kept
+            else _("“%(title)s” was deleted.")
+        )
+        messages.success(request, message % {"title": proposal.title})
         return redirect("proposals:list")
     return TemplateResponse(
         request,
@@ -87,10 +92,15 @@ def proposal_archive(request, pk):
     services.proposal_set_archived(proposal=proposal, archived=archived)
     if archived:
         messages.success(
-            request, f"“{proposal.title}” was archived: find it under “Archived”."
+            request,
+            _("“%(title)s” was archived: find it under “Archived”.")
+            % {"title": proposal.title},
         )
         return redirect("proposals:list")
-    messages.success(request, f"“{proposal.title}” is back in your proposals.")
+    messages.success(
+        request,
+        _("“%(title)s” is back in your proposals.") % {"title": proposal.title},
+    )
     return redirect(f"{reverse('proposals:list')}?show=archived")
 
 
@@ -100,14 +110,17 @@ def proposal_duplicate(request, pk):
     """A copy as a new draft, under a title the applicant sets."""
     proposal = owned_proposal(request, pk, children=False)
     form = ProposalDuplicateForm(
-        request.POST or None, initial={"title": f"Copy of {proposal.title}"}
+        request.POST or None,
+        initial={"title": _("Copy of %(title)s") % {"title": proposal.title}},
     )
     if request.method == "POST" and form.is_valid():
         copy = services.proposal_duplicate(
             proposal=proposal, owner=request.user, title=form.cleaned_data["title"]
         )
         messages.success(
-            request, f"“{copy.title}” is a new draft copied from “{proposal.title}”."
+            request,
+            _("“%(title)s” is a new draft copied from “%(original)s”.")
+            % {"title": copy.title, "original": proposal.title},
         )
         return redirect(copy)
     return TemplateResponse(

@@ -14,6 +14,7 @@ from django.http import Http404
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from proposals import assess, selectors, services
@@ -121,9 +122,9 @@ def add_comment(request, proposal, *, staff: bool):
             form = None
             section = comment.section  # a reply joins its thread's section
             if not request.htmx:
-                messages.success(request, "Comment added.")
+                messages.success(request, _("Comment added."))
     if form is not None and not request.htmx:
-        messages.error(request, "The comment was not added: write something first.")
+        messages.error(request, _("The comment was not added: write something first."))
     if request.htmx and section in ReviewComment.Section.values:
         return _threads_response(request, proposal, section, staff=staff, form=form)
     name = "proposals:staff_review" if staff else "proposals:review_status"
@@ -176,10 +177,14 @@ def review_send(request, pk):
         else:
             messages.success(
                 request,
-                f"Sent for review as revision {revision.number}. "
-                "You will get an e-mail when the staff answer.",
+                _(
+                    "Sent for review as revision %(number)s. "
+                    "You will get an e-mail when the staff answer."
+                )
+                % {"number": revision.number},
             )
         return redirect("proposals:review_status", pk=proposal.pk)
+    # The findings as the wizard places them (no chart: this page shows none).
     live = live_context(proposal)
     return TemplateResponse(
         request,

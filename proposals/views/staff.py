@@ -13,6 +13,9 @@ from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.text import get_text_list
+from django.utils.translation import get_language, ngettext
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from proposals import (
@@ -52,6 +55,32 @@ from proposals.views.review import (
 )
 
 # Staff ----------------------------------------------------------------------------
+
+
+def _in_sentence(label: str) -> str:
+    """A status label inside a sentence: lower case, except in German, whose
+    nouns keep their capitals."""
+    return label if (get_language() or "").startswith("de") else label.lower()
+
+
+def _note_help(note_required, targets, latest):
+    """The sentence under the status note: which new statuses need a note, with
+    "Ready to submit" while the latest revision has error findings."""
+    names = [
+        _("“%(status)s”") % {"status": _in_sentence(label)} for label in note_required
+    ]
+    if workflow.READY in targets and latest.error_count:
+        names.append(
+            ngettext(
+                "“ready to submit” (revision %(number)s has %(count)s error finding)",
+                "“ready to submit” (revision %(number)s has %(count)s error findings)",
+                latest.error_count,
+            )
+            % {"number": latest.number, "count": latest.error_count}
+        )
+    if not names:
+        return ""
+    return _("Needed for %(statuses)s.") % {"statuses": get_text_list(names, _("and"))}
 
 
 def _with_wait(state, today, terms):
@@ -155,14 +184,14 @@ def staff_assign(request, pk):
     proposal = staff_proposal(request, pk)
     form = AssignForm(request.POST)
     if not form.is_valid():
-        messages.error(request, "Choose the colleague to hand it over to.")
+        messages.error(request, _("Choose the colleague to hand it over to."))
         return redirect("proposals:staff_review", pk=proposal.pk)
     action = form.cleaned_data["action"]
     to = {"take": request.user, "release": None}.get(action)
     if action == "hand_over":
         to = selectors.staff_members().filter(pk=form.cleaned_data["to"]).first()
         if to is None:
-            messages.error(request, "That person is not a support staff member.")
+            messages.error(request, _("That person is not a support staff member."))
             return redirect("proposals:staff_review", pk=proposal.pk)
     expected = form.cleaned_data["expected_handler"]
     try:
@@ -182,8 +211,13 @@ def staff_assign(request, pk):
     except services.ReviewError as exc:
         messages.error(request, str(exc))
     else:
-        who = "nobody" if to is None else ("you" if to == request.user else to)
-        messages.success(request, f"Now handled by {who}.")
+        if to is None:
+            message = _("Now handled by nobody.")
+        elif to == request.user:
+            message = _("Now handled by you.")
+        else:
+            message = _("Now handled by %(name)s.") % {"name": to}
+        messages.success(request, message)
     return redirect("proposals:staff_review", pk=proposal.pk)
 
 
@@ -227,7 +261,7 @@ def _review_page(request, proposal, *, assessment_form=None, status=200):
     shown = _shown_revision(request, proposal)
     if shown is None:
         source = exports.source_for(proposal)
-        changed_since_latest = document_of(proposal) != latest.snapshot
+        changed_since_latest = source.evaluation.document != latest.snapshot
     else:
         source = exports.source_from_snapshot(shown.snapshot, revision=shown.number)
         changed_since_latest = False
@@ -274,6 +308,11 @@ def _review_page(request, proposal, *, assessment_form=None, status=200):
         {"index": i, "item": item, "problem": problems.get(f"item-{i}", "")}
         for i, item in enumerate(assessment_form["items"])
     ]
+    note_required = [
+        str(Proposal.Status(status).label)
+        for status in workflow.NOTE_REQUIRED
+        if status in targets
+    ]
     return TemplateResponse(
         request,
         "proposals/staff_review.html",
@@ -286,13 +325,8 @@ def _review_page(request, proposal, *, assessment_form=None, status=200):
             "sections": sections,
             "general": threads[ReviewComment.Section.GENERAL],
             "status_form": StatusForm(targets=targets),
-            "note_required": [
-                Proposal.Status(status).label.lower()
-                for status in workflow.NOTE_REQUIRED
-                if status in targets
-            ],
-            # "Ready" needs a reason while the latest revision has error findings.
-            "ready_needs_reason": workflow.READY in targets and latest.error_count,
+            "note_required": note_required,
+            "note_help": _note_help(note_required, targets, latest),
             "ended": proposal.status in workflow.TERMINAL,
             "conflict": selectors.review_conflict(user=request.user, proposal=proposal),
             "can_request_changes": workflow.CHANGES_REQUESTED in targets,
@@ -306,7 +340,7 @@ def _review_page(request, proposal, *, assessment_form=None, status=200):
             "comment_url": comment_url_for(proposal, staff=True),
             "staff_view": True,
             "staff_members": selectors.staff_members(),
-            **sidebar(source),
+            **sidebar(source, proposal),
         },
         status=status,
     )
@@ -377,8 +411,12 @@ def staff_assess(request, pk):
     except services.ReviewError as exc:
         messages.error(request, str(exc))
     else:
-        done = "Changes requested" if request_changes else "Assessment recorded"
-        messages.success(request, f"{done} for revision {latest.number}.")
+        done = (
+            _("Changes requested for revision %(number)s.")
+            if request_changes
+            else _("Assessment recorded for revision %(number)s.")
+        )
+        messages.success(request, done % {"number": latest.number})
     url = reverse("proposals:staff_review", args=[proposal.pk])
     return redirect(url + "#assessment-h")
 
@@ -412,7 +450,9 @@ def staff_set_status(request, pk):
             messages.error(request, str(exc))
         else:
             messages.success(
-                request, f"Status set to {change.get_to_status_display().lower()}."
+                request,
+                _("Status set to “%(status)s”.")
+                % {"status": change.get_to_status_display()},
             )
     else:
         # A choice the current status no longer offers: say who changed what.
@@ -420,7 +460,7 @@ def staff_set_status(request, pk):
             proposal=proposal, seen_status=request.POST.get("from_status", "")
         )
         messages.error(
-            request, stale or "That status change is not possible from here."
+            request, stale or _("That status change is not possible from here.")
         )
     return redirect("proposals:staff_review", pk=proposal.pk)
 
@@ -469,7 +509,7 @@ def _side(proposal, number) -> dict:
     if number == "current":
         assessment = assess.assess_proposal(proposal)
         return {
-            "label": "current draft",
+            "label": _("current draft"),
             "document": document_of(proposal),
             "tier": assessment.tier or "",
             "tier_label": assessment.mode_label,
@@ -478,7 +518,7 @@ def _side(proposal, number) -> dict:
         }
     revision = proposal_revision(proposal, number)
     return {
-        "label": f"revision {revision.number}",
+        "label": _("revision %(number)s") % {"number": revision.number},
         "revision": revision,
         "document": revision.snapshot,
         "tier": revision.tier,

@@ -19,6 +19,9 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.template.response import TemplateResponse
 from django.urls import reverse
+from django.utils.text import get_text_list
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from proposals.domain import training_logs
@@ -233,35 +236,41 @@ def _added_message(added: dict, context: dict) -> str:
     parts = []
     if added.get("measurements"):
         n = len(added["measurements"])
-        parts.append(f"{n} measurement{'s' if n != 1 else ''}")
+        parts.append(ngettext("%(n)s measurement", "%(n)s measurements", n) % {"n": n})
     if added.get("jobs"):
         n = len(added["jobs"])
-        parts.append(f"{n} job-plan row{'s' if n != 1 else ''}")
+        parts.append(
+            ngettext("%(n)s job-plan row", "%(n)s job-plan rows", n) % {"n": n}
+        )
     left = sum(1 for m in context["measurements"] if m["problem"]) + sum(
         1 for j in context["jobs"] if j["problem"]
     )
-    return f"Added {' and '.join(parts)} read from the logs" + (
-        f"; {left} not added (see why in the preview)." if left else "."
-    )
+    rows = get_text_list(parts, _("and"))
+    if left:
+        return _(
+            "Added %(rows)s read from the logs; %(left)s not added (see why in the "
+            "preview)."
+        ) % {"rows": rows, "left": left}
+    return _("Added %(rows)s read from the logs.") % {"rows": rows}
 
 
 def _undo_question(request, proposal, error: PastedRowsChanged):
     """The step again, asking whether to undo the rows read from logs that were
     changed in another tab ("Undo anyway" / "Keep them")."""
     count = len(error.changed)
-    heading = (
-        "A row read from the logs was changed in another tab"
-        if count == 1
-        else f"{count} rows read from the logs were changed in another tab"
-    )
+    heading = ngettext(
+        "A row read from the logs was changed in another tab",
+        "%(count)s rows read from the logs were changed in another tab",
+        count,
+    ) % {"count": count}
     question = wizard.describe_changed_rows(
         error.changed,
         number_format(request),
         heading=heading,
-        outcome="so the rows read from the logs were not removed",
+        outcome=_("so the rows read from the logs were not removed"),
         url=reverse("proposals:logs_undo", args=[proposal.pk]),
-        confirm="Undo anyway",
-        keep="Keep them",
+        confirm=_("Undo anyway"),
+        keep=_("Keep them"),
     )
     return wizard.step_with_question(request, proposal, STEP, row_changed=question)
 
@@ -289,9 +298,13 @@ def undo_logs(request, pk):
     if removed:
         messages.success(
             request,
-            f"Undone: removed the {removed} row{'s' if removed != 1 else ''} read "
-            "from the logs.",
+            ngettext(
+                "Undone: removed the %(count)s row read from the logs.",
+                "Undone: removed the %(count)s rows read from the logs.",
+                removed,
+            )
+            % {"count": removed},
         )
     else:
-        messages.info(request, "Nothing to undo from the logs.")
+        messages.info(request, _("Nothing to undo from the logs."))
     return _back_to_step(request, proposal, "measurements")

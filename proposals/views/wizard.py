@@ -18,12 +18,10 @@ fragments only (save status, errors and notes under fields, computed regions).
 """
 
 import json
-from decimal import Decimal, InvalidOperation
 from urllib.parse import urlsplit
 
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import BadRequest
-from django.db import models, transaction
+from django.db import transaction
 from django.http import Http404
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
@@ -32,40 +30,44 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from proposals import charts, localization, selectors, services
 from proposals.domain.fields import FIELD_BY_KEY
-from proposals.domain.numbers import format_number
 from proposals.domain.sections import ROW_PREFIX, TABLE_BY_KIND, TABLE_KINDS
-from proposals.live import (
-    SUMMARY_PARTS,
-    live_context,
-    region_key,
-    summary_changed,
-    summary_field,
+from proposals.evaluation import Evaluation
+from proposals.live import live_context
+from proposals.regions import (
+    Sidebar,
+    changed,
+    flatten,
+    row_regions,
+    shown_field,
+    sidebar_regions,
+    wizard_chart,
+    wizard_regions,
 )
 from proposals.views import owned_proposal
 from proposals.views.accounts import browser_languages, number_format
+from proposals.views.wizard_questions import describe_changed_rows  # noqa: F401
+from proposals.views.wizard_saving import (
+    gpu_unit_of,
+    posted_bases,
+    posted_row_keys,
+    save_step,
+)
 from proposals.wizard import (
     STEP_BY_SLUG,
     STEPS,
-    Change,
-    Stale,
     build_step_forms,
-    collect_changes,
     field_bases,
     navigated_here,
     neighbours,
     plan_folded,
     plan_optional,
-    removed_row_form,
-    row_id,
-    row_values,
-    shown_rows,
-    stale_inputs,
+    shown_row_key,
     table_columns,
     wizard_progress,
 )
+from proposals.wizard_stale import Stale, stale_inputs
 
 TEMPLATE = "proposals/wizard.html"
-NUMBER_FIELDS = (models.IntegerField, models.DecimalField, models.FloatField)
 STEP_SLUGS = [step.slug for step in STEPS]
 ROW_OPERATIONS = services.ROW_OPERATIONS
 # The fragments of ``wizard.html`` that answer htmx requests, by kind of answer.
@@ -97,22 +99,32 @@ def _step_or_404(slug: str):
         raise Http404("No such step.") from None
 
 
-def _gpu_unit(proposal, posted: str | None = None) -> str:
-    """The unit GPU counts are typed in: the proposal's (or, for a POST that carries
-    the toggle, the posted one: its numbers are in that unit); GCDs only on systems
-    whose GPUs have several dies."""
-    unit = posted if posted in ("gpus", "gcds") else proposal.gpu_unit
-    if proposal.system is None or proposal.system.gcds_per_gpu < 2:
-        return "gpus"
-    return unit
+def _stored_forms(request, proposal, step):
+    """The step's forms showing what is stored, in the person's number format."""
+    return build_step_forms(
+        step,
+        proposal,
+        gpu_unit=gpu_unit_of(proposal),
+        number_format=number_format(request),
+    )
 
 
 def _page(request, proposal, step, step_forms, **extra):
-    """Context shared by the full page and its fragments."""
+    """Context shared by the full page and its fragments: one evaluation of the
+    proposal, what the step templates read of it, and the page's live regions."""
     previous, following = neighbours(step.slug)
     system = proposal.system
-    live = live_context(proposal, step=step.slug, chart_link=True)
+    evaluation = Evaluation.of(proposal)
+    live = live_context(proposal, step=step.slug, evaluation=evaluation)
+    chart_url, chart_image_key = wizard_chart(evaluation, proposal.pk)
+    # The applicant's path: progress from the badges' counts; what the tier
+    # does not ask for (Playground: job plan, measurements) folded away.
+    progress = wizard_progress(
+        live["counts_by_step"], live["refused_by_step"], proposal.visited_steps
+    )
     folded = plan_folded(live["mode_terms"], proposal)
+    regions = _regions(proposal, live, progress, folded, chart_url)
+    every = flatten(regions)
     return {
         "proposal": proposal,
         "step": step,
@@ -132,25 +144,40 @@ def _page(request, proposal, step, step_forms, **extra):
         "tables": TABLE_BY_KIND,
         "columns": {kind: table_columns(kind) for kind in TABLE_KINDS},
         "units": {key: spec.unit for key, spec in FIELD_BY_KEY.items() if spec.unit},
-        # Regions an autosave may leave out when the page shows them already.
-        "chart_changed": True,
-        "findings_changed": True,
-        "badges_changed": True,
-        "summary_changed": SUMMARY_PARTS,
         **live,
-        # The applicant's path: progress from the badges' counts; what the tier
-        # does not ask for (Playground: job plan, measurements) folded away.
-        "progress": wizard_progress(
-            live["counts_by_step"], live["refused_by_step"], proposal.visited_steps
-        ),
+        "progress": progress,
         "plan_folded": folded,
         "plan_optional": plan_optional(live["mode_terms"]),
-        # Without measurements the chart region's text names the tier and whether
-        # it asks for scaling data; every number is written in the person's format.
-        "chart_key": region_key(live["chart_key"], folded, live["tier_label"]),
-        # Every part of the summary writes numbers in the person's format.
-        "summary_key": summary_field(live["summary_keys"], number_format(request).name),
+        "chart_url": chart_url,
+        "chart_image_key": chart_image_key,
+        # The live regions: by name for the page, all of them, and their keys (the
+        # page sends these back; an autosave renders the others: ``changed``).
+        "regions": regions,
+        "all_regions": every,
+        "changed_regions": every,
+        "regions_shown": shown_field(every),
         **extra,
+    }
+
+
+def _regions(proposal, live, progress, folded, chart_url) -> dict:
+    """The page's live regions (the sidebar's, the step badges, the progress)."""
+    findings = tuple(
+        {key: item[key] for key in ("finding", "step", "anchor", "css")}
+        for item in live["findings"]
+    )
+    sidebar = Sidebar(
+        findings=findings,
+        finding_counts=live["finding_counts"],
+        refused_labels=tuple(live["refused_labels"]),
+        plan_folded=folded,
+        chart_url=chart_url,
+    )
+    return {
+        **sidebar_regions(live["evaluation"], proposal.pk, sidebar, live["calendar"]),
+        **wizard_regions(
+            STEPS, progress, live["counts_by_step"], live["refused_by_step"]
+        ),
     }
 
 
@@ -158,13 +185,34 @@ def _remember_chart(proposal, context) -> None:
     """Note which data the page's chart URL stands for, so that the image view
     draws it without assessing the proposal again."""
     if context.get("chart_url"):
-        charts.remember(proposal.pk, context["chart_image_key"], context["chart_data"])
+        data = context["evaluation"].chart_data
+        charts.remember(proposal.pk, context["chart_image_key"], data)
+
+
+def _keys_field(keys: dict) -> str:
+    return " ".join(f"{prefix}:{key}" for prefix, key in keys.items())
+
+
+def _row_keys_shown(context) -> str:
+    """The fingerprint of each row the step's form shows, from the bases the page
+    is given (what its inputs show)."""
+    bases = json.loads(context.get("posted_bases_json") or context["bases_json"])
+    return _keys_field(
+        {
+            entry.anchor: shown_row_key(entry.anchor, bases)
+            for entries in context["forms"].tables.values()
+            for entry in entries
+        }
+    )
 
 
 def _answer(request, kind: str, context, *, status=200):
     """The one place that decides what answers: ``page`` (the full step), or for
     htmx ``autosave`` / ``rows`` fragments (``FRAGMENTS``)."""
-    if kind != "autosave" or context.get("chart_changed"):
+    if kind != "autosave":
+        context["row_keys_shown"] = _row_keys_shown(context)
+    chart = context["regions"]["chart"]
+    if kind != "autosave" or chart in context["changed_regions"]:
         _remember_chart(context["proposal"], context)
     if kind == "page" or not request.htmx:
         return TemplateResponse(request, TEMPLATE, context, status=status)
@@ -194,7 +242,7 @@ def wizard(request, pk, step):
             # Edited: the step's open items are shown as what they are from now on.
             services.proposal_mark_visited(proposal=proposal, step=step.slug)
             system_before = proposal.system_id
-            saved = _save(
+            saved = save_step(
                 request, proposal, step, posted_rows_only=autosave, locked=True
             )
         # Assessed and rendered after the commit, without the lock.
@@ -206,12 +254,7 @@ def wizard(request, pk, step):
     if left in STEP_BY_SLUG and left != step.slug:
         # The step tabs say which step was left (so it was seen).
         services.proposal_mark_visited(proposal=proposal, step=left)
-    step_forms = build_step_forms(
-        step,
-        proposal,
-        gpu_unit=_gpu_unit(proposal),
-        number_format=number_format(request),
-    )
+    step_forms = _stored_forms(request, proposal, step)
     context = _page(request, proposal, step, step_forms)
     # Moved here from another step: focus goes to this step's heading (focus.js).
     context["focus_heading"] = navigated_here(
@@ -245,7 +288,7 @@ def row_operation(request, pk, step, kind, operation, row=None):
         foreign = row is not None and str(row) not in stored
         if foreign and services.ROW_MODELS[kind].objects.filter(pk=row).exists():
             raise Http404("No such row.")  # another proposal's
-        saved = _save(
+        saved = save_step(
             request,
             proposal,
             step,
@@ -278,26 +321,10 @@ def _step_post(
             skip=saved.unsettled,
             gpu_unit=step_forms.gpu_unit,
             number_format=number_format(request),
+            shown_keys=posted_row_keys(request),
         )
     if autosave:
-        context = _page(
-            request, proposal, step, step_forms, **saved.context(number_format(request))
-        )
-        # The page puts a newer value in an input only where the person has not
-        # typed since (static/js/app.js), and then takes its base too: an input
-        # being typed in keeps its old base, so its save shows the conflict.
-        context["refresh_json"] = json.dumps(
-            {"inputs": stale.inputs, "removed": stale.removed}
-        )
-        # A region is rendered and sent again only when what it shows changed: the
-        # page sends back the fingerprint of what it shows (``revision_field``).
-        for region in ("chart", "findings", "badges"):
-            shown = request.POST.get(f"{region}_key")
-            context[f"{region}_changed"] = shown != context[f"{region}_key"]
-        context["summary_changed"] = summary_changed(
-            request.POST.get("summary_key"), context["summary_key"]
-        )
-        return _answer(request, "autosave", context)
+        return _autosave_answer(request, proposal, step, saved, stale)
     if (
         outcome.conflicts
         or saved.gone
@@ -306,15 +333,51 @@ def _step_post(
         # The page again, as posted, but with another tab's newer values in the
         # inputs this page did not change (and those values as their bases).
         _show_stored(step_forms, saved.bases, stale)
-        context = _page(
-            request, proposal, step, step_forms, **saved.context(number_format(request))
-        )
+        context = _page(request, proposal, step, step_forms, **saved.context())
         context["focus_heading"] = True  # not <body>: the step and its messages
         return _answer(request, "page", context)
     destination = request.POST.get("goto", step.slug)
     if destination not in STEP_BY_SLUG:
         destination = step.slug
     return redirect("proposals:step", pk=proposal.pk, step=destination)
+
+
+def _autosave_answer(request, proposal, step, saved, stale):
+    """The autosave's answer, out of band: the save's status and what it could not
+    do, the inputs' feedback and the rows' figures, and the live regions whose key
+    the page does not show yet."""
+    context = _page(
+        request,
+        proposal,
+        step,
+        saved.step_forms,
+        **saved.context(),
+    )
+    # The page puts a newer value in an input only where the person has not
+    # typed since (static/js/app.js), and then takes its base too: an input
+    # being typed in keeps its old base, so its save shows the conflict.
+    context["refresh_json"] = json.dumps(
+        {"inputs": stale.inputs, "removed": stale.removed, "keys": stale.keys}
+    )
+    # What the page merges into its bases: those of the inputs it sent, as saved
+    # (not every input's: the page keeps the others), and those rows' fingerprints.
+    context["bases_update_json"] = json.dumps(saved.bases)
+    prefixes = {m.group(1) for key in saved.bases if (m := ROW_PREFIX.match(key))}
+    context["row_keys_update"] = _keys_field(
+        {prefix: shown_row_key(prefix, saved.bases) for prefix in prefixes}
+    )
+    # The page-level regions it does not show yet, and the figures of the rows
+    # it sent (the page keeps no key for those: they come with each row sent).
+    context["changed_regions"] = changed(
+        context["all_regions"], request.POST.get("regions")
+    ) + row_regions(
+        saved.step_forms,
+        context["evaluation"],
+        context["job_figures"],
+        context["point_figures"],
+        context["refused_rows"],
+    )
+    return _answer(request, "autosave", context)
 
 
 def _show_stored(step_forms, bases, stale) -> None:
@@ -340,21 +403,14 @@ def _after_rows(request, proposal, step, saved):
     """After a row operation (or a change of system): the step's forms afresh, with
     what was typed and refused, the conflicts of this request, and what the row
     operation could not do (a row changed or removed elsewhere)."""
-    fresh = build_step_forms(
-        step,
-        proposal,
-        gpu_unit=_gpu_unit(proposal),
-        number_format=number_format(request),
-    )
+    fresh = _stored_forms(request, proposal, step)
     # The inputs show what is stored: so do their bases, but for the conflicting
     # inputs, whose base stays what this page had shown ("Keep mine").
     bases = field_bases(fresh)
     bases.update(
         {key: value for key, value in saved.bases.items() if key in saved.conflicted}
     )
-    context = _page(
-        request, proposal, step, fresh, **saved.context(number_format(request))
-    )
+    context = _page(request, proposal, step, fresh, **saved.context())
     context["posted_bases_json"] = json.dumps(bases)
     kind = saved.row_op[1] if saved.row_op else ""
     context["focus"] = f"{kind}-{saved.new_row.pk}" if saved.new_row else ""
@@ -367,129 +423,12 @@ def _after_rows(request, proposal, step, saved):
     return redirect(url + (f"#{anchor}" if anchor else ""))
 
 
-class _Saved:
-    """What one save did: the bound forms, the outcome, the new row, the conflicts,
-    the inputs it left unsettled, and what its row operation could not do."""
-
-    def __init__(
-        self, step_forms, outcome, new_row, row_op, bases, collected, restoring=False
-    ):
-        self.step_forms = step_forms
-        self.outcome = outcome
-        self.new_row = new_row
-        self.row_op = row_op
-        self.bases = bases
-        self.conflicted = {
-            _input_name(step_forms, conflict) for conflict in outcome.conflicts
-        }
-        # Inputs whose text is not what is stored (refused, held, conflicting).
-        self.unsettled = set(collected.refused) | self.conflicted
-        self.gone = collected.gone  # edited rows removed elsewhere (prefixes)
-        self.restore_refused = bool(
-            row_op and row_op[0] == "restore" and new_row is None and restoring
-        )
-
-    @property
-    def needs_answer(self) -> bool:
-        """Whether the row operation left something for the person to read or
-        choose (so a page without JavaScript shows it rather than moving on)."""
-        return bool(
-            self.gone
-            or self.outcome.row_changed
-            or self.outcome.row_gone
-            or self.restore_refused
-        )
-
-    def context(self, fmt) -> dict:
-        return {
-            "saved": True,
-            "conflicts": _describe_conflicts(self.step_forms, self.outcome),
-            "posted_bases_json": json.dumps(self.bases),
-            "row_changed": _describe_row_changed(self.outcome.row_changed, fmt),
-            "row_gone": _describe_row_gone(self.row_op, self.outcome.row_gone),
-            "restore_refused": self.restore_refused,
-        }
-
-
-def _describe_row_changed(changed, fmt) -> dict | None:
-    """A delete not done because the row changed elsewhere, as the question above
-    the step shows it (:func:`describe_changed_rows`)."""
-    if changed is None:
-        return None
-    row = changed.row
-    kind = _kind_of(row)
-    item = TABLE_BY_KIND[kind].item
-    url = reverse(
-        "proposals:row",
-        kwargs={
-            "pk": row.proposal_id,
-            "step": TABLE_BY_KIND[kind].section,
-            "kind": kind,
-            "row": row.pk,
-            "operation": "delete",
-        },
-    )
-    return describe_changed_rows(
-        [changed],
-        fmt,
-        heading=f"This {item.lower()} was changed in another tab",
-        outcome="so it was not removed",
-        url=url,
-        confirm="Delete anyway",
-        keep="Keep it",
-    )
-
-
-def describe_changed_rows(changed, fmt, *, heading, outcome, url, confirm, keep):
-    """Rows changed elsewhere that an operation would have removed, as the question
-    above the step shows them: per row, what changed (the field's label, what this
-    page showed, what is stored), and the two choices (``confirm`` posts to
-    ``url``; ``keep`` saves the step and closes the question)."""
-    rows = []
-    for change in changed:
-        row = change.row
-        kind = _kind_of(row)
-        rows.append(
-            {
-                "prefix": f"{kind}-{row.pk}",
-                "name": getattr(row, TABLE_BY_KIND[kind].name_field, "")
-                if TABLE_BY_KIND[kind].name_field
-                else "",
-                "fields": [
-                    {
-                        "label": _field_label(kind, name),
-                        "shown": _stored_text(row, name, base, fmt),
-                        "stored": _stored_text(row, name, stored, fmt),
-                    }
-                    for name, base, stored in change.fields
-                ],
-            }
-        )
-    return {
-        "heading": heading,
-        "outcome": outcome,
-        "rows": rows,
-        "url": url,
-        "confirm": confirm,
-        "keep": keep,
-    }
-
-
-def _kind_of(row) -> str:
-    return next(k for k, model in services.ROW_MODELS.items() if isinstance(row, model))
-
-
 def step_with_question(request, proposal, step_slug: str, **extra):
     """The step afresh from what is stored (its inputs' bases too), as after a row
     operation, with ``extra`` in the context (a question above the step); for htmx
     in place of the step's form, whatever the button's own target."""
     step = STEP_BY_SLUG[step_slug]
-    fresh = build_step_forms(
-        step,
-        proposal,
-        gpu_unit=_gpu_unit(proposal),
-        number_format=number_format(request),
-    )
+    fresh = _stored_forms(request, proposal, step)
     context = _page(request, proposal, step, fresh, saved=True, **extra)
     context["posted_bases_json"] = json.dumps(field_bases(fresh))
     if not request.htmx:
@@ -500,227 +439,6 @@ def step_with_question(request, proposal, step_slug: str, **extra):
     return response
 
 
-def _describe_row_gone(row_op, gone: bool) -> dict | None:
-    """A row operation on a row removed elsewhere: nothing done, said so."""
-    if not gone or not row_op:
-        return None
-    operation, kind, _ = row_op
-    return {"item": TABLE_BY_KIND[kind].item, "operation": operation}
-
-
-def _field_label(kind: str, name: str) -> str:
-    spec = FIELD_BY_KEY.get(f"{kind}.{name}")
-    return spec.label if spec else name
-
-
-def _stored_text(row, name: str, value, fmt) -> str:
-    """A row's value (stored, or as a page showed it) as people read it: a number
-    in the person's format, a choice by its label, a related row by its name."""
-    if value is None or value == "":
-        return "(empty)"
-    field = type(row)._meta.get_field(name)
-    if field.is_relation:
-        pk = row_id(str(value))  # a base is the page's word: maybe no id at all
-        related = field.related_model.objects.filter(pk=pk).first() if pk else None
-        return str(getattr(related, "name", "") or related) if related else str(value)
-    if field.choices:
-        return str(dict(field.flatchoices).get(value, value))
-    if isinstance(field, NUMBER_FIELDS):
-        try:
-            return format_number(Decimal(str(value)), fmt)
-        except InvalidOperation:
-            pass
-    return str(value)
-
-
-def _posted_bases(request) -> dict[str, str]:
-    """What each input showed when the page was loaded (``bases``: a JSON object of
-    input name -> stored value as text); anything else is a bad request (400)."""
-    try:
-        bases = json.loads(request.POST.get("bases") or "{}")
-    except (ValueError, RecursionError):  # RecursionError: ``[[[[...`` too deep
-        raise BadRequest("bases must be a JSON object.") from None
-    if not isinstance(bases, dict) or not all(
-        isinstance(value, str) for value in bases.values()
-    ):
-        raise BadRequest("bases must map input names to text.")
-    return bases
-
-
-def _save(
-    request, proposal, step, *, posted_rows_only=False, row_op=None, locked=False
-):
-    """Validate and store a step's POST (field by field) and its row operation
-    (``row_op``: operation, table kind, row id)."""
-    unit = _gpu_unit(proposal, request.POST.get("gpu_unit"))
-    step_forms = build_step_forms(
-        step,
-        proposal,
-        request.POST,
-        gpu_unit=unit,
-        number_format=number_format(request),
-        posted_rows_only=posted_rows_only,
-    )
-    bases = _posted_bases(request)
-    keep = request.POST.get("keep")
-    if keep:
-        # "Keep mine" in the conflict banner: this page's value wins over the other.
-        bases[keep] = field_bases(step_forms).get(keep)
-    collected = collect_changes(step_forms, request.POST, bases)
-    changes = collected.changes
-    if "gpu_unit" in request.POST and unit != proposal.gpu_unit:
-        # Only the toggle itself changes the unit (steps without it never post it).
-        changes.append(Change(proposal, {"gpu_unit": unit}, step_forms.main))
-    row_action = None
-    if row_op is not None:
-        row_action = _row_action(
-            proposal, step_forms, collected, bases, row_op, request.POST
-        )
-    outcome, new_row = services.proposal_save_step(
-        proposal=proposal,
-        changes=changes,
-        refused=collected.refused,
-        cleared=collected.cleared,
-        row_action=row_action,
-        locked=locked,
-    )
-    for change in outcome.refused:
-        change.form.add_error(
-            None, "These values contradict each other; they were not saved."
-        )
-    # What each input is now based on: its saved or confirmed value; a conflicting,
-    # refused or held input keeps the base it had.
-    unsettled = set(collected.refused) | {
-        _input_name(step_forms, conflict) for conflict in outcome.conflicts
-    }
-    for form in step_forms.all_forms():
-        cleaned = getattr(form, "cleaned_data", None)
-        if not form.is_bound or cleaned is None:
-            continue
-        for name in form.fields:
-            key = form.add_prefix(name)
-            if key in bases and key not in unsettled and name in cleaned:
-                bases[key] = services.canonical(cleaned[name])
-    return _Saved(
-        step_forms,
-        outcome,
-        new_row,
-        row_op,
-        bases,
-        collected,
-        restoring=row_action is not None and row_action.action == "restore",
-    )
-
-
-def _row_action(proposal, step_forms, collected, bases, row_op, data):
-    """The service's row operation for ``row_op``: for a delete, what the page showed
-    of the row (its bases, or this request's own new values, which are saved just
-    before); for an add-back, the values typed into the removed row (posted now, or
-    kept from an earlier save); for a move, the row the page showed next to it."""
-    operation, kind, pk = row_op
-    prefix = f"{kind}-{pk}"
-    if operation == "discard":
-        return services.RowAction(operation, kind, pk=pk)
-    if operation == "restore":
-        typed = _typed_into_removed_row(proposal, step_forms, collected, prefix)
-        if typed is None:  # nothing kept (added back already): nothing to do
-            return None
-        values, refused = typed
-        return services.RowAction(
-            operation, kind, pk=pk, values=values, refused=refused
-        )
-    shown = None
-    if operation == "delete":
-        shown = shown_rows(bases, kind).get(pk, {})
-        for change in collected.changes:
-            if f"{kind}-{getattr(change.instance, 'pk', None)}" == prefix:
-                shown.update(
-                    {name: services.canonical(v) for name, v in change.values.items()}
-                )
-    neighbour = None
-    if operation in ("up", "down"):
-        # The page's order: the order its rows' inputs were posted in.
-        order = list(dict.fromkeys(p for p in _posted_prefixes(data, kind)))
-        if prefix in order:
-            at = order.index(prefix) + (-1 if operation == "up" else 1)
-            if 0 <= at < len(order):
-                neighbour = int(order[at].split("-")[1])
-    return services.RowAction(operation, kind, pk=pk, shown=shown, neighbour=neighbour)
-
-
-def _posted_prefixes(data, kind: str):
-    """The row prefixes of ``kind`` in ``data``, in the order posted (with repeats)."""
-    for key in data:
-        match = ROW_PREFIX.match(key)
-        parts = match.group(1).split("-") if match else ("", "")
-        if parts[0] == kind and row_id(parts[1]) is not None:
-            yield match.group(1)
-
-
-def _typed_into_removed_row(proposal, step_forms, collected, prefix):
-    """The values (validated) and refused text of the removed row ``prefix``: as
-    typed into the page now, else as kept in ``refused_inputs`` by the save that
-    found it gone; ``None`` when neither (a second "Add it back")."""
-    if prefix in collected.gone:
-        return row_values(step_forms.gone[prefix].form)
-    kept = {
-        key: item["text"]
-        for key, item in (proposal.refused_inputs or {}).items()
-        if key.startswith(f"{prefix}-") and item.get("gone")
-    }
-    if not kept:
-        return None
-    kind = prefix.split("-")[0]
-    form = removed_row_form(step_forms, proposal, kind, prefix, kept)
-    return row_values(form)
-
-
-def _input_name(step_forms, conflict) -> str:
-    for form in step_forms.all_forms():
-        if step_forms.originals.get(id(form)) is conflict.instance:
-            return form.add_prefix(conflict.name)
-    return conflict.name
-
-
-def _shown(field, value) -> str:
-    """A stored value as the field shows it (a choice's label, a number in the
-    person's format)."""
-    if value is None or value == "":
-        return "(empty)"
-    choices = getattr(field, "choices", None)
-    if choices is not None:
-        flat = {}
-        for key, label in choices:
-            if isinstance(label, list | tuple):
-                flat.update({str(k): v for k, v in label})
-            else:
-                flat[str(key)] = label
-        return str(flat.get(services.canonical(value), value))
-    return str(field.prepare_value(value))
-
-
-def _describe_conflicts(step_forms, outcome) -> list[dict]:
-    """The conflicts of a save as the banner shows them: the field, both values."""
-    described = []
-    for conflict in outcome.conflicts:
-        key = _input_name(step_forms, conflict)
-        form = next(
-            f
-            for f in step_forms.all_forms()
-            if step_forms.originals.get(id(f)) is conflict.instance
-        )
-        field = form.fields[conflict.name]
-        described.append(
-            {
-                "input": key,
-                "label": field.label,
-                "mine": form.data.get(key, ""),
-                "theirs": _shown(field, conflict.theirs),
-            }
-        )
-    return described
-
-
 def save_posted_step(request, proposal, slug: str) -> dict | None:
     """Store what a step's form posted, field by field, as its Save button does:
     for the views that receive the whole step form without JavaScript (a paste
@@ -729,8 +447,8 @@ def save_posted_step(request, proposal, slug: str) -> dict | None:
     if "bases" not in request.POST:
         return None
     if request.htmx:  # the autosave stored what was typed
-        return _posted_bases(request)
+        return posted_bases(request)
     with transaction.atomic():
         # Read locked, as the step's own save: compared and written at once.
         locked = _editable(request, proposal.pk, lock=True)
-        return _save(request, locked, STEP_BY_SLUG[slug], locked=True).bases
+        return save_step(request, locked, STEP_BY_SLUG[slug], locked=True).bases

@@ -240,7 +240,35 @@ function pageMessage(key, fallback, values) {
       const prefix = rowPrefix(name);
       if (prefix && !pending.has(prefix)) delete params[name];
     });
+    sendOnlyWhatASaveNeeds(params);
   });
+
+  // The page keeps every input's base (#bases-field) and each row's fingerprint
+  // (#row-keys-field); an autosave sends the bases of the inputs it sends, and the
+  // fingerprints of the other rows (for the server to tell what changed elsewhere).
+  function sendOnlyWhatASaveNeeds(params) {
+    const basesField = document.getElementById("bases-field");
+    const keysField = document.getElementById("row-keys-field");
+    if (!basesField || !keysField) return;
+    let all = {};
+    try { all = JSON.parse(basesField.value || "{}"); } catch (error) { all = {}; }
+    const posted = new Set();
+    Object.keys(params).forEach(function (name) {
+      const prefix = rowPrefix(name);
+      if (prefix) posted.add(prefix);
+    });
+    // The step's own inputs (an unticked box or radio is sent as nothing) and
+    // the inputs of the rows sent.
+    const needed = {};
+    Object.keys(all).forEach(function (name) {
+      const prefix = rowPrefix(name);
+      if (!prefix || posted.has(prefix)) needed[name] = all[name];
+    });
+    params.bases = JSON.stringify(needed);
+    params.row_keys = keysField.value.split(/\s+/).filter(function (pair) {
+      return pair && !posted.has(pair.split(":")[0]);
+    }).join(" ");
+  }
 
   document.body.addEventListener("htmx:afterRequest", function (event) {
     if (!sent || !event.detail.elt.matches || !event.detail.elt.matches("form[data-autosave]")) return;
@@ -345,6 +373,42 @@ function pageMessage(key, fallback, values) {
     return elements.length > 0;
   }
 
+  function rowKeys(field) {
+    const keys = new Map();
+    field.value.split(/\s+/).forEach(function (pair) {
+      const at = pair.indexOf(":");
+      if (at > 0) keys.set(pair.slice(0, at), pair.slice(at + 1));
+    });
+    return keys;
+  }
+
+  function writeRowKeys(field, keys) {
+    const pairs = [];
+    keys.forEach(function (key, prefix) { pairs.push(prefix + ":" + key); });
+    field.value = pairs.join(" ");
+  }
+
+  // An autosave answers with the bases of the inputs it sent, as saved, and those
+  // rows' fingerprints (#bases-update): merged into what the page keeps.
+  function mergeSaved() {
+    const update = document.getElementById("bases-update");
+    const basesField = document.getElementById("bases-field");
+    const keysField = document.getElementById("row-keys-field");
+    if (!update || !basesField || !update.dataset.bases) return;
+    let bases = {};
+    let saved = {};
+    try { bases = JSON.parse(basesField.value || "{}"); } catch (error) { bases = {}; }
+    try { saved = JSON.parse(update.dataset.bases); } catch (error) { saved = {}; }
+    Object.keys(saved).forEach(function (name) { bases[name] = saved[name]; });
+    basesField.value = JSON.stringify(bases);
+    if (keysField) {
+      const keys = rowKeys(keysField);
+      rowKeys({ value: update.dataset.rows || "" }).forEach(function (key, prefix) { keys.set(prefix, key); });
+      writeRowKeys(keysField, keys);
+    }
+    update.dataset.bases = "";
+  }
+
   function apply(sent) {
     const box = document.getElementById("refresh-values");
     const form = document.querySelector("form[data-autosave]");
@@ -358,12 +422,27 @@ function pageMessage(key, fallback, values) {
     let skipped = false;
     let taken = 0;
     const now = new FormData(form);
+    const skippedRows = new Set();
     Object.keys(data.inputs || {}).forEach(function (name) {
       const entry = data.inputs[name];
-      if (typedSince(now, sent, name)) { skipped = true; return; }
+      if (typedSince(now, sent, name)) {
+        skipped = true;
+        skippedRows.add(name.split("-").slice(0, 2).join("-"));
+        return;
+      }
+      // A row sent again whole: what it already shows is left alone.
+      if (last(now.getAll(name)) === entry.value) { bases[name] = entry.base; return; }
       if (put(form, name, entry.value)) { bases[name] = entry.base; taken += 1; }
     });
     basesField.value = JSON.stringify(bases);
+    const keysField = document.getElementById("row-keys-field");
+    if (keysField && data.keys) {
+      const keys = rowKeys(keysField);
+      Object.keys(data.keys).forEach(function (prefix) {
+        if (!skippedRows.has(prefix)) keys.set(prefix, data.keys[prefix]);
+      });
+      writeRowKeys(keysField, keys);
+    }
     // Said where the save status is read out (aria-live), not only shown.
     const status = document.getElementById("save-status");
     if (taken && status) {
@@ -389,6 +468,10 @@ function pageMessage(key, fallback, values) {
       row.title = pageMessage("removedElsewhere", "Removed in another tab");
     });
   }
+
+  // Merged as soon as the answer is swapped in: before the other listeners (a
+  // plain submit that waited for this autosave sends the bases as saved).
+  document.addEventListener("htmx:afterRequest", mergeSaved, true);
 
   document.body.addEventListener("htmx:afterRequest", function (event) {
     const sent = event.detail.xhr && event.detail.xhr.aifactorySent;

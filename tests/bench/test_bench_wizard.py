@@ -4,7 +4,10 @@ numbers answer, the chart is an image fetched afterwards), the chart image from 
 cache, a proposal ten times the demo's size, and keystroke to painted tier in
 Chromium. Figures are printed; only wrong results fail."""
 
+import html
 import io
+import json
+import re
 from urllib.parse import urlencode
 
 import pytest
@@ -51,12 +54,51 @@ def demo_client(client, catalogue):
     return client, proposal
 
 
-KEYS = ("bases", "chart_key", "findings_key", "badges_key", "summary_key")
+ROW = re.compile(r"^(?:codes|measurements|jobs|schedule)-\d+-")
+
+
+def _page_state(content: str) -> dict:
+    """What the page keeps: every input's base, the rows' fingerprints, and the
+    keys of the regions it shows."""
+    return {
+        "bases": json.loads(_hidden(content, "bases")),
+        "row_keys": _hidden(content, "row_keys"),
+        "regions": _hidden(content, "regions"),
+    }
+
+
+def _sent(state: dict, values: dict) -> dict:
+    """What the page's autosave sends with ``values`` (static/js/app.js): the bases
+    of the step's own inputs and of the rows sent, the other rows' fingerprints,
+    the regions' keys."""
+    rows = {m.group(0) for key in values if (m := ROW.match(key))}
+    bases = {
+        key: base
+        for key, base in state["bases"].items()
+        if not (m := ROW.match(key)) or m.group(0) in rows
+    }
+    row_keys = " ".join(
+        pair
+        for pair in state["row_keys"].split()
+        if pair.split(":")[0] + "-" not in rows
+    )
+    return {
+        **values,
+        "bases": json.dumps(bases),
+        "row_keys": row_keys,
+        "regions": state["regions"],
+        "autosave": "1",
+    }
+
+
+def _answered(state: dict, content: str) -> None:
+    """The page takes an autosave's answer: the saved bases, the regions' keys."""
+    state["regions"] = _hidden(content, "regions")
+    update = content.split('id="bases-update" hidden data-bases="', 1)[1]
+    state["bases"].update(json.loads(html.unescape(update.split('"', 1)[0])))
 
 
 def _hidden(content: str, name: str) -> str:
-    import html
-
     tail = content.split(f'name="{name}"', 1)[1]
     return html.unescape(tail.split('value="', 1)[1].split('"', 1)[0])
 
@@ -78,19 +120,17 @@ def _autosave(client, proposal, values, *, step="scalability"):
     (from the previous answer) go back with each request."""
     url = reverse("proposals:step", args=[proposal.pk, step])
     page = client.get(url).content.decode()
-    state = {"n": 0, "keys": {name: _hidden(page, name) for name in KEYS}}
+    state = {"n": 0, "page": _page_state(page)}
 
     def post():
         state["n"] += 1
         response = form_post(
-            client,
-            url,
-            {**values[state["n"] % len(values)], **state["keys"], "autosave": "1"},
+            client, url, _sent(state["page"], values[state["n"] % len(values)])
         )
         assert response.status_code == 200, response.content[:500]
         content = response.content.decode()
         assert 'data-state="saved"' in content, content[:2000]
-        state["keys"] = {name: _hidden(content, name) for name in KEYS}
+        _answered(state["page"], content)
         state["last"] = content
 
     post.state = state
@@ -127,7 +167,7 @@ def test_recompute_request_against_trivial_view(demo_client):
     assert 'id="live-chart"' not in post.state["last"]  # the chart is unchanged
     # The same request body, as the same user, to a view that only reads and
     # updates the owner's proposal: what any save costs before its own work.
-    body = {**_narrative(["We measured A."])[0], **post.state["keys"], "autosave": "1"}
+    body = _sent(post.state["page"], _narrative(["We measured A."])[0])
     owner_url = f"/bench/owner-select-update/{proposal.pk}/"
 
     def owner_save():
@@ -213,11 +253,11 @@ def test_autosave_with_the_chart_changed(demo_client):
         response = form_post(
             client,
             reverse("proposals:step", args=[proposal.pk, "scalability"]),
-            {**values, **changed_post.state["keys"], "autosave": "1"},
+            _sent(changed_post.state["page"], values),
         )
         content = response.content.decode()
         assert 'id="live-chart"' in content and "/chart/" in content
-        changed_post.state["keys"] = {k: _hidden(content, k) for k in KEYS}
+        _answered(changed_post.state["page"], content)
         changed_post.state["last"] = content
 
     changed()

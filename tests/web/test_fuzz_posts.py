@@ -72,10 +72,7 @@ CONTROLS = [
     "keep",
     "autosave",
     "gpu_unit",
-    "chart_key",
-    "findings_key",
-    "badges_key",
-    "summary_key",
+    "regions",
 ]
 
 

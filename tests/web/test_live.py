@@ -11,6 +11,7 @@ from django.urls import reverse
 
 from proposals import charts, reference_data, selectors
 from proposals.models import CallMode, Cluster, Proposal
+from proposals.regions import parse_shown
 from proposals.views.charts import CACHE_CONTROL
 from proposals.wizard import STEP_BY_SLUG, STEPS, build_step_forms
 from tests.factories import (
@@ -195,12 +196,13 @@ def test_the_chart_follows_the_data(user_client, full):
 
 
 def keys_of(content: str) -> dict:
-    found = {}
-    for name in ("chart_key", "findings_key", "badges_key", "summary_key"):
-        found[name] = (
-            content.split(f'name="{name}"')[1].split('value="')[1].split('"')[0]
-        )
-    return found
+    """What the page sends back: the keys of the regions it shows."""
+    field = content.split('name="regions"')[1].split('value="')[1].split('"')[0]
+    return {"regions": field}
+
+
+def region_key(keys: dict, name: str) -> str:
+    return parse_shown(keys["regions"])[name]
 
 
 def test_unchanged_regions_are_not_sent_again(user_client, full):
@@ -235,10 +237,15 @@ def test_unchanged_regions_are_not_sent_again(user_client, full):
     assert 'id="live-totals"' in content
     for region in ('id="live-chart"', 'id="live-tier"', 'id="live-energy"'):
         assert region not in content
-    assert keys_of(content)["findings_key"] != keys["findings_key"]
-    assert keys_of(content)["summary_key"] != keys["summary_key"]
+    assert region_key(keys_of(content), "live-findings") != region_key(
+        keys, "live-findings"
+    )
+    assert region_key(keys_of(content), "live-totals") != region_key(
+        keys, "live-totals"
+    )
 
 
+SUMMARY_PARTS = ("tier", "totals", "compute", "energy", "calendar", "bar")
 SUMMARY_REGIONS = (
     'id="live-tier"',
     'id="live-totals"',
@@ -265,7 +272,9 @@ def test_the_tier_and_totals_follow_the_hours_typed(user_client, full):
         assert region in content
     assert 'id="live-tier"' not in content
     assert 'data-testid="requested-hours">500<' in content
-    assert keys_of(content)["summary_key"] != keys["summary_key"]
+    assert region_key(keys_of(content), "live-totals") != region_key(
+        keys, "live-totals"
+    )
     keys = keys_of(content)
     data = page_data(full, "selection", total_gpu_hours="120000")
     content = user_client.post(
@@ -276,11 +285,14 @@ def test_the_tier_and_totals_follow_the_hours_typed(user_client, full):
 
 
 def test_a_page_without_summary_fingerprints_gets_every_part(user_client, full):
-    """An autosave that sends no (or an unreadable) summary fingerprint gets every
-    part of the summary."""
+    """An autosave that sends no (or an unreadable, or another) fingerprint of the
+    summary's parts gets every part of the summary."""
     page = user_client.get(step_url(full, "scalability")).content.decode()
-    for sent in ("", "not.a.fingerprint", keys_of(page)["summary_key"] + ".extra"):
-        keys = {**keys_of(page), "summary_key": sent}
+    other = " ".join(
+        f"{name}:{'0' * 12}" for name in parse_shown(keys_of(page)["regions"])
+    )
+    for sent in ("", "not.a.fingerprint", other):
+        keys = {"regions": sent}
         data = page_data(full, "scalability", scalability_narrative=f"Text {sent}")
         content = user_client.post(
             step_url(full, "scalability"), {**data, **keys}, headers=HX
@@ -431,10 +443,9 @@ def test_a_nul_character_typed_is_refused_not_a_server_error(user_client, full):
 
 def _summary_parts(page: str) -> dict:
     """Each part of the live summary on a full step page: its fingerprint (from
-    the page's ``summary_key``) and its HTML."""
-    from proposals.live import SUMMARY_PARTS
-
-    keys = keys_of(page)["summary_key"].split(".")
+    the page's ``regions``) and its HTML."""
+    shown = parse_shown(keys_of(page)["regions"])
+    keys = [shown[f"live-{part}"] for part in SUMMARY_PARTS]
     html = {}
     for part in SUMMARY_PARTS:
         if part == "bar":
@@ -453,7 +464,6 @@ def test_an_unchanged_summary_fingerprint_is_an_unchanged_part(user_client, full
     already has: after edits of every kind, two states with the same fingerprint
     for a part show that part byte for byte alike (and every part changes at least
     once, so the comparison is not empty)."""
-    from proposals.live import SUMMARY_PARTS
 
     code = full.codes.get()
     point = full.measurements.order_by("position").last()

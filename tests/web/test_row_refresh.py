@@ -66,7 +66,9 @@ def test_total_gpu_hours_saved_in_tab_b_reaches_tab_a(user_client, proposal):
     }
     # The base the page keeps stays the old one until the page takes the value.
     bases = json.loads(
-        html.unescape(content.split('id="bases-field" value="')[1].split('"')[0])
+        html.unescape(
+            content.split('id="bases-update" hidden data-bases="')[1].split('"')[0]
+        )
     )
     assert bases["total_gpu_hours"] == "28000"
 

@@ -161,6 +161,6 @@ def test_diff_reads_choice_names_and_code_entries_by_name(client, staff_user, se
     client.force_login(staff_user)
     url = reverse("proposals:staff_diff", args=[sent.pk])
     page = re.sub(r"\s+", " ", client.get(url, {"a": 1, "b": "current"}).text)
-    labels = dict(Proposal.OrganisationKind.choices)
+    labels = {k: str(v) for k, v in Proposal.OrganisationKind.choices}  # lazy labels
     assert labels[new_kind] in page and labels[old_kind] in page
     assert f">{old_kind}<" not in page and f">{new_kind}<" not in page

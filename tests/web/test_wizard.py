@@ -71,7 +71,7 @@ def test_autosave_saves_and_answers_with_fragments_only(user_client, proposal):
     proposal.refresh_from_db()
     assert proposal.total_gpu_hours == Decimal("18176")
     assert proposal.revision == 2
-    assert 'id="bases-field" value="' in content
+    assert 'id="bases-update" hidden data-bases="' in content  # the saved bases
     assert "Fast Lane" in content
     assert (
         'id="live-tier" class="card mb-3" aria-labelledby="live-tier-h" hx-swap-oob'
@@ -364,11 +364,11 @@ def test_chart_is_resent_only_when_its_data_changed(user_client, proposal):
             proposal=proposal, gpus=gpus, throughput=throughput, position=position
         )
     page = user_client.get(step_url(proposal, "selection")).content.decode()
-    key = page.split('name="chart_key" id="chart-key-field" value="')[1].split('"')[0]
-    data = selection_data(proposal, libraries="same chart", chart_key=key)
+    key = page.split('name="regions" id="regions-field" value="')[1].split('"')[0]
+    data = selection_data(proposal, libraries="same chart", regions=key)
     content = user_client.post(step_url(proposal, "selection"), data, headers=HX)
     assert 'id="live-chart"' not in content.content.decode()
-    data = selection_data(proposal, max_gpus_per_job="16", chart_key=key)
+    data = selection_data(proposal, max_gpus_per_job="16", regions=key)
     content = user_client.post(step_url(proposal, "selection"), data, headers=HX)
     assert 'id="live-chart"' in content.content.decode()  # new target: new projection
 

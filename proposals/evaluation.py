@@ -1,0 +1,111 @@
+"""One evaluation of a proposal per request, shared by the wizard, the staff review
+page and the exports: the proposal as the engine reads it, its assessment against
+the reference data, and what is derived from them on first use (the stored rows in
+the engine's order, the JSON document, the chart's data, the calendar).
+
+Every reader of a proposal's figures starts here, so a request reads, converts and
+assesses a proposal once, whatever parts of the page or export it then shows.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+from proposals import assess, domain
+from proposals.charts import chart_data
+from proposals.domain import jsonformat
+from proposals.domain.sections import TABLE_KINDS
+
+
+@dataclass(frozen=True)
+class Reference:
+    """The reference data a proposal is assessed against."""
+
+    catalogue: dict
+    terms: dict
+    countries: dict | None
+    gpu_models: tuple | None
+
+    @classmethod
+    def cached(cls) -> Reference:
+        """This process's copy (``proposals.reference_data``): the wizard's, read
+        at every autosave."""
+        from proposals import reference_data
+
+        data = reference_data.current()
+        return cls(
+            data["catalogue"], data["terms"], data["countries"], data["gpu_models"]
+        )
+
+    @classmethod
+    def fresh(cls) -> Reference:
+        """Read from the database now: the exports and the staff page."""
+        return cls(
+            assess.catalogue_from_db(),
+            assess.terms_from_db(),
+            assess.countries_from_db(),
+            assess.gpu_models_from_db(),
+        )
+
+
+class Evaluation:
+    """A proposal read once: ``proposal`` (the engine's input), ``assessment``, and
+    ``model`` (the stored proposal with its children prefetched, ``None`` for a
+    revision read from its snapshot)."""
+
+    def __init__(self, proposal: domain.Proposal, reference: Reference, model=None):
+        self.proposal = proposal
+        self.reference = reference
+        self.model = model
+        self.assessment = domain.assess(
+            proposal,
+            reference.catalogue,
+            reference.terms,
+            reference.countries,
+            reference.gpu_models,
+        )
+
+    @classmethod
+    def of(cls, model, reference: Reference | None = None) -> Evaluation:
+        """The stored proposal ``model`` (children prefetched)."""
+        reference = reference or Reference.cached()
+        return cls(assess.proposal_to_domain(model), reference, model)
+
+    @classmethod
+    def of_snapshot(cls, snapshot: dict, reference: Reference) -> Evaluation:
+        """A revision sent for review (its ``aifactory-proposal/1`` snapshot)."""
+        return cls(domain.parse(snapshot), reference)
+
+    @property
+    def catalogue(self) -> dict:
+        return self.reference.catalogue
+
+    @cached_property
+    def document(self) -> dict:
+        """The proposal in the JSON format (what a review revision stores)."""
+        return jsonformat.dump(self.proposal)
+
+    @cached_property
+    def rows(self) -> dict[str, list]:
+        """The stored rows in the engine's order (the adapter keeps every row, blank
+        or not), so a finding's ``jobs[2]`` is the third job row here too."""
+        return {kind: list(getattr(self.model, kind).all()) for kind in TABLE_KINDS}
+
+    @cached_property
+    def code_names(self) -> dict[int, str]:
+        """Each code entry's name as the live pages write it (``Code 2`` unnamed)."""
+        return {
+            index: code.name.strip() or f"Code {index + 1}"
+            for index, code in enumerate(self.proposal.codes)
+        }
+
+    @cached_property
+    def chart_data(self) -> dict | None:
+        """What the live scaling chart shows (``None`` without measurements)."""
+        return chart_data(self.assessment, self.code_names)
+
+    @cached_property
+    def calendar(self):
+        """The request's calendar (issue 14), from the stored proposal."""
+        return assess.calendar_for(self.model, self.assessment)

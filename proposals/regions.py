@@ -1,0 +1,354 @@
+"""The live parts of a page as objects: a region is a name (the id of the element it
+replaces), a template, and the frozen inputs that template reads, computed from one
+evaluation of the request (:mod:`proposals.evaluation`).
+
+The template receives the inputs and nothing else, and a region's ``key`` is derived
+from them (with the number format and language they are written in), so the
+fingerprint an autosave compares cannot drift from what the page shows: an autosave
+renders, out of band, exactly the regions whose key the page does not show yet
+(:func:`changed`), and tells the page the keys it now shows (:func:`shown_field`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, fields
+from functools import cached_property
+
+from django.urls import reverse
+from django.utils import translation
+
+from proposals import charts
+from proposals.domain import numbers
+from proposals.domain.tiers import tier_label
+
+SIDEBAR = "proposals/_sidebar.html"
+KEY_LENGTH = 12
+
+
+@dataclass(frozen=True)
+class Region:
+    """One live part of a page: ``name`` is its element's id."""
+
+    name: str
+    template: str
+    inputs: object  # a frozen dataclass
+
+    @cached_property
+    def key(self) -> str:
+        """A short fingerprint of what the region shows: its template, its inputs
+        and the number format and language they are written in (those of the
+        request: a region lives for one request)."""
+        written = (numbers.active_format().name, translation.get_language())
+        text = repr((self.template, self.inputs, written))
+        return hashlib.sha256(text.encode()).hexdigest()[:KEY_LENGTH]
+
+    def context(self) -> dict:
+        """The template's context: the inputs, by name."""
+        return {f.name: getattr(self.inputs, f.name) for f in fields(self.inputs)}
+
+
+def shown_field(regions) -> str:
+    """What the page's ``regions`` input holds: ``name:key`` of each region shown."""
+    return " ".join(f"{region.name}:{region.key}" for region in regions)
+
+
+def parse_shown(text: str | None) -> dict[str, str]:
+    """The keys a page says it shows, by region name (nothing for anything else)."""
+    pairs = (item.partition(":") for item in (text or "").split())
+    return {name: key for name, _, key in pairs if name and key}
+
+
+def changed(regions, shown: str | None) -> list[Region]:
+    """The ``regions`` whose key differs from the one the page ``shown``."""
+    seen = parse_shown(shown)
+    return [region for region in regions if seen.get(region.name) != region.key]
+
+
+# --- The inputs of each region ------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ProposalRef:
+    """What a region needs of the proposal itself: its address."""
+
+    pk: int
+
+
+@dataclass(frozen=True)
+class TierInputs:
+    tier: str | None
+    tier_label: str
+    recommended_tier: str | None
+    recommended_label: str
+    reasons: tuple
+    refused_labels: tuple
+
+
+@dataclass(frozen=True)
+class TotalsInputs:
+    requested_gpu_hours: float | None
+    billing: object
+    plan_total: float
+    plan_has_rows: bool
+    largest_job_gpus: int | None
+    largest_job_nodes: int | None
+    schedule_total: float
+    schedule_has_rows: bool
+
+
+@dataclass(frozen=True)
+class FindingsInputs:
+    findings: tuple  # items: finding, step, anchor, css (see ``live``)
+    finding_counts: dict
+    staff_view: bool
+    proposal: ProposalRef
+
+
+@dataclass(frozen=True)
+class ChartInputs:
+    chart_url: str
+    chart_svg: str
+    scaling_points: tuple
+    projection: object
+    plan_folded: bool
+    tier_label: str
+
+
+@dataclass(frozen=True)
+class ComputeInputs:
+    compute_estimate: object
+    mfu_check: tuple
+    staff_view: bool
+    proposal: ProposalRef
+
+
+@dataclass(frozen=True)
+class EnergyInputs:
+    energy: object
+
+
+@dataclass(frozen=True)
+class CalendarInputs:
+    calendar: object
+
+
+@dataclass(frozen=True)
+class BarInputs:
+    tier: str | None
+    tier_label: str
+    requested_gpu_hours: float | None
+    finding_counts: dict
+
+
+@dataclass(frozen=True)
+class Sidebar:
+    """What the sidebar shows beyond the assessment: the findings as this page
+    places them, what was typed and not saved, and how the chart is shown."""
+
+    findings: tuple
+    finding_counts: dict
+    refused_labels: tuple = ()
+    staff_view: bool = False
+    plan_folded: bool = False
+    chart_url: str = ""
+    chart_svg: str = ""
+
+
+def sidebar_regions(evaluation, proposal_pk: int, sidebar: Sidebar, calendar) -> dict:
+    """The sidebar's regions (and the small screens' bar) of one evaluation, with
+    the request's ``calendar``."""
+    a = evaluation.assessment
+    ref = ProposalRef(proposal_pk)
+    parts = {
+        "tier": ("live-tier", f"{SIDEBAR}#tier", _tier(a, sidebar)),
+        "totals": ("live-totals", f"{SIDEBAR}#totals", _totals(a)),
+        "findings": (
+            "live-findings",
+            f"{SIDEBAR}#findings",
+            FindingsInputs(
+                sidebar.findings, sidebar.finding_counts, sidebar.staff_view, ref
+            ),
+        ),
+        "chart": ("live-chart", f"{SIDEBAR}#chart", _chart(a, sidebar)),
+        "compute": (
+            "live-compute",
+            "proposals/_compute_estimate.html",
+            ComputeInputs(a.compute_estimate, a.mfu_check, sidebar.staff_view, ref),
+        ),
+        "energy": ("live-energy", f"{SIDEBAR}#energy", EnergyInputs(a.energy)),
+        "calendar": (
+            "live-calendar",
+            "proposals/_calendar.html",
+            CalendarInputs(calendar),
+        ),
+        "bar": (
+            "live-bar",
+            "proposals/_live_bar.html",
+            BarInputs(
+                a.tier, a.mode_label, a.requested_gpu_hours, sidebar.finding_counts
+            ),
+        ),
+    }
+    return {key: Region(*part) for key, part in parts.items()}
+
+
+def _tier(a, sidebar: Sidebar) -> TierInputs:
+    return TierInputs(
+        a.tier,
+        a.mode_label,
+        a.recommended_tier,
+        tier_label(a.recommended_tier),
+        tuple(a.reasons),
+        tuple(sidebar.refused_labels),
+    )
+
+
+def _totals(a) -> TotalsInputs:
+    plan, schedule = a.plan, a.schedule
+    return TotalsInputs(
+        a.requested_gpu_hours,
+        a.billing,
+        plan.total_gpu_hours,
+        bool(plan.rows),
+        plan.largest_job_gpus,
+        plan.largest_job_nodes,
+        schedule.total_gpu_hours,
+        bool(schedule.rows),
+    )
+
+
+def _chart(a, sidebar: Sidebar) -> ChartInputs:
+    return ChartInputs(
+        sidebar.chart_url,
+        sidebar.chart_svg,
+        a.scaling_points,
+        a.projection,
+        sidebar.plan_folded,
+        a.mode_label,
+    )
+
+
+def wizard_chart(evaluation, proposal_pk: int) -> tuple[str, str]:
+    """The wizard's chart: ``(url, key)`` of the image of its data (``""`` and
+    ``"none"`` without measurements); the chart is not drawn here."""
+    data = evaluation.chart_data
+    if not data:
+        return "", "none"
+    key = charts.url_key(data)
+    return reverse("proposals:chart", args=[proposal_pk, key]), key
+
+
+@dataclass(frozen=True)
+class BadgesInputs:
+    slug: str
+    state: object  # StepProgress, or None for a step with nothing to fill in
+    refused: int
+    counts: dict
+
+
+@dataclass(frozen=True)
+class ProgressInputs:
+    progress: object
+
+
+def wizard_regions(steps, progress, counts_by_step, refused_by_step) -> dict:
+    """The step badges (one region per step) and the progress summary."""
+    by_step = progress.by_step
+    return {
+        "badges": {
+            step.slug: Region(
+                f"badges-{step.slug}",
+                "proposals/wizard.html#step_badges",
+                BadgesInputs(
+                    step.slug,
+                    by_step.get(step.slug),
+                    refused_by_step.get(step.slug, 0),
+                    counts_by_step.get(step.slug, {}),
+                ),
+            )
+            for step in steps
+        },
+        "progress": Region(
+            "wizard-progress",
+            "proposals/wizard.html#progress_summary",
+            ProgressInputs(progress),
+        ),
+    }
+
+
+def flatten(regions: dict) -> list[Region]:
+    """Every region of a ``{name: Region or {name: Region}}`` mapping, in order."""
+    flat = []
+    for value in regions.values():
+        flat.extend(value.values() if isinstance(value, dict) else [value])
+    return flat
+
+
+# --- The rows' computed figures (an autosave's answer: the rows it sent) ----------
+
+
+@dataclass(frozen=True)
+class RowRef:
+    """What a row's figures need of the row itself: its id."""
+
+    pk: int
+
+
+@dataclass(frozen=True)
+class JobFiguresInputs:
+    row: RowRef
+    job_figures: dict  # this row's figures, by its id (as the row's tag reads them)
+    refused_rows: tuple  # this row's prefix when its figures are from older values
+
+
+@dataclass(frozen=True)
+class PointFiguresInputs:
+    row: RowRef
+    point_figures: dict
+
+
+@dataclass(frozen=True)
+class TotalInputs:
+    plan_total: float
+
+
+@dataclass(frozen=True)
+class ScheduleTotalInputs:
+    schedule_total: float
+
+
+def row_regions(step_forms, evaluation, job_figures, point_figures, refused_rows):
+    """The computed figures of the rows an autosave sent (every measurement when
+    any was: they share the base point) and the tables' totals (the schedule's only
+    where its table is shown: an out-of-band fragment without its target is an
+    error in the browser)."""
+    a = evaluation.assessment
+    regions = []
+    for entry in step_forms.tables.get("jobs", ()):
+        pk, prefix = entry.row.pk, entry.anchor
+        inputs = JobFiguresInputs(
+            RowRef(pk),
+            {pk: job_figures.get(pk)},
+            (prefix,) if prefix in refused_rows else (),
+        )
+        regions.append(Region(f"{prefix}-computed", JOB_FIGURES, inputs))
+    if step_forms.tables.get("measurements"):
+        for row in evaluation.rows["measurements"]:
+            inputs = PointFiguresInputs(
+                RowRef(row.pk), {row.pk: point_figures.get(row.pk)}
+            )
+            regions.append(Region(f"measurements-{row.pk}-computed", POINTS, inputs))
+    if "jobs" in step_forms.tables:
+        total = TotalInputs(a.plan.total_gpu_hours)
+        regions.append(Region("jobs-total", "proposals/_jobs_total.html", total))
+        if a.tier == "large_scale" or a.schedule.rows:
+            total = ScheduleTotalInputs(a.schedule.total_gpu_hours)
+            regions.append(
+                Region("schedule-total", "proposals/_schedule_total.html", total)
+            )
+    return regions
+
+
+JOB_FIGURES = "proposals/regions/job_figures.html"
+POINTS = "proposals/regions/point_figures.html"

@@ -1,0 +1,199 @@
+"""Row operations of the applicant's tables: add, delete, move, and add back (or
+forget) a row removed in another tab that this person had edited."""
+
+from dataclasses import dataclass
+
+from django.db import IntegrityError, transaction
+
+from proposals.models import (
+    CodeEntry,
+    JobType,
+    Proposal,
+    ScalingMeasurement,
+    UsageMonth,
+)
+
+from .revisions import _bump, canonical, storable
+
+ROW_MODELS = {
+    "codes": CodeEntry,
+    "measurements": ScalingMeasurement,
+    "jobs": JobType,
+    "schedule": UsageMonth,
+}
+
+
+@transaction.atomic
+def proposal_add_row(*, proposal: Proposal, kind: str):
+    """Append a blank row of ``kind`` after every stored row (rows added in other tabs
+    included); measurements inherit the previous unit and hardware, so a scaling
+    table is quick to fill in."""
+    model = ROW_MODELS[kind]
+    rows = model.objects.filter(proposal=proposal)
+    last = rows.order_by("-position", "-id").first()
+    values = {"proposal": proposal, "position": (last.position + 1) if last else 0}
+    if kind == "codes":
+        values["role"] = CodeEntry.Role.OTHER if last else CodeEntry.Role.MAIN
+    if kind == "measurements" and last is not None:
+        values.update(unit=last.unit, hardware=last.hardware, code_id=last.code_id)
+    if kind == "schedule" and last is not None and last.to_month:
+        values.update(from_month=last.to_month + 1, to_month=last.to_month + 1)
+    _bump(proposal)
+    return model.objects.create(**values)
+
+
+def _forget_row(proposal: Proposal, kind: str, pk) -> dict:
+    """``refused_inputs`` without the entries of row ``kind-pk``."""
+    prefix = f"{kind}-{pk}-"
+    return {
+        key: entry
+        for key, entry in (proposal.refused_inputs or {}).items()
+        if not key.startswith(prefix)
+    }
+
+
+@dataclass(frozen=True)
+class RowChanged:
+    """A stored row whose fields differ from what a page showed (``fields``: name,
+    the value the page showed as text, the stored value): changed elsewhere."""
+
+    row: object
+    fields: tuple
+
+
+def row_changes_since(row, shown: dict | None) -> RowChanged | None:
+    """How stored ``row`` differs from ``shown`` (field name -> the value a page
+    showed, as :func:`canonical` text), the same comparison a field's save makes;
+    ``None`` when it does not (fields the page did not show are not compared)."""
+    fields = tuple(
+        (name, base, getattr(row, type(row)._meta.get_field(name).attname))
+        for name, base in (shown or {}).items()
+        if base is not None
+        and canonical(getattr(row, type(row)._meta.get_field(name).attname)) != base
+    )
+    return RowChanged(row, fields) if fields else None
+
+
+def _locked_row(proposal: Proposal, kind: str, pk):
+    """Row ``pk`` of ``kind`` as stored now, read after locking the proposal (one
+    writer per proposal: nothing changes it before this transaction ends)."""
+    Proposal.objects.select_for_update().filter(pk=proposal.pk).values("pk").get()
+    return ROW_MODELS[kind].objects.filter(proposal=proposal, pk=pk).first()
+
+
+@transaction.atomic
+def proposal_delete_row(
+    *, proposal: Proposal, kind: str, row, shown: dict | None = None
+) -> RowChanged | None:
+    """Remove ``row`` (and what was typed into it and refused), unless it was
+    changed since the page that asks showed it (``shown``: see
+    :func:`row_changes_since`): then nothing is removed and the changes are
+    returned, for the person to choose."""
+    stored = _locked_row(proposal, kind, row.pk)
+    if stored is None:
+        return None
+    changed = row_changes_since(stored, shown)
+    if changed is not None:
+        return changed
+    proposal.refused_inputs = _forget_row(proposal, kind, row.pk)
+    _bump(proposal, refused_inputs=proposal.refused_inputs)
+    stored.delete()
+    return None
+
+
+@transaction.atomic
+def proposal_move_row(
+    *, proposal: Proposal, row, direction: int, shown_neighbour=None
+) -> None:
+    """Move ``row`` past its neighbour above (-1) or below (+1), rows added in other
+    tabs included; renumber positions. ``shown_neighbour``: the row the page showed
+    there; if another tab has since put other rows between them, ``row`` goes just
+    past that one (what the person saw and asked for); if it was removed, past the
+    stored neighbour."""
+    model = type(row)
+    rows = list(
+        model.objects.select_for_update()
+        .filter(proposal=proposal)
+        .order_by("position", "id")
+    )
+    index = next((i for i, other in enumerate(rows) if other.pk == row.pk), None)
+    if index is None:  # removed meanwhile
+        return
+    target = index + direction
+    shown = next(
+        (i for i, other in enumerate(rows) if other.pk == shown_neighbour), None
+    )
+    if shown is not None and (shown - index) * direction > 0:
+        target = shown  # still on the side the page showed it
+    if not 0 <= target < len(rows):
+        return
+    _bump(proposal)
+    moved = rows.pop(index)
+    rows.insert(target, moved)
+    for position, item in enumerate(rows):
+        item.position = position
+    model.objects.bulk_update(rows, ["position"])
+
+
+def gone_prefix(kind: str, pk) -> str:
+    """The inputs' prefix of row ``pk`` of ``kind`` (``jobs-17``)."""
+    return f"{kind}-{pk}"
+
+
+@transaction.atomic
+def proposal_restore_row(
+    *, proposal: Proposal, kind: str, pk, values: dict, refused: dict | None = None
+):
+    """Add back a row removed elsewhere that this person had edited: a new row of
+    ``kind`` after every stored one, with ``values`` (validated), and what was typed
+    into it and refused (``refused``, field name -> entry). What was kept of the
+    removed row ``pk`` (``refused_inputs``) is forgotten. Values that together break
+    a database rule add nothing and forget nothing: ``None``."""
+    model = ROW_MODELS[kind]
+    Proposal.objects.select_for_update().filter(pk=proposal.pk).values("pk").get()
+    last = model.objects.filter(proposal=proposal).order_by("-position", "-id").first()
+    position = (last.position + 1) if last else 0
+    try:
+        with transaction.atomic():
+            row = model.objects.create(proposal=proposal, position=position, **values)
+    except IntegrityError:
+        return None  # values that contradict each other: kept, as they were
+    remembered = _forget_row(proposal, kind, pk)
+    prefix = gone_prefix(kind, row.pk)
+    remembered.update(
+        {f"{prefix}-{name}": storable(entry) for name, entry in (refused or {}).items()}
+    )
+    proposal.refused_inputs = remembered
+    _bump(proposal, refused_inputs=remembered)
+    return row
+
+
+@transaction.atomic
+def proposal_forget_row(*, proposal: Proposal, kind: str, pk) -> None:
+    """Drop what was kept of row ``pk`` of ``kind`` (typed into a row removed
+    elsewhere): the person chose not to add it back."""
+    Proposal.objects.select_for_update().filter(pk=proposal.pk).values("pk").get()
+    remembered = _forget_row(proposal, kind, pk)
+    if remembered != (proposal.refused_inputs or {}):
+        proposal.refused_inputs = remembered
+        _bump(proposal, edit=False, refused_inputs=remembered)
+
+
+ROW_OPERATIONS = ("add", "delete", "up", "down", "restore", "discard")
+
+
+@dataclass(frozen=True)
+class RowAction:
+    """A table operation requested with a step's data: add, delete, up, down, or
+    (for a row removed elsewhere) restore or discard. ``pk`` is the row's, ``shown``
+    what the page showed of it (field name -> text), ``values`` and ``refused`` the
+    validated values and the refused text of a row to restore, ``neighbour`` the
+    row shown next to a row to move, on the side it moves to."""
+
+    action: str
+    kind: str
+    pk: object = None
+    shown: dict | None = None
+    values: dict | None = None
+    refused: dict | None = None
+    neighbour: object = None  # the row a page showed next to the one it moves

@@ -1,0 +1,165 @@
+"""What the wizard tells the person after a save it could not do as asked: the
+fields changed elsewhere (the conflict banner), a row changed or removed in another
+tab (the question above the step), each value written as people read it."""
+
+from decimal import Decimal, InvalidOperation
+
+from django.db import models
+from django.urls import reverse
+from django.utils.translation import gettext as _
+
+from proposals import services
+from proposals.domain.fields import FIELD_BY_KEY
+from proposals.domain.numbers import format_number
+from proposals.domain.sections import TABLE_BY_KIND
+from proposals.wizard import row_id
+
+NUMBER_FIELDS = (models.IntegerField, models.DecimalField, models.FloatField)
+
+
+def describe_row_changed(changed, fmt) -> dict | None:
+    """A delete not done because the row changed elsewhere, as the question above
+    the step shows it (:func:`describe_changed_rows`)."""
+    if changed is None:
+        return None
+    row = changed.row
+    kind = _kind_of(row)
+    item = TABLE_BY_KIND[kind].item
+    url = reverse(
+        "proposals:row",
+        kwargs={
+            "pk": row.proposal_id,
+            "step": TABLE_BY_KIND[kind].section,
+            "kind": kind,
+            "row": row.pk,
+            "operation": "delete",
+        },
+    )
+    return describe_changed_rows(
+        [changed],
+        fmt,
+        heading=_("This %(item)s was changed in another tab") % {"item": item.lower()},
+        outcome=_("so it was not removed"),
+        url=url,
+        confirm=_("Delete anyway"),
+        keep=_("Keep it"),
+    )
+
+
+def describe_changed_rows(changed, fmt, *, heading, outcome, url, confirm, keep):
+    """Rows changed elsewhere that an operation would have removed, as the question
+    above the step shows them: per row, what changed (the field's label, what this
+    page showed, what is stored), and the two choices (``confirm`` posts to
+    ``url``; ``keep`` saves the step and closes the question)."""
+    rows = []
+    for change in changed:
+        row = change.row
+        kind = _kind_of(row)
+        rows.append(
+            {
+                "prefix": f"{kind}-{row.pk}",
+                "name": getattr(row, TABLE_BY_KIND[kind].name_field, "")
+                if TABLE_BY_KIND[kind].name_field
+                else "",
+                "fields": [
+                    {
+                        "label": _field_label(kind, name),
+                        "shown": _stored_text(row, name, base, fmt),
+                        "stored": _stored_text(row, name, stored, fmt),
+                    }
+                    for name, base, stored in change.fields
+                ],
+            }
+        )
+    return {
+        "heading": heading,
+        "outcome": outcome,
+        "rows": rows,
+        "url": url,
+        "confirm": confirm,
+        "keep": keep,
+    }
+
+
+def _kind_of(row) -> str:
+    return next(k for k, model in services.ROW_MODELS.items() if isinstance(row, model))
+
+
+def describe_row_gone(row_op, gone: bool) -> dict | None:
+    """A row operation on a row removed elsewhere: nothing done, said so."""
+    if not gone or not row_op:
+        return None
+    operation, kind, _ = row_op
+    return {"item": TABLE_BY_KIND[kind].item, "operation": operation}
+
+
+def _field_label(kind: str, name: str) -> str:
+    spec = FIELD_BY_KEY.get(f"{kind}.{name}")
+    return spec.label if spec else name
+
+
+def _stored_text(row, name: str, value, fmt) -> str:
+    """A row's value (stored, or as a page showed it) as people read it: a number
+    in the person's format, a choice by its label, a related row by its name."""
+    if value is None or value == "":
+        return _("(empty)")
+    field = type(row)._meta.get_field(name)
+    if field.is_relation:
+        pk = row_id(str(value))  # a base is the page's word: maybe no id at all
+        related = field.related_model.objects.filter(pk=pk).first() if pk else None
+        return str(getattr(related, "name", "") or related) if related else str(value)
+    if field.choices:
+        return str(dict(field.flatchoices).get(value, value))
+    if isinstance(field, NUMBER_FIELDS):
+        try:
+            return format_number(Decimal(str(value)), fmt)
+        except InvalidOperation:
+            pass
+    return str(value)
+
+
+def _shown(field, value) -> str:
+    """A stored value as the field shows it (a choice's label, a number in the
+    person's format)."""
+    if value is None or value == "":
+        return _("(empty)")
+    choices = getattr(field, "choices", None)
+    if choices is not None:
+        flat = {}
+        for key, label in choices:
+            if isinstance(label, list | tuple):
+                flat.update({str(k): v for k, v in label})
+            else:
+                flat[str(key)] = label
+        return str(flat.get(services.canonical(value), value))
+    return str(field.prepare_value(value))
+
+
+def describe_conflicts(step_forms, outcome) -> list[dict]:
+    """The conflicts of a save as the banner shows them: the field, both values."""
+    described = []
+    for conflict in outcome.conflicts:
+        key = input_name(step_forms, conflict)
+        form = next(
+            f
+            for f in step_forms.all_forms()
+            if step_forms.originals.get(id(f)) is conflict.instance
+        )
+        field = form.fields[conflict.name]
+        described.append(
+            {
+                "input": key,
+                "label": field.label,
+                "mine": form.data.get(key, ""),
+                "theirs": _shown(field, conflict.theirs),
+            }
+        )
+    return described
+
+
+def input_name(step_forms, conflict) -> str:
+    """The name of the input a save's ``conflict`` is about."""
+    for form in step_forms.all_forms():
+        if step_forms.originals.get(id(form)) is conflict.instance:
+            return form.add_prefix(conflict.name)
+    return conflict.name

@@ -1,0 +1,259 @@
+"""A step's POST, saved: the forms bound to what was posted, the changes against
+what the page showed (``bases``), the row operation asked for, and what the save
+did (:class:`Saved`). Writes go through ``services``."""
+
+import json
+
+from django.core.exceptions import BadRequest
+from django.utils.translation import gettext_lazy
+
+from proposals import services
+from proposals.domain.sections import ROW_PREFIX
+from proposals.views.accounts import number_format
+from proposals.views.wizard_questions import (
+    describe_conflicts,
+    describe_row_changed,
+    describe_row_gone,
+    input_name,
+)
+from proposals.wizard import (
+    build_step_forms,
+    field_bases,
+    removed_row_form,
+    row_id,
+    shown_rows,
+)
+from proposals.wizard_changes import Change, collect_changes, row_values
+
+CONTRADICT = gettext_lazy("These values contradict each other; they were not saved.")
+
+
+def gpu_unit_of(proposal, posted: str | None = None) -> str:
+    """The unit GPU counts are typed in: the proposal's (or, for a POST that carries
+    the toggle, the posted one: its numbers are in that unit); GCDs only on systems
+    whose GPUs have several dies."""
+    unit = posted if posted in ("gpus", "gcds") else proposal.gpu_unit
+    if proposal.system is None or proposal.system.gcds_per_gpu < 2:
+        return "gpus"
+    return unit
+
+
+class Saved:
+    """What one save did: the bound forms, the outcome, the new row, the conflicts,
+    the inputs it left unsettled, and what its row operation could not do."""
+
+    def __init__(
+        self,
+        step_forms,
+        outcome,
+        new_row,
+        row_op,
+        bases,
+        collected,
+        restoring=False,
+        fmt=None,
+    ):
+        self.step_forms = step_forms
+        self.fmt = fmt  # the person's number format (what the answer shows)
+        self.outcome = outcome
+        self.new_row = new_row
+        self.row_op = row_op
+        self.bases = bases
+        self.conflicted = {
+            input_name(step_forms, conflict) for conflict in outcome.conflicts
+        }
+        # Inputs whose text is not what is stored (refused, held, conflicting).
+        self.unsettled = set(collected.refused) | self.conflicted
+        self.gone = collected.gone  # edited rows removed elsewhere (prefixes)
+        self.restore_refused = bool(
+            row_op and row_op[0] == "restore" and new_row is None and restoring
+        )
+
+    @property
+    def needs_answer(self) -> bool:
+        """Whether the row operation left something for the person to read or
+        choose (so a page without JavaScript shows it rather than moving on)."""
+        return bool(
+            self.gone
+            or self.outcome.row_changed
+            or self.outcome.row_gone
+            or self.restore_refused
+        )
+
+    def context(self) -> dict:
+        return {
+            "saved": True,
+            "conflicts": describe_conflicts(self.step_forms, self.outcome),
+            "posted_bases_json": json.dumps(self.bases),
+            "row_changed": describe_row_changed(self.outcome.row_changed, self.fmt),
+            "row_gone": describe_row_gone(self.row_op, self.outcome.row_gone),
+            "restore_refused": self.restore_refused,
+        }
+
+
+def posted_bases(request) -> dict[str, str]:
+    """What each input showed when the page was loaded (``bases``: a JSON object of
+    input name -> stored value as text); anything else is a bad request (400)."""
+    try:
+        bases = json.loads(request.POST.get("bases") or "{}")
+    except (ValueError, RecursionError):  # RecursionError: ``[[[[...`` too deep
+        raise BadRequest("bases must be a JSON object.") from None
+    if not isinstance(bases, dict) or not all(
+        isinstance(value, str) for value in bases.values()
+    ):
+        raise BadRequest("bases must map input names to text.")
+    return bases
+
+
+def posted_row_keys(request) -> dict[str, str]:
+    """The fingerprints of the rows an autosave shows but does not send
+    (``row_keys``: ``jobs-17:3f2a... ...``); anything unlike one is left out."""
+    keys = {}
+    for item in request.POST.get("row_keys", "").split():
+        prefix, _, key = item.partition(":")
+        match = ROW_PREFIX.match(prefix + "-")
+        if not match or match.group(1) != prefix or not key.isalnum():
+            continue
+        if row_id(prefix.split("-")[1]) is not None and len(key) <= 64:
+            keys[prefix] = key
+    return keys
+
+
+def _bases_kept(request, step_forms) -> dict:
+    """The posted bases; with "Keep mine" (the conflict banner), this page's value
+    of that input wins over the other."""
+    bases = posted_bases(request)
+    keep = request.POST.get("keep")
+    if keep:
+        bases[keep] = field_bases(step_forms).get(keep)
+    return bases
+
+
+def save_step(
+    request, proposal, step, *, posted_rows_only=False, row_op=None, locked=False
+):
+    """Validate and store a step's POST (field by field) and its row operation
+    (``row_op``: operation, table kind, row id)."""
+    unit = gpu_unit_of(proposal, request.POST.get("gpu_unit"))
+    fmt = number_format(request)
+    step_forms = build_step_forms(
+        step,
+        proposal,
+        request.POST,
+        gpu_unit=unit,
+        number_format=fmt,
+        posted_rows_only=posted_rows_only,
+    )
+    bases = _bases_kept(request, step_forms)
+    collected = collect_changes(step_forms, request.POST, bases)
+    changes = collected.changes
+    if "gpu_unit" in request.POST and unit != proposal.gpu_unit:
+        # Only the toggle itself changes the unit (steps without it never post it).
+        changes.append(Change(proposal, {"gpu_unit": unit}, step_forms.main))
+    row_action = None
+    if row_op is not None:
+        row_action = _row_action(
+            proposal, step_forms, collected, bases, row_op, request.POST
+        )
+    outcome, new_row = services.proposal_save_step(
+        proposal=proposal,
+        changes=changes,
+        refused=collected.refused,
+        cleared=collected.cleared,
+        row_action=row_action,
+        locked=locked,
+    )
+    for change in outcome.refused:
+        change.form.add_error(None, CONTRADICT)
+    _rebase(step_forms, bases, collected, outcome)
+    return Saved(
+        step_forms,
+        outcome,
+        new_row,
+        row_op,
+        bases,
+        collected,
+        restoring=row_action is not None and row_action.action == "restore",
+        fmt=fmt,
+    )
+
+
+def _rebase(step_forms, bases, collected, outcome) -> None:
+    """What each input is now based on: its saved or confirmed value; a
+    conflicting, refused or held input keeps the base it had."""
+    unsettled = set(collected.refused) | {
+        input_name(step_forms, conflict) for conflict in outcome.conflicts
+    }
+    for form in step_forms.all_forms():
+        cleaned = getattr(form, "cleaned_data", None)
+        if not form.is_bound or cleaned is None:
+            continue
+        for name in form.fields:
+            key = form.add_prefix(name)
+            if key in bases and key not in unsettled and name in cleaned:
+                bases[key] = services.canonical(cleaned[name])
+
+
+def _row_action(proposal, step_forms, collected, bases, row_op, data):
+    """The service's row operation for ``row_op``: for a delete, what the page showed
+    of the row (its bases, or this request's own new values, which are saved just
+    before); for an add-back, the values typed into the removed row (posted now, or
+    kept from an earlier save); for a move, the row the page showed next to it."""
+    operation, kind, pk = row_op
+    prefix = f"{kind}-{pk}"
+    if operation == "discard":
+        return services.RowAction(operation, kind, pk=pk)
+    if operation == "restore":
+        typed = _typed_into_removed_row(proposal, step_forms, collected, prefix)
+        if typed is None:  # nothing kept (added back already): nothing to do
+            return None
+        values, refused = typed
+        return services.RowAction(
+            operation, kind, pk=pk, values=values, refused=refused
+        )
+    shown = None
+    if operation == "delete":
+        shown = shown_rows(bases, kind).get(pk, {})
+        for change in collected.changes:
+            # This row's own change (not the proposal's, whose id may be alike).
+            row = change.instance
+            if isinstance(row, services.ROW_MODELS[kind]) and row.pk == pk:
+                shown.update(
+                    {name: services.canonical(v) for name, v in change.values.items()}
+                )
+    neighbour = None
+    if operation in ("up", "down"):
+        # The page's order: the order its rows' inputs were posted in.
+        order = list(dict.fromkeys(p for p in _posted_prefixes(data, kind)))
+        if prefix in order:
+            at = order.index(prefix) + (-1 if operation == "up" else 1)
+            if 0 <= at < len(order):
+                neighbour = int(order[at].split("-")[1])
+    return services.RowAction(operation, kind, pk=pk, shown=shown, neighbour=neighbour)
+
+
+def _posted_prefixes(data, kind: str):
+    """The row prefixes of ``kind`` in ``data``, in the order posted (with repeats)."""
+    for key in data:
+        match = ROW_PREFIX.match(key)
+        parts = match.group(1).split("-") if match else ("", "")
+        if parts[0] == kind and row_id(parts[1]) is not None:
+            yield match.group(1)
+
+
+def _typed_into_removed_row(proposal, step_forms, collected, prefix):
+    """The values (validated) and refused text of the removed row ``prefix``: as
+    typed into the page now, else as kept in ``refused_inputs`` by the save that
+    found it gone; ``None`` when neither (a second "Add it back")."""
+    if prefix in collected.gone:
+        return row_values(step_forms.gone[prefix].form)
+    kept = {
+        key: item["text"]
+        for key, item in (proposal.refused_inputs or {}).items()
+        if key.startswith(f"{prefix}-") and item.get("gone")
+    }
+    if not kept:
+        return None
+    kind = prefix.split("-")[0]
+    form = removed_row_form(step_forms, proposal, kind, prefix, kept)
+    return row_values(form)

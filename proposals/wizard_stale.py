@@ -1,0 +1,176 @@
+"""Another tab's newer values: what a page shows (its ``bases``) that is no longer
+what is stored, found without reading anything more than the request did."""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+
+from django import forms
+from django.core.exceptions import FieldDoesNotExist
+
+from proposals.domain.numbers import NumberFormat
+from proposals.domain.sections import ROW_PREFIX
+from proposals.forms import JobTypeForm, MeasurementForm, SelectionForm
+from proposals.services import canonical
+from proposals.wizard import ENGLISH, TABLE_FORMS, Step, row_fields, stored_row_key
+
+
+@dataclass
+class Stale:
+    """What a page shows that is no longer what is stored: inputs whose stored value
+    changed elsewhere (input name -> ``{"value": as the input shows it, "base": as
+    stored}``) and rows removed elsewhere (their prefixes)."""
+
+    inputs: dict[str, dict] = field(default_factory=dict)
+    removed: list[str] = field(default_factory=list)
+    # The stored fingerprint of each row whose inputs are sent again whole.
+    keys: dict[str, str] = field(default_factory=dict)
+
+    def __bool__(self) -> bool:
+        return bool(self.inputs or self.removed)
+
+
+def _shown_value(bound) -> str:
+    """A field's value as its input holds it (the text of a text input, the value of
+    the chosen option, ``"on"`` for a ticked box)."""
+    widget = bound.field.widget
+    value = bound.value()
+    if isinstance(widget, forms.CheckboxInput):
+        return "on" if value else ""
+    if isinstance(widget, forms.widgets.ChoiceWidget):
+        chosen = widget.format_value(value)
+        return chosen[0] if chosen else ""
+    shown = widget.format_value(value)
+    return "" if shown is None else str(shown)
+
+
+def stale_inputs(
+    step: Step,
+    proposal,
+    bases: dict,
+    *,
+    skip=frozenset(),
+    gpu_unit="gpus",
+    number_format: NumberFormat = ENGLISH,
+    shown_keys: dict | None = None,
+) -> Stale:
+    """The inputs of ``step`` that a page shows (``bases``: input name -> the stored
+    value it showed) whose stored value is now another (saved in another tab), but
+    for those in ``skip`` (this request's conflicts and refused text); and the rows
+    it shows that are no longer stored. Reads nothing: the proposal and its rows are
+    those read for the request.
+
+    A page sends the inputs' bases of what it sends, and a fingerprint of each
+    other row it shows (``shown_keys``): such a row stored otherwise is sent
+    again whole (the page leaves alone what it already shows)."""
+    objects = _shown_objects(step, proposal)
+    by_object, removed = _differing(step, objects, bases, skip)
+    keys = _differing_rows(step, objects, bases, shown_keys or {}, skip)
+    for prefix, names in keys.pop("inputs").items():
+        by_object.setdefault(prefix, {}).update(names)
+    removed |= keys.pop("removed")
+    stale = Stale(removed=sorted(removed), keys=keys)
+    kwargs = _form_kwargs(proposal, gpu_unit, number_format, codes=bool(by_object))
+    for prefix, names in by_object.items():
+        instance, form_class, _ = objects[prefix]
+        form = form_class(
+            None,
+            instance=copy.copy(instance),
+            prefix=prefix or None,
+            **kwargs.get(form_class, kwargs[None]),
+        )
+        for name, key in names.items():
+            if name not in form.fields:
+                continue
+            attname = instance._meta.get_field(name).attname
+            stale.inputs[key] = {
+                "value": _shown_value(form[name]),
+                "base": canonical(getattr(instance, attname)),
+            }
+    return stale
+
+
+def _shown_objects(step: Step, proposal) -> dict:
+    """What the step's inputs edit, by row prefix (``""``: the proposal itself):
+    the stored object, its form and the fields the form may show."""
+    objects = {}
+    if step.form_class is not None:
+        objects[""] = (proposal, step.form_class, set(step.form_class._meta.fields))
+    for kind in step.tables:
+        rows = (
+            proposal.codes.all() if kind == "codes" else getattr(proposal, kind).all()
+        )
+        for row in rows:
+            objects[f"{kind}-{row.pk}"] = (row, TABLE_FORMS[kind], None)
+    return objects
+
+
+def _differing(step: Step, objects: dict, bases: dict, skip):
+    """The inputs whose stored value differs from their base (by object prefix:
+    field name -> input name), and the shown rows no longer stored."""
+    by_object: dict[str, dict[str, str]] = {}
+    removed = set()
+    for key, base in bases.items():
+        if key in skip or not isinstance(base, str):
+            continue
+        match = ROW_PREFIX.match(key)
+        prefix, name = (
+            (match.group(1), key[len(match.group(0)) :]) if match else ("", key)
+        )
+        found = objects.get(prefix)
+        if found is None:
+            if prefix and prefix.split("-")[0] in step.tables:
+                removed.add(prefix)
+            continue
+        instance, _, allowed = found
+        if allowed is not None and name not in allowed:
+            continue
+        try:
+            attname = instance._meta.get_field(name).attname
+        except FieldDoesNotExist:  # not a field of the model: not shown
+            continue
+        if canonical(getattr(instance, attname)) != base:
+            by_object.setdefault(prefix, {})[name] = key
+    return by_object, removed
+
+
+def _differing_rows(step: Step, objects: dict, bases: dict, shown: dict, skip):
+    """The rows a page shows only by fingerprint (``shown``) that are stored
+    otherwise now: every input of each (field name -> input name, under
+    ``"inputs"``), the rows no longer stored (``"removed"``), and each changed
+    row's stored fingerprint (by prefix)."""
+    sent = {match.group(1) for key in bases if (match := ROW_PREFIX.match(key))}
+    result: dict = {"inputs": {}, "removed": set()}
+    for prefix, key in shown.items():
+        kind = prefix.split("-")[0]
+        if prefix in sent or kind not in step.tables:
+            continue
+        found = objects.get(prefix)
+        if found is None:
+            result["removed"].add(prefix)
+            continue
+        stored = stored_row_key(kind, found[0])
+        if stored != key:
+            result[prefix] = stored
+            result["inputs"][prefix] = {
+                name: f"{prefix}-{name}"
+                for name, _ in row_fields(kind)
+                if f"{prefix}-{name}" not in skip
+            }
+    return result
+
+
+def _form_kwargs(proposal, gpu_unit, number_format, *, codes: bool) -> dict:
+    """The keyword arguments of each form class (``None``: of any other), as the
+    step's forms are made."""
+    system = proposal.system
+    gcds = system.gcds_per_gpu if system else 1
+    common = {"number_format": number_format}
+    rows = {**common, "gcds_per_gpu": gcds, "gpu_unit": gpu_unit}
+    return {
+        None: common,  # every other form
+        SelectionForm: {**common, "gpu_unit": gpu_unit},
+        JobTypeForm: rows,
+        MeasurementForm: {**rows, "codes": list(proposal.codes.all()) if codes else []},
+    }

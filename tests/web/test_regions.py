@@ -1,0 +1,325 @@
+"""The live regions (proposals/regions.py): a region's template reads its inputs and
+nothing else, and its key follows every input, so the key an autosave compares
+cannot drift from what the region shows."""
+
+import dataclasses
+
+import pytest
+from django.template import Context, Variable
+from django.template.base import FilterExpression, TokenType, VariableNode
+from django.template.defaulttags import ForNode, IfNode, WithNode
+from django.template.library import SimpleNode
+from django.template.loader import get_template
+from django.templatetags.i18n import BlockTranslateNode, TranslateNode
+from django.test import Client
+from django.test.utils import override_settings
+from django.urls import reverse
+
+from proposals import regions, services
+from proposals.domain import numbers
+from tests.factories import (
+    CodeEntryFactory,
+    JobTypeFactory,
+    ProposalFactory,
+    ScalingMeasurementFactory,
+    UsageMonthFactory,
+    cluster,
+)
+from tests.web.test_live import page_data
+
+pytestmark = pytest.mark.django_db
+HX = {"HX-Request": "true"}
+
+
+@pytest.fixture
+def proposals(user):
+    """A proposal with every kind of figure, a blank one and one with text typed
+    and refused (their regions take every branch of their templates between them)."""
+    full = ProposalFactory(owner=user, system=cluster(), total_gpu_hours=5000)
+    code = CodeEntryFactory(proposal=full, position=0, model_parameters=10**9)
+    for position, (gpus, throughput) in enumerate([(4, 1200), (8, 2280), (16, 4225)]):
+        ScalingMeasurementFactory(
+            proposal=full,
+            code=code,
+            gpus=gpus,
+            throughput=throughput,
+            position=position,
+        )
+    JobTypeFactory(proposal=full, position=0)
+    UsageMonthFactory(proposal=full, position=0)
+    blank = services.proposal_create(owner=user, title="Blank")
+    refused = ProposalFactory(
+        owner=user,
+        total_gpu_hours=500,
+        refused_inputs={"duration_months": {"text": "99", "message": "Too long."}},
+    )
+    return [full, blank, refused]
+
+
+def page_regions(client, proposal, step="scalability") -> list:
+    response = client.get(reverse("proposals:step", args=[proposal.pk, step]))
+    return response.context["all_regions"]
+
+
+def post_answered(client, url, data):
+    """POST ``data`` as htmx does: the response and the context it answered with."""
+    from proposals.views import wizard
+
+    answered = {}
+    answer = wizard._answer
+
+    def recording(request, kind, context, **kwargs):
+        answered.update(context)
+        return answer(request, kind, context, **kwargs)
+
+    wizard._answer = recording
+    try:
+        response = client.post(url, data, headers=HX)
+    finally:
+        wizard._answer = answer
+    return response, answered
+
+
+def autosave_regions(client, proposal) -> list:
+    """The regions of an autosave that sends a job row and a measurement (every
+    page-level region, as the autosave sends no keys, and the rows' figures)."""
+    job = proposal.jobs.first()
+    point = proposal.measurements.first()
+    data = page_data(
+        proposal,
+        "scalability",
+        **{f"jobs-{job.pk}-count": "3", f"measurements-{point.pk}-gpus": "2"},
+    )
+    url = reverse("proposals:step", args=[proposal.pk, "scalability"])
+    every = post_answered(client, url, data)[1]["changed_regions"]
+    assert any(region.name.endswith("-computed") for region in every)
+    assert any(region.name == "jobs-total" for region in every)
+    return every
+
+
+def staff_regions(client, proposal) -> list:
+    services.review_submit(proposal=proposal, user=proposal.owner, note="")
+    response = client.get(reverse("proposals:staff_review", args=[proposal.pk]))
+    return regions.flatten(response.context["regions"])
+
+
+class Recording(Context):
+    """A context that notes every name looked up and not found in it."""
+
+    missing: set
+
+    def __getitem__(self, key):
+        try:
+            return super().__getitem__(key)
+        except KeyError:
+            self.missing.add(key)
+            raise
+
+    def get(self, key, otherwise=None):
+        if key not in self:
+            self.missing.add(key)
+        return super().get(key, otherwise)
+
+
+def render_recording(region) -> set:
+    context = Recording({**region.context(), "oob": True})
+    context.missing = set()
+    get_template(region.template).template.render(context)
+    return context.missing
+
+
+def test_each_region_reads_only_its_inputs_when_rendered(
+    user_client, staff_user, proposals
+):
+    seen = set()
+    for proposal in proposals:
+        every = page_regions(user_client, proposal)
+        every += page_regions(user_client, proposal, "review")
+        for region in every:
+            assert render_recording(region) == set(), region.name
+            seen.add(region.template)
+    staff_client = Client()
+    staff_client.force_login(staff_user)
+    for region in autosave_regions(user_client, proposals[0]):
+        assert render_recording(region) == set(), region.name
+        seen.add(region.template)
+    for region in staff_regions(staff_client, proposals[0]):
+        assert render_recording(region) == set(), region.name
+    # the sidebar's parts, the bar, the badges, the progress, the rows' figures
+    assert len(seen) >= 14
+
+
+def _names(expression) -> set[str]:
+    """The context names a filter expression (and its filters' arguments) reads."""
+    if not isinstance(expression, FilterExpression):
+        return set()
+    names = set()
+    parts = [expression.var] + [
+        arg for _, args in expression.filters for _, arg in args
+    ]
+    for part in parts:
+        if isinstance(part, Variable) and part.lookups:
+            names.add(part.lookups[0])
+    return names
+
+
+def _condition_names(condition) -> set[str]:
+    if condition is None:
+        return set()
+    if hasattr(condition, "value"):  # a literal of the condition: a variable
+        return _names(condition.value)
+    return _condition_names(getattr(condition, "first", None)) | _condition_names(
+        getattr(condition, "second", None)
+    )
+
+
+def template_reads(nodelist, bound=frozenset()) -> set[str]:
+    """Every context name the nodes read that they do not bind themselves (the
+    names ``{% for %}`` and ``{% with %}`` bind), walked without rendering, so a
+    branch no proposal takes is read too."""
+    reads = set()
+    bound = set(bound)
+    for node in nodelist:
+        inner = set(bound)
+        if isinstance(node, TranslateNode):
+            reads |= _names(node.filter_expression)
+            if node.asvar:  # binds a name for the nodes after it
+                bound.add(node.asvar)
+        elif isinstance(node, BlockTranslateNode):
+            for expression in node.extra_context.values():
+                reads |= _names(expression)
+            if node.counter is not None:
+                reads |= _names(node.counter)
+            mine = set(node.extra_context) | ({node.countervar} - {None})
+            for token in [*node.singular, *(node.plural or ())]:
+                if token.token_type == TokenType.VAR:
+                    reads |= {token.contents.split(".")[0]} - mine - bound
+            if node.asvar:
+                bound.add(node.asvar)
+        elif isinstance(node, VariableNode):
+            reads |= _names(node.filter_expression)
+        elif isinstance(node, IfNode):
+            for condition, _ in node.conditions_nodelists:
+                reads |= _condition_names(condition)
+        elif isinstance(node, ForNode):
+            reads |= _names(node.sequence)
+            inner |= set(node.loopvars) | {"forloop"}
+        elif isinstance(node, WithNode):
+            for expression in node.extra_context.values():
+                reads |= _names(expression)
+            inner |= set(node.extra_context)
+        elif isinstance(node, SimpleNode):
+            for expression in [*node.args, *node.kwargs.values()]:
+                reads |= _names(expression)
+        for attr in getattr(node, "child_nodelists", ()):
+            child = getattr(node, attr, None)
+            if child:
+                reads |= template_reads(child, inner)
+        if isinstance(node, IfNode):
+            for _, child in node.conditions_nodelists:
+                reads |= template_reads(child, inner)
+        bound |= _asvars_inside(node)
+    return reads - set(bound)
+
+
+def _asvars_inside(node) -> set[str]:
+    """The names ``{% translate ... as x %}`` / ``{% blocktranslate asvar x %}``
+    bind inside ``node``'s branches, which the nodes after it may read."""
+    names = set()
+    children = [getattr(node, a, None) for a in getattr(node, "child_nodelists", ())]
+    if isinstance(node, IfNode):
+        children += [child for _, child in node.conditions_nodelists]
+    for child in filter(None, children):
+        for inner in child:
+            if isinstance(inner, TranslateNode | BlockTranslateNode) and inner.asvar:
+                names.add(inner.asvar)
+            names |= _asvars_inside(inner)
+    return names
+
+
+def test_each_region_template_reads_only_names_of_its_inputs(user_client, proposals):
+    """Read from the templates themselves (every branch): a name a region's
+    template reads is one of its inputs (or ``oob``, how it is sent)."""
+    checked = 0
+    every = page_regions(user_client, proposals[0])
+    for region in every + autosave_regions(user_client, proposals[0]):
+        template = get_template(region.template).template
+        allowed = {f.name for f in dataclasses.fields(region.inputs)} | {"oob"}
+        extra = template_reads(template.nodelist) - allowed
+        assert not extra, (region.name, extra)
+        checked += 1
+    assert checked > 10
+
+
+def _another(value):
+    """A value unlike ``value`` of the same kind where one is easy to make."""
+    if isinstance(value, bool):
+        return not value
+    if isinstance(value, int | float):
+        return value + 1
+    if isinstance(value, str):
+        return value + "x"
+    if isinstance(value, tuple):
+        return (*value, "x")
+    if isinstance(value, dict):
+        return {**value, "x": 1}
+    return object()
+
+
+def test_a_change_of_any_input_changes_the_key(user_client, proposals):
+    regions_seen = page_regions(user_client, proposals[0])
+    regions_seen += autosave_regions(user_client, proposals[0])
+    for region in regions_seen:
+        for field in dataclasses.fields(region.inputs):
+            value = getattr(region.inputs, field.name)
+            other = dataclasses.replace(region.inputs, **{field.name: _another(value)})
+            changed = dataclasses.replace(region, inputs=other)
+            assert changed.key != region.key, (region.name, field.name)
+
+
+def test_the_key_follows_the_number_format_and_the_language(user_client, proposals):
+    from django.utils import translation
+
+    region = page_regions(user_client, proposals[0])[0]
+    # A region lives for one request (its key is kept): one per way of writing.
+    fresh = lambda: dataclasses.replace(region)  # noqa: E731
+    with numbers.using(numbers.NUMBER_FORMAT_BY_NAME["en"]):
+        english = fresh().key
+    with numbers.using(numbers.NUMBER_FORMAT_BY_NAME["de"]):
+        german = fresh().key
+    with translation.override("fr"), numbers.using(numbers.NUMBER_FORMAT_BY_NAME["en"]):
+        french = fresh().key
+    assert len({english, german, french}) == 3
+
+
+@override_settings(DEBUG=False)
+def test_an_autosave_sends_exactly_the_regions_whose_key_changed(
+    user_client, proposals
+):
+    """Generic: whatever region changed is sent, and only those; the page's keys
+    come back in one field."""
+    full = proposals[0]
+    url = reverse("proposals:step", args=[full.pk, "selection"])
+    page = user_client.get(url).content.decode()
+    shown = field(page)
+    response, answered = post_answered(
+        user_client,
+        url,
+        {**page_data(full, "selection", total_gpu_hours="600"), "regions": shown},
+    )
+    content = response.content.decode()
+    before, after = regions.parse_shown(shown), regions.parse_shown(field(content))
+    sent = {r.name for r in answered["changed_regions"]}
+    assert sent == {name for name in after if after[name] != before.get(name)}
+    assert "live-totals" in sent and "live-chart" not in sent
+    for name in after:
+        assert (f'id="{name}"' in content) == (name in sent), name
+
+
+def field(content: str) -> str:
+    return content.split('name="regions"')[1].split('value="')[1].split('"')[0]
+
+
+def test_a_region_shown_key_is_parsed_leniently():
+    assert regions.parse_shown("a:1 b:2 junk :3 c:") == {"a": "1", "b": "2"}
+    assert regions.parse_shown(None) == {}
