@@ -73,6 +73,18 @@ def user_client(client, user):
 
 
 @pytest.fixture(autouse=True)
+def _english_after():
+    """Django's LocaleMiddleware activates a request's language for the thread and
+    leaves it active (a server's next request activates its own); the test client
+    runs in the test's thread, so a German page would leave the next test German."""
+    yield
+    from django.conf import settings
+    from django.utils import translation
+
+    translation.activate(settings.LANGUAGE_CODE)
+
+
+@pytest.fixture(autouse=True)
 def _empty_cache():
     """Rate-limit counters (and cached charts) live in the cache: start each test
     with none. The reference data's stamp lives there too, so this process's copy of

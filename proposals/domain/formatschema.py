@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 
+from . import i18n
 from .countries import selectable_codes
 from .formatshape import PROPOSAL, Field, Shape
 
@@ -77,5 +78,7 @@ def schema() -> dict:
 
 
 def schema_text() -> str:
-    """The schema as committed in ``docs/proposal-format.schema.json``."""
-    return json.dumps(schema(), indent=2, ensure_ascii=False) + "\n"
+    """The schema as committed in ``docs/proposal-format.schema.json`` (English,
+    whatever language is active)."""
+    with i18n.in_english():
+        return json.dumps(schema(), indent=2, ensure_ascii=False) + "\n"

@@ -53,6 +53,8 @@ portal text and the JSON are made under ``translation.override("en-gb")``.
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 from collections.abc import Callable, Iterable, Iterator, Mapping
 
 _gettext: Callable[[str], str] = lambda text: text  # noqa: E731
@@ -87,9 +89,29 @@ def forget() -> None:
     _constants.clear()
 
 
+# Set inside :func:`in_english`: every text stays the English it is written in.
+_ENGLISH: contextvars.ContextVar[bool] = contextvars.ContextVar(
+    "english", default=False
+)
+
+
+@contextlib.contextmanager
+def in_english():
+    """Inside the block, the domain's text is its English source whatever language
+    the web layer has active: for what is English by definition (the generated rule
+    reference, the JSON schema)."""
+    token = _ENGLISH.set(True)
+    try:
+        yield
+    finally:
+        _ENGLISH.reset(token)
+
+
 def _constant(text: str) -> str:
     """A constant made at import (a :class:`Translated` attribute, a
     :class:`Labels` value) in the active language, remembered per language."""
+    if _ENGLISH.get():
+        return text
     key = (_language(), text)
     found = _constants.get(key)
     if found is None:
@@ -110,11 +132,15 @@ _ = gettext
 
 def ngettext(singular: str, plural: str, n: int) -> str:
     """``singular`` or ``plural`` for ``n``, in the activated language."""
+    if _ENGLISH.get():
+        return singular if n == 1 else plural
     return _ngettext(singular, plural, n)
 
 
 def pgettext(context: str, text: str) -> str:
     """``text`` (in ``context``) in the activated language."""
+    if _ENGLISH.get():
+        return text
     return _pgettext(context, text)
 
 

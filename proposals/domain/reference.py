@@ -11,6 +11,7 @@ import re
 import sys
 from pathlib import Path
 
+from . import i18n
 from .findings import rules
 from .gpus import GpuModel, default_gpu_models
 from .jsonformat import schema_text
@@ -142,7 +143,13 @@ def systems_markdown(
 
 
 def markdown(terms: CallTerms | None = None) -> str:
-    """The rule reference as Markdown: one table per wizard step, in code order."""
+    """The rule reference as Markdown: one table per wizard step, in code order;
+    English, whatever language is active (it is the project's documentation)."""
+    with i18n.in_english():
+        return _markdown(terms)
+
+
+def _markdown(terms: CallTerms | None) -> str:
     lines = [
         "# Findings: rule reference",
         "",
