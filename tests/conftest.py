@@ -98,18 +98,6 @@ def _empty_cache():
     reference_data.forget()
 
 
-@pytest.fixture(autouse=True)
-def _default_language():
-    """Each test starts in the default language: a request in German activates
-    German for the thread (LocaleMiddleware) and nothing deactivates it, so a later
-    test (the domain's, which expects English) would read German."""
-    from django.utils import translation
-
-    translation.deactivate()
-    yield
-    translation.deactivate()
-
-
 @pytest.fixture
 def run_tasks(db):
     """Run the queued background tasks that are due, as ``manage.py db_worker`` would,
