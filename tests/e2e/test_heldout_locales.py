@@ -254,8 +254,8 @@ def test_a_person_types_schedule_paste_and_edge_cases_and_reads_them_back(
     code = proposal.codes.get()
     assert (code.model_parameters, code.training_tokens) == (1_400_000_000, 3e12)
     estimate = page.get_by_test_id("compute-estimate").locator("dd").first
-    expect(estimate).to_contain_text("GPU")
-    figure = estimate.inner_text().split(" GPU")[0].strip()
+    # The figure leads, the unit follows in the page's language (GPU-hours, heures GPU).
+    figure = re.match(r"[\d.,'\u2019\u00a0\u202f]+", estimate.inner_text()).group(0)
     fmt = numbers.NUMBER_FORMAT_BY_NAME[person.fmt]
     value = numbers.parse_number(figure, fmt, places=0).value
     assert value > 1000 and figure == numbers.grouped(value, 0, fmt=fmt), figure
