@@ -62,11 +62,15 @@ def interface_languages() -> dict[str, str]:
     return dict(settings.LANGUAGES)
 
 
+def _offered(code: str) -> str:
+    """``code`` if the interface still speaks it, else ``""``."""
+    return code if code in interface_languages() else ""
+
+
 def chosen_language(preferences) -> str:
     """The language ``preferences`` chose (``de``), or ``""`` to follow the browser
     (also for a code no longer offered)."""
-    code = getattr(preferences, "language", "") or ""
-    return code if code in interface_languages() else ""
+    return _offered(getattr(preferences, "language", "") or "")
 
 
 # The signed-in person's chosen language ("" = the browser's), kept in their session
@@ -84,8 +88,16 @@ def remember_language(request, preferences) -> str:
 
 
 def remember_language_at_login(sender, request, user, **kwargs):
-    """``user_logged_in``: the person's language for the whole session (one query)."""
-    remember_language(request, preferences_of(user))
+    """``user_logged_in``: the person's language for the whole session (one query);
+    and the page language they sign in with, which their e-mails follow while they
+    let the browser choose (a mail has no browser)."""
+    preferences = preferences_of(user)
+    remember_language(request, preferences)
+    page = getattr(request, "LANGUAGE_CODE", "") or ""
+    if preferences is not None and page in interface_languages():
+        type(preferences).objects.filter(pk=preferences.pk).exclude(
+            browser_language=page
+        ).update(browser_language=page)
 
 
 def zone_named(name: str | None) -> ZoneInfo:
@@ -99,15 +111,19 @@ def zone_named(name: str | None) -> ZoneInfo:
 @contextlib.contextmanager
 def for_recipient(user):
     """Activate ``user``'s conventions (for an e-mail to them): their language (the
-    one they chose in Settings, else the portal's English: a mail has no browser),
-    number format and time zone."""
+    one they chose in Settings, else the one their browser gave the pages when they
+    last signed in, else the portal's English), number format and time zone."""
     preferences = preferences_of(user)
     if preferences is None:
         fmt, zone = numbers.PORTAL, DEFAULT_ZONE
     else:
         fmt = preferences.number_format_spec
         zone = zone_named(preferences.time_zone)
-    language = chosen_language(preferences) or settings.LANGUAGE_CODE
+    language = (
+        chosen_language(preferences)
+        or _offered(getattr(preferences, "browser_language", ""))
+        or settings.LANGUAGE_CODE
+    )
     with translation.override(language), activated(fmt=fmt, zone=zone):
         yield
 

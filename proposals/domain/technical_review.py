@@ -61,6 +61,25 @@ def checklist(findings: Iterable[Mapping], where: Mapping[int, str]) -> list[dic
     ]
 
 
+def reworded(findings: Iterable[Mapping], fresh: Iterable) -> list[dict]:
+    """The stored ``findings`` (dicts, recorded in the portal's form) with each
+    message as ``fresh`` (the same revision assessed again, with the reader's
+    conventions active) words it: matched on rule code, field and severity, in
+    order. A stored finding the fresh assessment does not give (the catalogue or
+    the rules changed since) keeps its recorded message."""
+    waiting: dict[tuple, list[str]] = {}
+    for finding in fresh:
+        key = (finding.code, finding.field, finding.severity)
+        waiting.setdefault(key, []).append(finding.message)
+    out = []
+    for stored in findings:
+        key = (stored.get("code"), stored.get("field"), stored.get("severity"))
+        messages = waiting.get(key)
+        message = messages.pop(0) if messages else stored.get("message", "")
+        out.append({**stored, "message": message})
+    return out
+
+
 def with_decisions(items: list[dict], decisions: Mapping[int, tuple[str, str]]):
     """``items`` with the ``(decision, reason)`` chosen for item ``i``."""
     out = []

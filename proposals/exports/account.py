@@ -48,6 +48,7 @@ def _account(user) -> dict:
         "number_format": preferences.number_format if preferences else None,
         "time_zone": preferences.time_zone if preferences else None,
         "language": preferences.language if preferences else None,
+        "browser_language": preferences.browser_language if preferences else None,
     }
 
 

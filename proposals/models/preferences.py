@@ -50,6 +50,11 @@ class Preferences(models.Model):
         default="",
         help_text=_("The language of the wizard's pages and of its e-mails to you."),
     )
+    # The page language of the person's last sign-in (what their browser asked for):
+    # their e-mails' language while ``language`` is blank. Not shown: it follows.
+    browser_language = models.CharField(
+        max_length=16, blank=True, default="", editable=False
+    )
 
     class Meta:
         verbose_name = _("preferences")

@@ -1,14 +1,15 @@
 """Writes of the review workflow: send for review, status changes, assessments and
 assignments (the comments are in ``comments``)."""
 
+from django.conf import settings
 from django.contrib.auth.models import Group, Permission
 from django.db import transaction
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from proposals import assess, notifications, selectors
-from proposals.domain import i18n, jsonformat, technical_review, workflow
+from proposals.domain import i18n, jsonformat, numbers, technical_review, workflow
 from proposals.models import (
     Proposal,
     ProposalRevision,
@@ -99,7 +100,10 @@ def review_submit(*, proposal: Proposal, user, note: str = ""):
     loaded = assess.with_children(Proposal.objects.filter(pk=proposal.pk)).get()
     catalogue = assess.catalogue_from_db()
     document = jsonformat.dump(assess.proposal_to_domain(loaded))
-    assessment = assess.assess_proposal(loaded, catalogue)
+    # The record keeps the findings in the portal's form and English, whoever
+    # sends: each reader's page words them again in the reader's own format.
+    with numbers.using(numbers.PORTAL), translation.override(settings.LANGUAGE_CODE):
+        assessment = assess.assess_proposal(loaded, catalogue)
     counts = assessment.counts
     last = (
         ProposalRevision.objects.filter(proposal=proposal)

@@ -18,7 +18,14 @@ from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from proposals import assess, exports, reference_data, selectors, services
+from proposals import (
+    assess,
+    exports,
+    localization,
+    reference_data,
+    selectors,
+    services,
+)
 from proposals.domain import technical_review, workflow
 from proposals.domain.documents import diff_documents, diff_findings
 from proposals.domain.fields import describe_path, row_names
@@ -225,16 +232,20 @@ def _shown_revision(request, proposal):
     return proposal_revision(proposal, int(number))
 
 
-def _checklist(latest, previous=None) -> list[dict]:
+def _checklist(latest, previous=None, *, source=None) -> list[dict]:
     """The checklist of the latest revision's findings, with the decisions of the
     previous assessment of that revision when there is one (matched on rule code
-    and field)."""
+    and field). With ``source`` (the revision assessed again, for the page) the
+    messages are worded as the reader reads them (their number format), not as
+    recorded (the portal's form)."""
     names = row_names(latest.snapshot)
+    findings = latest.findings
+    if source is not None:
+        findings = technical_review.reworded(findings, source.assessment.findings)
     where = {
-        i: describe_path(f.get("field", ""), names)
-        for i, f in enumerate(latest.findings)
+        i: describe_path(f.get("field", ""), names) for i, f in enumerate(findings)
     }
-    items = technical_review.checklist(latest.findings, where)
+    items = technical_review.checklist(findings, where)
     if previous is not None:
         decided = {(i["code"], i["field"]): i for i in previous.items}
         for item in items:
@@ -271,7 +282,17 @@ def _review_page(request, proposal, *, assessment_form=None, status=200):
         assessment_form = {
             "outcome": previous.outcome if previous else "",
             "text": previous.text if previous else "",
-            "items": _checklist(latest, previous),
+            "items": _checklist(
+                latest,
+                previous,
+                source=(
+                    source
+                    if shown is not None and shown.pk == latest.pk
+                    else exports.source_from_snapshot(
+                        latest.snapshot, revision=latest.number
+                    )
+                ),
+            ),
             "own_conditions": (
                 technical_review.split_own(previous.items)[1] if previous else []
             ),
@@ -351,7 +372,13 @@ def staff_assess(request, pk):
         )
         for i in range(len(latest.findings))
     }
-    items = technical_review.with_decisions(_checklist(latest), decisions)
+    # The assessment and its change-request note are for the applicant (their
+    # page, their e-mail): the findings worded in the applicant's format.
+    with localization.for_recipient(proposal.owner):
+        source = exports.source_from_snapshot(latest.snapshot, revision=latest.number)
+    items = technical_review.with_decisions(
+        _checklist(latest, source=source), decisions
+    )
     own = [
         text[: technical_review.MAX_REASON + 1]
         for text in request.POST.getlist("own_condition")[
