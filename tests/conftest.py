@@ -80,7 +80,6 @@ def _english_after():
     runs in the test's thread, so a German page would leave the next test German."""
     yield
     from django.conf import settings
-    from django.utils import translation
 
     translation.activate(settings.LANGUAGE_CODE)
 
@@ -132,12 +131,3 @@ def run_tasks(db):
             count += 1
 
     return run
-
-
-@pytest.fixture(autouse=True)
-def _no_language_left_active():
-    """A test client request activates the browser's language in the thread and
-    leaves it there: without this, a later test (the generated docs/rules.md) would
-    read the domain's text in German or French."""
-    yield
-    translation.deactivate()
