@@ -10,6 +10,7 @@ from proposals.views import (
     reference,
     review,
     staff,
+    staff_diff,
     wizard,
 )
 from proposals.views import paste as paste_views
@@ -104,7 +105,7 @@ urlpatterns += [
         staff.staff_set_status,
         name="staff_set_status",
     ),
-    path("staff/review/<int:pk>/diff/", staff.staff_diff, name="staff_diff"),
+    path("staff/review/<int:pk>/diff/", staff_diff.staff_diff, name="staff_diff"),
 ]
 
 # Exports and the JSON import.

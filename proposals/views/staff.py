@@ -19,7 +19,6 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from proposals import (
-    assess,
     exports,
     localization,
     reference_data,
@@ -27,15 +26,12 @@ from proposals import (
     services,
 )
 from proposals.domain import technical_review, workflow
-from proposals.domain.documents import diff_documents, diff_findings
 from proposals.domain.fields import describe_path, row_names
 from proposals.domain.response_times import (
     every_response_time,
     response_time,
     wait_for,
 )
-from proposals.domain.tiers import tier_label
-from proposals.http import parse_int
 from proposals.links import site_reverse
 from proposals.models import Proposal, ReviewComment
 from proposals.queue_csv import queue_csv
@@ -44,13 +40,12 @@ from proposals.review_forms import (
     QueueFilterForm,
     StatusForm,
 )
-from proposals.review_page import choice_name, review_sections, sidebar
+from proposals.review_page import review_sections, sidebar
 from proposals.views import proposal_revision, staff_proposal
 from proposals.views.accounts import number_format
 from proposals.views.review import (
     add_comment,
     comment_url_for,
-    document_of,
     staff_required,
 )
 
@@ -463,70 +458,3 @@ def staff_set_status(request, pk):
             request, stale or _("That status change is not possible from here.")
         )
     return redirect("proposals:staff_review", pk=proposal.pk)
-
-
-@staff_required
-@require_GET
-def staff_diff(request, pk):
-    """What changed between two revisions (or the latest and the current draft),
-    field by field, with the change in tier and findings."""
-    proposal = staff_proposal(request, pk)
-    revisions = list(selectors.review_revisions(proposal=proposal))
-    latest = proposal.review_state.latest_revision.number
-    first = revisions[0].number
-
-    def number(name: str, default: int):
-        value = request.GET.get(name, "")
-        if value == "current":
-            return "current"
-        return parse_int(value, name=name, default=default)
-
-    a = number("a", latest - 1 if latest > first else first)
-    b = number("b", latest)
-    old = _side(proposal, a)
-    new = _side(proposal, b)
-    return TemplateResponse(
-        request,
-        "proposals/staff_diff.html",
-        {
-            "proposal": proposal,
-            "revisions": revisions,
-            "a": a,
-            "b": b,
-            "old": old,
-            "new": new,
-            "sections": diff_documents(old["document"], new["document"], choice_name),
-            "findings": diff_findings(
-                old["findings"], new["findings"], row_names(new["document"])
-            ),
-            "tier_changed": old["tier"] != new["tier"],
-        },
-    )
-
-
-def _side(proposal, number) -> dict:
-    """One side of a diff: a stored revision, or the live draft."""
-    if number == "current":
-        assessment = assess.assess_proposal(proposal)
-        return {
-            "label": _("current draft"),
-            "document": document_of(proposal),
-            "tier": assessment.tier or "",
-            "tier_label": assessment.mode_label,
-            "findings": [f.to_dict() for f in assessment.findings],
-            "counts": assessment.counts,
-        }
-    revision = proposal_revision(proposal, number)
-    return {
-        "label": _("revision %(number)s") % {"number": revision.number},
-        "revision": revision,
-        "document": revision.snapshot,
-        "tier": revision.tier,
-        "tier_label": tier_label(revision.tier or None),
-        "findings": revision.findings,
-        "counts": {
-            "error": revision.error_count,
-            "warning": revision.warning_count,
-            "info": revision.info_count,
-        },
-    }
