@@ -21,7 +21,9 @@ from tests.review_data import queue_rows
 pytestmark = [pytest.mark.django_db, pytest.mark.urls("tests.bench.urls")]
 
 ROWS = 10_000
-QUERIES = 7  # session, user, staff group, e-mail verified, system choices, count, page
+# session, user, staff group, system choices, count, page, e-mail verified, and the
+# reader's preferences (the queue prints numbers and times in their format and zone)
+QUERIES = 8
 TARGET_MS = 150
 PAGES = {
     "first page": {},
@@ -150,6 +152,9 @@ def test_queue_with_ten_thousand_proposals(client, catalogue):
     url = reverse("proposals:review_queue")
     trivial = median_ms(lambda: client.get("/bench/trivial/"), repeat=50)
     rows = [("trivial view (baseline)", f"{trivial:.1f} ms")]
+    # The process reads the catalogue and call terms once (reference_data) and keeps
+    # them: the first page pays that, not every page.
+    assert client.get(url).status_code == 200
     for label, params in PAGES.items():
         with CaptureQueriesContext(connection) as queries:
             response = client.get(url, params)
@@ -157,7 +162,7 @@ def test_queue_with_ten_thousand_proposals(client, catalogue):
         count = len(queries)
         assert response.status_code == 200
         assert response.content.count(b'data-testid="queue-row"') == 25
-        assert count == QUERIES, [q["sql"] for q in queries]
+        assert count == QUERIES, "\n".join(q["sql"][:120] for q in queries)
 
         def get(params=params):
             return client.get(url, params)
