@@ -4,6 +4,7 @@ in the wizard each points at, per-row computed figures, tier-fitted help and the
 Used by the wizard (full pages and htmx fragments) and by the read-only review pages.
 """
 
+import functools
 from collections import defaultdict
 from dataclasses import dataclass
 
@@ -161,10 +162,14 @@ def _help(evaluation, proposal) -> dict:
     ``jobs.gpus``), with the figures of the call terms in force; examples fitted
     to the tier and the system (LUMI words for LUMI)."""
     tier = evaluation.assessment.tier
-    help_figures = figures(evaluation.reference.terms)
     system_slug = getattr(proposal.system, "slug", None)
+
+    @functools.cache
+    def help_figures():  # only when some field's help is shown (not on most autosaves)
+        return figures(evaluation.reference.terms)
+
     return {
-        "help": PerField(lambda spec: spec.help_for(tier, help_figures, system_slug)),
+        "help": PerField(lambda spec: spec.help_for(tier, help_figures(), system_slug)),
         "help_examples": PerField(lambda spec: spec.examples_for(tier, system_slug)),
     }
 
