@@ -352,3 +352,48 @@ def row_regions(step_forms, evaluation, job_figures, point_figures, refused_rows
 
 JOB_FIGURES = "proposals/regions/job_figures.html"
 POINTS = "proposals/regions/point_figures.html"
+
+
+# --- The findings under the fields (every row of the step, sent or not) -----------
+
+
+@dataclass(frozen=True)
+class FieldFindingsInputs:
+    anchor: str  # the field's input id
+    findings: tuple  # (css, code, message) of each, as shown: "to do" is grey
+
+
+FIELD_FINDINGS = "proposals/regions/field_findings.html"
+
+
+def shown_findings(items) -> tuple:
+    """What the findings under a field show of each finding: ``(css, code,
+    message)`` (the inputs of its region, and what the page's blocks show)."""
+    return tuple(
+        (item["css"], item["finding"].code, str(item["finding"].message))
+        for item in items
+    )
+
+
+def field_findings_regions(findings_by_anchor: dict, step: str) -> list[Region]:
+    """The findings under the fields of ``step`` that have any, each a region whose
+    key follows what it shows (its findings and whether they are "to do")."""
+    regions = []
+    for anchor, items in findings_by_anchor.items():
+        here = [item for item in items if item["step"] == step]
+        if anchor.startswith("id_") and here:
+            inputs = FieldFindingsInputs(anchor, shown_findings(here))
+            regions.append(Region(f"ff-{anchor}", FIELD_FINDINGS, inputs))
+    return regions
+
+
+def changed_field_findings(regions, shown: str | None) -> list[Region]:
+    """The findings ``regions`` the page does not show yet, and an empty one for
+    each field whose findings the page shows and that has none now."""
+    current = {region.name for region in regions}
+    emptied = [
+        Region(name, FIELD_FINDINGS, FieldFindingsInputs(name[len("ff-") :], ()))
+        for name in parse_shown(shown)
+        if name.startswith("ff-id_") and name not in current
+    ]
+    return changed(regions, shown) + emptied

@@ -27,6 +27,7 @@ from django.utils.translation import gettext, ngettext
 from jinja2 import Environment, StrictUndefined
 
 from proposals.domain.numbers import MISSING, grouped
+from proposals.regions import shown_findings
 
 
 def _num(value, decimals=2):
@@ -285,7 +286,7 @@ def block(values, anchor, name, label, errors, note, *, oob=False) -> Feedback:
         bool(oob),
         errors or (),
         note or "",
-        values["findings_by_anchor"].get(anchor, ()),
+        shown_findings(values["findings_by_anchor"].get(anchor, ())),
         gpus,
         text,
         examples,

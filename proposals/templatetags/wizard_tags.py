@@ -141,6 +141,13 @@ def field_feedback(context, field, compact=False, oob=False):
     return fragment("feedback")([data])
 
 
+@register.simple_tag
+def field_findings(anchor, findings, oob=False):
+    """``{% field_findings anchor findings oob %}``: the findings under a field
+    (``rows/field_findings.html``), as its region renders it."""
+    return fragment("field_findings")(anchor, findings, bool(oob))
+
+
 @register.simple_tag(takes_context=True)
 def posted_feedback(context):
     """Out of band in an autosave's answer: the feedback block of every input of

@@ -37,6 +37,8 @@ from proposals.live import live_context
 from proposals.regions import (
     Sidebar,
     changed,
+    changed_field_findings,
+    field_findings_regions,
     flatten,
     row_regions,
     shown_field,
@@ -127,6 +129,9 @@ def _page(request, proposal, step, step_forms, **extra):
     folded = plan_folded(live["mode_terms"], proposal)
     regions = _regions(proposal, live, progress, folded, chart_url)
     every = flatten(regions)
+    # The findings under the fields (those of every row, sent or not): the page
+    # keeps their keys too, so an autosave re-sends the ones that changed.
+    findings = field_findings_regions(live["findings_by_anchor"], step.slug)
     return {
         "proposal": proposal,
         "step": step,
@@ -157,7 +162,8 @@ def _page(request, proposal, step, step_forms, **extra):
         "regions": regions,
         "all_regions": every,
         "changed_regions": every,
-        "regions_shown": shown_field(every),
+        "field_findings_regions": findings,
+        "regions_shown": shown_field(every + findings),
         **extra,
     }
 
@@ -370,14 +376,18 @@ def _autosave_answer(request, proposal, step, saved, stale):
     )
     # The page-level regions it does not show yet, and the figures of the rows
     # it sent (the page keeps no key for those: they come with each row sent).
-    context["changed_regions"] = changed(
-        context["all_regions"], request.POST.get("regions")
-    ) + row_regions(
-        saved.step_forms,
-        context["evaluation"],
-        context["job_figures"],
-        context["point_figures"],
-        context["refused_rows"],
+    context["changed_regions"] = (
+        changed(context["all_regions"], request.POST.get("regions"))
+        + row_regions(
+            saved.step_forms,
+            context["evaluation"],
+            context["job_figures"],
+            context["point_figures"],
+            context["refused_rows"],
+        )
+        + changed_field_findings(
+            context["field_findings_regions"], request.POST.get("regions")
+        )
     )
     return _answer(request, "autosave", context)
 

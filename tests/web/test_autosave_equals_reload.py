@@ -214,9 +214,8 @@ LIVE_IDS = re.compile(r"^(.*-computed|jobs-total|schedule-total|fb-.*|err-.*)$")
 
 def region_names(client, url, rows=None):
     """The live parts of the step's page: every page-level region, the tables'
-    totals, and the rows' figures, feedback and errors (of the ``rows`` given:
-    those of the rows an autosave did not send are known to go stale, see
-    test_unsent_rows_findings_follow_the_step_being_visited)."""
+    totals, and the rows' figures, feedback and errors (of the ``rows`` given, of
+    every row for ``None``)."""
     response = client.get(url)
     page = response.content.decode()
     names = [r.name for r in response.context["all_regions"]]
@@ -230,6 +229,9 @@ def region_names(client, url, rows=None):
 
 
 def assert_regions_equal_reload(tab, every_row=False):
+    """``every_row``: the rows the autosave did not send too (their findings are
+    regions, but not yet their figures: another tab's change of a row leaves them
+    stale); otherwise the parts of the rows it sent only."""
     rows = None if every_row else tab.sent_rows
     names, fresh = region_names(tab.client, tab.url, rows)
     page_level = {n for n in names if not LIVE_IDS.match(n)}
@@ -364,10 +366,6 @@ def test_a_tab_behind_another_keeps_both_and_shows_what_is_stored(client, user):
     assert not any(n.startswith(f"measurements-{point.pk}-") for n in stored)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="defect: an autosave re-renders the feedback of the rows it sent only",
-)
 def test_unsent_rows_findings_follow_the_step_being_visited(client, user):
     """The first autosave of a step marks it visited: its open items are no longer
     "to do" but errors and warnings. The sidebar says so; the findings under the
