@@ -280,9 +280,12 @@ def _review_page(request, proposal, *, assessment_form=None, status=200):
             "items": _checklist(
                 latest,
                 previous,
+                # The latest revision's findings, reworded for this reader: from the
+                # page's own evaluation when it shows that revision, or a draft
+                # identical to it (one assessment per page).
                 source=(
                     source
-                    if shown is not None and shown.pk == latest.pk
+                    if (shown.pk == latest.pk if shown else not changed_since_latest)
                     else exports.source_from_snapshot(
                         latest.snapshot, revision=latest.number
                     )
