@@ -13,7 +13,7 @@ from html.parser import HTMLParser
 
 import pytest
 from django.urls import reverse
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from proposals.domain.sections import ROW_PREFIX
@@ -309,6 +309,9 @@ def _editable(tab):
     max_examples=12,
     deadline=None,
     derandomize=True,
+    # No shrinking or explaining: each case is a dozen requests, and the known
+    # scalability case would otherwise spend minutes minimising itself.
+    phases=[Phase.explicit, Phase.generate],
     suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
 @given(data=st.data())
