@@ -21,7 +21,7 @@ from proposals.domain.i18n import english
 from proposals.domain.technical_review import OUTCOMES
 from tests.domain.builders import example, findings
 
-FRAGMENTS = Path(__file__).resolve().parents[2] / "locale" / "fragments"
+LOCALE = Path(__file__).resolve().parents[2] / "locale"
 GERMAN = numbers.NUMBER_FORMAT_BY_NAME["de"]
 FRENCH = numbers.NUMBER_FORMAT_BY_NAME["fr"]
 ENGLISH = numbers.NUMBER_FORMAT_BY_NAME["en"]
@@ -29,7 +29,7 @@ ENGLISH = numbers.NUMBER_FORMAT_BY_NAME["en"]
 
 @pytest.fixture
 def catalogues(tmp_path, settings):
-    """The domain's German and French fragments, compiled and made Django's only
+    """The German and French catalogues, compiled here and made Django's only
     LOCALE_PATHS (changing the setting clears Django's translation caches)."""
     if not shutil.which("msgfmt"):
         pytest.skip("msgfmt (gettext) is not installed")
@@ -42,7 +42,7 @@ def catalogues(tmp_path, settings):
                 "--check-format",
                 "-o",
                 str(out / "django.mo"),
-                str(FRAGMENTS / f"i18n-domain.{lang}.po"),
+                str(LOCALE / lang / "LC_MESSAGES" / "django.po"),
             ],
             check=True,
         )

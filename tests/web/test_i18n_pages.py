@@ -1,6 +1,6 @@
 """The proposal and staff pages in German and French (issue 25): their chrome, the
 messages of their views, the queue's filters and the staff CSV speak the reader's
-language, from the catalogues built out of ``locale/fragments`` (``make
+language, from the catalogues in ``locale/`` (``make
 translations``). The English pages are the existing tests' business.
 
 Each request names the language twice: the browser's Accept-Language (what the

@@ -21,8 +21,8 @@ def _catalogue(language):
     path = check.catalogue_path(language)
     if not path.exists():
         pytest.fail(
-            f"{path.relative_to(check.ROOT)} is missing: build it from the fragments "
-            "(locale/fragments/*.po) and run `make translations`."
+            f"{path.relative_to(check.ROOT)} is missing: run `make messages`, "
+            "translate, and run `make translations`."
         )
     return path
 
