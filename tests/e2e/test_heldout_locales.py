@@ -274,8 +274,10 @@ def choose_in_settings(page: Page, base: str, fmt: str, zone: str):
     page.goto(f"{base}/accounts/settings/")
     page.select_option("#id_number_format", value=fmt)
     page.select_option("#id_time_zone", value=zone)
-    page.locator("#id_time_zone").evaluate("el => el.form.requestSubmit()")
-    page.wait_for_load_state("load")
+    # Wait for the POST and its redirect: a page already loaded says "load" at once,
+    # and the next goto would abort the save still in flight.
+    with page.expect_navigation(wait_until="load"):
+        page.locator("#id_time_zone").evaluate("el => el.form.requestSubmit()")
 
 
 def clock(text: str, zone: str) -> tuple[int, int]:
