@@ -89,9 +89,22 @@ def active_language() -> str | None:
     return _language()
 
 
+def reading() -> tuple[int, str | None]:
+    """What the domain's texts read in now, as a key for memos of translated
+    texts: the catalogues' generation (see :func:`forget`) and the active
+    language, or ``"source"`` inside :func:`in_english`."""
+    return _generation, "source" if _ENGLISH.get() else _language()
+
+
+# Counts the changes of catalogues: a memo keyed by :func:`reading` misses after one.
+_generation = 0
+
+
 def forget() -> None:
     """Forget the constants read so far (when the catalogues change: a setting in
     a test, a new install)."""
+    global _generation
+    _generation += 1
     _constants.clear()
 
 

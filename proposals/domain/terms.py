@@ -16,10 +16,11 @@ from dataclasses import dataclass, field
 from datetime import date
 from functools import cache
 from pathlib import Path
+from types import MappingProxyType
 
 from .countries import status_label
-from .i18n import Labels, gettext, gettext_noop, join_or, ngettext
-from .numbers import grouped
+from .i18n import Labels, gettext, gettext_noop, join_or, ngettext, reading
+from .numbers import active_format, grouped
 
 DEFAULT_FILE = Path(__file__).resolve().parents[2] / "fixtures" / "call_terms.json"
 # Units of a request or a bill; one vocabulary for the call terms and the catalogue.
@@ -259,12 +260,28 @@ def family_mismatch(terms: CallTerms, families: Mapping[str, str]) -> list[str]:
     return found
 
 
-def figures(terms: CallTerms | None = None) -> dict[str, str]:
-    """Every family's help-text figures (``FamilyTerms.placeholders``) in one map."""
+# Help-text figures by (terms, language, number format): the same few maps are
+# asked for at every autosave that shows a field's help. The terms are kept in the
+# value, so an identity reused by other terms is never taken for theirs.
+_FIGURES: dict[tuple, tuple[CallTerms, Mapping[str, str]]] = {}
+_MOST_FIGURES = 64
+
+
+def figures(terms: CallTerms | None = None) -> Mapping[str, str]:
+    """Every family's help-text figures (``FamilyTerms.placeholders``) in one
+    read-only map, in the active language and number format."""
+    terms = terms or default_terms()
+    key = (id(terms), reading(), active_format())
+    found = _FIGURES.get(key)
+    if found is not None and found[0] is terms:
+        return found[1]
     out: dict[str, str] = {}
-    for family in (terms or default_terms()).values():
+    for family in terms.values():
         out.update(family.placeholders())
-    return out
+    if len(_FIGURES) >= _MOST_FIGURES:
+        _FIGURES.clear()
+    _FIGURES[key] = (terms, MappingProxyType(out))
+    return _FIGURES[key][1]
 
 
 def problems(row: Mapping) -> list[str]:

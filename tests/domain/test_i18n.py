@@ -1,6 +1,7 @@
 """The domain's translation markers on their own (no Django): constants stored in
 English and read in the active language, remembered per language."""
 
+import re
 from dataclasses import dataclass
 
 import pytest
@@ -88,3 +89,44 @@ def test_a_rules_description_is_its_docstring_read_in_the_active_language(preten
     assert rule.english_description == english_text
     assert rule.severity_names == [SEVERITY_NAMES[s] for s in rule.severities]
     assert SEVERITY_NAMES["error"] == "ERROR"
+
+
+def test_help_figures_are_remembered_per_language_format_and_terms(
+    pretend, monkeypatch
+):
+    """``terms.figures`` is kept per (terms, language, number format): the same map
+    while they stay, another when any of them changes; never a stale one."""
+    from proposals.domain import numbers, terms
+
+    # "xx" brackets each text (placeholders such as {items} stay usable).
+    monkeypatch.setattr(
+        i18n,
+        "_gettext",
+        lambda text: f"[{text}]" if pretend["language"] == "xx" else text,
+    )
+
+    shipped = terms.default_terms()
+    english_figures = terms.figures(shipped)
+    assert terms.figures(shipped) is english_figures  # remembered
+    with pytest.raises(TypeError):
+        english_figures["x"] = "y"  # shared, so read-only
+    pretend["language"] = "xx"
+    bracketed = terms.figures(shipped)
+    assert bracketed is not english_figures
+    countries = next(k for k in english_figures if k.endswith("_countries"))
+    assert "[" not in english_figures[countries]
+    assert "[" in bracketed[countries]
+    with i18n.in_english():
+        assert terms.figures(shipped) == english_figures
+    pretend["language"] = None
+    big = next(
+        k for k, v in english_figures.items() if re.fullmatch(r"[\d,]+,\d{3}", v)
+    )
+    with numbers.using(numbers.NUMBER_FORMAT_BY_NAME["de_DE"]):
+        german = terms.figures(shipped)
+    assert "." in german[big] and german[big] != english_figures[big]
+    other = dict(shipped)  # other terms (a new copy of the reference data)
+    assert terms.figures(other) is not english_figures
+    assert terms.figures(other) == english_figures
+    i18n.forget()  # the catalogues changed
+    assert terms.figures(shipped) is not english_figures

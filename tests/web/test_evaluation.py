@@ -113,3 +113,58 @@ def test_the_rows_read_at_once_are_kept_without_django_private_cache(
         assert rows_of(edited, "schedule") == []
     assert [job.pk for job in jobs] == [first.pk, second.pk]
     assert jobs[0].proposal is edited
+
+
+@pytest.mark.parametrize("lock", [False, True])
+@pytest.mark.parametrize("chosen", [None, ("de_CH", "Europe/Zurich")])
+def test_the_compiled_read_is_the_orms_read_field_for_field(user, lock, chosen):
+    """The wizard's proposal read runs SQL compiled once (``selectors.compiled``):
+    every column and both annotations come back as the ORM's own read gives them
+    (dates aware, decimals, JSON, choices), for the owner only; nobody else's and
+    a deleted proposal are ``None``."""
+    from django.db import transaction
+    from django.db.models import F
+    from django.utils import timezone
+
+    from proposals import selectors
+    from proposals.models import Preferences, Proposal
+    from tests.factories import UserFactory
+
+    if chosen:
+        Preferences.objects.update_or_create(
+            user=user, defaults={"number_format": chosen[0], "time_zone": chosen[1]}
+        )
+    from decimal import Decimal
+
+    demo = ProposalFactory(  # every kind of column filled
+        owner=user,
+        system=cluster(),
+        total_gpu_hours=Decimal("18176.5"),
+        storage_tb=Decimal("12.25"),
+        runtime_stability_pct=Decimal("97.5"),
+        ongoing_eurohpc_project=True,
+        refused_inputs={"scalability": {"jobs-0-gpus": "4,5x"}},
+        visited_steps=["selection", "scalability"],
+        archived_at=timezone.now(),
+        title="Détection de défauts",
+    )
+    ProposalFactory(owner=user)
+    with transaction.atomic():
+        edited = selectors.proposal_get_for_editing(user=user, pk=demo.pk, lock=lock)
+        other = selectors.proposal_get_for_editing(
+            user=UserFactory(), pk=demo.pk, lock=lock
+        )
+    assert other is None
+    expected = Proposal.objects.annotate(
+        owner_number_format=F("owner__preferences__number_format"),
+        owner_time_zone=F("owner__preferences__time_zone"),
+    ).get(pk=demo.pk)
+    for field in Proposal._meta.concrete_fields:
+        mine, theirs = getattr(edited, field.attname), getattr(expected, field.attname)
+        assert (mine, type(mine)) == (theirs, type(theirs)), field.name
+    assert edited.owner_number_format == expected.owner_number_format
+    assert edited.owner_time_zone == expected.owner_time_zone
+    assert (edited.owner_number_format is None) == (chosen is None)
+    assert edited._state.adding is False and edited._state.db == "default"
+    Proposal.objects.filter(pk=demo.pk).update(deleted_at=timezone.now())
+    assert selectors.proposal_get_for_editing(user=user, pk=demo.pk) is None

@@ -1,0 +1,99 @@
+"""Querysets compiled to SQL once per process, for the wizard's every keystroke.
+
+Compiling a query of the proposal's hundred-odd columns costs more than running it
+(about 0.6 ms against 0.05 ms on SQLite): the autosave's proposal read is compiled
+once, with placeholder values that each call replaces by its own, and its rows are
+turned into model instances the way Django's compiler does (the columns'
+converters, ``Model.from_db``, annotations set as attributes)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from django.db import connection
+from django.db.models import Model, QuerySet
+
+# Placeholder values for the parameters of a query compiled once: whole numbers no
+# primary key takes, replaced at each run by the caller's values, in the order the
+# SQL asks for them.
+PLACEHOLDERS = (-7_000_001, -7_000_002, -7_000_003)
+
+
+@dataclass(frozen=True)
+class _Compiled:
+    sql: str
+    # Which of the caller's values (by position) each SQL parameter is.
+    order: tuple[int, ...]
+    model: type[Model]
+    # The model's columns: (position in the row, attribute name).
+    fields: tuple[tuple[int, str], ...]
+    # Annotations: (position in the row, attribute name).
+    annotations: tuple[tuple[int, str], ...]
+    # (position, converters, expression) for the columns that have converters.
+    converters: tuple[tuple[int, tuple, object], ...]
+
+
+class CompiledQuery:
+    """The first row of ``build(*PLACEHOLDERS[:n])`` as a model instance, its SQL
+    compiled at the first call for the database in use and reused after."""
+
+    def __init__(self, build: Callable[..., QuerySet], arity: int) -> None:
+        self.build = build
+        self.arity = arity
+        self._by_vendor: dict[str, _Compiled] = {}
+
+    def _compiled(self) -> _Compiled:
+        found = self._by_vendor.get(connection.vendor)
+        if found is not None:
+            return found
+        placeholders = PLACEHOLDERS[: self.arity]
+        queryset = self.build(*placeholders)[:1]
+        compiler = queryset.query.get_compiler(connection=connection)
+        sql, params = compiler.as_sql()
+        order = tuple(placeholders.index(value) for value in params)
+        klass = compiler.klass_info
+        fields = tuple(
+            (index, compiler.select[index][0].target.attname)
+            for index in klass["select_fields"]
+        )
+        expressions = [column for column, _sql, _alias in compiler.select]
+        converters = tuple(
+            (index, tuple(found), expression)
+            for index, (found, expression) in compiler.get_converters(
+                expressions
+            ).items()
+        )
+        built = _Compiled(
+            sql=sql,
+            order=order,
+            model=klass["model"],
+            fields=fields,
+            annotations=tuple(
+                (index, name) for name, index in compiler.annotation_col_map.items()
+            ),
+            converters=converters,
+        )
+        self._by_vendor[connection.vendor] = built
+        return built
+
+    def first(self, *values) -> Model | None:
+        """The first row for ``values`` (in ``build``'s order), or ``None``."""
+        compiled = self._compiled()
+        with connection.cursor() as cursor:
+            cursor.execute(compiled.sql, [values[i] for i in compiled.order])
+            record = cursor.fetchone()
+        if record is None:
+            return None
+        row = list(record)
+        for index, converters, expression in compiled.converters:
+            for converter in converters:
+                row[index] = converter(row[index], expression, connection)
+        instance = compiled.model.from_db(
+            connection.alias,
+            [name for _index, name in compiled.fields],
+            [row[index] for index, _name in compiled.fields],
+        )
+        for index, name in compiled.annotations:
+            setattr(instance, name, row[index])
+        return instance
