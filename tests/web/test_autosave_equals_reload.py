@@ -141,6 +141,18 @@ def inputs(page):
     return values
 
 
+def choices(page):
+    """Each select's option values (name -> list): all a browser can send."""
+    found = {}
+    for match in re.finditer(r"<select\b([^>]*)>(.*?)</select>", page, re.S):
+        name = re.search(r'\bname="([^"]*)"', match.group(1))
+        if name:
+            found[name.group(1)] = [
+                _unescape(v) for v in re.findall(r'<option value="([^"]*)"', match[2])
+            ]
+    return found
+
+
 def _unescape(text):
     import html
 
@@ -154,13 +166,17 @@ class Tab:
         self.client, self.step = client, step
         self.url = reverse("proposals:step", args=[proposal.pk, step])
         self.page = self.client.get(self.url).content.decode()
+        self._read_form()
+        self.typed_rows = set()
+        self.sent_rows = set()
+
+    def _read_form(self):
         self.values = inputs(self.page)
+        self.choices = choices(self.page)
         self.bases = json.loads(self.values.pop("bases"))
         self.keys = dict(
             p.split(":", 1) for p in self.values.pop("row_keys").split() if p
         )
-        self.typed_rows = set()
-        self.sent_rows = set()
 
     def type(self, name, text):
         self.values[name] = text
@@ -194,7 +210,20 @@ class Tab:
         assert response.status_code == 200, response.status_code
         answer = response.content.decode()
         if response.headers.get("HX-Retarget"):
-            pytest.skip("the answer is the whole form")
+            # The whole form (the system changed what the inputs mean): htmx swaps
+            # it in for the page's form, then the out-of-band parts; the page's
+            # script then starts again from the new form's inputs.
+            assert response.headers["HX-Retarget"] == "#wizard-form"
+            assert response.headers["HX-Reswap"] == "outerHTML"
+            form = outer(answer, "wizard-form")
+            assert form is not None, answer[:500]
+            span = _Spans(self.page).by_id["wizard-form"]
+            self.page = self.page[: span[0]] + form + self.page[span[1] :]
+            self.page = swap_oob(self.page, answer)
+            self._read_form()
+            self.sent_rows = set(self.typed_rows)
+            self.typed_rows.clear()
+            return answer
         self.page = swap_oob(self.page, answer)
         update = _Spans(answer).by_id.get("bases-update")
         if update and update[2].get("data-bases"):
@@ -291,20 +320,13 @@ def _editable(tab):
         "organisation",
         "selection",
         "codes",
-        pytest.param(
-            "scalability",
-            marks=pytest.mark.xfail(
-                strict=True,
-                reason="known defect (issue 21 note): after invalid text is typed, "
-                "the tier card's stale-figures note differs from a reload",
-            ),
-        ),
+        "scalability",
         "optimisation",
     ],
 )
-# Derandomised: the same 12 cases each run, so the known scalability case fails
-# every time (strict xfail: a fix turns it into a failure to be unmarked) and no
-# other step fails by chance.
+# Derandomised: the same 12 cases each run (a CI run never fails by chance); run
+# with more examples and derandomize=False when changing the live regions (80
+# random cases per step passed for selection, codes and scalability).
 @settings(
     max_examples=12,
     deadline=None,
@@ -331,7 +353,10 @@ def test_every_region_after_an_autosave_is_what_a_reload_shows(
     for _ in range(data.draw(st.integers(1, 3))):
         for _ in range(data.draw(st.integers(1, 4))):
             name = data.draw(st.sampled_from(names))
-            text = data.draw(NUMBERS if data.draw(st.booleans()) else TEXT)
+            if name in tab.choices:  # a list offers its options only
+                text = data.draw(st.sampled_from(tab.choices[name]))
+            else:
+                text = data.draw(NUMBERS if data.draw(st.booleans()) else TEXT)
             tab.type(name, text)
         tab.autosave()
         assert_regions_equal_reload(tab)
