@@ -15,9 +15,11 @@ from pathlib import Path
 from .i18n import Labels, gettext_noop
 
 # How people read each choice; the models' choices are built from these.
+# The call families' names are the calls' own, the same in every language: marked
+# for the catalogues, which keep each as it is (a name, not English to translate).
 CALL_FAMILY_LABELS = {
-    "industrial_innovation": "AI for Industrial Innovation",
-    "ai_for_science": "AI for Science and Collaborative EU Projects",
+    "industrial_innovation": gettext_noop("AI for Industrial Innovation"),
+    "ai_for_science": gettext_noop("AI for Science and Collaborative EU Projects"),
 }
 ORGANISATION_KIND_LABELS = Labels(
     {

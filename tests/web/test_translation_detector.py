@@ -106,3 +106,27 @@ def test_detector_flags_the_wrong_page_language():
         data=[],
     )
     assert [o.kind for o in found] == ["lang"]
+
+
+def test_a_name_kept_in_every_language_is_not_english_left_over():
+    """A call's name (a msgid translated to itself) inside a French sentence, or
+    alone, is not flagged; the same words without the name in the catalogue are."""
+    catalogue = [
+        _Message("AI for Science and Collaborative EU Projects", "AI for Science and "
+                 "Collaborative EU Projects"),
+        _Message("Save", "Enregistrer"),
+    ]  # fmt: skip
+    names = check.proper_names(catalogue)
+    assert names == {"AI for Science and Collaborative EU Projects"}
+    html = (
+        '<html lang="fr"><body><p>AI for Science and Collaborative EU Projects</p>'
+        "<p>Les organisations publiques postulent à AI for Science and "
+        "Collaborative EU Projects.</p></body></html>"
+    )
+    pieces = check.english_pieces(catalogue)
+    assert (
+        check.offences("p", html, language="fr", pieces=pieces, data=[], names=names)
+        == []
+    )
+    found = check.offences("p", html, language="fr", pieces=pieces, data=[])
+    assert [o.kind for o in found] == ["english"]

@@ -28,6 +28,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from collections.abc import Iterable
 from dataclasses import dataclass
 from html.parser import HTMLParser
 from pathlib import Path
@@ -341,16 +342,8 @@ def visible_text(html: str) -> VisibleText:
     return reader
 
 
-def english_pieces(catalogue) -> set[str]:
-    """The English texts a page in the catalogue's language must not show: each msgid
-    whose translation differs from it, whole (without markup), and each piece of two
-    words or more between its tags and placeholders. A piece that is itself a msgid
-    translated to itself is a proper name kept in every language ("Fast Lane", a
-    tier's name as the calls spell it), not English left over: it is not a piece;
-    nor is a text that is itself the translation of another msgid (French "To",
-    téraoctets, for "TB", is not the English "To")."""
-    catalogue = list(catalogue)
-    names = set()
+def _entries(catalogue):
+    """Each translated entry's ``(ids, strings)`` (plural forms as tuples)."""
     for message in catalogue:
         if not message.id or message.fuzzy:
             continue
@@ -360,17 +353,34 @@ def english_pieces(catalogue) -> set[str]:
             if isinstance(message.string, tuple | list)
             else (message.string,)
         )
-        if not all(strings):
-            continue
-        if all(
-            normalise(a) == normalise(b) for a, b in zip(ids, strings, strict=False)
-        ):
-            names.update(normalise(msgid) for msgid in ids)
-        names.update(
-            normalise(text)
-            for text in strings
-            if not TAG.search(text) and not PLACEHOLDER.search(text)
-        )
+        if all(strings):
+            yield ids, strings
+
+
+def proper_names(catalogue) -> set[str]:
+    """The names the catalogue keeps in every language: each msgid translated to
+    itself ("Fast Lane", "AI for Industrial Innovation", as the calls spell them)."""
+    return {
+        normalise(msgid)
+        for ids, strings in _entries(catalogue)
+        if all(normalise(a) == normalise(b) for a, b in zip(ids, strings, strict=False))
+        for msgid in ids
+    }
+
+
+def english_pieces(catalogue) -> set[str]:
+    """The English texts a page in the catalogue's language must not show: each msgid
+    whose translation differs from it, whole (without markup), and each piece of two
+    words or more between its tags and placeholders. Neither the
+    :func:`proper_names` nor a text that is itself the translation of another msgid
+    (French "To", téraoctets, for "TB", is not the English "To") is a piece."""
+    catalogue = list(catalogue)
+    names = proper_names(catalogue) | {
+        normalise(text)
+        for _ids, strings in _entries(catalogue)
+        for text in strings
+        if not TAG.search(text) and not PLACEHOLDER.search(text)
+    }
     pieces: set[str] = set()
     for message in catalogue:
         if not message.id:
@@ -415,10 +425,19 @@ def without_data(text: str, data: list[str]) -> str:
 
 
 def offences(
-    page: str, html: str, *, language: str, pieces: set[str], data: list[str]
+    page: str,
+    html: str,
+    *,
+    language: str,
+    pieces: set[str],
+    data: list[str],
+    names: Iterable[str] = (),
 ) -> list[Offence]:
     """What on ``page`` (its HTML) is left in English, for a page meant to be in
-    ``language``."""
+    ``language``. The ``names`` (:func:`proper_names`) are cut out of a text before
+    its words are weighed: a call's English name in a French sentence is no
+    English left over."""
+    names = sorted(names, key=len, reverse=True)
     reader = visible_text(html)
     found = []
     if reader.page_language.split("-")[0].lower() != language:
@@ -434,6 +453,6 @@ def offences(
             or any(piece in text for piece in pieces if len(piece) > 24)
         ):
             found.append(Offence(page, "catalogue", text))
-        elif looks_english(text):
+        elif looks_english(without_data(text, names)):
             found.append(Offence(page, "english", text))
     return found
