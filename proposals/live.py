@@ -193,7 +193,7 @@ def _refused(proposal, rows, step: str) -> dict:
         for kind, kind_rows in rows.items()
         for index, row in enumerate(kind_rows)
     }
-    for key, entry in (proposal.refused_inputs or {}).items():
+    for key, entry in _in_page_order(proposal.refused_inputs or {}, positions):
         match = ROW_PREFIX.match(key)
         if match:
             prefix = match.group(1)
@@ -226,6 +226,31 @@ def _refused(proposal, rows, step: str) -> dict:
         "refused_rows": row_prefixes,
         "gone_rows": gone_here,
     }
+
+
+# Each field's place in the vocabulary: the order the pages list fields in.
+_FIELD_ORDER = {key: index for index, key in enumerate(FIELD_BY_KEY)}
+_TABLE_ORDER = {table.kind: index for index, table in enumerate(TABLES)}
+
+
+def _in_page_order(refused: dict, positions: dict) -> list[tuple[str, dict]]:
+    """``refused``'s items, the step's own fields first, then the rows' by table,
+    row and field: the same order whatever order the database keeps the keys in
+    (PostgreSQL's ``jsonb`` sorts them by length), so a list of fields reads the
+    same after an autosave and after a reload."""
+
+    def place(item):
+        key = item[0]
+        match = ROW_PREFIX.match(key)
+        if not match:
+            return (0, 0, 0, _FIELD_ORDER.get(key, len(_FIELD_ORDER)), key)
+        prefix = match.group(1)
+        kind, name = prefix.split("-")[0], key[len(prefix) + 1 :]
+        field = _FIELD_ORDER.get(f"{kind}.{name}", len(_FIELD_ORDER))
+        row = positions.get(prefix, len(positions))
+        return (1, _TABLE_ORDER.get(kind, len(_TABLE_ORDER)), row, field, key)
+
+    return sorted(refused.items(), key=place)
 
 
 def _gone_row(gone, proposal, step, table, prefix, spec, name, entry) -> None:

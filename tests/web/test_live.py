@@ -402,3 +402,36 @@ def test_an_unchanged_summary_fingerprint_is_an_unchanged_part(user_client, full
     assert all(len(keys) > 1 for keys in seen.values()), {
         part: len(keys) for part, keys in seen.items()
     }
+
+
+def test_unsaved_fields_are_listed_in_page_order_whatever_the_key_order():
+    """PostgreSQL's ``jsonb`` keeps keys sorted by length, SQLite as written: the
+    tier card's "last saved value of ..." list is in the page's order either way
+    (the step's fields, then the rows by table, row and field)."""
+    import itertools
+    from types import SimpleNamespace
+
+    from proposals import live
+
+    typed = {
+        "transfer_out_tb": {"text": "x"},
+        "transfer_in_tb": {"text": "y"},
+        "extra_cpu_hours": {"text": "z"},
+        "jobs-7-hours": {"text": "1,5,"},
+        "jobs-3-gpus": {"text": "?"},
+        "jobs-3-hours": {"text": "?"},
+    }
+    rows = {"jobs": [SimpleNamespace(pk=3), SimpleNamespace(pk=7)]}
+    answers = {
+        tuple(
+            live._refused(
+                SimpleNamespace(pk=1, refused_inputs=dict(order)), rows, "selection"
+            )["refused_labels"]
+        )
+        for order in itertools.permutations(typed.items())
+    }
+    assert len(answers) == 1, answers
+    (labels,) = answers
+    assert len(labels) == 6
+    assert [label.startswith("Job") for label in labels] == [False] * 3 + [True] * 3
+    assert labels[3].startswith("Job type 1") and labels[5].startswith("Job type 2")
