@@ -318,11 +318,29 @@ class ScheduleTotalInputs:
     schedule_total: float
 
 
-def row_regions(step_forms, evaluation, job_figures, point_figures, refused_rows):
-    """The computed figures of the rows an autosave sent (every measurement when
-    any was: they share the base point) and the tables' totals (the schedule's only
-    where its table is shown: an out-of-band fragment without its target is an
-    error in the browser)."""
+def point_regions(evaluation, point_figures, tables) -> list[Region]:
+    """Each measurement's computed figures, on a step that shows the measurements
+    (``tables``: the step's table kinds). The page keeps their keys, like the
+    page's regions: they share the base point, so a row changed here or in
+    another tab can change the figures of rows not sent; an autosave re-sends
+    those whose figures changed, and only those."""
+    if "measurements" not in tables:
+        return []
+    return [
+        Region(
+            f"measurements-{row.pk}-computed",
+            POINTS,
+            PointFiguresInputs(RowRef(row.pk), {row.pk: point_figures.get(row.pk)}),
+        )
+        for row in evaluation.rows["measurements"]
+    ]
+
+
+def row_regions(step_forms, evaluation, job_figures, refused_rows):
+    """The computed figures of the job rows an autosave sent and the tables'
+    totals (the schedule's only where its table is shown: an out-of-band fragment
+    without its target is an error in the browser). The measurements' are keyed
+    (:func:`point_regions`)."""
     a = evaluation.assessment
     regions = []
     for entry in step_forms.tables.get("jobs", ()):
@@ -333,12 +351,6 @@ def row_regions(step_forms, evaluation, job_figures, point_figures, refused_rows
             (prefix,) if prefix in refused_rows else (),
         )
         regions.append(Region(f"{prefix}-computed", JOB_FIGURES, inputs))
-    if step_forms.tables.get("measurements"):
-        for row in evaluation.rows["measurements"]:
-            inputs = PointFiguresInputs(
-                RowRef(row.pk), {row.pk: point_figures.get(row.pk)}
-            )
-            regions.append(Region(f"measurements-{row.pk}-computed", POINTS, inputs))
     if "jobs" in step_forms.tables:
         total = TotalInputs(a.plan.total_gpu_hours)
         regions.append(Region("jobs-total", "proposals/_jobs_total.html", total))

@@ -40,6 +40,7 @@ from proposals.regions import (
     changed_field_findings,
     field_findings_regions,
     flatten,
+    point_regions,
     row_regions,
     shown_field,
     sidebar_regions,
@@ -132,6 +133,7 @@ def _page(request, proposal, step, step_forms, **extra):
     # The findings under the fields (those of every row, sent or not): the page
     # keeps their keys too, so an autosave re-sends the ones that changed.
     findings = field_findings_regions(live["findings_by_anchor"], step.slug)
+    points = point_regions(evaluation, live["point_figures"], step.tables)
     return {
         "proposal": proposal,
         "step": step,
@@ -163,7 +165,8 @@ def _page(request, proposal, step, step_forms, **extra):
         "all_regions": every,
         "changed_regions": every,
         "field_findings_regions": findings,
-        "regions_shown": shown_field(every + findings),
+        "point_regions": points,
+        "regions_shown": shown_field(every + findings + points),
         **extra,
     }
 
@@ -378,11 +381,11 @@ def _autosave_answer(request, proposal, step, saved, stale):
     # it sent (the page keeps no key for those: they come with each row sent).
     context["changed_regions"] = (
         changed(context["all_regions"], request.POST.get("regions"))
+        + changed(context["point_regions"], request.POST.get("regions"))
         + row_regions(
             saved.step_forms,
             context["evaluation"],
             context["job_figures"],
-            context["point_figures"],
             context["refused_rows"],
         )
         + changed_field_findings(

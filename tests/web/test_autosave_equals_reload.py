@@ -258,9 +258,10 @@ def region_names(client, url, rows=None):
 
 
 def assert_regions_equal_reload(tab, every_row=False):
-    """``every_row``: the rows the autosave did not send too (their findings are
-    regions, but not yet their figures: another tab's change of a row leaves them
-    stale); otherwise the parts of the rows it sent only."""
+    """``every_row``: the rows the autosave did not send too (their findings and
+    the measurements' figures are keyed regions; a job row's figures come with the
+    row only: another tab's change of a job row leaves them as shown); otherwise
+    the parts of the rows it sent only."""
     rows = None if every_row else tab.sent_rows
     names, fresh = region_names(tab.client, tab.url, rows)
     page_level = {n for n in names if not LIVE_IDS.match(n)}
@@ -425,3 +426,30 @@ def test_unsent_rows_findings_follow_the_step_being_visited(client, user):
     tab.type(name, tab.values[name])
     tab.autosave()
     assert_regions_equal_reload(tab, every_row=True)
+
+
+def test_measurements_figures_follow_a_base_point_changed_in_another_tab(client, user):
+    """Every measurement's speedup and efficiency is relative to the smallest GPU
+    count. Tab A changes that point's throughput; tab B (loaded before) then types
+    only a step field: its answer brings every row's new figures (the page keeps
+    their keys), and only the rows whose figures changed."""
+    client.force_login(user)
+    proposal = full(user)
+    step = "scalability"
+    behind = Tab(client, proposal, step)
+    ahead = Tab(client, proposal, step)
+    points = sorted(proposal.measurements.all(), key=lambda p: p.gpus)
+    ahead.type(f"measurements-{points[0].pk}-throughput", "600")
+    ahead.autosave()
+    name = next(n for n in _editable(behind) if not ROW_PREFIX.match(n))
+    behind.type(name, behind.values[name])
+    answer = behind.autosave()
+    fresh = behind.client.get(behind.url).content.decode()
+    for point in points:
+        element = f"measurements-{point.pk}-computed"
+        assert normal(outer(behind.page, element)) == normal(outer(fresh, element))
+        assert f'id="{element}"' in answer  # each one's changed with the base
+    # Nothing changed since: the next autosave sends none of them again.
+    behind.type(name, behind.values[name])
+    again = behind.autosave()
+    assert not any(f'id="measurements-{p.pk}-computed"' in again for p in points)
