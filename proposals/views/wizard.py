@@ -377,8 +377,8 @@ def _autosave_answer(request, proposal, step, saved, stale):
     context["row_keys_update"] = _keys_field(
         {prefix: shown_row_key(prefix, saved.bases) for prefix in prefixes}
     )
-    # The page-level regions it does not show yet, and the figures of the rows
-    # it sent (the page keeps no key for those: they come with each row sent).
+    # The page-level regions and measurements' figures it does not show yet, and
+    # the figures of the job rows it sent (no key kept: they come with each row).
     context["changed_regions"] = (
         changed(context["all_regions"], request.POST.get("regions"))
         + changed(context["point_regions"], request.POST.get("regions"))
