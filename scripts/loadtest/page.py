@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import html
+import json
 import re
 from html.parser import HTMLParser
 
@@ -87,10 +89,38 @@ class FormReader(HTMLParser):
             self._select = None
 
 
-BASES = re.compile(
-    r'<input type="hidden" name="bases" id="bases-field" value="([^"]*)"'
+# In an autosave's answer (out of band): the saved bases of the inputs it sent and
+# those rows' fingerprints, and the page's regions' keys and revision.
+BASES_UPDATE = re.compile(
+    r'<div id="bases-update" hidden data-bases="([^"]*)" data-rows="([^"]*)"'
 )
-REGION_KEY = re.compile(
-    r'<input type="hidden" name="([a-z]+_key)" id="[a-z-]+-key-field" value="([^"]*)"'
+HIDDEN = re.compile(
+    r'<input\s+type="hidden" name="(regions|revision)" id="[a-z-]+-field" '
+    r'value="([^"]*)"'
 )
 STATE = re.compile(r'id="save-status"[^>]*data-state="([a-z]+)"')
+
+
+def take_answer(fields: dict, answer: str) -> None:
+    """Keep in ``fields`` (the form as the page would post it next) what the page's
+    script keeps from an autosave's answer (static/js/app.js): the saved bases
+    merged into ``bases``, the sent rows' fingerprints into ``row_keys``, and the
+    regions' keys and the revision."""
+    update = BASES_UPDATE.search(answer)
+    if update:
+        bases = json.loads(fields.get("bases") or "{}")
+        bases.update(json.loads(html.unescape(update.group(1))))
+        fields["bases"] = json.dumps(bases)
+        rows = dict(
+            pair.split(":", 1)
+            for pair in (fields.get("row_keys") or "").split()
+            if ":" in pair
+        )
+        rows.update(
+            pair.split(":", 1)
+            for pair in html.unescape(update.group(2)).split()
+            if ":" in pair
+        )
+        fields["row_keys"] = " ".join(f"{p}:{k}" for p, k in rows.items())
+    for name, value in HIDDEN.findall(answer):
+        fields[name] = html.unescape(value)

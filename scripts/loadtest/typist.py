@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import html
 import http.client
 import time
 import urllib.parse
@@ -10,7 +9,7 @@ from dataclasses import dataclass, field
 from http.cookies import SimpleCookie
 
 from .config import FIELD, STEP
-from .page import BASES, REGION_KEY, STATE, FormReader
+from .page import STATE, FormReader, take_answer
 
 # --------------------------------------------------------------------------------
 # One typist
@@ -113,12 +112,8 @@ class Typist:
         self.acked = text
         self.acks += 1
         self.fields[self.field] = text
-        bases = BASES.search(answer)
-        if bases:
-            self.fields["bases"] = html.unescape(bases.group(1))
-        # The fingerprints of the regions the page shows, as the page keeps them.
-        for name, value in REGION_KEY.findall(answer):
-            self.fields[name] = html.unescape(value)
+        # What the page keeps: the saved bases, the regions' keys, the revision.
+        take_answer(self.fields, answer)
 
     def run(self, start_at: float, seconds: float, rnd_offset: float):
         tick = 0

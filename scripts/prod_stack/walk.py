@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import email
 import email.policy
-import html
 import http.client
 import json
 import re
 import urllib.parse
 
 from scripts.loadtest.config import FIELD
-from scripts.loadtest.page import BASES, REGION_KEY, STATE, FormReader
+from scripts.loadtest.page import STATE, FormReader, take_answer
 
 from .common import APPLICANT, check, wait_for
 from .pages import Browser, form_with
@@ -141,11 +140,8 @@ class Typist:
             f"{state.group(1) if state else 'no save status'}",
         )
         self.fields[self.field] = text
-        bases = BASES.search(answer)
-        if bases:
-            self.fields["bases"] = html.unescape(bases.group(1))
-        for name, value in REGION_KEY.findall(answer):
-            self.fields[name] = html.unescape(value)
+        # What the page keeps: the saved bases, the regions' keys, the revision.
+        take_answer(self.fields, answer)
         return response
 
 
