@@ -1,10 +1,11 @@
 """Querysets compiled to SQL once per process, for the wizard's every keystroke.
 
 Compiling the proposal's read (its 36 columns, a join for its owner's preferences)
-costs more than running it (about 0.6 ms against 0.05 ms on SQLite): the autosave's proposal read is compiled
-once, with placeholder values that each call replaces by its own, and its rows are
-turned into model instances the way Django's compiler does (the columns'
-converters, ``Model.from_db``, annotations set as attributes)."""
+costs more than running it (about 0.6 ms against 0.05 ms on SQLite): the
+autosave's proposal read is compiled once, with placeholder values that each call
+replaces by its own, and its rows are turned into model instances the way Django's
+compiler does (the columns' converters, ``Model.from_db``, annotations set as
+attributes)."""
 
 from __future__ import annotations
 
