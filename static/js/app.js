@@ -55,7 +55,24 @@ function pageMessage(key, fallback, values) {
     if (!form || !form.contains(event.target)) return;
     state.dirty = true;
     setStatus(form, "dirty", "Typing…");
+    nudgeLater();
   }, true);
+
+  // The debounced autosave starts 200 ms after the last keystroke. Typing into a
+  // form that htmx has just swapped in (a row added) can come before htmx has
+  // bound its trigger; then nothing would send it and "Typing…" would stay. A
+  // second after the last keystroke, a change still unsent and no request under
+  // way sends the autosave.
+  let nudge = null;
+  function nudgeLater() {
+    window.clearTimeout(nudge);
+    nudge = window.setTimeout(function () {
+      const current = autosaveForm();
+      if (current && state.dirty && !state.inFlight && !state.submitting) {
+        htmx.trigger(current, "autosave-retry");
+      }
+    }, 1000);
+  }
 
   // Switching between physical GPUs and GCDs converts the numbers already typed, so
   // the stored values never change meaning. GPU counts are whole numbers: whatever
