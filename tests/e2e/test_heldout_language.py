@@ -128,43 +128,34 @@ def test_no_english_left_on_the_pages_a_person_and_the_staff_visit(
     data = _stored_text()
     locale = {"de": "de-DE", "fr": "fr-FR"}[language]
     found = []
-    context = _context(browser, locale)
-    page = context.new_page()
-    _log_in(page, base, "demo", "aifactory-demo")
-    for name, url in _pages(demo).items():
-        page.goto(f"{base}{url}")
-        page.wait_for_load_state("load")
-        found += offences(
-            name,
-            page.content(),
-            language=language,
-            pieces=pieces,
-            data=data,
-            names=names,
-        )
-    context.close()
 
-    context = _context(browser, locale)
-    page = context.new_page()
-    _log_in(page, base, "staff", "aifactory-staff")
+    def walk(username: str, password: str, pages: dict) -> None:
+        context = _context(browser, locale)
+        page = context.new_page()
+        _log_in(page, base, username, password)
+        for name, url in pages.items():
+            page.goto(f"{base}{url}")
+            page.wait_for_load_state("load")
+            found.extend(
+                offences(
+                    name,
+                    page.content(),
+                    language=language,
+                    pieces=pieces,
+                    data=data,
+                    names=names,
+                )
+            )
+        context.close()
+
+    walk("demo", "aifactory-demo", _pages(demo))
     sent = Proposal.objects.exclude(review_state=None).first()
     staff_pages = {
         "queue": reverse("proposals:review_queue"),
         "staff-review": reverse("proposals:staff_review", args=[sent.pk]),
         "staff-diff": reverse("proposals:staff_diff", args=[sent.pk]),
     }
-    for name, url in staff_pages.items():
-        page.goto(f"{base}{url}")
-        page.wait_for_load_state("load")
-        found += offences(
-            name,
-            page.content(),
-            language=language,
-            pieces=pieces,
-            data=data,
-            names=names,
-        )
-    context.close()
+    walk("staff", "aifactory-staff", staff_pages)
     report = "\n".join(str(offence) for offence in found)
     (artifacts / f"heldout-english-left-{language}.txt").write_text(report + "\n")
     assert not found, report
