@@ -56,8 +56,10 @@ def test_enter_in_an_input_saves_the_step_and_adds_no_row(
     step = f"{live_server.url}/proposals/{proposal.pk}/scalability/"
     page.goto(step)
     retype(page, f"#id_jobs-{job.pk}-title", "Pretraining, long")
-    page.keyboard.press("Enter")
-    page.wait_for_load_state("load")
+    # The Save posts the whole page: wait for its answer, not for a load event
+    # the page has already had.
+    with page.expect_navigation():
+        page.keyboard.press("Enter")
     expect(page.locator(f"#id_jobs-{job.pk}-title")).to_have_value("Pretraining, long")
     assert not [url for url in posted if "/rows/" in url]
     assert proposal.measurements.count() == 0
@@ -66,8 +68,8 @@ def test_enter_in_an_input_saves_the_step_and_adds_no_row(
     selection = f"{live_server.url}/proposals/{proposal.pk}/selection/"
     page.goto(selection)
     retype(page, "#id_total_gpu_hours", "27000")
-    page.keyboard.press("Enter")
-    page.wait_for_load_state("load")
+    with page.expect_navigation():
+        page.keyboard.press("Enter")
     expect(page.locator("#id_total_gpu_hours")).to_have_value("27000")
     assert page.url == selection
     proposal.refresh_from_db()
