@@ -207,8 +207,8 @@ def draw(data: dict, *, width: float = 5.6, height: float = 4.2) -> Figure:
             linewidth=0,
             label=words["projection"]
             % {
-                "low": f"{whole(band['low'] * 100)}%",
-                "high": f"{whole(band['high'] * 100)}%",
+                "low": numbers.percent(band["low"], fmt=fmt),
+                "high": numbers.percent(band["high"], fmt=fmt),
             },
         )
         eff_ax.fill_between(

@@ -20,7 +20,7 @@ from .gpus import GpuModel
 from .jobplan import JobPlan, job_plan
 from .mfu import MfuReading
 from .mfu import check as mfu_check
-from .numbers import grouped, hours, percent, ratio
+from .numbers import grouped, hours, percent, points, ratio
 from .numbers import json_number as n
 from .scaling import (
     Projection,
@@ -264,9 +264,9 @@ def compute_lines(a: Assessment) -> list[str]:
         lines.append("MFU check (implied from throughput, 6·N per token):")
         lines += [
             f"  {grouped(r.gpus, 0):>6} GPUs  stated "
-            + (f"{grouped(r.stated_pct, 6)} %" if r.stated_pct is not None else "-")
-            + f"  implied {grouped(r.aggregate_pct, 1, trim=False)} % in all, "
-            f"{grouped(r.per_gpu_pct, 1, trim=False)} % per GPU"
+            + (points(r.stated_pct, 6) if r.stated_pct is not None else "-")
+            + f"  implied {points(r.aggregate_pct, 1, trim=False)} in all, "
+            f"{points(r.per_gpu_pct, 1, trim=False)} per GPU"
             for r in a.mfu_check
         ]
     c = a.systems_comparison

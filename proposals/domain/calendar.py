@@ -16,7 +16,7 @@ import math
 from dataclasses import dataclass
 
 from .jobplan import JobPlan
-from .numbers import grouped
+from .numbers import grouped, percent
 from .numbers import json_number as n
 from .types import Cluster
 
@@ -148,9 +148,7 @@ class Calendar:
         share = self.machine_share
         if share is not None:
             shown = (
-                f"{grouped(share * 100, 1, trim=False)}%"
-                if share >= 0.001
-                else f"under {grouped(0.1, 1)}%"
+                percent(share, 1) if share >= 0.001 else f"under {percent(0.001, 1)}"
             )
             text += (
                 f"; that is {shown} of {self.system_name} "

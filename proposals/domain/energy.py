@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .i18n import gettext
-from .numbers import grouped
+from .numbers import grouped, percent
 from .types import Cluster
 
 # Measured on 8-GPU H100 nodes during AI training: about 76% of rated power.
@@ -52,7 +52,7 @@ def estimate(
             "of rated node power and that estimates from rated power alone were "
             "27-37% off ({source})."
         ).format(
-            share=grouped(utilisation * 100, 0) + "%",
+            share=percent(utilisation),
             watts=grouped(cluster.gpu_power_w),
             source=UTILISATION_SOURCE,
         ),

@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from .codeentry import CodeEntry
 from .i18n import gettext
 from .jobplan import JobPlan
-from .numbers import grouped
 from .numbers import json_number as n
+from .numbers import points
 from .types import Cluster, Measurement, Proposal
 
 DEFAULT_MFU_PCT = 40.0
@@ -49,9 +49,9 @@ class CodeEstimate:
 
     @property
     def formula(self) -> str:
-        """ "6·N·D at 40 % MFU" (how a reviewer reads where the figure comes from)."""
+        """ "6·N·D at 40% MFU" (how a reviewer reads where the figure comes from)."""
         k = FLOPS_PER_TOKEN[self.use]
-        return f"{k}·N·D at {grouped(self.mfu_pct, 3)} % MFU"
+        return f"{k}·N·D at {points(self.mfu_pct, 3)} MFU"
 
     def to_dict(self) -> dict:
         return {

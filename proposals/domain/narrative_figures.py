@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from .i18n import gettext
 from .jobplan import JobPlan
 from .numbers import grouped as figure
+from .numbers import points as percent_points
 from .scaling import Projection, ScalingAnalysis
 
 # Rounding slack: a stated efficiency may be rounded to whole points, a speedup to
@@ -151,7 +152,7 @@ def _float(text: str) -> float:
 
 
 def _pct(value: float) -> str:
-    return f"{value:.0f} %"
+    return percent_points(value, 0)
 
 
 def sentences(text: str) -> list[str]:
@@ -233,9 +234,9 @@ def _efficiencies(sentence, previous, analysis, projection, gcds_per_gpu):
                     "efficiency",
                     f"{quote} at {gpus} GPUs",
                     f"{quote} at {gpus} GPUs",
-                    gettext("{low}-{high} % projected at {gpus} GPUs").format(
-                        low=figure(round(low), 0),
-                        high=figure(round(high), 0),
+                    gettext("{low}-{high} projected at {gpus} GPUs").format(
+                        low=percent_points(round(low), 0),
+                        high=percent_points(round(high), 0),
                         gpus=gpus,
                     ),
                 )

@@ -111,12 +111,41 @@ def ratio(value: float) -> str:
     return f"{grouped(value, 2, trim=False)}x"
 
 
-def percent(fraction: float | None, decimals: int = 0, missing: str = MISSING) -> str:
-    """A fraction as a percentage in the active format: ``0.953`` -> ``95%``,
-    ``percent(0.0123, 1)`` -> ``1.2%`` / ``1,2%`` (exactly ``decimals`` places)."""
+def percent(
+    fraction: float | None,
+    decimals: int = 0,
+    missing: str = MISSING,
+    fmt: NumberFormat | None = None,
+) -> str:
+    """A fraction as a percentage in ``fmt`` (default: the active format), exactly
+    ``decimals`` places: ``0.953`` -> ``95%`` / ``95 %`` (German, French) /
+    ``%95`` (Turkish); ``percent(0.0123, 1)`` -> ``1.2%`` / ``1,2 %``."""
     if fraction is None or isinstance(fraction, bool):
         return missing
-    return f"{grouped(float(fraction) * 100, decimals, missing, trim=False)}%"
+    return points(float(fraction) * 100, decimals, missing, fmt, trim=False)
+
+
+def points(
+    value: float | None,
+    decimals: int = 1,
+    missing: str = MISSING,
+    fmt: NumberFormat | None = None,
+    *,
+    trim: bool = True,
+) -> str:
+    """A value already in percent (an MFU of ``38``) as a percentage in ``fmt``
+    (default: the active format): ``38%`` / ``38 %``; at most ``decimals`` places
+    (``trim=False``: exactly), ``missing`` for none. The one place the percent sign
+    is put: where CLDR puts it for the format's locale."""
+    fmt = fmt or active_format()
+    text = grouped(value, decimals, missing, fmt, trim=trim)
+    if text == missing:
+        return missing
+    before, after = fmt.percent_affixes
+    sign = ""
+    if text.startswith(fmt.minus):
+        sign, text = fmt.minus, text[len(fmt.minus) :]
+    return f"{sign}{before}{text}{after}"
 
 
 # --- Numbers as people write them --------------------------------------------------
@@ -154,6 +183,9 @@ class NumberFormat:
     minus: str = "-"
     primary: int = 3
     secondary: int = 3
+    # What CLDR writes before and after a percentage's number: ("", "%") in English,
+    # ("", "\u00a0%") in German and French, ("%", "") in Turkish.
+    percent_affixes: tuple[str, str] = ("", "%")
 
     @property
     def other(self) -> str:
@@ -209,6 +241,12 @@ def _locale_format(name: str) -> NumberFormat | None:
         return None
     pattern = locale.decimal_formats[None]
     primary, secondary = pattern.grouping
+    sign = symbols.get("percentSign", "%").strip(_BIDI_MARKS) or "%"
+    percent_pattern = locale.percent_formats[None]
+    affixes = tuple(
+        affix.replace("%", sign)
+        for affix in (percent_pattern.prefix[0], percent_pattern.suffix[0])
+    )
     english = locale.get_display_name("en")
     own = locale.get_display_name(locale)
     label = english if own == english else f"{english} · {own}"
@@ -221,6 +259,7 @@ def _locale_format(name: str) -> NumberFormat | None:
         minus,
         primary,
         secondary,
+        affixes,
     )
     return replace(fmt, label=f"{fmt.label}: {fmt.write('1234', '5')}")
 

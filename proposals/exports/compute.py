@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from proposals.domain import Assessment
 from proposals.domain.mfu import RELATIVE_TOLERANCE, TOLERANCE_POINTS
-from proposals.domain.numbers import hours, num, ratio
+from proposals.domain.numbers import hours, num, percent, points, ratio
 
 MFU_FROM = {"stated": "assumed by us", "measured": "measured", "assumed": "assumed"}
 
@@ -59,11 +59,12 @@ def summary_rows(assessment: Assessment) -> list[tuple[str, str]]:
         text = (
             f"{len(a.mfu_check)} measurement(s) checked against the peak; "
             f"{len(off)} differ from the stated MFU by more than "
-            f"{TOLERANCE_POINTS:g} points or {RELATIVE_TOLERANCE:.0%} of it"
+            f"{TOLERANCE_POINTS:g} points or {percent(RELATIVE_TOLERANCE)} of it"
         )
         text += "".join(
-            f"; at {r.gpus} GPUs stated {r.stated_pct:g} %, implied "
-            f"{r.aggregate_pct:.1f} % in all or {r.per_gpu_pct:.1f} % per GPU"
+            f"; at {r.gpus} GPUs stated {points(r.stated_pct, 6)}, implied "
+            f"{points(r.aggregate_pct, 1, trim=False)} in all or "
+            f"{points(r.per_gpu_pct, 1, trim=False)} per GPU"
             for r in off
         )
         rows.append(("MFU check", text + "."))

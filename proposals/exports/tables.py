@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from proposals.domain import Assessment, Catalogue, Cluster, Proposal
 from proposals.domain.i18n import gettext as _
 from proposals.domain.i18n import gettext_noop, ngettext
-from proposals.domain.numbers import MISSING, grouped, num
+from proposals.domain.numbers import MISSING, grouped, num, percent, points
 from proposals.domain.terms import UNITS
 
 #: The heading of the rows' provenance, in every export and on the staff page.
@@ -26,16 +26,6 @@ TITLE_WIDTH = 36  # job titles and activities wrap at this width in plain text
 def count(value: float | int | None) -> str:
     """A count that is blank (shown as ``-``) when not given (zero or less)."""
     return num(value) if value is not None and value > 0 else MISSING
-
-
-def pct(fraction: float | None) -> str:
-    """A fraction as a whole percentage: ``0.876`` -> ``88%``."""
-    return MISSING if fraction is None else f"{fraction * 100:.0f}%"
-
-
-def plain_pct(value: float | None) -> str:
-    """A value already in percent: ``38`` -> ``38%``."""
-    return MISSING if value is None else f"{num(value, 1)}%"
 
 
 def plural(n: int | float, word: str, words: str | None = None) -> str:
@@ -177,8 +167,8 @@ def workload_line(proposal: Proposal) -> str:
         if scal.runtime_stability_pct is not None:
             return _(
                 "Workload shape: many independent jobs; the runtime of a "
-                "representative job is stable within ±{percent}%."
-            ).format(percent=num(scal.runtime_stability_pct, 1))
+                "representative job is stable within ±{percent}."
+            ).format(percent=points(scal.runtime_stability_pct, 1))
         return _("Workload shape: many independent jobs.")
     return ""
 
@@ -272,9 +262,9 @@ def scaling_tables(proposal: Proposal, assessment: Assessment) -> list[ScalingTa
             if not single_unit and p.unit.strip():
                 throughput += f" {p.unit.strip()}"
             speedup = f"{grouped(p.speedup, 2, trim=False)}x"  # 1.90x / 1,90x
-            row = [num(p.gpus), throughput, speedup, pct(p.efficiency)]
-            row += [plain_pct(p.mfu_pct)] if with_mfu else []
-            row += [plain_pct(p.comm_overhead_pct)] if with_comm else []
+            row = [num(p.gpus), throughput, speedup, percent(p.efficiency)]
+            row += [points(p.mfu_pct)] if with_mfu else []
+            row += [points(p.comm_overhead_pct)] if with_comm else []
             rows.append(tuple(row))
         hardware = []
         for p in series.points:
@@ -346,10 +336,10 @@ def projection_sentence(assessment: Assessment) -> str:
         return _(
             "Measured {efficiency} efficiency at {gpus} GPUs, the largest job size: "
             "no extrapolation needed."
-        ).format(efficiency=pct(measured[-1].efficiency), gpus=num(p.target_gpus))
-    low, high = pct(p.efficiency_low), pct(p.efficiency_high)
+        ).format(efficiency=percent(measured[-1].efficiency), gpus=num(p.target_gpus))
+    low, high = percent(p.efficiency_low), percent(p.efficiency_high)
     band = low if low == high else f"{low[:-1]}-{high}"
-    log2 = pct(max(0.0, p.log2_efficiency))
+    log2 = percent(max(0.0, p.log2_efficiency))
     text = _(
         "Projected {band} efficiency at {gpus} GPUs, from measurements up to "
         "{measured} GPUs ({factor}x extrapolation; Amdahl's law fit {amdahl}, "
@@ -359,7 +349,7 @@ def projection_sentence(assessment: Assessment) -> str:
         gpus=num(p.target_gpus),
         measured=num(p.largest_measured_gpus),
         factor=num(p.extrapolation_factor, 1),
-        amdahl=pct(p.amdahl_efficiency),
+        amdahl=percent(p.amdahl_efficiency),
         log2=log2,
     )
     if p.log2_below_zero:

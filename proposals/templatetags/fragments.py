@@ -26,7 +26,7 @@ from django.utils.safestring import SafeString
 from django.utils.translation import gettext, ngettext
 from jinja2 import Environment, StrictUndefined
 
-from proposals.domain.numbers import MISSING, grouped
+from proposals.domain.numbers import MISSING, grouped, percent
 from proposals.regions import shown_findings
 
 
@@ -35,9 +35,7 @@ def _num(value, decimals=2):
 
 
 def _pct(fraction, decimals=0):
-    if fraction is None:
-        return MISSING
-    return grouped(float(fraction) * 100, int(decimals), trim=False) + "%"
+    return percent(fraction, int(decimals))
 
 
 def nodes_text(nodes) -> str:

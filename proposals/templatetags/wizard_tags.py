@@ -12,7 +12,7 @@ from django.utils.html import format_html
 from django.utils.translation import gettext as _
 
 from proposals import localization
-from proposals.domain.numbers import MISSING, grouped, num
+from proposals.domain.numbers import MISSING, grouped, num, percent, points
 from proposals.domain.numbers import hours as hours_text
 from proposals.domain.sections import TABLE_BY_KIND
 from proposals.forms.base import gpu_unit_label
@@ -61,10 +61,16 @@ def when(value, time=True):
 
 @register.filter
 def pct(fraction, decimals=0):
-    """A fraction as a percentage (``0.95`` → ``95%``)."""
-    if fraction is None:
-        return MISSING
-    return grouped(float(fraction) * 100, int(decimals), trim=False) + "%"
+    """A fraction as a percentage in the reader's format (``0.95`` → ``95%``,
+    ``95 %``)."""
+    return percent(fraction, int(decimals))
+
+
+@register.filter("points")
+def points_filter(value, decimals=1):
+    """A value already in percent (an MFU of ``38``) in the reader's format (``38%``,
+    ``38 %``); ``—`` for nothing."""
+    return MISSING if value == "" else points(value, int(decimals))
 
 
 def _errors(field):

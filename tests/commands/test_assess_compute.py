@@ -36,7 +36,7 @@ def test_json_report_has_the_compute_keys(catalogue, tmp_path):
     data = json.loads(assess(path))
     estimate = data["compute_estimate"]
     assert estimate["peak_tflops_per_gpu"] == 989
-    assert estimate["entries"][0]["formula"] == "6·N·D at 30 % MFU"
+    assert estimate["entries"][0]["formula"] == "6·N·D at 30% MFU"
     assert estimate["entries"][0]["mfu_from"] == "measured"
     assert estimate["job_plan_training_gpu_hours"] == 104448
     first = data["mfu_check"][0]
@@ -58,8 +58,8 @@ def test_text_report_shows_estimate_mfu_and_systems(catalogue, tmp_path):
     path.write_text(json.dumps(document))
     out = assess(path, "--format", "text")
     assert "Compute estimate on MareNostrum 5 ACC:" in out
-    assert "Megatron-LM: 6·N·D at 30 % MFU (measured): 236 GPU-hours" in out
-    assert "stated 38 %  implied 4.0 % in all, 32.3 % per GPU" in out
+    assert "Megatron-LM: 6·N·D at 30% MFU (measured): 236 GPU-hours" in out
+    assert "stated 38%  implied 4.0% in all, 32.3% per GPU" in out
     assert "Other systems (GPU-hours rescaled; * estimate from the peak ratio: " in out
     # 110,848 x 989 / 383 = 286,237 GPU-hours of MI250X: Large Scale.
     assert "LUMI-G" in out and "286,237*  Large Scale" in out

@@ -20,7 +20,7 @@ def test_text_in_german_format_everywhere(catalogue):
     code, out, _ = run("assess", LUMI, "--format", "text", "--locale", "de_DE")
     assert code == 0
     assert line(out, "Job plan:").startswith("Job plan: 18.176 GPU-hours")
-    assert "1,90x  95%" in out and "2.280 samples/s" in out
+    assert "1,90x  95\u00a0%" in out and "2.280 samples/s" in out
     assert "8,3 GPUs (2,07 nodes)" in line(out, "Calendar:")
     assert "Energy: 6,9 MWh" in out
     # The findings' sentences too (written as the assessment is made).

@@ -175,7 +175,7 @@ def test_wizard_paste_in_german_reaches_the_mfu_check(user_client, user):
     (row,) = ScalingMeasurement.objects.filter(proposal=proposal)
     assert (row.gpus, row.unit, row.code_id) == (8, "Tokens/s", proposal.codes.get().pk)
     hits = [f for f in assess_cached(proposal).findings if f.code == "PLAN-2"]
-    assert len(hits) == 1 and "16 %" in hits[0].message
+    assert len(hits) == 1 and "16%" in hits[0].message
 
 
 def test_rescaled_copy_keeps_plan_and_request_in_agreement(user_client, user):

@@ -95,7 +95,7 @@ def test_estimate_compared_with_the_training_rows_of_the_plan():
     assert e.factor > 400
     message = findings(p, "PLAN-1")[0].message
     assert "more than a factor 2 apart" in message
-    assert "6·N·D at 30 % MFU" in message
+    assert "6·N·D at 30% MFU" in message
 
 
 def test_no_estimate_without_parameters():
@@ -114,8 +114,8 @@ def test_bsc_large_scale_mfu_inconsistency_is_reported():
     assert first.disagrees and first.reconciling == mfu.PER_GPU
     found = {f.field: f.message for f in a.findings if f.code == "PLAN-2"}
     message = found["scalability.measurements[0].mfu_pct"]
-    assert "4.0 %" in message and "not the stated 38 %" in message
-    assert "Read as the throughput of one GPU it is 32 %, which matches" in message
+    assert "4.0%" in message and "not the stated 38%" in message
+    assert "Read as the throughput of one GPU it is 32%, which matches" in message
     # At 128 GPUs no reading fits: 2.8 % in all, 363 % per GPU.
     assert "neither reading matches" in found["scalability.measurements[4].mfu_pct"]
 

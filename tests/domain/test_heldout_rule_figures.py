@@ -56,7 +56,7 @@ def test_plan_3_share_of_the_machine_in_the_readers_format():
     assert "is 10.2% of MareNostrum 5" in _message(p, "PLAN-3", field)
     with numbers.using(GERMAN):
         german = _message(p, "PLAN-3", field)
-    assert "is 10,2% of MareNostrum 5" in german and "1.120 GPU nodes" in german
+    assert "is 10,2\u00a0% of MareNostrum 5" in german and "1.120 GPU nodes" in german
 
 
 @pytest.mark.parametrize(

@@ -31,28 +31,28 @@ def check(text, *, requested=18176.0, target=32, gcds=2, assessment=LUMI_ASSESSM
         (
             "Extrapolating from 88% efficiency, we expect 86-90% at 32 GPUs.",
             "efficiency",
-            "76-82 % projected at 32 GPUs",
+            "76%-82% projected at 32 GPUs",
         ),
         # Bounds that do not hold.
         (
             "We expect over 90 % efficiency at 32 GPUs.",
             "efficiency",
-            "76-82 % projected at 32 GPUs",
+            "76%-82% projected at 32 GPUs",
         ),
-        ("Efficiency stays below 70 % at 16 GPUs.", "efficiency", "88 % measured"),
+        ("Efficiency stays below 70 % at 16 GPUs.", "efficiency", "88% measured"),
         ("The speedup is more than 5x at 16 GPUs.", "speedup", "3.52x measured"),
         (
             "We expect a parallel efficiency of 90 % at 32 GPUs.",
             "efficiency",
-            "76-82 % projected",
+            "76%-82% projected",
         ),
-        ("Efficiency was 95% at 16 GPUs.", "efficiency", "88 % measured at 16 GPUs"),
+        ("Efficiency was 95% at 16 GPUs.", "efficiency", "88% measured at 16 GPUs"),
         (
             "We reach 99 % scaling efficiency on 8 GPUs.",
             "efficiency",
-            "95 % measured at 8 GPUs",
+            "95% measured at 8 GPUs",
         ),
-        ("Efficiency: 70 % at 32 GCDs.", "efficiency", "88 % measured at 16 GPUs"),
+        ("Efficiency: 70 % at 32 GCDs.", "efficiency", "88% measured at 16 GPUs"),
         ("The speedup is 3.9x at 16 GPUs.", "speedup", "3.52x measured at 16 GPUs"),
         ("We project a 30x speedup at 32 GPUs.", "speedup", "projected at 32 GPUs"),
         ("Jobs use up to 64 GPUs.", "gpus", "32 GPUs per job at most"),
@@ -149,7 +149,7 @@ def test_plan_4_shows_both_figures():
         "86-90% at 32 GPUs.",
     )
     (finding,) = findings(wrong, "PLAN-4")
-    assert "86-90%" in finding.message and "76-82 %" in finding.message
+    assert "86-90%" in finding.message and "76%-82%" in finding.message
     fixed = edit(
         LUMI,
         scalability__narrative="We measured 88% efficiency at 16 GPUs and expect "

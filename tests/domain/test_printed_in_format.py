@@ -4,7 +4,7 @@ format (German ``1.234,5``, Swiss German ``1'234.5``), never in English style.""
 import pytest
 
 from proposals.domain import numbers
-from proposals.domain.numbers import NUMBER_FORMAT_BY_NAME, percent, ratio
+from proposals.domain.numbers import NUMBER_FORMAT_BY_NAME, percent, points, ratio
 
 from .test_calendar import calendar, example
 
@@ -17,11 +17,17 @@ def test_ratio_and_percent_use_the_decimal_mark():
     with numbers.using(GERMAN):
         assert ratio(1.05) == "1,05x"
         assert ratio(63752.61) == "63.753x"
-        assert percent(0.0123, 1) == "1,2%"
-        assert percent(0.953) == "95%"
+        # CLDR's German percentage: a no-break space before the sign.
+        assert percent(0.0123, 1) == "1,2\u00a0%"
+        assert percent(0.953) == "95\u00a0%"
+        assert points(38) == "38\u00a0%" and points(-2.5) == "-2,5\u00a0%"
     with numbers.using(SWISS):
         assert ratio(1.9) == "1.90x"
+        assert percent(0.953) == "95%"
+    with numbers.using(NUMBER_FORMAT_BY_NAME["tr"]):
+        assert percent(0.953) == "%95" and points(-2.5) == "-%2,5"
     assert ratio(1.05) == "1.05x" and percent(None) == numbers.MISSING
+    assert percent(0.953) == "95%" and points(None) == numbers.MISSING
 
 
 @pytest.mark.parametrize(
@@ -39,7 +45,7 @@ def test_calendar_summary_in_the_persons_format(fmt, hours, busy, nodes):
     assert text.startswith(f"{hours} GPU-hours over 3 months (91 days)")
     assert busy in text and nodes in text
     if fmt is GERMAN:
-        assert "under 0,1%" in text and "2.144 GPUs at once" in text
+        assert "under 0,1\u00a0%" in text and "2.144 GPUs at once" in text
 
 
 def test_document_values_on_staff_pages_in_the_readers_format():

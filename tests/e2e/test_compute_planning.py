@@ -29,7 +29,7 @@ def test_estimate_compare_and_retarget(page: Page, live_server, demo, artifacts)
     expect(page.locator("#save-status")).to_have_attribute("data-state", "saved")
     # No MFU typed: the MFU of the largest measurement (36 %) of 383 TFLOP/s.
     estimate = page.get_by_test_id("compute-estimate")
-    expect(estimate).to_contain_text("6·N·D at 36 % MFU, measured")
+    expect(estimate).to_contain_text("6·N·D at 36% MFU, measured")
     expect(estimate).to_contain_text("508 GPU-hours")
     page.screenshot(path=artifacts / "compute-sidebar.png", full_page=True)
 

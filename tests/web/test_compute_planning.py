@@ -76,7 +76,7 @@ def test_estimator_inputs_save_through_the_codes_step(user_client, user):
     content = user_client.get(url).content.decode()
     # 6 x 1.4e9 x 3e10 FLOPs at 40 % of 383 TFLOP/s: 457 GPU-hours
     assert 'data-testid="compute-estimate"' in content
-    assert "6·N·D at 40 % MFU" in content
+    assert "6·N·D at 40% MFU" in content
     assert "457 GPU-hours" in content
 
 
@@ -174,7 +174,7 @@ def test_portal_text_states_how_the_estimate_was_made(user_client, large):
     code.save()
     url = reverse("proposals:export_portal", args=[large.pk])
     content = user_client.get(url).content.decode()
-    assert "Estimated from 6·N·D at 30 % MFU (measured)." in content
+    assert "Estimated from 6·N·D at 30% MFU (measured)." in content
     assert "236 GPU-hours on MareNostrum 5 ACC" in content
 
 

@@ -73,7 +73,7 @@ def test_logs_preview_prints_mfu_and_counts_in_the_readers_format():
     }
     with numbers.using(GERMAN):
         html = render_to_string("proposals/_logs_preview.html", context)
-    assert "41,2%" in html or "41,3%" in html
+    assert "41,2\u00a0%" in html or "41,3\u00a0%" in html
     assert "1.234 TFLOP/s" in html and "1.024" in html
     assert "2.048" in html and "1.500" in html and ">?<" in html
 

@@ -14,7 +14,7 @@ from ..estimate import estimate
 from ..findings import WARNING, Context, Hit, rule
 from ..i18n import gettext as _
 from ..i18n import gettext_noop
-from ..numbers import grouped, hours
+from ..numbers import grouped, hours, points
 from .common import num
 
 PLAN_FACTOR = 2.0
@@ -30,7 +30,7 @@ ROWS_FROM = (
 
 
 def pct(value: float) -> str:
-    return f"{grouped(value, 1 if value < 10 else 0, trim=False)} %"
+    return points(value, 1 if value < 10 else 0, trim=False)
 
 
 def parameters(value: float) -> str:

@@ -13,7 +13,7 @@ from ..findings import WARNING, Context, Hit, rule
 from ..i18n import gettext as _
 from ..i18n import gettext_noop, ngettext
 from ..narrative_figures import contradictions
-from ..numbers import grouped
+from ..numbers import percent
 from .common import num
 
 
@@ -89,10 +89,10 @@ def plan_calendar(ctx: Context) -> Iterator[Hit]:
             ).format(
                 nodes=num(round(cal.average_busy_nodes, 1)),
                 months=months,
-                share=grouped(cal.machine_share * 100, 1, trim=False) + "%",
+                share=percent(cal.machine_share, 1),
                 system=cal.system_name,
                 system_nodes=num(cal.system_nodes),
-                most=grouped(cal.max_share * 100, 0) + "%",
+                most=percent(cal.max_share),
             ),
         )
 

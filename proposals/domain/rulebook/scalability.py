@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from ..findings import ERROR, INFO, WARNING, Context, Hit, rule
 from ..i18n import gettext as _
 from ..i18n import gettext_noop, join_and, ngettext
-from ..numbers import grouped
+from ..numbers import grouped, percent
 from ..schedule import hours_match
 from ..terms import ModeTerms
 from ..tiers import tier_label
@@ -73,11 +73,6 @@ def requires(ctx: Context, evidence: str) -> bool:
 def extrapolating(mode: ModeTerms | None) -> bool:
     """A mode that wants scaling data and accepts projections beyond it."""
     return bool(mode and mode.scaling_data_required and mode.extrapolation_allowed)
-
-
-def percent(share: float) -> str:
-    """``0.823`` as "82%", the number in the active format."""
-    return grouped(share * 100, 0) + "%"
 
 
 def name(ctx: Context) -> str:

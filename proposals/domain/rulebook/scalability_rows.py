@@ -12,9 +12,10 @@ from collections.abc import Iterator
 from ..findings import ERROR, INFO, WARNING, Context, Hit, rule
 from ..i18n import gettext as _
 from ..i18n import gettext_noop
+from ..numbers import percent
 from ..scaling import SUPERLINEAR_EFFICIENCY
 from .common import num
-from .scalability import percent, requires
+from .scalability import requires
 
 
 @rule(
