@@ -201,8 +201,19 @@ def one_instance_down(stack: Stack, browser: Browser, typist: Typist, proposal: 
     # nginx writes the instances it tried, in order: every answer since the kill
     # came from web-b (some after a refused connection to web-a).
     b = f"127.0.0.1:{stack.web_ports['web-b']}"
-    since = access.read_text().splitlines()[seen:]
-    check(len(since) >= 8, "nginx logged too few requests")
+
+    # nginx writes a request's line after sending its answer, so the last one may
+    # come a moment after the client has read it.
+    def logged_since_the_kill():
+        lines = access.read_text().splitlines()[seen:]
+        return lines if len(lines) >= 8 else None
+
+    since = wait_for(
+        "nginx's log of the 8 requests since the kill",
+        logged_since_the_kill,
+        seconds=10,
+        every=0.1,
+    )
     for line in since:
         upstream = re.search(r" (\S+) rid=", line).group(1)
         check(upstream.endswith(b), f"served by {upstream} after web-a died")
