@@ -1,4 +1,4 @@
-"""One log line per request, with a request id that the error page shows.
+r"""One log line per request, with a request id that the error page shows.
 
 The id is taken from the ``X-Request-ID`` header when the reverse proxy sends one
 (nginx's ``$request_id``: see deploy/nginx/aifactory.conf) and it looks like an id,
@@ -12,12 +12,29 @@ confirmation or password-reset link that log a person in replaced by their names
 health probes are not logged (a load balancer asks every few seconds).
 
 ``DJANGO_LOG_FORMAT=json`` writes each record as one JSON object per line for a
-collector; the default is plain text.
+collector; the default is plain text (:class:`TextFormatter`).
+
+A logged value cannot forge a line. In text, a record's first line is escaped as a
+whole after formatting, so every value put into it, by any logger, is escaped: every
+character that ``repr()`` escapes (C0 and C1 controls, DEL, U+2028/U+2029, bidi and
+other format characters, unassigned code points) is written as ``\r``, ``\x1b``,
+``\u2028``..., and a backslash as ``\\``, so the line reads back one way. The one
+legitimate multi-line part is a traceback (or a stack): its lines follow the first
+line indented by two spaces, each escaped the same way but for the backslash (source
+lines quote escape sequences), so a line that starts at the left margin is always the
+start of a record, even when an exception's own text spans lines. In JSON, a record is
+one object on one line of ASCII (``json.dumps`` escapes every control and non-ASCII
+character), values exactly as logged.
+
+A client error (a record about a 4xx answer: Django's ``status_code``, for a
+``BadRequest`` or a ``SuspiciousOperation``) is written without its traceback: one
+line with the reason, the path and the request id. A server error keeps it.
 """
 
 import contextvars
 import json
 import logging
+import math
 import re
 import time
 import uuid
@@ -82,15 +99,81 @@ class RequestIdFilter(logging.Filter):
         return True
 
 
+def escape(text: str, *, backslash: bool = True) -> str:
+    """``text`` with every character that ``repr()`` escapes (controls, line and
+    paragraph separators, format characters) written as its escape, and a backslash
+    doubled unless ``backslash`` is false; other text (accents, CJK) as it is."""
+    if text.isprintable() and not (backslash and "\\" in text):
+        return text
+    return "".join(_escaped(ch, backslash) for ch in text)
+
+
+def _escaped(ch: str, backslash: bool) -> str:
+    if ch == "\\":
+        return "\\\\" if backslash else ch
+    if ch.isprintable():
+        return ch
+    return ch.encode("unicode_escape").decode("ascii")
+
+
+def is_client_error(record: logging.LogRecord) -> bool:
+    """Whether the record is about a 4xx answer (Django puts ``status_code`` on its
+    records about a response): the client's mistake, not a bug to trace."""
+    status = getattr(record, "status_code", None)
+    return isinstance(status, int) and 400 <= status < 500
+
+
+# Continuation lines (a traceback, a stack) start with this; a record's first line
+# never does.
+INDENT = "  "
+
+
+class TextFormatter(logging.Formatter):
+    """The configured format on one escaped line, then the traceback (none for a
+    client error) and the stack, indented; see the module's docstring."""
+
+    def format(self, record):
+        record.message = record.getMessage()
+        if self.usesTime():
+            record.asctime = self.formatTime(record, self.datefmt)
+        lines = [escape(self.formatMessage(record))]
+        trace = _traceback(self, record)
+        if trace:
+            lines.extend(trace.split("\n"))
+        if record.stack_info:
+            lines.extend(self.formatStack(record.stack_info).split("\n"))
+        return "\n".join(
+            [lines[0], *(INDENT + escape(line, backslash=False) for line in lines[1:])]
+        )
+
+
+def _traceback(formatter: logging.Formatter, record: logging.LogRecord) -> str:
+    """The record's traceback, formatted once (``exc_text``, as logging caches it),
+    or ``""`` when it has none or is a client error."""
+    if is_client_error(record):
+        return ""
+    if record.exc_info and not record.exc_text:
+        record.exc_text = formatter.formatException(record.exc_info)
+    return record.exc_text or ""
+
+
 # Attributes every LogRecord has are written by name or not at all; so is the request
 # Django attaches to its records (its repr holds the whole path, login links too).
 _UNWRITTEN = set(vars(logging.makeLogRecord({}))) | {"message", "asctime", "request"}
 
 
+def _json_value(value):
+    # NaN and Infinity are not JSON.
+    return (
+        str(value) if isinstance(value, float) and not math.isfinite(value) else value
+    )
+
+
 class JsonFormatter(logging.Formatter):
     """One JSON object per record: time, level, logger, message, request id, the
     fields given with ``extra=`` (method, route, status, duration_ms) and the
-    traceback, if any."""
+    traceback, if any (none for a client error). A field given with ``extra=`` never
+    replaces one of the record's own."""
 
     def format(self, record):
         entry = {
@@ -99,13 +182,11 @@ class JsonFormatter(logging.Formatter):
             "logger": record.name,
             "message": record.getMessage(),
         }
-        entry.update(
-            (key, value)
-            for key, value in vars(record).items()
-            if key not in _UNWRITTEN and not key.startswith("_")
-        )
-        if record.exc_info:
-            entry["exception"] = self.formatException(record.exc_info)
+        if trace := _traceback(self, record):
+            entry["exception"] = trace
+        for key, value in vars(record).items():
+            if key not in _UNWRITTEN and not key.startswith("_"):
+                entry.setdefault(key, _json_value(value))
         return json.dumps(entry, default=str)
 
 

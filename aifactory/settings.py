@@ -317,17 +317,22 @@ HEALTH_TASK_MAX_WAIT = timedelta(
 )
 
 # One line per request with its id (aifactory/requestlog.py), plain text or, with
-# DJANGO_LOG_FORMAT=json, one JSON object per line.
+# DJANGO_LOG_FORMAT=json, one JSON object per line. Every record, Django's too, goes
+# through the one console handler, whose formatter escapes what could forge a line.
 LOG_FORMAT = env_str("DJANGO_LOG_FORMAT", default="text")
 if LOG_FORMAT not in ("text", "json"):
     raise ImproperlyConfigured("DJANGO_LOG_FORMAT must be text or json.")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "filters": {"request_id": {"()": "aifactory.requestlog.RequestIdFilter"}},
+    "filters": {
+        "request_id": {"()": "aifactory.requestlog.RequestIdFilter"},
+        "require_debug_false": {"()": "django.utils.log.RequireDebugFalse"},
+    },
     "formatters": {
         "text": {
-            "format": "%(asctime)s %(levelname)s %(name)s [%(request_id)s] %(message)s"
+            "()": "aifactory.requestlog.TextFormatter",
+            "format": "%(asctime)s %(levelname)s %(name)s [%(request_id)s] %(message)s",
         },
         "json": {"()": "aifactory.requestlog.JsonFormatter"},
     },
@@ -336,12 +341,21 @@ LOGGING = {
             "class": "logging.StreamHandler",
             "filters": ["request_id"],
             "formatter": LOG_FORMAT,
-        }
+        },
+        "mail_admins": {
+            "class": "django.utils.log.AdminEmailHandler",
+            "level": "ERROR",
+            "filters": ["require_debug_false"],
+        },
     },
     "root": {"handlers": ["console"], "level": env_str("DJANGO_LOG_LEVEL", "INFO")},
-    # WeasyPrint reports every layout step at INFO, django-axes every login and its
-    # own start: noise in a server's log (lockouts are warnings and stay).
+    # Django's own handlers for these (a console without our formatter, runserver's
+    # coloured lines) are replaced: its records reach the console handler above.
     "loggers": {
+        "django": {"handlers": ["mail_admins"], "level": "INFO"},
+        "django.server": {"handlers": ["console"], "level": "INFO", "propagate": False},
+        # WeasyPrint reports every layout step at INFO, django-axes every login and
+        # its own start: noise in a server's log (lockouts are warnings and stay).
         "weasyprint": {"level": "WARNING"},
         "fontTools": {"level": "WARNING"},
         "axes": {"level": "WARNING"},
