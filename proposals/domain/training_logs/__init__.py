@@ -32,20 +32,23 @@ never with the file's size.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import io
+from collections.abc import Callable, Iterable
+from dataclasses import replace
 from decimal import ROUND_HALF_UP, Decimal
 
 from ..bounds import BOUNDS
 from ..i18n import gettext
+from ..numbers import grouped
 from .frameworks import _DeepSpeed, _Megatron, _Torchtitan
 from .lines import _Reader, _Unread, iter_lines
 from .loops import _HuggingFace, _PlainLoop
 from .results import (
-    _ANSI,
     EXCERPT_CHARS,
     LOOKED_FOR,
     MAX_FILE_BYTES,
     MAX_LINE_CHARS,
+    MAX_LINES,
     SAMPLES,
     SOURCE_CHARS,
     TOKENS,
@@ -58,7 +61,8 @@ from .results import (
     pack,
     unpack,
 )
-from .sacct import _Sacct, elapsed_hours
+from .sacct import elapsed_hours
+from .scan import Feed, feed_blocks
 
 # --------------------------------------------------------------------------- reading
 
@@ -70,29 +74,40 @@ _READERS = (_Megatron, _Torchtitan, _DeepSpeed, _HuggingFace, _PlainLoop)
 def read_log(lines: Iterable[str], *, file: str, gpus: int | None = None) -> Reading:
     """Read one file's ``lines`` (an iterable, consumed once). ``gpus`` is the GPU
     count to use where the log states none."""
-    unread = _Unread()
-    readers = [reader(unread) for reader in _READERS]
-    sacct: _Sacct | None = None
-    first = True
-    for number, raw in enumerate(lines, start=1):
-        if number == 1:
-            # A file saved by a Windows editor (or PowerShell) starts with a byte
-            # order mark, which would hide sacct's header.
-            raw = raw.removeprefix("\ufeff")
-        line = _ANSI.sub("", raw) if "\x1b" in raw else raw
-        if first and line.strip():
-            first = False
-            header = _Sacct.header(line)
-            if header:
-                sacct = _Sacct(header, number, unread)
-                continue
-        if sacct is not None:
-            sacct.feed(number, line)
-            continue
-        for reader in readers:
-            reader.feed(number, line)
-    if sacct is not None:
-        jobs = sacct.jobs(file)
+    feed = Feed(_READERS)
+    feed.lines_of(lines)
+    return _result(feed, file, gpus)
+
+
+def read_file(
+    stream,
+    *,
+    file: str,
+    gpus: int | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> Reading:
+    """Read a binary ``stream`` (an upload, a file) a block at a time, as
+    :func:`read_log` reads its lines (:mod:`.scan`); ``progress`` is called with
+    the bytes read so far."""
+    feed = Feed(_READERS)
+    feed_blocks(stream, feed, progress)
+    return _result(feed, file, gpus)
+
+
+def _result(feed: Feed, file: str, gpus: int | None) -> Reading:
+    reading = _readers_result(feed, file, gpus)
+    if feed.stopped:
+        stopped = gettext(
+            "only the first {lines} lines were read: the file has more"
+        ).format(lines=grouped(feed.limit))
+        reading = replace(reading, notes=(*reading.notes, stopped))
+    return reading
+
+
+def _readers_result(feed: Feed, file: str, gpus: int | None) -> Reading:
+    unread, readers = feed.unread, feed.readers
+    if feed.sacct is not None:
+        jobs = feed.sacct.jobs(file)
         return _reading(file, "sacct", (), tuple(jobs), unread, ())
     for reader in readers:
         found = reader.measurements(file, gpus)
@@ -226,10 +241,8 @@ def read_text(
     text: str, *, file: str = "pasted text", gpus: int | None = None
 ) -> Reading:
     """Read pasted text (split into lines as :func:`iter_lines` would)."""
-    return read_log(
-        (line.rstrip("\r")[:MAX_LINE_CHARS] for line in text.split("\n")),
-        file=file,
-        gpus=gpus,
+    return read_file(
+        io.BytesIO(text.encode("utf-8", errors="replace")), file=file, gpus=gpus
     )
 
 
@@ -278,6 +291,7 @@ __all__ = [
     "LOOKED_FOR",
     "MAX_FILE_BYTES",
     "MAX_LINE_CHARS",
+    "MAX_LINES",
     "SAMPLES",
     "SOURCE_CHARS",
     "TOKENS",
@@ -293,6 +307,7 @@ __all__ = [
     "measurement_row",
     "pack",
     "unpack",
+    "read_file",
     "read_log",
     "read_text",
 ]

@@ -15,20 +15,27 @@ from .results import (
     _fmt,
     _line_ranges,
     _positive_int,
+    _word,
 )
 
 # "  world_size ...... 8", also behind a timestamp or srun's "0: " label.
-_MEGATRON_ARG = re.compile(r"(?:^|[\s:\]])([a-z_0-9]+) \.{3,} (\S+)\s*$")
-_MEGATRON_ITER = re.compile(r"\biteration\s+(\d+)\s*/\s*(?:\d+|infinity)\s*\|")
-_MEGATRON_MS = re.compile(r"elapsed time per iteration \(ms\):\s*(" + _NUMBER + ")")
-_MEGATRON_GBS = re.compile(r"global batch size:\s*(\d+)")
+_MEGATRON_ARG = re.compile(r" \.{3,}+ (\S++)\s*+$")
+# The name before the dots, read backwards from them (a match at the start of the
+# reversed text: no search along the line): letters, then the start or a separator.
+_MEGATRON_NAME = re.compile(r"\A([a-z_0-9]++)(?:$|[\s:\]])")
+_MEGATRON_ITER = re.compile(
+    _word("iteration") + r"\s++(\d++)\s*+/\s*+(?:\d++|infinity)\s*+\|"
+)
+_MEGATRON_MS = re.compile(r"elapsed time per iteration \(ms\):\s*+(" + _NUMBER + ")")
+_MEGATRON_GBS = re.compile(r"global batch size:\s*+(\d++)")
 _MEGATRON_TFLOPS = re.compile(
-    r"throughput per GPU \(TFLOP/s/GPU\):\s*(" + _NUMBER + ")"
+    r"throughput per GPU \(TFLOP/s/GPU\):\s*+(" + _NUMBER + ")"
 )
 
 
 class _Megatron(_Reader):
     name = "Megatron-LM"
+    triggers = ("-- arguments --", "_size", "seq_length", "elapsed time per iteration")
 
     def __init__(self, unread):
         super().__init__(unread)
@@ -45,8 +52,13 @@ class _Megatron(_Reader):
             return
         if "...." in line and ("_size" in line or "seq_length" in line):
             match = _MEGATRON_ARG.search(line)
-            if match and match.group(1) not in self.args:
-                self.args[match.group(1)] = (match.group(2), number)
+            name = (
+                match
+                and match.start()
+                and _MEGATRON_NAME.match(line[match.start() - 1 :: -1])
+            )
+            if name and name.group(1)[::-1] not in self.args:
+                self.args[name.group(1)[::-1]] = (match.group(1), number)
             return
         if "elapsed time per iteration" not in line:
             return
@@ -142,22 +154,26 @@ class _Megatron(_Reader):
         )
 
 
-_TITAN_STEP = re.compile(r"\bstep:\s*(\d+)\b.*?\b(tps|wps):\s*(" + _NUMBER + ")")
-_TITAN_TFLOPS = re.compile(r"\btflops:\s*(" + _NUMBER + ")")
-_TITAN_MFU = re.compile(r"\bmfu:\s*(" + _NUMBER + ")%")
+# The step, then (searched from its end: one pass over the line, however many
+# "step:" it holds) the throughput.
+_TITAN_STEP = re.compile(_word("step:") + r"\s*+(\d++)\b")
+_TITAN_TPS = re.compile("(" + _word("tps", "wps") + r"):\s*+(" + _NUMBER + ")")
+_TITAN_TFLOPS = re.compile(_word("tflops:") + r"\s*+(" + _NUMBER + ")")
+_TITAN_MFU = re.compile(_word("mfu:") + r"\s*+(" + _NUMBER + ")%")
 # The validator's lines ("validate step: 500 ... tps: 21,873", forks' "evaluation:
 # step: ...") count forward passes only: not training throughput.
-_TITAN_VALIDATION = re.compile(r"\bvalidate step:|\bevaluation:\s")
+_TITAN_VALIDATION = re.compile(_word("validate step:", r"evaluation:\s"))
 # torchrun's prefix: on several nodes (``--local-ranks-filter 0`` on each, as
 # torchtitan's Slurm script runs it) every node's first rank logs the same steps.
 _TITAN_RANK = re.compile(r"^\s*\[rank(\d+)\]:")
 _TITAN_MESH = re.compile(
-    r"Building (\d)-D device mesh with (?:\[[^\]]*\]|\([^)]*\)), \[([\d, ]+)\]"
+    r"Building (\d)-D device mesh with (?:\[[^\][]*+\]|\([^()]*+\)), \[([\d, ]++)\]"
 )
 
 
 class _Torchtitan(_Reader):
     name = "torchtitan"
+    triggers = ("device mesh", "step:")
 
     def __init__(self, unread):
         super().__init__(unread)
@@ -194,12 +210,13 @@ class _Torchtitan(_Reader):
                 if len(self.other_ranks) < 1000:
                     self.other_ranks.add(rank.group(1))
                 return
-        match = _TITAN_STEP.search(line)
-        value = _float(match.group(3)) if match else None
+        step = _TITAN_STEP.search(line)
+        match = _TITAN_TPS.search(line, step.end()) if step else None
+        value = _float(match.group(2)) if match else None
         if value is None or value <= 0:
             self.unread.add(number)
             return
-        self.key = match.group(2)
+        self.key = match.group(1)
         tflops = _TITAN_TFLOPS.search(line)
         mfu = _TITAN_MFU.search(line)
         self.series.add(
@@ -259,16 +276,19 @@ class _Torchtitan(_Reader):
         ]
 
 
-_DS_CONFIG = re.compile(r"\[config\.py:\d+:print\]\s+([a-z_0-9]+)\s*\.*\s+(\S+)\s*$")
-_DS_CURR = re.compile(r"\bCurrSamplesPerSec=(" + _NUMBER + ")")
-_DS_OLD = re.compile(
-    r"\[timer\.py:\d+:stop\]\s+\d+/\d+, SamplesPerSec=(" + _NUMBER + ")"
+_DS_CONFIG = re.compile(
+    r"\[config\.py:\d++:print\]\s++([a-z_0-9]++)(?:\s*+\.++)?\s++(\S++)\s*+$"
 )
-_DS_LAUNCH = re.compile(r"\bdist_world_size=(\d+)")
+_DS_CURR = re.compile(_word("CurrSamplesPerSec=") + "(" + _NUMBER + ")")
+_DS_OLD = re.compile(
+    r"\[timer\.py:\d++:stop\]\s++\d++/\d++, SamplesPerSec=(" + _NUMBER + ")"
+)
+_DS_LAUNCH = re.compile(_word("dist_world_size=") + r"(\d++)")
 
 
 class _DeepSpeed(_Reader):
     name = "DeepSpeed"
+    triggers = ("[config.py:", "dist_world_size=", "samplespersec")
 
     def __init__(self, unread):
         super().__init__(unread)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import codecs
+import itertools
 from array import array
 from collections.abc import Iterator
 
@@ -21,32 +23,41 @@ from .results import (
 def iter_lines(stream, *, encoding: str = "utf-8") -> Iterator[str]:
     """The lines of a binary ``stream``, decoded (bad bytes replaced), without their
     line ends, a line longer than :data:`MAX_LINE_CHARS` cut there: memory stays
-    bounded whatever the file holds (a file without a newline included)."""
-    pending = b""
-    cut = False
+    bounded whatever the file holds (a file without a newline included).
+
+    A block is decoded and split in one call each (C), so a line costs one slice,
+    never a copy of the rest of the block; of a line longer than the limit only
+    the first :data:`MAX_LINE_CHARS` characters are kept while the rest streams
+    past."""
+    decoder = codecs.getincrementaldecoder(encoding)(errors="replace")
+    # The start of the line the last block ended in (at most MAX_LINE_CHARS + 1
+    # characters: one more than kept, to know it was cut).
+    pending = ""
     while True:
-        chunk = stream.read(1 << 16)
+        chunk = stream.read(_BLOCK)
+        text = decoder.decode(chunk, final=not chunk)
+        if text:
+            parts = text.split("\n")
+            if len(parts) > 1:
+                first = pending + parts[0] if pending else parts[0]
+                yield _line(first)
+                for part in itertools.islice(parts, 1, len(parts) - 1):
+                    yield part[:MAX_LINE_CHARS].rstrip("\r")
+                pending = parts[-1][: MAX_LINE_CHARS + 1]
+            elif len(pending) <= MAX_LINE_CHARS:
+                pending = (pending + parts[0])[: MAX_LINE_CHARS + 1]
         if not chunk:
             break
-        pending += chunk
-        while True:
-            end = pending.find(b"\n")
-            if end < 0:
-                break
-            line, pending = pending[:end], pending[end + 1 :]
-            if not cut:
-                yield _decode(line, encoding)
-            cut = False
-        if len(pending) > MAX_LINE_CHARS * 4:
-            if not cut:
-                yield _decode(pending[: MAX_LINE_CHARS * 4], encoding)
-            pending, cut = b"", True
-    if pending and not cut:
-        yield _decode(pending, encoding)
+    if pending:
+        yield _line(pending)
 
 
-def _decode(raw: bytes, encoding: str) -> str:
-    return raw.decode(encoding, errors="replace").rstrip("\r")[:MAX_LINE_CHARS]
+#: Bytes read (and decoded) at a time.
+_BLOCK = 1 << 20
+
+
+def _line(text: str) -> str:
+    return text[:MAX_LINE_CHARS].rstrip("\r")
 
 
 # --------------------------------------------------------------------------- series
@@ -84,7 +95,7 @@ class _Series:
                 self.extra.setdefault(key, array("d")).append(item)
         if len(self.excerpt) < EXCERPT_LINES - 1:
             self.excerpt.append(text.strip()[:EXCERPT_CHARS])
-        self._last = text.strip()[:EXCERPT_CHARS]
+        self._last = text  # cut when the excerpt is made
 
     def __len__(self):
         return len(self.values)
@@ -113,7 +124,7 @@ class _Series:
 
     def excerpt_lines(self) -> tuple[str, ...]:
         lines = list(self.excerpt[1:] or self.excerpt)
-        last = getattr(self, "_last", "")
+        last = getattr(self, "_last", "").strip()[:EXCERPT_CHARS]
         if last and last not in lines:
             lines.append(last)
         return tuple(lines[:EXCERPT_LINES])
@@ -137,6 +148,9 @@ class _Reader:
     """One format: fed every line, it keeps what it needs."""
 
     name = ""
+    #: Words (lower case) every line this reader acts on contains: a line with
+    #: none of them is not fed to it (:mod:`.scan`).
+    triggers: tuple[str, ...] = ()
 
     def __init__(self, unread: _Unread):
         self.unread = unread

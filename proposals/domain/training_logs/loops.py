@@ -17,24 +17,36 @@ from .results import (
     _float,
     _fmt,
     _positive_int,
+    _word,
 )
 
 _HF_FIELD = re.compile(
     r"(Instantaneous batch size per device|Total train batch size \(w\. parallel, "
     r"distributed & accumulation\)|Gradient Accumulation steps|Training with "
-    r"DataParallel so batch size has been adjusted to)\s*[=:]?\s*(" + _NUMBER + r")\s*$"
+    r"DataParallel so batch size has been adjusted to)\s*+[=:]?\s*+("
+    + _NUMBER
+    + r")\s*+$"
 )
-_HF_DICT = re.compile(r"\{[^{}]*'train_samples_per_second'[^{}]*\}")
+# A brace group without braces inside; the one naming the metric is taken (one
+# pass over the line, however many groups or names it holds).
+_HF_DICT = re.compile(r"\{[^{}]*+\}")
 # One metric of a dictionary that is not a Python literal as a whole (a value printed
 # as ``np.float64(2.61)`` or ``tensor(2.61)`` by a callback or a Trainer subclass).
-_HF_METRIC = r"'{}':\s*(?:[\w.]+\()?'?(" + _NUMBER + ")"
+_HF_METRIC = r"'{}':\s*+(?:[\w.]++\()?'?(" + _NUMBER + ")"
 _HF_TABLE = re.compile(
-    r"(?:^|\s)(train_samples_per_second|train_runtime)\s*=\s*(\S+)\s*$"
+    r"(?:^|\s)(train_samples_per_second|train_runtime)\s*+=\s*+(\S++)\s*+$"
 )
 
 
 class _HuggingFace(_Reader):
     name = "Hugging Face Trainer"
+    triggers = (
+        "***** running training *****",
+        "batch size",
+        "accumulation steps",
+        "train_samples_per_second",
+        "train_runtime",
+    )
 
     def __init__(self, unread):
         super().__init__(unread)
@@ -64,7 +76,14 @@ class _HuggingFace(_Reader):
         if run is None:
             run = self.current = {"start": None, "fields": {}}
             self.runs.append(run)
-        match = _HF_DICT.search(line)
+        match = next(
+            (
+                group
+                for group in _HF_DICT.finditer(line)
+                if "'train_samples_per_second'" in group.group(0)
+            ),
+            None,
+        )
         if match:
             try:
                 metrics = ast.literal_eval(match.group(0))
@@ -178,24 +197,48 @@ class _HuggingFace(_Reader):
 
 
 _PLAIN_VALUE = re.compile(
-    r"(" + _NUMBER + r")\s*(tok/s|tokens/s|tokens/sec|tokens per second|"
+    r"(" + _NUMBER + r")\s*+(tok/s|tokens/s|tokens/sec|tokens per second|"
     r"samples/s|samples/sec|samples per second)"
     r"|\b(tokens_per_sec(?:ond)?|tokens/sec|tokens/s|tok/sec|tok/s"
     r"|samples_per_sec(?:ond)?|samples/sec|samples/s|throughput)"
-    r"(?:\s*(?:per[ _-]?gpu|/gpu|per[ _-]?device))?\s*[=:]\s*("
+    r"(?:\s*+(?:per[ _-]?gpu|/gpu|per[ _-]?device))?\s*+[=:]\s*+("
     + _NUMBER
-    + r")\s*(tok(?:ens)?/s|samples/s)?",
+    + r")\s*+(tok(?:ens)?/s|samples/s)?",
     re.IGNORECASE,
 )
-_PLAIN_STEP = re.compile(r"\b(step|iter|iteration|it)\s*[:=]?\s*\d+", re.IGNORECASE)
+# Searched in the lower-cased line.
+_PLAIN_STEP = re.compile(_word("step", "iter", "iteration", "it") + r"\s*+[:=]?\s*+\d")
 _PLAIN_WORLD = re.compile(
-    r"\b(num_processes|world_size|WORLD_SIZE|world size|num_gpus|ngpus)"
-    r"\s*(?:[=:|]|\s)\s*(\d+)\b"
+    "("
+    + _word(
+        "num_processes", "world_size", "WORLD_SIZE", "world size", "num_gpus", "ngpus"
+    )
+    + ")"
+    r"(?:\s*+[=:|]\s*+|\s++)(\d++)\b"
 )
 # PyTorch Lightning: "Initializing distributed: GLOBAL_RANK: 0, MEMBER: 1/8".
-_LIGHTNING_WORLD = re.compile(r"\bMEMBER:\s*\d+/(\d+)")
-_PLAIN_MFU = re.compile(r"(" + _NUMBER + r")\s*%\s*(?:bf16 |fp16 |fp8 )?MFU")
+_LIGHTNING_WORLD = re.compile(_word("MEMBER:") + r"\s*+\d++/(\d++)")
+_PLAIN_MFU = re.compile(r"(" + _NUMBER + r")\s*+%\s*+(?:bf16 |fp16 |fp8 )?MFU")
+#: How far from a unit (characters) its value is looked for.
+_REACH = 96
+
+
+def _mfu(line: str) -> re.Match | None:
+    """The MFU a step line states ("42.1% MFU", "38 % bf16 MFU"), read before
+    each "MFU" it holds."""
+    at = line.find("MFU")
+    while at >= 0:
+        match = _PLAIN_MFU.search(line, max(at - 40, 0), at + 3)
+        if match:
+            return match
+        at = line.find("MFU", at + 3)
+    return None
+
+
 _PER_GPU = re.compile(r"per[ _-]?gpu|/gpu|per[ _-]?device", re.IGNORECASE)
+
+
+_WORLD_WORDS = ("num_processes", "world_size", "world size", "num_gpus", "ngpus")
 
 
 def _stated_world(number: int, line: str, lower: str) -> tuple[int, int, str] | None:
@@ -206,8 +249,7 @@ def _stated_world(number: int, line: str, lower: str) -> tuple[int, int, str] | 
         size = _positive_int(match.group(1)) if match else None
         if size:
             return size, number, "Lightning's MEMBER count"
-    words = ("num_processes", "world_size", "world size", "num_gpus", "ngpus")
-    if any(word in lower for word in words):
+    if any(word in lower for word in _WORLD_WORDS):
         match = _PLAIN_WORLD.search(line)
         size = _positive_int(match.group(2)) if match else None
         if size:
@@ -217,6 +259,7 @@ def _stated_world(number: int, line: str, lower: str) -> tuple[int, int, str] | 
 
 class _PlainLoop(_Reader):
     name = "training loop"
+    triggers = (*_WORLD_WORDS, "member:", *_PLAIN_UNITS)
 
     def __init__(self, unread):
         super().__init__(unread)
@@ -230,11 +273,16 @@ class _PlainLoop(_Reader):
         lower = line.lower()
         if self.world is None:
             self.world = _stated_world(number, line, lower)
-        if not any(unit in lower for unit in _PLAIN_UNITS):
+        units = [at for unit in _PLAIN_UNITS if (at := lower.find(unit)) >= 0]
+        if not units:
             return
-        if not _PLAIN_STEP.search(line):
+        if not _PLAIN_STEP.search(lower):
             return
-        match = _PLAIN_VALUE.search(line)
+        # The value is read beside the first unit (a number before it, or a key
+        # and its value around it), not searched for along the whole line.
+        start = max(min(units) - _REACH, 0)
+        window = line[start : min(units) + _REACH]
+        match = _PLAIN_VALUE.search(window)
         if not match:
             return
         if match.group(1):
@@ -254,9 +302,9 @@ class _PlainLoop(_Reader):
             return
         self.unit = unit
         # "tokens/s per GPU", "tok/s/gpu", "per_device_tokens_per_sec": per GPU.
-        near = line[max(match.start() - 20, 0) : match.end() + 10]
+        near = line[max(start + match.start() - 20, 0) : start + match.end() + 10]
         self.per_gpu = self.per_gpu or bool(_PER_GPU.search(near))
-        mfu = _PLAIN_MFU.search(line)
+        mfu = _mfu(line)
         self.series.add(value, number, line, mfu=_float(mfu.group(1)) if mfu else None)
 
     def measurements(self, file, gpus):

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from dataclasses import asdict, dataclass, replace
 from decimal import Decimal
+from math import isfinite
 
 from ..i18n import gettext, ngettext
 
@@ -17,6 +18,9 @@ SAMPLES = "samples/s"
 MAX_FILE_BYTES = 50 * 2**20
 #: A line longer than this is cut (the rest is never held in memory).
 MAX_LINE_CHARS = 16_384
+#: The lines read of one file: a log longer than this (a 50 MB file of 25-byte
+#: lines) is read up to here, and the reading says so.
+MAX_LINES = 2_000_000
 #: How many unreadable lines are listed by number (the rest are counted).
 MAX_LISTED = 20
 #: The excerpt kept with a row: this many lines, each cut to EXCERPT_CHARS.
@@ -35,9 +39,20 @@ LOOKED_FOR = (
 )
 
 _ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
-# Unambiguous (a decimal part needs its point) and starting only where a number
-# starts, so that a search over a long run of digits stays linear.
-_NUMBER = r"(?<![\d.,])[-+]?(?:\d[\d,]*(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?"
+# Unambiguous (a decimal part needs its point), starting only where a number starts
+# and never giving back a digit it took (possessive): a search over a long run of
+# digits tries each start once and each start reads its run once.
+_NUMBER = r"(?<![\d.,])[-+]?(?:\d[\d,]*+(?:\.\d*+)?+|\.\d++)(?:[eE][-+]?\d++)?+"
+
+
+def _word(*words: str) -> str:
+    """A pattern for any of ``words`` (pattern text, each starting with a plain
+    letter) at the start of a word, written letter first: ``\\bstep`` as
+    ``s(?<=\\bs)tep``. A search then skips in C to the next ``s`` instead of trying
+    the boundary at every character: 8 times faster over a long line."""
+    return "(?:" + "|".join(rf"{w[0]}(?<=\b{w[0]}){w[1:]}" for w in words) + ")"
+
+
 _PLAIN_UNITS = (
     "tok/s",
     "tokens/s",
@@ -51,12 +66,10 @@ _PLAIN_UNITS = (
 
 def _float(text: str) -> float | None:
     try:
-        value = float(text.replace(",", ""))
+        value = float(text.replace(",", "") if "," in text else text)
     except ValueError:
         return None
-    if value != value or value in (float("inf"), float("-inf")):
-        return None
-    return value
+    return value if isfinite(value) else None
 
 
 def _positive_int(text: str) -> int | None:

@@ -21,8 +21,9 @@ from .results import (
 _ELAPSED = re.compile(
     r"^(?:(\d{1,5})-)?(?:(\d{1,3}):)?(\d{1,3}):(\d{1,3}(?:\.\d{1,6})?)$"
 )
-_TRES_GPU = re.compile(r"(?:^|,)gres/gpu(?::[^=,]+)?=(\d+)")
-_GRES_GPU = re.compile(r"(?:^|,)gpu(?::[^:,()]+)?:(\d+)")
+_TRES_GPU = re.compile(r"(?:^|,)gres/gpu(?::[^=,]++)?=(\d++)")
+_GRES_GPU = re.compile(r"(?:^|,)gpu(?::[^:,()]++)?:(\d++)")
+_TRES_UNTYPED = re.compile(r"(?:^|,)gres/gpu=(\d++)")
 _HOURS = Decimal("0.01")
 
 
@@ -45,7 +46,7 @@ def _sacct_gpus(tres: str, gres: bool) -> int | None:
     if gres:
         found = _GRES_GPU.findall(tres)
     else:
-        untyped = re.search(r"(?:^|,)gres/gpu=(\d+)", tres)
+        untyped = _TRES_UNTYPED.search(tres)
         found = [untyped.group(1)] if untyped else _TRES_GPU.findall(tres)
     return _positive_int(found[0]) if found else None
 
