@@ -46,6 +46,7 @@ from .proposals import (
     proposal_mark_visited,
     proposal_set_archived,
     proposal_was_sent_for_review,
+    proposals_delete,
 )
 from .retention import stale_data_expire
 from .review import (
@@ -108,6 +109,7 @@ __all__ = [
     "proposal_set_archived",
     "proposal_duplicate",
     "proposal_was_sent_for_review",
+    "proposals_delete",
     "ROW_MODELS",
     "ROW_OPERATIONS",
     "FieldConflict",

@@ -15,7 +15,7 @@ from django.utils import timezone
 from proposals import accounts, retention, selectors
 from proposals.models import AccountProfile, OutgoingMail, Preferences, Proposal
 
-from .proposals import proposal_delete
+from .proposals import proposals_delete
 
 # What a sign-up did. The page after a sign-up is the same for all three; only the
 # e-mail sent to the address differs.
@@ -143,22 +143,16 @@ class AccountDeletion:
 @transaction.atomic
 def account_delete(*, user) -> AccountDeletion:
     """Delete ``user``'s account and everything that identifies them, as the privacy
-    notice says. Each proposal goes through ``proposal_delete``: a draft never sent
-    for review is removed, one sent for review is marked deleted (the staff's queue
-    shows it as withdrawn) and kept for the help desk, detached from its owner. Their
-    profile, preferences and unconfirmed uploads go with the user (cascade); their
-    review comments stay without an author; the queued and sent mails addressed to
-    them and the login records under their username are deleted. The caller has
-    checked the password."""
+    notice says. Their proposals go through ``proposals_delete``, all at once: a draft
+    never sent for review is removed, one sent for review is marked deleted (the
+    staff's queue shows it as withdrawn) and kept for the help desk, detached from
+    its owner. Their profile, preferences and unconfirmed uploads go with the user
+    (cascade); their review comments stay without an author; the queued and sent
+    mails addressed to them and the login records under their username are deleted.
+    The caller has checked the password."""
     User = get_user_model()
     user = User.objects.select_for_update().get(pk=user.pk)
-    deleted = kept = 0
-    for proposal in Proposal.objects.select_for_update().filter(owner=user):
-        # One deleted before is kept for the staff already.
-        if proposal.deleted_at is not None or proposal_delete(proposal=proposal):
-            kept += 1
-        else:
-            deleted += 1
+    deleted, kept = proposals_delete(proposals=Proposal.objects.filter(owner=user))
     Proposal.objects.filter(owner=user).update(owner=None)
     addresses = {user.email.strip().lower()} - {""}
     profile = AccountProfile.objects.filter(user=user).first()

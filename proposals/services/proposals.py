@@ -3,12 +3,15 @@
 :mod:`.rows`, the revision every write advances :mod:`.revisions`."""
 
 from django.db import transaction
+from django.db.models import QuerySet
 from django.utils import timezone
 
+from proposals.domain import workflow
 from proposals.models import (
     CodeEntry,
     JobType,
     Proposal,
+    ReviewState,
     ScalingMeasurement,
     UsageMonth,
 )
@@ -53,17 +56,39 @@ def proposal_was_sent_for_review(*, proposal: Proposal) -> bool:
 
 @transaction.atomic
 def proposal_delete(*, proposal: Proposal) -> bool:
-    """Delete ``proposal`` for its owner. One that was ever sent for review is only
-    marked deleted (its owner no longer sees it; staff keep its revisions and
-    comments, and see it as withdrawn if it was under review); any other is removed
-    with its rows. Returns whether it was kept."""
-    if proposal_was_sent_for_review(proposal=proposal):
-        proposal.deleted_at = timezone.now()
-        Proposal.objects.filter(pk=proposal.pk).update(deleted_at=proposal.deleted_at)
-        review_withdraw(proposal=proposal, note="Deleted by the applicant.")
-        return True
-    proposal.delete()
-    return False
+    """Delete ``proposal`` for its owner (see ``proposals_delete``). Returns whether
+    it was kept."""
+    _, kept = proposals_delete(proposals=Proposal.objects.filter(pk=proposal.pk))
+    return kept == 1
+
+
+@transaction.atomic
+def proposals_delete(*, proposals: QuerySet[Proposal]) -> tuple[int, int]:
+    """Delete ``proposals`` for their owner. One that was ever sent for review is
+    only marked deleted (its owner no longer sees it; staff keep its revisions and
+    comments, and see it as withdrawn if it was under review; one deleted before
+    keeps its date); any other is removed with its rows. In statements that do not
+    grow with the number of proposals, except one withdrawal for each proposal under
+    review. Returns how many were removed and how many kept."""
+    locked = dict(proposals.select_for_update().values_list("pk", "deleted_at"))
+    sent = set(
+        ReviewState.objects.filter(proposal__in=list(locked)).values_list(
+            "proposal", flat=True
+        )
+    )
+    kept = {pk for pk, deleted_at in locked.items() if pk in sent or deleted_at}
+    newly = [pk for pk in kept if locked[pk] is None]
+    if newly:
+        Proposal.objects.filter(pk__in=newly).update(deleted_at=timezone.now())
+        under_review = Proposal.objects.filter(
+            pk__in=newly, status__in=workflow.UNDER_REVIEW
+        ).select_related("owner")
+        for proposal in under_review:
+            review_withdraw(proposal=proposal, note="Deleted by the applicant.")
+    removed = [pk for pk in locked if pk not in kept]
+    if removed:
+        Proposal.objects.filter(pk__in=removed).delete()
+    return len(removed), len(kept)
 
 
 @transaction.atomic

@@ -5,6 +5,7 @@ Throttles: django-axes locks a username after failed logins from one address
 (settings ``AXES_*``); django-ratelimit limits the pages below that send e-mail.
 """
 
+import unicodedata
 from datetime import timedelta
 
 from django.conf import settings
@@ -197,9 +198,13 @@ def verify_email_resend(request):
 
 
 def _reset_address(group, request) -> str:
-    """The address a reset asks for, as the reset finds its account: ignoring case
-    (``DEMO@example.org`` is ``demo@example.org``) and surrounding spaces."""
-    return request.POST.get("email", "").strip().lower()
+    """The address a reset asks for, as the reset finds its account: without the
+    surrounding spaces, NFKC-normalised and case-folded, the comparison Django's
+    ``PasswordResetForm.get_users`` makes before it mails an account. Every spelling
+    that reaches one account (``DEMO@example.org``, ``ſec@example.org`` for
+    ``sec@example.org``) has one key, so they share one budget."""
+    address = request.POST.get("email", "").strip()
+    return unicodedata.normalize("NFKC", address).casefold()
 
 
 # Django's view, throttled per client and per address typed; the page after it is the

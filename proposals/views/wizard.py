@@ -129,6 +129,7 @@ def _page(request, proposal, step, step_forms, **extra):
     )
     folded = plan_folded(live["mode_terms"], proposal)
     regions = _regions(proposal, live, progress, folded, chart_url)
+    gone_now = _gone_now(live["gone_rows"], extra.pop("gone_typed", None))
     every = flatten(regions)
     # The findings under the fields (those of every row, sent or not): the page
     # keeps their keys too, so an autosave re-sends the ones that changed.
@@ -154,6 +155,7 @@ def _page(request, proposal, step, step_forms, **extra):
         "columns": {kind: table_columns(kind) for kind in TABLE_KINDS},
         "units": {key: spec.unit for key, spec in FIELD_BY_KEY.items() if spec.unit},
         **live,
+        "gone_now": gone_now,
         "progress": progress,
         "plan_folded": folded,
         "plan_optional": plan_optional(live["mode_terms"]),
@@ -169,6 +171,18 @@ def _page(request, proposal, step, step_forms, **extra):
         "regions_shown": shown_field(every + findings + points),
         **extra,
     }
+
+
+def _gone_now(gone_rows: list, typed: set | None) -> list:
+    """The rows removed in another tab that the save status speaks of. A save's
+    status is its own: it names only the removed rows it found typed into (``typed``),
+    whose typing it could not store; a save that stored all it carried says Saved. A
+    page (``typed`` is ``None``) names every row whose typing is still kept. The note
+    above the step (``gone_rows``) stays either way, until the row is added back or
+    what was typed is discarded."""
+    if typed is None:
+        return gone_rows
+    return [row for row in gone_rows if row["prefix"] in typed]
 
 
 def _regions(proposal, live, progress, folded, chart_url) -> dict:

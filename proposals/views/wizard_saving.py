@@ -88,6 +88,9 @@ class Saved:
             "row_changed": describe_row_changed(self.outcome.row_changed, self.fmt),
             "row_gone": describe_row_gone(self.row_op, self.outcome.row_gone),
             "restore_refused": self.restore_refused,
+            # The removed rows this save found typed into: their typing is what it
+            # could not store (the save status says so; see ``wizard._page``).
+            "gone_typed": set(self.gone),
         }
 
 

@@ -67,3 +67,35 @@ def test_the_reset_limit_per_address_ignores_case(client, user):
     allowed = limit(PASSWORD_RESET_PER_ADDRESS_RATE)
     assert answers == [302] * allowed + [429] * (len(spellings) - allowed)
     assert len(mail.outbox) == allowed
+
+
+# Spellings of sec_bob@sec.example that Django's reset sends to the same account
+# (it compares NFKC-normalised, case-folded addresses): with a long s (U+017F) in
+# the name or the domain, in capitals, with spaces around.
+SAME_PERSON = [
+    "\u017fec_bob@sec.example",
+    "sec_bob@sec.example",
+    "SEC_BOB@SEC.EXAMPLE",
+    "SEC_BOB@\u017fEC.EXAMPLE",
+    " sec_bob@sec.example ",
+]
+
+
+def test_the_reset_limit_per_address_counts_unicode_spellings_as_one(client, catalogue):
+    from django.contrib.auth.forms import _unicode_ci_compare
+
+    from tests.factories import UserFactory
+
+    person = UserFactory(username="sec_bob", email="sec_bob@sec.example")
+    # The reset mails the account for each of these spellings.
+    assert all(
+        _unicode_ci_compare(typed.strip(), person.email) for typed in SAME_PERSON
+    )
+    url = reverse("password_reset")
+    answers = [
+        client.post(url, {"email": typed}, REMOTE_ADDR=f"192.0.2.{n}").status_code
+        for n, typed in enumerate(SAME_PERSON, start=1)
+    ]
+    allowed = limit(PASSWORD_RESET_PER_ADDRESS_RATE)
+    assert answers == [302] * allowed + [429] * (len(SAME_PERSON) - allowed)
+    assert len(mail.outbox) <= allowed

@@ -208,15 +208,16 @@ def test_account_deletion_goes_through_the_proposal_deletion_service(
     monkeypatch, user, draft, submitted
 ):
     """The staff's rule for a proposal deleted after review applies to the ones an
-    account deletion keeps: each proposal goes through ``proposal_delete``."""
+    account deletion keeps: every proposal goes through ``proposals_delete``, the
+    service behind ``proposal_delete``."""
     seen = []
-    original = account_services.proposal_delete
+    original = account_services.proposals_delete
 
-    def spy(*, proposal):
-        seen.append(proposal.pk)
-        return original(proposal=proposal)
+    def spy(*, proposals):
+        seen.extend(proposals.values_list("pk", flat=True))
+        return original(proposals=proposals)
 
-    monkeypatch.setattr(account_services, "proposal_delete", spy)
+    monkeypatch.setattr(account_services, "proposals_delete", spy)
     done = services.account_delete(user=user)
     assert sorted(seen) == sorted([draft.pk, submitted.pk])
     assert (done.deleted, done.kept) == (1, 1)

@@ -5,6 +5,7 @@ stored; rows are moved past the neighbour the page showed. (Another tab's newer
 field values and the undo of a paste are in ``test_row_refresh``.)"""
 
 import json
+from decimal import Decimal
 from html.parser import HTMLParser
 
 import pytest
@@ -226,6 +227,48 @@ def test_edit_of_a_row_removed_elsewhere_is_kept_and_offered_back(
     content = response.content.decode()
     assert 'data-testid="row-gone"' not in content
     assert Proposal.objects.get(pk=proposal.pk).refused_inputs == {}
+
+
+def save_status(content: str) -> str:
+    """The text of the save indicator in an answer."""
+    return content.split('id="save-status"')[1].split("</div>")[0]
+
+
+def test_later_saves_say_saved_under_the_pending_note_of_the_removed_row(
+    user_client, proposal
+):
+    """Once the removed row's typing is kept (and said to be), each later save of
+    the step, from either tab, says what it did itself: it stored its change."""
+    job = JobTypeFactory(proposal=proposal, title="Ablations")
+    prefix = f"jobs-{job.pk}"
+    tab_1, tab_2 = load(user_client, proposal), load(user_client, proposal)
+    user_client.post(row_url(proposal, "delete", job.pk), tab_1, headers=HX)
+    tab_2[f"{prefix}-title"] = "Ablations, longer"
+    content = autosave(user_client, proposal, tab_2).content.decode()
+    assert status_of(content) == "refused"
+    # The page's script sends again only the rows typed into since its last save.
+    tab_2 = {k: v for k, v in tab_2.items() if not k.startswith(f"{prefix}-")}
+    tab_1 = load(user_client, proposal)
+    edits = [
+        (tab_2, "scalability_narrative", "Ablations first.", "Ablations first."),
+        (tab_1, "runtime_stability_pct", "90", Decimal(90)),
+        (tab_2, "scalability_narrative", "Then training.", "Then training."),
+    ]
+    for tab, name, value, stored in edits:
+        tab[name] = value
+        content = autosave(user_client, proposal, tab).content.decode()
+        tab["bases"] = json.dumps({**json.loads(tab["bases"]), name: value})
+        assert status_of(content) == "saved", name
+        assert "Saved" in save_status(content), name
+        assert "removed in another tab" not in save_status(content), name
+        assert getattr(Proposal.objects.get(pk=proposal.pk), name) == stored
+        # The row's note stays until it is added back or discarded.
+        banner = content.split('data-testid="row-gone"')[1]
+        assert "This job type was removed in another tab" in banner, name
+        assert "Ablations, longer" in banner, name
+    # A reload shows the note, and the typing still kept.
+    page = user_client.get(step_url(proposal)).content.decode()
+    assert 'data-testid="row-gone"' in page and "Ablations, longer" in page
 
 
 def test_restore_prefers_the_values_the_page_still_shows(user_client, proposal):
