@@ -79,7 +79,11 @@ def claim_lost(
     ``settings.TASK_WORKER_LOST_AFTER``."""
     if worker_started_at is not None and worker_started_at > claimed_at:
         return True
-    last_sign = max(claimed_at, worker_seen_at or claimed_at)
+    return silent_too_long(max(claimed_at, worker_seen_at or claimed_at), now=now)
+
+
+def silent_too_long(last_sign: datetime, *, now: datetime) -> bool:
+    """Whether a worker whose last sign of life was at ``last_sign`` is lost."""
     return now - last_sign > settings.TASK_WORKER_LOST_AFTER
 
 

@@ -4,8 +4,14 @@ worker's own heartbeat row. The real killed worker is in test_mail_worker_killed
 
 import time
 from datetime import UTC, datetime, timedelta
+from io import StringIO
 
 import pytest
+from django.contrib.auth.models import User
+from django.core.management import CommandError, call_command
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
 from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 
@@ -198,3 +204,55 @@ def test_the_heartbeat_stamps_from_its_thread_and_signs_off(settings):
             time.sleep(0.05)
         assert len(stamps) >= 3, "the row was not stamped again and again"
     assert not TaskWorker.objects.exists()
+
+
+@pytest.mark.django_db
+def test_task_workers_lists_a_lost_workers_task_exits_1_and_releases_it():
+    now = timezone.now()
+    _row("alive-one", now)
+    _row("dead-one", now - LOST_AFTER * 3)
+    held = _running(deliver_mail, "alive-one", now - SECOND, 1)
+    stuck = _running(deliver_mail, "dead-one", now - LOST_AFTER * 4, 2)
+    out = StringIO()
+    with pytest.raises(CommandError, match="1 task.* held by a lost worker"):
+        call_command("task_workers", stdout=out)
+    lines = out.getvalue().splitlines()
+    assert "Task workers: 2 (lost after 120 s unseen)" in lines
+    [alive] = [line for line in lines if line.startswith("  alive-one")]
+    [dead] = [line for line in lines if line.startswith("  dead-one")]
+    assert alive.endswith("alive") and dead.endswith("LOST")
+    [lost] = [line for line in lines if str(stuck) in line]
+    assert "deliver_mail" in lost and lost.endswith("WORKER LOST")
+    assert _status(stuck) == "RUNNING"
+
+    out = StringIO()
+    call_command("task_workers", "--release", stdout=out)
+    assert f"Released task {stuck} (deliver_mail) of lost worker dead-one" in (
+        out.getvalue()
+    )
+    assert (_status(stuck), _status(held)) == ("READY", "RUNNING")
+    assert "Running tasks: 1" in out.getvalue()
+
+
+@pytest.mark.django_db
+def test_the_admin_shows_each_worker_its_tasks_and_the_lost_ones(client):
+    client.force_login(User.objects.create_superuser("root", "root@example.eu", "x"))
+    now = timezone.now()
+    _row("alive-one", now)
+    _row("dead-one", now - timedelta(minutes=7))
+    stuck = _running(deliver_mail, "dead-one", now - timedelta(minutes=8), 1)
+    url = reverse("admin:aifactory_taskworker_changelist")
+    page = client.get(url).content.decode()
+    assert "Alive" in page
+    assert "Lost (not seen for 7\xa0minutes): its tasks go back to the queue" in page
+    link = reverse("admin:django_tasks_database_dbtaskresult_change", args=[stuck])
+    assert f'<a href="{link}">deliver_mail</a>' in page
+    # One read of the running tasks for the page, however many workers.
+    with CaptureQueriesContext(connection) as before:
+        client.get(url)
+    for i in range(3):
+        _row(f"more-{i}", now)
+        _running(render_pdf_export, f"more-{i}", now, i)
+    with CaptureQueriesContext(connection) as after:
+        client.get(url)
+    assert len(after) == len(before)
