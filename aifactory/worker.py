@@ -264,7 +264,10 @@ class ResilientWorker(Worker):
         could see the stamps: one stamp and release at the start, no thread."""
         if connection.in_atomic_block:
             self.beat()
-            yield
+            try:
+                yield
+            finally:
+                self.sign_off()
             return
         stop = threading.Event()
 

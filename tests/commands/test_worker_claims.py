@@ -256,3 +256,11 @@ def test_the_admin_shows_each_worker_its_tasks_and_the_lost_ones(client):
     with CaptureQueriesContext(connection) as after:
         client.get(url)
     assert len(after) == len(before)
+
+
+@pytest.mark.django_db
+def test_in_a_transaction_the_worker_stamps_once_and_signs_off():
+    worker = _worker()
+    with worker.heartbeat():
+        assert TaskWorker.objects.get().worker_id == "w-new"
+    assert not TaskWorker.objects.exists()
