@@ -264,3 +264,17 @@ def test_in_a_transaction_the_worker_stamps_once_and_signs_off():
     with worker.heartbeat():
         assert TaskWorker.objects.get().worker_id == "w-new"
     assert not TaskWorker.objects.exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_running_worker_releases_a_claim_that_is_lost_after_its_start(settings):
+    """Not only at the start: a worker that dies while another runs is noticed by
+    the other's later heartbeats."""
+    settings.TASK_WORKER_LOST_AFTER = timedelta(seconds=2)
+    pk = _running(deliver_mail, "dies-now", timezone.now(), 1)
+    with _worker().heartbeat():
+        assert _status(pk) == "RUNNING"  # the first beat: not lost yet
+        deadline = time.monotonic() + 30
+        while _status(pk) == "RUNNING" and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert _status(pk) == "READY"
