@@ -66,7 +66,9 @@ def oldest_ready_task_age() -> timedelta | None:
 
 
 def check_task_queue() -> bool:
-    """No task has waited longer than ``HEALTH_TASK_MAX_WAIT`` for a worker."""
+    """No task has waited longer than ``HEALTH_TASK_MAX_WAIT`` for a worker. A task
+    still "running" on a dead worker is not counted until a live worker puts it back
+    in the queue (aifactory/worker.py); ``manage.py task_workers`` shows such tasks."""
     age = oldest_ready_task_age()
     return age is None or age <= settings.HEALTH_TASK_MAX_WAIT
 

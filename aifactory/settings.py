@@ -316,6 +316,15 @@ HEALTH_TASK_MAX_WAIT = timedelta(
     seconds=env_int("DJANGO_HEALTH_TASK_MAX_WAIT", default=300)
 )
 
+# A task worker stamps its row (aifactory.models.TaskWorker) several times within
+# this; one not heard of for this long is taken for dead (killed, machine gone), and
+# the tasks it was running go back to the queue (aifactory/worker.py).
+TASK_WORKER_LOST_AFTER = timedelta(
+    seconds=env_int("DJANGO_TASK_WORKER_LOST_AFTER", default=120)
+)
+if not TASK_WORKER_LOST_AFTER:
+    raise ImproperlyConfigured("DJANGO_TASK_WORKER_LOST_AFTER must be at least 1.")
+
 # One line per request with its id (aifactory/requestlog.py), plain text or, with
 # DJANGO_LOG_FORMAT=json, one JSON object per line. Every record, Django's too, goes
 # through the one console handler, whose formatter escapes what could forge a line.

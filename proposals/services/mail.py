@@ -76,7 +76,12 @@ def mail_deliver(*, mail_id: int) -> str:
     """Send one stored mail (the worker's task). A failure is recorded on the mail and
     retried later with a doubling delay, up to ``OutgoingMail.MAX_ATTEMPTS`` attempts
     in all; then the mail is marked failed for staff to see and retry. The exception is
-    raised again, so the task's own record shows the failure too."""
+    raised again, so the task's own record shows the failure too.
+
+    At least once: a worker killed while it talks to the relay records nothing (this
+    transaction is rolled back, the mail stays queued) and its task goes back to the
+    queue for the next worker (aifactory/worker.py), which sends the mail again, even
+    when the relay had already accepted it."""
     error = None
     with transaction.atomic():
         mail = OutgoingMail.objects.select_for_update().filter(pk=mail_id).first()
