@@ -85,11 +85,13 @@ format: venv
 	$(VENV)/bin/ruff check --fix .
 
 ## make format-files: write what the JSON format generates (after a key is added to
-## the vocabulary, README "Adding a field"): the schema and the worked examples
-## (exports write every key). Needs no venv step: it only runs the engine.
+## the vocabulary, README "Adding a field", or a bound changes): the schema, the table
+## of bounds in docs/proposal-format.md and the worked examples (exports write every
+## key). Needs no venv step: it only runs the engine.
 .PHONY: format-files
 format-files:
 	$(PY) -m proposals.domain.reference --schema > docs/proposal-format.schema.json
+	$(PY) -m proposals.domain.reference --format-doc
 	$(PY) -c "from pathlib import Path; from proposals.domain.jsonformat import dumps, loads; \
 	  [p.write_text(dumps(loads(p.read_text()))) for p in sorted(Path('fixtures/examples').glob('*.json'))]"
 

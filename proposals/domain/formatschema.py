@@ -9,6 +9,7 @@ import json
 from . import i18n
 from .countries import selectable_codes
 from .formatshape import PROPOSAL, Field, Shape
+from .numbers import json_number
 
 
 def _schema_for(field: Field) -> dict:
@@ -30,6 +31,8 @@ def _schema_for(field: Field) -> dict:
         node = {"type": kind}
         if field.max_length is not None:
             node["maxLength"] = field.max_length
+        if field.bound is not None:
+            node.update(_range(field))
     if field.nullable:
         if "enum" in node:
             node["enum"].append(None)
@@ -44,6 +47,17 @@ def _schema_for(field: Field) -> dict:
     if not field.required:
         node["default"] = field.default
     return node
+
+
+def _range(field: Field) -> dict:
+    """``minimum`` and ``maximum`` from the field's bound (``domain.bounds``); a
+    table cell may also be 0, which stands for the cell left blank."""
+    low, high = (
+        json_number(float(end), None) for end in (field.bound.low, field.bound.high)
+    )
+    if field.zero_is_blank:
+        return {"anyOf": [{"const": 0}, {"minimum": low}], "maximum": high}
+    return {"minimum": low, "maximum": high}
 
 
 def _shape_schema(shape: Shape) -> dict:

@@ -6,10 +6,11 @@ its keys, their JSON kinds, limits and descriptions. The parser and writer
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from . import limits
+from .bounds import BOUNDS, Bound
 from .codeentry import CODE_FIELDS, CodeEntry
 from .training_logs import SOURCE_CHARS
 from .types import (
@@ -46,6 +47,9 @@ class Field:
     description: str = ""
     max_length: int | None = None  # characters (strings: all items, one per line)
     max_items: int | None = None  # rows of an array
+    # The range of a number (``domain.bounds``, keyed as the vocabulary keys the
+    # field); ``None`` for a number without one (a measurement's code index).
+    bound: Bound | None = None
     # Keys added to version 1 after its release carry a default: a file without the
     # key still imports (with the default); exports always write it.
     default: object = REQUIRED
@@ -53,6 +57,12 @@ class Field:
     @property
     def required(self) -> bool:
         return self.default is REQUIRED
+
+    @property
+    def zero_is_blank(self) -> bool:
+        """A number of a table cell that cannot be null: ``0`` stands for the cell
+        left blank (the wizard accepts no 0 there, see ``domain.bounds``)."""
+        return self.bound is not None and not self.nullable and self.bound.low > 0
 
     @classmethod
     def of(cls, spec: FieldSpec) -> Field:
@@ -73,11 +83,28 @@ class Field:
 
 @dataclass(frozen=True)
 class Shape:
-    """A JSON object and the callable that builds the domain value from it."""
+    """A JSON object and the callable that builds the domain value from it.
+
+    ``table`` is the vocabulary's name of the rows it holds (``jobs``), ``""`` for
+    the proposal's own fields: each number takes its bound from ``BOUNDS`` under
+    its field key (``jobs.gpus``, ``total_gpu_hours``), the one table of bounds."""
 
     title: str
     build: Callable
     fields: tuple[Field, ...]
+    table: str | None = None
+
+    def __post_init__(self):
+        if self.table is None:
+            return
+        prefix = f"{self.table}." if self.table else ""
+        bounded = tuple(
+            replace(f, bound=BOUNDS.get(prefix + f.name))
+            if f.kind in ("integer", "number")
+            else f
+            for f in self.fields
+        )
+        object.__setattr__(self, "fields", bounded)
 
 
 def _blank_or(choices: tuple[str, ...]) -> tuple[str, ...]:
@@ -116,7 +143,8 @@ EXPERIENCE = Shape(
 SELECTION = Shape(
     "Selection",
     Selection,
-    (
+    table="",
+    fields=(
         Field("system", "string", description="Catalogue slug, e.g. lumi-g."),
         Field("libraries", "string", max_length=limits.LIBRARIES_CHARS),
         Field(
@@ -140,11 +168,17 @@ SELECTION = Shape(
 )
 # The code card's keys are its fields in the vocabulary (``FieldSpec.value``), in
 # page order; keys added to version 1 later carry a default there.
-CODE = Shape("CodeEntry", CodeEntry, tuple(Field.of(spec) for spec in CODE_FIELDS))
+CODE = Shape(
+    "CodeEntry",
+    CodeEntry,
+    tuple(Field.of(spec) for spec in CODE_FIELDS),
+    table="codes",
+)
 MEASUREMENT = Shape(
     "Measurement",
     Measurement,
-    (
+    table="measurements",
+    fields=(
         Field(
             "code",
             "integer",
@@ -175,7 +209,8 @@ MEASUREMENT = Shape(
 JOB = Shape(
     "Job",
     Job,
-    (
+    table="jobs",
+    fields=(
         Field("title", "string", max_length=limits.LINE_CHARS),
         Field("gpus", "integer", description="GPUs per job."),
         Field("hours", "number", description="Walltime per job in hours."),
@@ -193,7 +228,8 @@ JOB = Shape(
 PERIOD = Shape(
     "UsagePeriod",
     UsagePeriod,
-    (
+    table="schedule",
+    fields=(
         Field("from_month", "integer"),
         Field("to_month", "integer"),
         Field("gpu_hours", "number"),
@@ -203,7 +239,8 @@ PERIOD = Shape(
 SCALABILITY = Shape(
     "Scalability",
     Scalability,
-    (
+    table="",
+    fields=(
         Field("narrative", "string", max_length=limits.NARRATIVE_CHARS),
         Field("workload", "enum", choices=_blank_or(WORKLOADS)),
         Field(

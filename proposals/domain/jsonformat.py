@@ -10,11 +10,14 @@ order, two-space indent, UTF-8 characters kept, whole numbers written as integer
 and a trailing newline, so export -> import -> export is byte-identical.
 
 The format declares how much a document may hold (``limits``): rows per table,
-characters per text field (the wizard's own limits), nesting depth and size. Text
+characters per text field (the wizard's own limits), nesting depth and size; and the
+range of every number (``bounds``, the table the wizard's fields read, so a file
+holds no number the wizard would refuse). Every number within its bound is exactly
+a binary double, so reading it as a float and writing it back changes nothing. Text
 may not contain NUL characters or lone surrogates, an object may not repeat a key,
 and a country is one the wizard offers. Value checks that are advice rather than
-format (negative throughput, months after the duration, ...) are left to the
-findings.
+format (months after the duration, a plan that does not add up, ...) are left to
+the findings.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ import json
 import math
 
 from . import limits
+from .bounds import BOUNDS
 from .countries import selectable_codes
 from .formatschema import schema, schema_text  # noqa: F401 (re-exported)
 from .formatshape import (  # noqa: F401 (re-exported)
@@ -39,8 +43,6 @@ from .types import (
     Proposal,
 )
 
-MAX_MAGNITUDE = 1e12  # far beyond any real figure; keeps arithmetic finite
-
 
 class FormatError(ValueError):
     """The document is not valid ``aifactory-proposal/1``.
@@ -54,6 +56,24 @@ class FormatError(ValueError):
 
 
 _MISSING = object()
+
+
+def _out_of_range(value: float, field: Field) -> str:
+    """Why ``value`` is refused for ``field``: its bound, in the person's numbers,
+    with the reason of the end it passed."""
+    bound = field.bound
+    values = {
+        "low": grouped(bound.low, bound.places),
+        "high": grouped(bound.high, bound.places),
+        "why": bound.why_low if value < bound.low else bound.why_high,
+    }
+    if not math.isfinite(value):
+        return gettext("must be a finite number from {low} to {high}").format(**values)
+    if field.zero_is_blank:
+        return gettext(
+            "must be 0 (a blank cell) or from {low} to {high}: {why}"
+        ).format(**values)
+    return gettext("must be from {low} to {high}: {why}").format(**values)
 
 
 def _join(path: str, key: str) -> str:
@@ -100,18 +120,19 @@ class _Parser:
         self.problems.append((path or "$", message))
         return _MISSING
 
-    def number(self, value, path: str, integer: bool):
+    def number(self, value, field: Field, path: str):
+        """A number within the field's bound (``domain.bounds``, which the wizard
+        reads too); ``0`` also where it stands for a blank table cell."""
         if isinstance(value, bool) or not isinstance(value, int | float):
             return self.fail(path, gettext("must be a number"))
-        # The magnitude first: an integer of more than 308 digits has no float.
-        if abs(value) > MAX_MAGNITUDE or not math.isfinite(value):
-            return self.fail(
-                path,
-                gettext("must be a finite number up to {most}").format(
-                    most=f"{MAX_MAGNITUDE:g}"
-                ),
-            )
-        if integer:
+        bound = field.bound
+        # The range first: an integer of more than 308 digits has no float.
+        if bound is None:
+            if not math.isfinite(value):
+                return self.fail(path, gettext("must be a finite number"))
+        elif not (bound.admits(value) or (field.zero_is_blank and value == 0)):
+            return self.fail(path, _out_of_range(value, field))
+        if field.kind == "integer":
             if not float(value).is_integer():
                 return self.fail(path, gettext("must be a whole number"))
             return int(value)
@@ -166,7 +187,7 @@ class _Parser:
             )
         kind = field.kind
         if kind in ("integer", "number"):
-            return self.number(value, path, kind == "integer")
+            return self.number(value, field, path)
         if kind == "boolean":
             return (
                 value
@@ -300,11 +321,11 @@ def _reject_constant(name: str):
     raise ValueError(f"{name} is not allowed in this format")
 
 
-_LONGEST_INTEGER = len(str(int(MAX_MAGNITUDE)))
+_LONGEST_INTEGER = max(len(str(int(b.high))) for b in BOUNDS.values())
 
 
 def _integer(digits: str) -> int | float:
-    """A JSON integer. One with more digits than any allowed figure is read as an
+    """A JSON integer. One with more digits than the largest bound is read as an
     infinity, so that it is refused with its path like any number out of range
     (``int()`` itself refuses more than 4,300 digits, and anything past 308 has no
     float)."""

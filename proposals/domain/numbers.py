@@ -26,15 +26,23 @@ def json_number(
     """Round to ``digits`` decimals (``None``: keep) and return whole values as int.
 
     Keeps output stable across platforms and makes ``4.0`` and ``4`` print alike.
+    A whole float beyond 2^53 (the FLOPs of a large training run, 3.79e25) stays a
+    float: as an integer it would print 26 digits of which the last ten are binary
+    noise, not figures; ``json.dumps`` writes it as ``3.79e+25``, which reads back
+    to the same double. No value a person types is that large (``domain.bounds``).
     """
     if value is None or isinstance(value, bool):
         return value
     if isinstance(value, int):
         return value
     rounded = float(value) if digits is None else round(float(value), digits)
-    if rounded.is_integer():
+    if rounded.is_integer() and abs(rounded) <= EXACT_INTEGERS:
         return int(rounded)
     return rounded
+
+
+EXACT_INTEGERS = 2**53
+"""Every whole number up to this is exactly a binary double; 2^53 + 1 is not."""
 
 
 # How every page, export and message shows a number that is not there.

@@ -1,8 +1,9 @@
 """Generate the rule reference (``docs/rules.md``) from the findings registry.
 
-Run ``python -m proposals.domain.reference > docs/rules.md`` (and ``--schema >
-docs/proposal-format.schema.json`` for the JSON Schema); tests keep the committed
-files equal to this output.
+Run ``python -m proposals.domain.reference > docs/rules.md`` (``--schema >
+docs/proposal-format.schema.json`` for the JSON Schema, ``--format-doc`` to rewrite
+the table of bounds in ``docs/proposal-format.md``); tests keep the committed files
+equal to this output.
 """
 
 from __future__ import annotations
@@ -13,14 +14,19 @@ from pathlib import Path
 
 from . import i18n
 from .findings import rules
+from .formatshape import PROPOSAL, Shape
 from .gpus import GpuModel, default_gpu_models
 from .jsonformat import schema_text
+from .numbers import PORTAL, format_number
 from .sections import SECTIONS
 from .terms import REQUEST_UNITS, UNITS, CallTerms, default_terms, months
 from .tiers import tier_label
 from .types import Catalogue, load_catalogue
 
 CATALOGUE_FILE = Path(__file__).resolve().parents[2] / "fixtures" / "catalogue.json"
+FORMAT_DOC = Path(__file__).resolve().parents[2] / "docs" / "proposal-format.md"
+BOUNDS_BEGIN = "<!-- bounds: generated from proposals/domain/bounds.py -->"
+BOUNDS_END = "<!-- end of bounds -->"
 
 
 def _figure(value) -> str:
@@ -142,6 +148,49 @@ def systems_markdown(
     return lines + [""]
 
 
+def _bounded_fields(shape: Shape, path: str):
+    """``(json_path, field)`` of every number of the format that has a bound."""
+    for field in shape.fields:
+        where = f"{path}.{field.name}" if path else field.name
+        if field.kind == "object":
+            yield from _bounded_fields(field.shape, where)
+        elif field.kind == "array":
+            yield from _bounded_fields(field.shape, f"{where}[]")
+        elif field.bound is not None:
+            yield where, field
+
+
+def bounds_markdown() -> list[str]:
+    """The table of bounds of ``docs/proposal-format.md``: every number of the
+    format with its range from ``domain.bounds`` (the wizard's, the loader's and the
+    schema's); English, whatever language is active."""
+    lines = [
+        "| key | from | to | decimals | why the lower end | why the upper end |",
+        "|---|---|---|---|---|---|",
+    ]
+    with i18n.in_english():
+        for path, field in _bounded_fields(PROPOSAL, ""):
+            b = field.bound
+            low = format_number(b.low, PORTAL)
+            if field.zero_is_blank:
+                low = f"{low} (0: blank)"
+            lines.append(
+                f"| `{path}` | {low} | {format_number(b.high, PORTAL)} | "
+                f"{b.places} | {b.why_low} | {b.why_high} |"
+            )
+    return lines
+
+
+def format_doc(text: str) -> str:
+    """``text`` (``docs/proposal-format.md``) with its table of bounds generated
+    between its two markers."""
+    if BOUNDS_BEGIN not in text or BOUNDS_END not in text:
+        raise ValueError(f"no {BOUNDS_BEGIN} ... {BOUNDS_END} block to fill")
+    head, _, rest = text.partition(BOUNDS_BEGIN + "\n")
+    _, _, tail = rest.partition(BOUNDS_END)
+    return "\n".join([head + BOUNDS_BEGIN, *bounds_markdown(), BOUNDS_END]) + tail
+
+
 def markdown(terms: CallTerms | None = None) -> str:
     """The rule reference as Markdown: one table per wizard step, in code order;
     English, whatever language is active (it is the project's documentation)."""
@@ -182,4 +231,7 @@ def _markdown(terms: CallTerms | None) -> str:
 
 
 if __name__ == "__main__":
-    sys.stdout.write(schema_text() if "--schema" in sys.argv[1:] else markdown())
+    if "--format-doc" in sys.argv[1:]:
+        FORMAT_DOC.write_text(format_doc(FORMAT_DOC.read_text("utf-8")), "utf-8")
+    else:
+        sys.stdout.write(schema_text() if "--schema" in sys.argv[1:] else markdown())

@@ -33,6 +33,8 @@ from .constraints import (
 )
 from .proposal import Proposal
 
+THROUGHPUT = BOUNDS["measurements.throughput"]
+
 
 class ProposalChild(GivenRelations, RestatedConstraints):
     """Common shape of the repeatable entries: they belong to one proposal, in order.
@@ -145,7 +147,10 @@ class ScalingMeasurement(ProposalChild):
         decimal_places=4,
         null=True,
         blank=True,
-        validators=[MinValueValidator(0), MaxValueValidator(Decimal("1e11"))],
+        validators=[
+            MinValueValidator(THROUGHPUT.low),
+            MaxValueValidator(THROUGHPUT.high),
+        ],
     )
     unit = models.CharField(
         label("unit", "measurements"),
@@ -182,8 +187,8 @@ class ScalingMeasurement(ProposalChild):
         constraints = [
             check("measurement_gpus_range", within("gpus", 1, MAX_GPUS)),
             check(
-                "measurement_throughput_nonneg",
-                Q(throughput__gte=0) | Q(throughput__isnull=True),
+                "measurement_throughput_range",
+                within("throughput", THROUGHPUT.low, THROUGHPUT.high),
             ),
             check("measurement_mfu_range", within("mfu_pct", 0, 100)),
             check("measurement_comm_range", within("comm_overhead_pct", 0, 100)),
