@@ -162,6 +162,16 @@ urlpatterns += [
 urlpatterns += [
     path("proposals/<int:pk>/logs/", log_views.read_logs, name="logs"),
     path("proposals/<int:pk>/logs/undo/", log_views.undo_logs, name="logs_undo"),
+    path(
+        "proposals/<int:pk>/logs/<int:reading_id>/",
+        log_views.logs_status,
+        name="logs_status",
+    ),
+    path(
+        "proposals/<int:pk>/logs/<int:reading_id>/retry/",
+        log_views.logs_retry,
+        name="logs_retry",
+    ),
 ]
 
 # Compute planning: compare the catalogue systems, copy retargeted to one of them.

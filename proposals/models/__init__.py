@@ -41,6 +41,10 @@ from .exports import (
 from .imports import (
     PendingImport,
 )
+from .log_readings import (
+    LogReading,
+    LogUpload,
+)
 from .mail import (
     OutgoingMail,
 )
@@ -92,4 +96,6 @@ __all__ = [
     "Preferences",
     "AccountProfile",
     "PdfExport",
+    "LogReading",
+    "LogUpload",
 ]

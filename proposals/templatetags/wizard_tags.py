@@ -47,6 +47,12 @@ def hours(value):
 
 
 @register.filter
+def megabytes(value):
+    """A size in bytes as megabytes with one decimal, in the reader's format."""
+    return grouped((value or 0) / 2**20, 1, trim=False)
+
+
+@register.filter
 def speedup(value):
     """A speedup with two decimals in the reader's format (``1.50``, ``1,50``)."""
     return grouped(value, 2, trim=False)

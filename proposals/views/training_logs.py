@@ -4,30 +4,40 @@ The control sits in the scalability step's form beside "Paste a table"; its butt
 post the whole step with ``formaction``/``formenctype`` (without JavaScript) or
 ``hx-post``/``hx-encoding`` (with it):
 
-- ``logs`` (Preview): read the files or the pasted text and show the rows, where each
-  came from and what was refused; nothing is stored. What was read is kept in the
-  session (the rows and their short provenance, never the file), so that the GPU
-  count or the code entry can be changed, and the rows added, without sending the
-  files again (a page without JavaScript cannot keep a chosen file);
+- ``logs`` (Preview): hand the files or the pasted text to the task worker (no web
+  worker parses a file: a large or hostile one cannot reach the server's timeout)
+  and show its progress, polled by htmx (without JavaScript, the page refreshes
+  itself), then the rows, where each came from and what was refused; no row is
+  stored. The reading (the rows and their short provenance, never the file, which
+  is deleted once read) is kept in the database and named in the session, so that
+  the GPU count or the code entry can be changed, and the rows added, without
+  sending the files again (a page without JavaScript cannot keep a chosen file);
 - ``logs_add``: add the rows, through the paste's service, in one step;
 - the undo endpoint removes exactly those rows.
 """
 
 import re
+from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.http import Http404
+from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import reverse
+from django.utils import translation
 from django.utils.text import get_text_list
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from proposals.domain import training_logs
 from proposals.domain.numbers import format_number
+from proposals.models import LogReading
 from proposals.services.paste import PastedRowsChanged, PasteError
 from proposals.services.training_logs import (
+    log_reading_request,
+    log_reading_retry,
     proposal_add_log_rows,
     proposal_undo_log_rows,
 )
@@ -37,7 +47,7 @@ from proposals.views.accounts import number_format
 from proposals.views.paste import STEP, _back_to_step, _save_step_first
 from proposals.wizard import shown_rows
 
-READ_KEY = "log_readings"  # proposal pk -> what the last preview read
+READ_KEY = "log_reading"  # proposal pk -> the id of the last preview's LogReading
 ADDED_KEY = "log_added"  # proposal pk -> {kind: [row keys]} of the last "Add"
 _GPUS = re.compile(r"[0-9]{1,7}", re.ASCII)
 
@@ -56,43 +66,44 @@ def _store(request, key: str, proposal_pk, value) -> None:
     request.session[key] = stored
 
 
-def _read(request) -> dict | None:
-    """Read the posted files and text (``None`` when none were posted)."""
+def _send(request, proposal) -> LogReading | None:
+    """Hand the posted files and text to the task worker (``None`` when none were
+    posted)."""
     uploads = request.FILES.getlist("logs-files")
     text = request.POST.get("logs-text", "")
     if not uploads and not text.strip():
         return None
-    readings = []
-    for upload in uploads:
-        if upload.size > training_logs.MAX_FILE_BYTES:
-            readings.append(
-                training_logs.Reading(
-                    file=upload.name,
-                    refused=f"{upload.name}: larger than "
-                    f"{training_logs.MAX_FILE_BYTES // 2**20} MB; not read.",
-                )
-            )
-            continue
-        upload.seek(0)
-        readings.append(
-            training_logs.read_log(training_logs.iter_lines(upload), file=upload.name)
-        )
-    if text.strip():
-        readings.append(training_logs.read_text(text))
-    return {
-        "measurements": [
-            training_logs.pack(m) for r in readings for m in r.measurements
-        ],
-        "jobs": [training_logs.pack(j) for r in readings for j in r.jobs],
-        "refused": [r.refused for r in readings if r.refused],
-        "unread": [f"{r.file}: {r.unread_text()}." for r in readings if r.unread_count],
-        "notes": [f"{r.file}: {note}" for r in readings for note in r.notes],
-        "files": [r.file for r in readings],
-    }
+    reading = log_reading_request(
+        proposal=proposal,
+        user=request.user,
+        files=uploads,
+        text=text,
+        language=translation.get_language(),
+    )
+    _store(request, READ_KEY, proposal.pk, reading.pk)
+    return reading
+
+
+def _last_reading(request, proposal) -> LogReading | None:
+    """The reading the session names for ``proposal`` (its owner's, of this
+    proposal: an id from elsewhere finds nothing)."""
+    pk = request.session.get(READ_KEY, {}).get(str(proposal.pk))
+    if not isinstance(pk, int):
+        return None
+    return (
+        LogReading.objects.filter(pk=pk, proposal=proposal, user=request.user)
+        .defer("result")
+        .first()
+    )
+
+
+def _data(request):
+    """The form's values: posted, or (polling) in the query."""
+    return request.POST if request.method == "POST" else request.GET
 
 
 def _gpus(request) -> tuple[int | None, str]:
-    text = request.POST.get("logs-gpus", "").strip()
+    text = _data(request).get("logs-gpus", "").strip()
     if not text:
         return None, ""
     if not _GPUS.fullmatch(text) or int(text) < 1:
@@ -104,7 +115,7 @@ def _gcds(request, proposal) -> int:
     """GCDs per GPU when the logs count GCDs (the default on a system whose GPUs
     have several: Slurm and one rank per GCD count them), else 1."""
     gcds = proposal.system.gcds_per_gpu if proposal.system else 1
-    if gcds <= 1 or request.POST.get("logs-count", "gcds") == "gpus":
+    if gcds <= 1 or _data(request).get("logs-count", "gcds") == "gpus":
         return 1
     return gcds
 
@@ -113,7 +124,7 @@ def _code(request, proposal) -> int | None:
     """The code entry the rows belong to: the one chosen, else the proposal's only
     (or first) one."""
     codes = [code.pk for code in rows_of(proposal, "codes")]
-    chosen = request.POST.get("logs-code", "")
+    chosen = _data(request).get("logs-code", "")
     if (
         chosen.isascii()
         and chosen.isdigit()
@@ -124,7 +135,12 @@ def _code(request, proposal) -> int | None:
     return codes[0] if codes else None
 
 
-def _preview(request, proposal, reading: dict | None) -> dict:
+def _preview(request, proposal, last: LogReading | None) -> dict:
+    """What the preview shows: the worker's progress while it reads, then the rows
+    as they would be stored with the GPU count, code entry and count chosen now."""
+    reading = None
+    if last is not None and last.is_done:
+        reading = LogReading.objects.values_list("result", flat=True).get(pk=last.pk)
     fmt = number_format(request)
     gpus, gpus_error = _gpus(request)
     code = _code(request, proposal)
@@ -136,8 +152,10 @@ def _preview(request, proposal, reading: dict | None) -> dict:
         "system_name": system,
         "proposal": proposal,
         "reading": reading,
-        "gpus_text": request.POST.get("logs-gpus", ""),
+        "gpus_text": _data(request).get("logs-gpus", ""),
         "logs_text": request.POST.get("logs-text", ""),
+        "pending": last if last is not None and not last.is_done else None,
+        "poll_url": _poll_url(request, proposal, last),
         "gpus_error": gpus_error,
         "codes": rows_of(proposal, "codes"),
         "code": code,
@@ -198,24 +216,43 @@ def _preview(request, proposal, reading: dict | None) -> dict:
     return context
 
 
+def _poll_url(request, proposal, last: LogReading | None) -> str:
+    """Where the page asks for the reading's progress, with the form's choices."""
+    if last is None or last.is_done:
+        return ""
+    data = _data(request)
+    query = {
+        name: data.get(name)
+        for name in ("logs-gpus", "logs-count", "logs-code")
+        if data.get(name)
+    }
+    url = reverse("proposals:logs_status", args=[proposal.pk, last.pk])
+    return url + ("?" + urlencode(query) if query else "")
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def read_logs(request, pk):
-    """GET: the form on a page of its own. POST: a preview, or (``logs_add``) add
-    the rows read."""
+    """GET: the form on a page of its own. POST: hand the files to the worker and
+    show its progress, a preview of the last reading, or (``logs_add``) add the rows
+    read."""
     proposal = owned_proposal(request, pk)
-    reading = None
+    last = None
+    adding = request.method == "POST" and request.POST.get("logs_add")
     if request.method == "POST":
         _save_step_first(request, proposal)
         proposal = owned_proposal(request, pk)
-        reading = _read(request)
-        if reading is not None:
-            _store(request, READ_KEY, proposal.pk, reading)
-        else:
-            reading = request.session.get(READ_KEY, {}).get(str(proposal.pk))
-    context = _preview(request, proposal, reading)
-    adding = request.method == "POST" and request.POST.get("logs_add")
-    if adding and reading and context["ready"]:
+        # "Add" adds what the preview shows (the files a page keeps chosen are not
+        # read again); a preview sends the files to the worker.
+        last = (None if adding else _send(request, proposal)) or _last_reading(
+            request, proposal
+        )
+    context = _preview(request, proposal, last)
+    if adding and context["pending"] is not None:
+        context["error"] = _(
+            "The logs are still being read: add the rows once the preview shows them."
+        )
+    elif adding and context["reading"] and context["ready"]:
         try:
             added = proposal_add_log_rows(
                 proposal=proposal,
@@ -231,6 +268,44 @@ def read_logs(request, pk):
             return _back_to_step(request, proposal, "measurements")
     template = "proposals/_logs_preview.html" if request.htmx else "proposals/logs.html"
     return TemplateResponse(request, template, context)
+
+
+def _reading_of(request, proposal, reading_id) -> LogReading:
+    reading = (
+        LogReading.objects.filter(pk=reading_id, proposal=proposal, user=request.user)
+        .defer("result")
+        .first()
+    )
+    if reading is None:
+        raise Http404("No such reading.")
+    return reading
+
+
+@login_required
+@require_GET
+def logs_status(request, pk, reading_id):
+    """The reading's progress, then its preview: polled by htmx every second (the
+    preview's region), refreshed by the page itself without JavaScript."""
+    proposal = owned_proposal(request, pk)
+    context = _preview(request, proposal, _reading_of(request, proposal, reading_id))
+    template = "proposals/_logs_preview.html" if request.htmx else "proposals/logs.html"
+    return TemplateResponse(request, template, context)
+
+
+@login_required
+@require_POST
+def logs_retry(request, pk, reading_id):
+    """Hand a failed or stalled reading to the worker again."""
+    proposal = owned_proposal(request, pk)
+    reading = log_reading_retry(reading=_reading_of(request, proposal, reading_id))
+    url = reverse("proposals:logs_status", args=[proposal.pk, reading.pk])
+    if request.htmx:
+        return TemplateResponse(
+            request,
+            "proposals/_logs_preview.html",
+            _preview(request, proposal, reading),
+        )
+    return redirect(url)
 
 
 def _added_message(added: dict, context: dict) -> str:

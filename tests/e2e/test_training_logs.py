@@ -28,7 +28,9 @@ def applicant(browser, live_server, e2e_catalogue):
     context.close()
 
 
-def test_three_logs_fill_the_scaling_table_and_chart_then_undo(applicant, artifacts):
+def test_three_logs_fill_the_scaling_table_and_chart_then_undo(
+    applicant, artifacts, run_tasks
+):
     page, proposal = applicant
     page.wait_for_load_state("load")
     page.get_by_test_id("logs-toggle").click()
@@ -36,6 +38,10 @@ def test_three_logs_fill_the_scaling_table_and_chart_then_undo(applicant, artifa
     # The proposal is on LUMI-G, where Slurm counts GCDs; these runs count GPUs.
     page.get_by_test_id("logs-count").select_option("gpus")
     page.get_by_test_id("logs-preview-button").click()
+    # The task worker reads them; the preview shows its progress meanwhile.
+    expect(page.get_by_test_id("logs-reading")).to_be_visible()
+    page.screenshot(path=artifacts / "logs-reading.png", full_page=True)
+    run_tasks()
 
     summary = page.get_by_test_id("logs-summary")
     expect(summary).to_contain_text("Read 3 files")
@@ -82,7 +88,7 @@ def test_three_logs_fill_the_scaling_table_and_chart_then_undo(applicant, artifa
 
 @pytest.mark.parametrize("javascript", [False, True], ids=["no-js", "js-phone"])
 def test_the_page_of_its_own_reads_and_adds(
-    browser, live_server, e2e_catalogue, artifacts, javascript
+    browser, live_server, e2e_catalogue, artifacts, javascript, run_tasks
 ):
     """The logs page is a real form (multipart): without JavaScript it reads, takes
     a GPU count typed after the preview and adds; at 390 px (with JavaScript, which
@@ -101,6 +107,10 @@ def test_the_page_of_its_own_reads_and_adds(
         [LOGS / "sacct-lumi.txt", LOGS / "torchtitan-2024-wps-no-mesh.log"]
     )
     page.get_by_role("button", name="Preview").click()
+    # Read by the task worker: the page shows its progress, then (polling, or
+    # refreshing itself without JavaScript) the preview.
+    expect(page.get_by_test_id("logs-reading")).to_be_visible()
+    run_tasks()
     expect(page.get_by_test_id("logs-summary")).to_contain_text(
         "0 measurements and 2 job-plan rows to add"
     )
@@ -109,6 +119,9 @@ def test_the_page_of_its_own_reads_and_adds(
     # are not sent again (a page without JavaScript cannot keep them).
     page.get_by_test_id("logs-gpus").fill("8")
     page.get_by_role("button", name="Update preview").click()
+    if javascript:  # the page keeps the files chosen: they are read again
+        expect(page.get_by_test_id("logs-reading")).to_be_visible()
+        run_tasks()
     expect(page.get_by_test_id("logs-summary")).to_contain_text(
         "1 measurement and 2 job-plan rows to add"
     )

@@ -1,6 +1,7 @@
-"""Measurements and job-plan rows from training logs in the scalability step: a
-preview that stores nothing, Add (through the paste's service), Undo, the GPU count
-asked for, the code entry, a page of its own without JavaScript."""
+"""Measurements and job-plan rows from training logs in the scalability step: files
+read by the task worker with a progress answer, a preview that stores no row, Add
+(through the paste's service), Undo, the GPU count asked for, the code entry, a page
+of its own without JavaScript."""
 
 import json
 from decimal import Decimal
@@ -13,7 +14,7 @@ from hypothesis import strategies as st
 
 from proposals import domain, services
 from proposals.domain import training_logs
-from proposals.models import JobType, ScalingMeasurement
+from proposals.models import JobType, LogUpload, ScalingMeasurement
 from tests.domain.test_training_logs import LOGS
 from tests.factories import CodeEntryFactory, ScalingMeasurementFactory
 from tests.web.conftest import EXAMPLES
@@ -31,15 +32,31 @@ def url(proposal, name="logs"):
 
 
 RUNS = [f"megatron-2024-{g}gpus.log" for g in (8, 16, 32)]
+
+
+def read(client, proposal, run_tasks, data, **headers):
+    """Send ``data`` (files, text, choices), let the worker read it, then ask for
+    the preview with the same choices (the files are not sent again)."""
+    sent = client.post(url(proposal), data, **headers)
+    assert sent.status_code == 200
+    assert "Waiting for the task worker to read the logs" in sent.content.decode()
+    run_tasks()
+    choices = {k: v for k, v in data.items() if k not in ("logs-files", "logs-text")}
+    return client.post(url(proposal), {**choices, "logs": "1"}, **headers)
+
+
 # The factory's proposal is on LUMI-G (2 GCDs per GPU): these logs count GPUs.
 GPUS = {"logs-count": "gpus"}
 
 
 def test_preview_stores_nothing_and_shows_rows_and_where_they_came_from(
-    user_client, proposal
+    user_client, proposal, run_tasks
 ):
-    response = user_client.post(
-        url(proposal), {"logs-files": [upload(n) for n in RUNS], "logs": "1", **GPUS}
+    response = read(
+        user_client,
+        proposal,
+        run_tasks,
+        {"logs-files": [upload(n) for n in RUNS], "logs": "1", **GPUS},
     )
     assert response.status_code == 200
     page = response.content.decode()
@@ -50,10 +67,11 @@ def test_preview_stores_nothing_and_shows_rows_and_where_they_came_from(
     assert ScalingMeasurement.objects.filter(proposal=proposal).count() == 0
 
 
-def test_add_then_undo_removes_exactly_those_rows(user_client, proposal):
+def test_add_then_undo_removes_exactly_those_rows(user_client, proposal, run_tasks):
     code = CodeEntryFactory(proposal=proposal, name="Megatron-LM")
     kept = ScalingMeasurementFactory(proposal=proposal, position=0)
     user_client.post(url(proposal), {"logs-files": [upload(n) for n in RUNS], **GPUS})
+    run_tasks()
     response = user_client.post(url(proposal), {"logs_add": "1", **GPUS})
     assert response.status_code == 302
     assert response["Location"].endswith("/scalability/#section-measurements")
@@ -77,10 +95,11 @@ def test_add_then_undo_removes_exactly_those_rows(user_client, proposal):
     assert list(ScalingMeasurement.objects.filter(proposal=proposal)) == [kept]
 
 
-def test_sacct_adds_job_plan_rows(user_client, proposal):
+def test_sacct_adds_job_plan_rows(user_client, proposal, run_tasks):
     # LUMI-G: Slurm's gres/gpu counts GCDs; by default they become GPUs.
-    user_client.post(url(proposal), {"logs-files": [upload("sacct-lumi.txt")]})
-    response = user_client.post(url(proposal), {"logs": "1"})
+    response = read(
+        user_client, proposal, run_tasks, {"logs-files": [upload("sacct-lumi.txt")]}
+    )
     assert "stored as physical GPUs (2 GCDs each)" in response.content.decode()
     user_client.post(url(proposal), {"logs_add": "1"})
     rows = [
@@ -96,9 +115,11 @@ def test_sacct_adds_job_plan_rows(user_client, proposal):
     assert "8 GCDs = 4 GPUs on LUMI-G (2 GCDs per GPU)" in source
 
 
-def test_a_log_without_gpu_count_asks_for_it(user_client, proposal):
+def test_a_log_without_gpu_count_asks_for_it(user_client, proposal, run_tasks):
     name = "torchtitan-2024-wps-no-mesh.log"
-    response = user_client.post(url(proposal), {"logs-files": [upload(name)], **GPUS})
+    response = read(
+        user_client, proposal, run_tasks, {"logs-files": [upload(name)], **GPUS}
+    )
     page = response.content.decode()
     assert "Not added: needs the GPU count: the log does not state it" in page
     assert "0 measurements" in page
@@ -111,25 +132,30 @@ def test_a_log_without_gpu_count_asks_for_it(user_client, proposal):
     assert "4, as given (the log does not state it)" in row.source
 
 
-def test_an_odd_number_of_gcds_is_kept_and_said(user_client, proposal):
+def test_an_odd_number_of_gcds_is_kept_and_said(user_client, proposal, run_tasks):
     text = (
         "world_size=3\nstep 1 | 100 tokens/s\nstep 2 | 200 tokens/s\n"
         "step 3 | 200 tokens/s"
     )
-    response = user_client.post(url(proposal), {"logs-text": text, "logs": "1"})
+    response = read(user_client, proposal, run_tasks, {"logs-text": text, "logs": "1"})
     assert "3 GCDs is not a whole number of LUMI-G GPUs" in response.content.decode()
 
 
-def test_a_gpu_count_that_is_not_a_number_is_said(user_client, proposal):
+def test_a_gpu_count_that_is_not_a_number_is_said(user_client, proposal, run_tasks):
     user_client.post(url(proposal), {"logs-files": [upload(RUNS[0])]})
+    run_tasks()
     response = user_client.post(url(proposal), {"logs-gpus": "sixteen", "logs": "1"})
     assert "“sixteen” is not a GPU count" in response.content.decode()
 
 
-def test_an_unknown_file_is_refused_and_pasted_text_is_read(user_client, proposal):
+def test_an_unknown_file_is_refused_and_pasted_text_is_read(
+    user_client, proposal, run_tasks
+):
     text = (LOGS / "llmc-2024-07-8gpus.log").read_text()
-    response = user_client.post(
-        url(proposal),
+    response = read(
+        user_client,
+        proposal,
+        run_tasks,
         {"logs-files": [upload("not-a-log.txt")], "logs-text": text, "logs": "1"},
     )
     page = response.content.decode()
@@ -145,9 +171,11 @@ def test_the_page_of_its_own_works_without_javascript(user_client, proposal):
     assert b"Add measurements from training logs" in step.content
 
 
-def test_htmx_preview_is_the_fragment(user_client, proposal):
-    response = user_client.post(
-        url(proposal),
+def test_htmx_preview_is_the_fragment(user_client, proposal, run_tasks):
+    response = read(
+        user_client,
+        proposal,
+        run_tasks,
         {"logs-files": [upload(RUNS[0])], "logs": "1"},
         HTTP_HX_REQUEST="true",
     )
@@ -252,8 +280,13 @@ def test_any_text_or_file_is_answered_without_a_server_error(
     assert response.status_code in (200, 302)
 
 
-def test_a_file_above_the_limit_is_refused_unread(user_client, proposal, monkeypatch):
+def test_a_file_above_the_limit_is_refused_unread(
+    user_client, proposal, monkeypatch, run_tasks
+):
     monkeypatch.setattr(training_logs, "MAX_FILE_BYTES", 2 * 2**20)
     big = SimpleUploadedFile("big.log", b"x" * (2 * 2**20 + 1))
-    response = user_client.post(url(proposal), {"logs-files": [big], "logs": "1"})
+    response = read(
+        user_client, proposal, run_tasks, {"logs-files": [big], "logs": "1"}
+    )
+    assert LogUpload.objects.filter(name="big.log").count() == 0  # read, deleted
     assert "big.log: larger than 2 MB; not read." in response.content.decode()

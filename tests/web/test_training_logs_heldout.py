@@ -30,9 +30,13 @@ def logs_url(proposal, name="logs"):
     return reverse(f"proposals:{name}", args=[proposal.pk])
 
 
-def add(client, proposal, names):
+def add(client, proposal, names, run_tasks):
+    """Send the files, let the task worker read them, show the preview, add."""
     files = [upload(n) for n in names]
-    preview = client.post(logs_url(proposal), {"logs-files": files, **GPUS})
+    sent = client.post(logs_url(proposal), {"logs-files": files, **GPUS})
+    assert sent.status_code == 200
+    run_tasks()
+    preview = client.post(logs_url(proposal), {"logs": "1", **GPUS})
     assert preview.status_code == 200
     added = client.post(logs_url(proposal), {"logs_add": "1", **GPUS})
     assert added.status_code == 302
@@ -47,7 +51,9 @@ def from_logs(proposal):
     )
 
 
-def test_the_logs_fill_the_table_and_feed_the_mfu_check(user_client, proposal):
+def test_the_logs_fill_the_table_and_feed_the_mfu_check(
+    user_client, proposal, run_tasks
+):
     code = CodeEntryFactory(
         proposal=proposal, name="torchtitan", model_parameters=8_030_000_000
     )
@@ -55,7 +61,7 @@ def test_the_logs_fill_the_table_and_feed_the_mfu_check(user_client, proposal):
     ScalingMeasurementFactory(
         proposal=proposal, code=code, gpus=4, hardware="H100 SXM", position=0
     )
-    page = add(user_client, proposal, TITAN)
+    page = add(user_client, proposal, TITAN, run_tasks)
     assert "3 measurements and 0 job-plan rows to add" in page
     assert "validation step lines (line 13)" in page
     rows = from_logs(proposal)
@@ -80,8 +86,8 @@ def test_the_logs_fill_the_table_and_feed_the_mfu_check(user_client, proposal):
     assert b"PLAN-2" in step.content
 
 
-def test_sacct_rows_are_allocations_not_steps(user_client, proposal):
-    add(user_client, proposal, ["sacct-P-h100.txt"])
+def test_sacct_rows_are_allocations_not_steps(user_client, proposal, run_tasks):
+    add(user_client, proposal, ["sacct-P-h100.txt"], run_tasks)
     rows = [
         (j.title, j.gpus, j.hours, j.count)
         for j in JobType.objects.filter(proposal=proposal).exclude(source="")
@@ -94,8 +100,10 @@ def test_sacct_rows_are_allocations_not_steps(user_client, proposal):
 
 
 @pytest.mark.parametrize("htmx", [True, False])
-def test_undo_of_rows_changed_in_another_tab_asks_first(user_client, proposal, htmx):
-    add(user_client, proposal, TITAN)
+def test_undo_of_rows_changed_in_another_tab_asks_first(
+    user_client, proposal, htmx, run_tasks
+):
+    add(user_client, proposal, TITAN, run_tasks)
     rows = from_logs(proposal)
     tab_1, tab_2 = load(user_client, proposal), load(user_client, proposal)
     tab_1[f"measurements-{rows[0].pk}-throughput"] = "52000"
@@ -111,8 +119,8 @@ def test_undo_of_rows_changed_in_another_tab_asks_first(user_client, proposal, h
     assert from_logs(proposal) == []
 
 
-def test_undo_of_unchanged_rows_needs_no_question(user_client, proposal):
-    add(user_client, proposal, TITAN)
+def test_undo_of_unchanged_rows_needs_no_question(user_client, proposal, run_tasks):
+    add(user_client, proposal, TITAN, run_tasks)
     response = user_client.post(
         logs_url(proposal, "logs_undo"), load(user_client, proposal)
     )
@@ -120,9 +128,9 @@ def test_undo_of_unchanged_rows_needs_no_question(user_client, proposal):
     assert from_logs(proposal) == []
 
 
-def test_all_the_held_out_files_at_once(user_client, proposal):
+def test_all_the_held_out_files_at_once(user_client, proposal, run_tasks):
     names = sorted(path.name for path in HELDOUT.iterdir())
-    page = add(user_client, proposal, names)
+    page = add(user_client, proposal, names, run_tasks)
     assert "14 measurements and 3 job-plan rows to add" in page
     stored = sorted(
         (m.gpus, m.unit) for m in ScalingMeasurement.objects.filter(proposal=proposal)
