@@ -366,8 +366,24 @@ def test_a_proposal_filled_by_the_add_button_exports_a_file_that_imports(
     user, user_client, proposal, tmp_path
 ):
     """Rows added one by one with "+ ..." until the button refuses: the proposal's
-    own JSON file is accepted by the import and by ``manage.py assess``."""
-    CodeEntry.objects.create(proposal=proposal, role="main", position=0)
+    own JSON file is accepted by the import and by ``manage.py assess``. The first
+    rows have values, so the added ones carry what "+ ..." copies (a measurement's
+    code, unit and hardware; a period's next month, up to the last month)."""
+    code = CodeEntry.objects.create(
+        proposal=proposal, role="main", position=0, name="PyTorch"
+    )
+    ScalingMeasurement.objects.create(
+        proposal=proposal,
+        position=0,
+        code=code,
+        gpus=8,
+        throughput=1000,
+        unit="tokens/s",
+        hardware="MI250X",
+    )
+    UsageMonth.objects.create(
+        proposal=proposal, position=0, from_month=1, to_month=1, gpu_hours=10
+    )
     for kind in KINDS:
         added = 0
         while True:
@@ -386,6 +402,8 @@ def test_a_proposal_filled_by_the_add_button_exports_a_file_that_imports(
     document = jsonio.check_file(exported)
     imported = services.proposal_import(owner=user, document=document)
     assert {kind: count(imported, kind) for kind in KINDS} == limits.MAX_ROWS
+    units = ScalingMeasurement.objects.filter(proposal=imported).values("unit")
+    assert {row["unit"] for row in units} == {"tokens/s"}
     path = tmp_path / "proposal.json"
     path.write_bytes(exported)
     code, _out, err = run("assess", str(path))
