@@ -8,6 +8,8 @@ and keep one import, one wizard step and one export cheap.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 # Characters per text field (the models' ``max_length``).
 NARRATIVE_CHARS = 20_000  # the two narratives and a code entry's description
 JUSTIFICATION_CHARS = 4_000  # storage, transfer, auxiliary services
@@ -29,6 +31,40 @@ MAX_ROWS = {
     "jobs": 200,
     "schedule": 120,
 }
+
+
+@dataclass(frozen=True)
+class TableRoom:
+    """How full table ``kind`` of one proposal is: it holds ``rows`` of at most
+    ``MAX_ROWS[kind]``. Every way rows are added (a row's button, a paste, rows read
+    from logs, an import, a copy) asks this, so none stores what the format refuses."""
+
+    kind: str
+    rows: int
+
+    @property
+    def most(self) -> int:
+        return MAX_ROWS[self.kind]
+
+    @property
+    def left(self) -> int:
+        """How many more rows fit."""
+        return max(self.most - self.rows, 0)
+
+    @property
+    def full(self) -> bool:
+        return self.rows >= self.most
+
+    @property
+    def over(self) -> int:
+        """How many rows beyond the limit it holds (a draft stored before every
+        way in checked the limit)."""
+        return max(self.rows - self.most, 0)
+
+    def fits(self, adding: int) -> bool:
+        """Whether ``adding`` more rows fit."""
+        return adding <= self.left
+
 
 # A whole document: the upload limit, and how deeply JSON values may nest (the
 # format itself needs four levels: document > scalability > jobs > a job).

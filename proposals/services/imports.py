@@ -7,7 +7,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from proposals import assess, domain, retention
-from proposals.domain import jsonformat
+from proposals.domain import jsonformat, limits
+from proposals.domain.sections import TABLE_BY_KIND
 from proposals.models import (
     CodeEntry,
     JobType,
@@ -25,6 +26,33 @@ _IMPORTED_STEPS = [section.slug for section in domain.sections.SECTIONS]
 # --------------------------------------------------------------------------------------
 # Import of a file in the JSON format: a new proposal, or a new revision of one.
 # --------------------------------------------------------------------------------------
+
+
+def _checked_rows(document: domain.Proposal) -> assess.ImportRows:
+    """The document's values and rows, validated (``assess.document_rows``), and
+    no table beyond the format's row limit, whoever built the document (the file
+    reader refuses such a file already): ``domain.FormatError`` with its path."""
+    rows = assess.document_rows(document, systems=assess.system_ids())
+    problems = []
+    for kind, items in (
+        ("codes", rows.codes),
+        ("measurements", rows.measurements),
+        ("jobs", rows.jobs),
+        ("schedule", rows.schedule),
+    ):
+        room = limits.TableRoom(kind, len(items))
+        if room.over:
+            problems.append(
+                (
+                    TABLE_BY_KIND[kind].path,
+                    _("has {rows} rows; at most {most} are allowed").format(
+                        rows=room.rows, most=room.most
+                    ),
+                )
+            )
+    if problems:
+        raise domain.FormatError(problems)
+    return rows
 
 
 def _write_children(*, proposal: Proposal, rows: assess.ImportRows) -> None:
@@ -46,7 +74,7 @@ def proposal_import(*, owner, document: domain.Proposal) -> Proposal:
     Everything is validated in memory first (``domain.FormatError`` with every
     problem's JSON path, and nothing written); then a fixed number of queries
     writes it, however many rows it has."""
-    rows = assess.document_rows(document, systems=assess.system_ids())
+    rows = _checked_rows(document)
     proposal = Proposal.objects.create(
         owner=owner, visited_steps=_IMPORTED_STEPS, **rows.values
     )
@@ -64,7 +92,7 @@ def proposal_import_revision(
     ``expected_revision`` (edited after the file was checked), so a confirmation
     never overwrites changes the applicant has not seen; ``domain.FormatError`` when
     the document does not fit. Either way nothing is written."""
-    rows = assess.document_rows(document, systems=assess.system_ids())
+    rows = _checked_rows(document)
     _bump_revision(proposal=proposal, expected_revision=expected_revision)
     Proposal.objects.filter(pk=proposal.pk).update(
         visited_steps=_IMPORTED_STEPS, **rows.values

@@ -4,12 +4,11 @@ those rows."""
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
-from proposals.domain import limits
 from proposals.domain.sections import TABLE_BY_KIND
 from proposals.models import Proposal
 
 from .revisions import _bump
-from .rows import ROW_MODELS, _forget_row, row_changes_since
+from .rows import ROW_MODELS, _forget_row, locked_room, row_changes_since
 
 # Domain value names that are stored under another attribute.
 _ATTRIBUTES = {"code": "code_id"}
@@ -27,11 +26,10 @@ def proposal_paste_rows(*, proposal: Proposal, kind: str, rows: list[dict]) -> l
     revision. Measurements without a code or hardware take those of the last stored
     measurement, as "+ Measurement" does. Returns the new rows' primary keys."""
     model = ROW_MODELS[kind]
-    # One writer per proposal at a time, so the row limit holds.
-    Proposal.objects.select_for_update().filter(pk=proposal.pk).values("pk").get()
-    stored = model.objects.filter(proposal=proposal)
-    room = limits.MAX_ROWS[kind] - stored.count()
-    if len(rows) > room:
+    # Counted under the proposal's lock (one writer per proposal at a time), so the
+    # row limit holds with other tabs adding too.
+    room = locked_room(proposal, kind)
+    if not room.fits(len(rows)):
         raise PasteError(
             _(
                 "The %(table)s has room for %(room)s more rows (at most %(most)s); "
@@ -39,11 +37,12 @@ def proposal_paste_rows(*, proposal: Proposal, kind: str, rows: list[dict]) -> l
             )
             % {
                 "table": TABLE_BY_KIND[kind].title.lower(),
-                "room": max(room, 0),
-                "most": limits.MAX_ROWS[kind],
+                "room": room.left,
+                "most": room.most,
                 "pasted": len(rows),
             }
         )
+    stored = model.objects.filter(proposal=proposal)
     last = stored.order_by("-position", "-id").first()
     start = last.position + 1 if last else 0
     inherited = {}

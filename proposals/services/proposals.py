@@ -6,7 +6,7 @@ from django.db import transaction
 from django.db.models import QuerySet
 from django.utils import timezone
 
-from proposals.domain import workflow
+from proposals.domain import limits, workflow
 from proposals.models import (
     CodeEntry,
     JobType,
@@ -17,6 +17,7 @@ from proposals.models import (
 )
 
 from .review import review_withdraw
+from .rows import ROW_MODELS, copy_refused
 
 
 @transaction.atomic
@@ -119,7 +120,13 @@ def _content_values(instance, *, skip: set[str]) -> dict:
 def proposal_duplicate(*, proposal: Proposal, owner, title: str) -> Proposal:
     """A new draft for ``owner`` called ``title`` with every value and every row of
     ``proposal`` (measurements keep pointing at the copies of their code entries);
-    it starts at revision 1, with no review history."""
+    it starts at revision 1, with no review history. A table holding more rows
+    than the format allows (a draft stored before every way in checked) is not
+    copied: :class:`~.rows.TableFull`, and nothing is written."""
+    for kind, model in ROW_MODELS.items():
+        room = limits.TableRoom(kind, model.objects.filter(proposal=proposal).count())
+        if room.over:
+            raise copy_refused(room)
     copy = Proposal.objects.create(
         owner=owner,
         title=title,

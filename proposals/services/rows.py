@@ -4,7 +4,11 @@ forget) a row removed in another tab that this person had edited."""
 from dataclasses import dataclass
 
 from django.db import IntegrityError, transaction
+from django.utils.translation import ngettext
 
+from proposals.domain import limits
+from proposals.domain.bounds import MAX_MONTHS
+from proposals.domain.sections import TABLE_BY_KIND
 from proposals.models import (
     CodeEntry,
     JobType,
@@ -23,11 +27,66 @@ ROW_MODELS = {
 }
 
 
+class TableFull(Exception):
+    """Table ``room.kind`` has no room for ``adding`` more rows (the format's
+    limit, ``limits.MAX_ROWS``): nothing was added. ``room`` is the table as
+    stored, counted under the proposal's lock; the page says it beside the table
+    (``_add_button.html``), ``message`` where there is no table (a copy)."""
+
+    def __init__(self, room: limits.TableRoom, adding: int = 1, message: str = ""):
+        self.room = room
+        self.adding = adding
+        self.message = (
+            message
+            or f"{room.kind}: {room.rows} of at most {room.most} rows, no room for "
+            f"{adding} more"
+        )
+        super().__init__(self.message)
+
+
+def copy_refused(room: limits.TableRoom) -> TableFull:
+    """The refusal of a copy (duplicate, retargeted copy) of a proposal whose table
+    holds more rows than the format allows (stored before every way in checked)."""
+    message = ngettext(
+        "%(table)s holds %(rows)s rows, more than the %(most)s the JSON format "
+        "allows: remove %(over)s row before copying the proposal.",
+        "%(table)s holds %(rows)s rows, more than the %(most)s the JSON format "
+        "allows: remove %(over)s rows before copying the proposal.",
+        room.over,
+    ) % {
+        "table": TABLE_BY_KIND[room.kind].title,
+        "rows": room.rows,
+        "most": room.most,
+        "over": room.over,
+    }
+    return TableFull(room, adding=room.rows, message=message)
+
+
+def locked_room(proposal: Proposal, kind: str) -> limits.TableRoom:
+    """Table ``kind`` of ``proposal`` as stored now, counted after locking the
+    proposal: one writer per proposal, so two tabs adding at once are counted one
+    after the other and cannot both take the last place."""
+    Proposal.objects.select_for_update().filter(pk=proposal.pk).values("pk").get()
+    stored = ROW_MODELS[kind].objects.filter(proposal=proposal).count()
+    return limits.TableRoom(kind, stored)
+
+
+def ensure_room(proposal: Proposal, kind: str, adding: int = 1) -> limits.TableRoom:
+    """:func:`locked_room`, or :class:`TableFull` when ``adding`` rows do not fit."""
+    room = locked_room(proposal, kind)
+    if not room.fits(adding):
+        raise TableFull(room, adding)
+    return room
+
+
 @transaction.atomic
 def proposal_add_row(*, proposal: Proposal, kind: str):
-    """Append a blank row of ``kind`` after every stored row (rows added in other tabs
-    included); measurements inherit the previous unit and hardware, so a scaling
-    table is quick to fill in."""
+    """Append a blank row of ``kind`` after every stored row (rows added in other
+    tabs included); measurements inherit the previous unit and hardware, so a
+    scaling table is quick to fill in, and a period starts after the last one.
+    :class:`TableFull` (nothing added) when the table holds as many rows as the
+    format allows."""
+    ensure_room(proposal, kind)
     model = ROW_MODELS[kind]
     rows = model.objects.filter(proposal=proposal)
     last = rows.order_by("-position", "-id").first()
@@ -36,7 +95,12 @@ def proposal_add_row(*, proposal: Proposal, kind: str):
         values["role"] = CodeEntry.Role.OTHER if last else CodeEntry.Role.MAIN
     if kind == "measurements" and last is not None:
         values.update(unit=last.unit, hardware=last.hardware, code_id=last.code_id)
-    if kind == "schedule" and last is not None and last.to_month:
+    if (
+        kind == "schedule"
+        and last is not None
+        and last.to_month
+        and last.to_month < MAX_MONTHS
+    ):
         values.update(from_month=last.to_month + 1, to_month=last.to_month + 1)
     _bump(proposal)
     return model.objects.create(**values)
@@ -148,9 +212,10 @@ def proposal_restore_row(
     ``kind`` after every stored one, with ``values`` (validated), and what was typed
     into it and refused (``refused``, field name -> entry). What was kept of the
     removed row ``pk`` (``refused_inputs``) is forgotten. Values that together break
-    a database rule add nothing and forget nothing: ``None``."""
+    a database rule add nothing and forget nothing: ``None``; so does a full
+    table (:class:`TableFull`)."""
     model = ROW_MODELS[kind]
-    Proposal.objects.select_for_update().filter(pk=proposal.pk).values("pk").get()
+    ensure_room(proposal, kind)
     last = model.objects.filter(proposal=proposal).order_by("-position", "-id").first()
     position = (last.position + 1) if last else 0
     try:

@@ -10,6 +10,7 @@ from proposals.models import Proposal
 from .revisions import _bump, canonical, storable
 from .rows import (
     RowAction,
+    TableFull,
     _locked_row,
     proposal_add_row,
     proposal_delete_row,
@@ -38,6 +39,7 @@ class SaveOutcome:
     gone: list = field(default_factory=list)  # changes to rows removed elsewhere
     row_gone: bool = False  # the row operation's row was removed elsewhere
     row_changed: object = None  # RowChanged: a delete not done, for the person
+    row_full: object = None  # limits.TableRoom: an add refused, the table is full
 
 
 @transaction.atomic(savepoint=False)
@@ -188,17 +190,23 @@ def proposal_save_step(
 def _row_operation(proposal, row_action: RowAction, outcome: SaveOutcome):
     """Do ``row_action`` after the step's changes; returns the new row, if any."""
     action, kind, pk = row_action.action, row_action.kind, row_action.pk
-    if action == "add":
-        return proposal_add_row(proposal=proposal, kind=kind)
-    if action == "restore":
-        values = row_action.values or {}
-        return proposal_restore_row(
-            proposal=proposal,
-            kind=kind,
-            pk=pk,
-            values=values,
-            refused=row_action.refused,
-        )
+    try:
+        if action == "add":
+            return proposal_add_row(proposal=proposal, kind=kind)
+        if action == "restore":
+            values = row_action.values or {}
+            return proposal_restore_row(
+                proposal=proposal,
+                kind=kind,
+                pk=pk,
+                values=values,
+                refused=row_action.refused,
+            )
+    except TableFull as error:
+        # Nothing added; the step's changes are still stored (this transaction),
+        # and what was typed into a removed row is still kept for "Add it back".
+        outcome.row_full = error.room
+        return None
     if action == "discard":
         proposal_forget_row(proposal=proposal, kind=kind, pk=pk)
         return None

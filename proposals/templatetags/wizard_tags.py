@@ -12,10 +12,12 @@ from django.utils.html import format_html
 from django.utils.translation import gettext as _
 
 from proposals import localization
+from proposals.domain import limits
 from proposals.domain.numbers import MISSING, grouped, num, percent, points
 from proposals.domain.numbers import hours as hours_text
 from proposals.domain.sections import TABLE_BY_KIND
 from proposals.forms.base import gpu_unit_label
+from proposals.table_rows import rows_of
 from proposals.templatetags import fragments
 from proposals.templatetags.fragments import fragment
 from proposals.templatetags.glossary_tags import term_link
@@ -29,6 +31,13 @@ def get_item(mapping, key):
     if mapping is None:
         return None
     return mapping.get(key)
+
+
+@register.simple_tag
+def table_room(proposal, kind) -> limits.TableRoom:
+    """How full table ``kind`` of ``proposal`` is (the rows its request read), for
+    the note beside the table's add button."""
+    return limits.TableRoom(kind, len(rows_of(proposal, kind)))
 
 
 # A number in the reader's format (``18,176``, ``18.176``, ``18 176``: the one

@@ -10,6 +10,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from proposals.assess import assess_proposal
 from proposals.domain.numbers import grouped, hours
+from proposals.services.rows import TableFull
 from proposals.services.systems import (
     CannotRescale,
     UnknownSystem,
@@ -58,7 +59,7 @@ def retarget_copy(request, pk):
     except UnknownSystem:
         messages.error(request, _("Choose one of the systems listed."))
         return redirect("proposals:compare_systems", pk=proposal.pk)
-    except CannotRescale as error:
+    except (CannotRescale, TableFull) as error:
         messages.error(request, str(error))
         return redirect("proposals:compare_systems", pk=proposal.pk)
     if option is not None:

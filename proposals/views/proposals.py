@@ -114,15 +114,19 @@ def proposal_duplicate(request, pk):
         initial={"title": _("Copy of %(title)s") % {"title": proposal.title}},
     )
     if request.method == "POST" and form.is_valid():
-        copy = services.proposal_duplicate(
-            proposal=proposal, owner=request.user, title=form.cleaned_data["title"]
-        )
-        messages.success(
-            request,
-            _("“%(title)s” is a new draft copied from “%(original)s”.")
-            % {"title": copy.title, "original": proposal.title},
-        )
-        return redirect(copy)
+        try:
+            copy = services.proposal_duplicate(
+                proposal=proposal, owner=request.user, title=form.cleaned_data["title"]
+            )
+        except services.TableFull as error:  # a table over the format's limit
+            form.add_error(None, str(error))
+        else:
+            messages.success(
+                request,
+                _("“%(title)s” is a new draft copied from “%(original)s”.")
+                % {"title": copy.title, "original": proposal.title},
+            )
+            return redirect(copy)
     return TemplateResponse(
         request,
         "proposals/proposal_duplicate.html",

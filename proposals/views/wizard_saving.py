@@ -66,7 +66,11 @@ class Saved:
         self.unsettled = set(collected.refused) | self.conflicted
         self.gone = collected.gone  # edited rows removed elsewhere (prefixes)
         self.restore_refused = bool(
-            row_op and row_op[0] == "restore" and new_row is None and restoring
+            row_op
+            and row_op[0] == "restore"
+            and new_row is None
+            and restoring
+            and outcome.row_full is None
         )
 
     @property
@@ -78,6 +82,7 @@ class Saved:
             or self.outcome.row_changed
             or self.outcome.row_gone
             or self.restore_refused
+            or self.outcome.row_full
         )
 
     def context(self) -> dict:
@@ -91,6 +96,7 @@ class Saved:
             # The removed rows this save found typed into: their typing is what it
             # could not store (the save status says so; see ``wizard._page``).
             "gone_typed": set(self.gone),
+            "row_full": self.outcome.row_full,  # an add refused: the table is full
         }
 
 
