@@ -184,3 +184,33 @@ def test_only_the_newest_readings_are_kept(user_client, proposal):
     for _ in range(LogReading.KEEP + 2):
         user_client.post(url(proposal), {"logs-text": "step 1 | 5 tok/s", "logs": "1"})
     assert LogReading.objects.filter(proposal=proposal).count() == LogReading.KEEP
+
+
+@pytest.mark.parametrize(
+    ("language", "reading", "waiting"),
+    [
+        (
+            "de",
+            "Die Logs werden gelesen: 1.5 von 3.0 MB",
+            "Warten, bis der Task-Worker",
+        ),
+        ("fr", "Lecture des journaux : 1.5 sur 3.0 Mo", "En attente du processus"),
+    ],
+)
+def test_the_progress_speaks_the_page_language(
+    user_client, proposal, language, reading, waiting
+):
+    user_client.cookies["django_language"] = language
+    user_client.post(url(proposal), {"logs-files": [upload()], "logs": "1"})
+    pending = LogReading.objects.get(proposal=proposal)
+    status = url(proposal, "logs_status", pending.pk)
+    assert waiting in user_client.get(status).content.decode()
+    LogReading.objects.filter(pk=pending.pk).update(
+        status=LogReading.Status.READING,
+        bytes_total=3 * 2**20,
+        bytes_read=3 * 2**19,
+        heartbeat_at=timezone.now(),
+    )
+    page = user_client.get(status).content.decode()
+    assert reading in page
+    assert "Reading the logs" not in page

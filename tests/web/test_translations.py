@@ -193,6 +193,9 @@ NOT_PAGES = {
     "proposals:export_json": "a JSON file (the portal's English)",
     "proposals:paste_undo": "POST only",
     "proposals:logs_undo": "POST only",
+    "proposals:logs_retry": "POST only",
+    "proposals:logs_status": "needs a reading of the person's: its German and "
+    "French are checked in test_log_reading_worker",
     "proposals:retarget_copy": "POST only",
     "proposals:archive": "POST only",
     "proposals:duplicate": "POST only",

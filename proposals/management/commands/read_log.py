@@ -78,14 +78,10 @@ class Command(BaseCommand):
             stream = getattr(sys.stdin, "buffer", None)
             if stream is None:  # a text stream (tests): lines are already decoded
                 return training_logs.read_text(sys.stdin.read(), file="-", gpus=gpus)
-            return training_logs.read_log(
-                training_logs.iter_lines(stream), file="-", gpus=gpus
-            )
+            return training_logs.read_file(stream, file="-", gpus=gpus)
         try:
             with open(path, "rb") as stream:
-                return training_logs.read_log(
-                    training_logs.iter_lines(stream), file=path, gpus=gpus
-                )
+                return training_logs.read_file(stream, file=path, gpus=gpus)
         except OSError as exc:
             return training_logs.Reading(
                 file=path, refused=f"Cannot read {path}: {exc}"
