@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 
 from .common import wait_for
+from .hostile_logs import hostile_log_uploads
 from .pages import Browser
 from .stack import Stack
 from .walk import (
@@ -71,6 +72,10 @@ def main() -> int:
             "A PDF through the worker", pdf_through_the_worker, stack, browser, proposal
         )
         stack.step("sendtestemail through the relay", test_mail, stack, browser)
+        stack.step(
+            "Six hostile 50 MB logs at once: read by the worker, /healthz as fast",
+            hostile_log_uploads, stack, browser,
+        )  # fmt: skip
         stack.step(
             "One instance killed: the other serves, saves, the worker recycles",
             one_instance_down, stack, browser, typist, proposal,
