@@ -13,6 +13,8 @@ have_pkg libpangoft2-1.0-0 || need+=(libpangoft2-1.0-0)
 [ -e /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || need+=(fonts-dejavu-core)
 # msgfmt: compilemessages turns the German and French catalogues into .mo files.
 command -v msgfmt >/dev/null || need+=(gettext)
+# systemd-analyze: tests/commands/test_systemd_units.py rates the shipped units' sandbox.
+command -v systemd-analyze >/dev/null || need+=(systemd)
 for pkg in "$@"; do have_pkg "$pkg" || need+=("$pkg"); done
 [ ${#need[@]} -eq 0 ] && exit 0
 
@@ -46,7 +48,7 @@ They were not installed because ${why}. Install them, then run make test again:
     sudo apt-get install ${need[*]}
 
 (Chromium drives the browser tests; Pango and the DejaVu font render the PDF export;
-gettext compiles the translations.
+gettext compiles the translations; systemd's systemd-analyze rates the units' sandbox.
 Everything but the browser tests: make test-fast.)
 MSG
 exit 1
