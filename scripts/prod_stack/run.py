@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 
 from .common import wait_for
+from .edge import edge_limits
 from .hostile_logs import hostile_log_uploads
 from .pages import Browser
 from .stack import Stack
@@ -72,6 +73,9 @@ def main() -> int:
             "A PDF through the worker", pdf_through_the_worker, stack, browser, proposal
         )
         stack.step("sendtestemail through the relay", test_mail, stack, browser)
+        stack.step(
+            "nginx: HEAD as GET, 413 for 5 MB, 60 MB logs", edge_limits, stack, browser
+        )
         stack.step(
             "Six hostile 50 MB logs at once: read by the worker, /healthz as fast",
             hostile_log_uploads, stack, browser,

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import signal
 import socket
 import subprocess
@@ -17,6 +16,7 @@ from pathlib import Path
 
 from tests import smtp_sink as sink
 
+from . import nginx_site
 from .common import (
     LOOPBACK,
     RELAY_PASSWORD,
@@ -215,51 +215,21 @@ class Stack:
         self.start("worker", ["bash", "-c", loop, str(self.python)], env=self.env)
 
     def start_nginx(self):
-        site = (ROOT / "deploy" / "nginx" / "aifactory.conf").read_text()
-        a, b = self.web_ports["web-a"], self.web_ports["web-b"]
-        for old, new in [
-            ("127.0.0.1:8001", f"127.0.0.1:{a}"),
-            ("127.0.0.1:8002", f"127.0.0.1:{b}"),
-            ("listen [::]:80;", ""),
-            ("listen [::]:443 ssl http2;", ""),
-            ("listen 80;", f"listen 127.0.0.1:{self.http_port};"),
-            ("listen 443 ssl", f"listen 127.0.0.1:{self.https_port} ssl"),
-            ("server_name wizard.example.eu;", "server_name localhost;"),
-            (
-                "/etc/letsencrypt/live/wizard.example.eu/fullchain.pem",
-                str(self.dir / "tls" / "cert.pem"),
-            ),
-            (
-                "/etc/letsencrypt/live/wizard.example.eu/privkey.pem",
-                str(self.dir / "tls" / "key.pem"),
-            ),
-            ("/srv/aifactory/static/", f"{self.dir}/static/"),
-            (
-                "/var/log/nginx/aifactory.access.log",
-                str(self.logs / "nginx-access.log"),
-            ),
-            ("/var/www/html", str(self.dir / "www")),
-        ]:
-            check(old in site, f"deploy/nginx/aifactory.conf no longer has {old!r}")
-            site = site.replace(old, new)
-        (self.dir / "site.conf").write_text(site)
-        sink.make_certificate(self.dir / "tls")
-        temp = self.dir / "nginx-temp"
-        temp.mkdir()
-        user = "user root root;\n" if os.geteuid() == 0 else ""
-        (self.dir / "nginx.conf").write_text(
-            f"{user}worker_processes 1;\npid {self.dir}/nginx.pid;\n"
-            f"error_log {self.logs}/nginx-error.log;\nevents {{}}\n"
-            "http {\n  include /etc/nginx/mime.types;\n"
-            "  default_type application/octet-stream;\n"
-            f"  access_log {self.logs}/nginx-other.log;\n"
-            + "".join(
-                f"  {kind}_temp_path {temp}/{kind};\n"
-                for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
-            )
-            + f"  include {self.dir}/site.conf;\n}}\n"
+        nginx = nginx_site.nginx_binary() or "nginx"
+        site = nginx_site.render(
+            upstreams=[self.web_ports["web-a"], self.web_ports["web-b"]],
+            https_port=self.https_port,
+            http_port=self.http_port,
+            certificate=sink.make_certificate(self.dir / "tls"),
+            static=self.dir / "static",
+            www=self.dir / "www",
+            access_log=self.logs / "nginx-access.log",
+            version=nginx_site.nginx_version(nginx),
         )
-        nginx = shutil.which("nginx") or "/usr/sbin/nginx"
+        (self.dir / "site.conf").write_text(site)
+        (self.dir / "nginx.conf").write_text(
+            nginx_site.main_config(self.dir, self.logs, self.dir / "site.conf")
+        )
         conf = ["-c", str(self.dir / "nginx.conf"), "-p", str(self.dir)]
         self.run([nginx, "-t", *conf], "nginx-test")
         self.start("nginx", [nginx, *conf, "-g", "daemon off;"])
