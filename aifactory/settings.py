@@ -310,11 +310,8 @@ if not DEBUG:
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True
 
-# The readiness check (/readyz) fails when a task has waited longer than this for a
-# worker (a PDF not picked up within five minutes is offered again).
-HEALTH_TASK_MAX_WAIT = timedelta(
-    seconds=env_int("DJANGO_HEALTH_TASK_MAX_WAIT", default=300)
-)
+# The shared task queue is not part of readiness (/readyz is about this instance: a
+# PDF backlog at a deadline must not take every instance out of the load balancer).
 
 # A task worker stamps its row (aifactory.models.TaskWorker) several times within
 # this; one not heard of for this long is taken for dead (killed, machine gone), and
