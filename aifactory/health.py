@@ -5,7 +5,7 @@ table exists where the database cache is used).
 Readiness is about this instance only. The task queue is shared by every instance: a
 backlog (PDFs at a deadline) or stopped workers would fail every instance at once and
 take them all out of the load balancer, while each could serve. The queue's depth and
-age are for a monitor, not for the load balancer.
+age are reported by ``/metrics`` (aifactory/metrics.py), answered here too.
 
 They are answered by a middleware near the top of the stack, before the host check,
 the HTTPS redirect, sessions and login: a probe sent to ``127.0.0.1:8000`` with no
@@ -20,6 +20,8 @@ from django.conf import settings
 from django.core.cache.backends.db import DatabaseCache
 from django.db import DatabaseError, connection
 from django.http import HttpResponseNotAllowed, JsonResponse
+
+from aifactory import metrics
 
 logger = logging.getLogger(__name__)
 
@@ -93,11 +95,13 @@ def readiness(request) -> JsonResponse:
 ENDPOINTS = {
     LIVENESS_PATH: liveness,
     READINESS_PATH: readiness,
+    metrics.METRICS_PATH: metrics.metrics,
 }
 
 
 class HealthCheckMiddleware:
-    """Answer the health endpoints before the rest of the stack sees the request."""
+    """Answer the health endpoints and /metrics before the rest of the stack sees
+    the request."""
 
     def __init__(self, get_response):
         self.get_response = get_response
