@@ -17,10 +17,21 @@ still bounds is native memory that matplotlib (the charts) and fontconfig keep.
 
 Each instance has its own control socket (``gunicornc``), named after its bind
 address, so two instances on one machine never fight over one.
+
+The workers of an instance count their autosaves' durations together for
+``/metrics`` (aifactory/metrics.py): the arbiter makes a directory for them at start
+(prometheus_client's ``PROMETHEUS_MULTIPROC_DIR``, in ``$RUNTIME_DIRECTORY`` or the
+temporary directory) and removes it at exit; each worker writes in its slot
+(``AIFACTORY_METRICS_SLOT``: 0 to workers - 1), and the worker that replaces a
+recycled one takes its slot, so the counts go on and the files stay as many as the
+workers.
 """
 
 import os
 import re
+import shutil
+import tempfile
+from itertools import count
 from pathlib import Path
 
 
@@ -57,12 +68,25 @@ accesslog = os.environ.get("GUNICORN_ACCESSLOG") or None
 control_socket = os.environ.get("GUNICORN_CONTROL_SOCKET") or _control_socket(bind)
 
 
+def on_starting(server):
+    _make_metrics_directory(server)
+
+
+def on_exit(server):
+    _remove_metrics_directory(server)
+
+
 def pre_fork(server, worker):
     """No database connection opened while loading may be shared with a child."""
     if server.cfg.preload_app:
         from django.db import connections
 
         connections.close_all()
+    _give_metrics_slot(server, worker)
+
+
+def post_fork(server, worker):
+    _take_metrics_slot(server, worker)
 
 
 def post_worker_init(worker):
@@ -72,3 +96,42 @@ def post_worker_init(worker):
     import gc
 
     gc.freeze()
+
+
+# The instance's metrics directory and its workers' slots (aifactory/metrics.py).
+METRICS_DIRECTORY = "PROMETHEUS_MULTIPROC_DIR"
+METRICS_SLOT = "AIFACTORY_METRICS_SLOT"
+
+
+def _make_metrics_directory(server):
+    """A fresh, empty directory for this instance's workers, unless the operator
+    named one (``PROMETHEUS_MULTIPROC_DIR``: then it is theirs to empty before a
+    start, one per instance). Made before any worker is forked, which inherit it."""
+    server.metrics_directory = None
+    if os.environ.get(METRICS_DIRECTORY):
+        return
+    base = os.environ.get("RUNTIME_DIRECTORY", "").split(":")[0] or None
+    directory = tempfile.mkdtemp(prefix="metrics-", dir=base)
+    os.environ[METRICS_DIRECTORY] = directory
+    server.metrics_directory = directory
+
+
+def _remove_metrics_directory(server):
+    directory = getattr(server, "metrics_directory", None)
+    if directory:
+        shutil.rmtree(directory, ignore_errors=True)
+
+
+def _give_metrics_slot(server, worker):
+    """The lowest slot no live worker holds (a replaced worker has been reaped
+    before its replacement is forked, so its slot is free again)."""
+    held = {getattr(w, "metrics_slot", None) for w in server.WORKERS.values()}
+    worker.metrics_slot = next(slot for slot in count() if slot not in held)
+
+
+def _take_metrics_slot(server, worker):
+    """In the new worker: write in the slot's file, in the directory made at start
+    (in an operator's own directory the process id names the file, as
+    prometheus_client does by default)."""
+    if getattr(server, "metrics_directory", None):
+        os.environ[METRICS_SLOT] = f"worker{worker.metrics_slot}"

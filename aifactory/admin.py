@@ -1,6 +1,9 @@
 """Task workers in the admin: which ``db_worker`` processes live, what each runs, and
-which were lost (their tasks go back to the queue; aifactory/worker.py)."""
+which were lost (their tasks go back to the queue; aifactory/worker.py); above them
+the queue by task, its stuck tasks and its failed ones (aifactory/task_queue.py), each
+linked to django-tasks-db's page of the task (its arguments, its traceback)."""
 
+from django.conf import settings
 from django.contrib import admin
 from django.urls import reverse
 from django.utils import timezone
@@ -10,6 +13,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django_tasks_db.models import DBTaskResult
 
+from aifactory import task_queue
 from aifactory.models import TaskWorker
 from aifactory.worker import silent_too_long, task_claims
 
@@ -24,6 +28,8 @@ class TaskWorkerAdmin(admin.ModelAdmin):
     row stays until a running worker releases its tasks, so with every worker down
     the page shows how long ago each was last seen."""
 
+    # The queue, its stuck and its failed tasks above the workers.
+    change_list_template = "admin/aifactory/taskworker/change_list.html"
     list_display = [
         "worker_id",
         "hostname",
@@ -35,6 +41,43 @@ class TaskWorkerAdmin(admin.ModelAdmin):
 
     def has_add_permission(self, request, obj=None):
         return False
+
+    def changelist_view(self, request, extra_context=None):
+        now = timezone.now()
+        lines = task_queue.queue_lines(now=now)
+        stuck_count, stuck = task_queue.stuck_tasks(now=now)
+        failed_count, failed = task_queue.failed_tasks()
+        context = {
+            "queue_lines": [
+                (line, line.oldest_wait and timesince(now - line.oldest_wait, now))
+                for line in lines
+            ],
+            "stuck_after": timesince(now - settings.TASK_STUCK_AFTER, now),
+            "stuck_count": stuck_count,
+            "stuck_tasks": [
+                (
+                    t,
+                    reverse(TASK_PAGE, args=[t.task_id]),
+                    timesince(now - t.waited, now),
+                )
+                for t in stuck
+            ],
+            "failed_count": failed_count,
+            "failed_tasks": [
+                (
+                    task_queue.task_name(t.task_path),
+                    t,
+                    reverse(TASK_PAGE, args=[t.pk]),
+                    t.exception_class_path.rsplit(".", 1)[-1],
+                )
+                for t in failed
+            ],
+            "tasks_page": reverse(
+                f"admin:{_task.app_label}_{_task.model_name}_changelist"
+            ),
+            **(extra_context or {}),
+        }
+        return super().changelist_view(request, extra_context=context)
 
     def has_change_permission(self, request, obj=None):
         return False

@@ -1,6 +1,11 @@
 """Health endpoints for a load balancer or a monitor: ``/healthz`` (the process
-answers; touches no database) and ``/readyz`` (the database answers, the cache table
-exists where the database cache is used, and the task queue is not stalled).
+answers; touches no database) and ``/readyz`` (the database answers, and the cache
+table exists where the database cache is used).
+
+Readiness is about this instance only. The task queue is shared by every instance: a
+backlog (PDFs at a deadline) or stopped workers would fail every instance at once and
+take them all out of the load balancer, while each could serve. The queue's depth and
+age are reported by ``/metrics`` (aifactory/metrics.py), answered here too.
 
 They are answered by a middleware near the top of the stack, before the host check,
 the HTTPS redirect, sessions and login: a probe sent to ``127.0.0.1:8000`` with no
@@ -10,15 +15,13 @@ error text): 200 when all passed, 503 otherwise.
 """
 
 import logging
-from datetime import timedelta
 
 from django.conf import settings
 from django.core.cache.backends.db import DatabaseCache
 from django.db import DatabaseError, connection
-from django.db.models import Case, F, Min, When
-from django.db.models.functions import Greatest
 from django.http import HttpResponseNotAllowed, JsonResponse
-from django.utils import timezone
+
+from aifactory import metrics
 
 logger = logging.getLogger(__name__)
 
@@ -46,37 +49,9 @@ def check_cache_table() -> bool:
     return tables <= set(connection.introspection.table_names())
 
 
-def oldest_ready_task_age() -> timedelta | None:
-    """How long the longest-waiting task that a worker could run now has been
-    waiting: since it was queued, or since its retry time came; None when none
-    waits."""
-    from django_tasks_db.models import DBTaskResult, get_date_max
-
-    since = (
-        DBTaskResult.objects.ready()
-        .annotate(
-            ready_since=Case(
-                When(run_after=get_date_max(), then=F("enqueued_at")),
-                default=Greatest("enqueued_at", "run_after"),
-            )
-        )
-        .aggregate(oldest=Min("ready_since"))["oldest"]
-    )
-    return None if since is None else timezone.now() - since
-
-
-def check_task_queue() -> bool:
-    """No task has waited longer than ``HEALTH_TASK_MAX_WAIT`` for a worker. A task
-    still "running" on a dead worker is not counted until a live worker puts it back
-    in the queue (aifactory/worker.py); ``manage.py task_workers`` shows such tasks."""
-    age = oldest_ready_task_age()
-    return age is None or age <= settings.HEALTH_TASK_MAX_WAIT
-
-
 READINESS_CHECKS = {
     "database": check_database,
     "cache": check_cache_table,
-    "tasks": check_task_queue,
 }
 
 
@@ -96,11 +71,11 @@ def _answer(checks: dict[str, bool]) -> JsonResponse:
     return response
 
 
-def liveness() -> JsonResponse:
+def liveness(request) -> JsonResponse:
     return _answer({"process": True})
 
 
-def readiness() -> JsonResponse:
+def readiness(request) -> JsonResponse:
     results = {}
     for name, check in READINESS_CHECKS.items():
         if name != "database" and not results.get("database", True):
@@ -117,11 +92,16 @@ def readiness() -> JsonResponse:
     return _answer(results)
 
 
-ENDPOINTS = {LIVENESS_PATH: liveness, READINESS_PATH: readiness}
+ENDPOINTS = {
+    LIVENESS_PATH: liveness,
+    READINESS_PATH: readiness,
+    metrics.METRICS_PATH: metrics.metrics,
+}
 
 
 class HealthCheckMiddleware:
-    """Answer the health endpoints before the rest of the stack sees the request."""
+    """Answer the health endpoints and /metrics before the rest of the stack sees
+    the request."""
 
     def __init__(self, get_response):
         self.get_response = get_response
@@ -132,4 +112,4 @@ class HealthCheckMiddleware:
             return self.get_response(request)
         if request.method not in ("GET", "HEAD"):
             return HttpResponseNotAllowed(["GET", "HEAD"])
-        return endpoint()
+        return endpoint(request)

@@ -41,7 +41,7 @@ import uuid
 
 from django.core.signals import request_finished
 
-from aifactory import health
+from aifactory import health, metrics
 
 REQUEST_ID_HEADER = "X-Request-ID"
 # What we accept from the proxy: nginx's 32 hex digits, a UUID, or the like.
@@ -210,7 +210,9 @@ class RequestLogMiddleware:
         started = time.perf_counter()
         response = self.get_response(request)
         response.headers[REQUEST_ID_HEADER] = request_id
-        duration_ms = round((time.perf_counter() - started) * 1000, 1)
+        seconds = time.perf_counter() - started
+        metrics.request_done(request, response.status_code, seconds)
+        duration_ms = round(seconds * 1000, 1)
         route = route_of(request)
         probe = (request.path_info.rstrip("/") or "/") in health.ENDPOINTS
         if response.status_code == 200 and probe:

@@ -315,11 +315,22 @@ if not DEBUG:
 # chosen default, not an oversight.
 SILENCED_SYSTEM_CHECKS = ["security.W021"]
 
-# The readiness check (/readyz) fails when a task has waited longer than this for a
-# worker (a PDF not picked up within five minutes is offered again).
-HEALTH_TASK_MAX_WAIT = timedelta(
-    seconds=env_int("DJANGO_HEALTH_TASK_MAX_WAIT", default=300)
-)
+# The shared task queue is not part of readiness (/readyz is about this instance: a
+# PDF backlog at a deadline must not take every instance out of the load balancer).
+# A task that could run but has waited longer than this for a worker is "stuck":
+# ``manage.py task_workers`` and the admin's Task workers list it, and the command
+# exits 1 while one is stuck with no live worker. /metrics reports the waits.
+TASK_STUCK_AFTER = timedelta(seconds=env_int("DJANGO_TASK_STUCK_AFTER", default=300))
+# Finished task records (a PDF rendered, a mail's attempt, with its arguments and any
+# traceback) are deleted this long after they finished (``manage.py expire_stale``).
+TASK_RESULTS_KEPT = timedelta(days=env_int("DJANGO_TASK_RESULTS_KEPT_DAYS", default=14))
+if not TASK_RESULTS_KEPT:
+    raise ImproperlyConfigured("DJANGO_TASK_RESULTS_KEPT_DAYS must be at least 1.")
+# /metrics (aifactory/metrics.py, Prometheus text format) answers a scraper that
+# sends ``Authorization: Bearer <this>``; unset, the endpoint is off (404).
+METRICS_TOKEN = env_str("DJANGO_METRICS_TOKEN", default="")
+if METRICS_TOKEN and len(METRICS_TOKEN) < 32:
+    raise ImproperlyConfigured("DJANGO_METRICS_TOKEN must be at least 32 characters.")
 
 # A task worker stamps its row (aifactory.models.TaskWorker) several times within
 # this; one not heard of for this long is taken for dead (killed, machine gone), and

@@ -40,6 +40,13 @@ def session() -> timedelta:
     return timedelta(seconds=settings.SESSION_COOKIE_AGE)
 
 
+def task_results() -> timedelta:
+    """The task worker's record of each finished task (a mail sent, a PDF rendered,
+    a log read: its arguments and any traceback) is kept ``TASK_RESULTS_KEPT``
+    (``DJANGO_TASK_RESULTS_KEPT_DAYS``, 14 days)."""
+    return settings.TASK_RESULTS_KEPT
+
+
 def describe(period: timedelta) -> str:
     """``period`` as a person says it, in the active language: "3 days", "1 hour",
     "15 minutes"."""
@@ -100,6 +107,13 @@ def expiring() -> list[Period]:
             "mail_log",
             _("E-mails in the delivery log (sent or given up on)"),
             MAIL_LOG,
+        ),
+        Period(
+            "task_results",
+            _(
+                "Records of background tasks (e-mails, PDFs, log readings) once finished"
+            ),
+            task_results(),
         ),
         Period(
             "sessions", _("Login sessions (how long you stay logged in)"), session()

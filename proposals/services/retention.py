@@ -5,6 +5,7 @@ from axes.models import AccessAttempt, AccessLog
 from django.contrib.sessions.models import Session
 from django.db import transaction
 from django.utils import timezone
+from django_tasks_db.models import DBTaskResult
 
 from proposals import retention
 from proposals.models import OutgoingMail
@@ -38,6 +39,16 @@ def _expire_mail_log(*, now) -> int:
     return deleted
 
 
+def _expire_task_results(*, now) -> int:
+    # Finished only: a task waiting for a worker or running is still to be done.
+    deleted, _ = (
+        DBTaskResult.objects.finished()
+        .filter(finished_at__lt=now - retention.task_results())
+        .delete()
+    )
+    return deleted
+
+
 def _expire_sessions(*, now) -> int:
     # Django stores each session with its expiry date (SESSION_COOKIE_AGE after
     # its last change), like ``manage.py clearsessions``.
@@ -51,6 +62,7 @@ _EXPIRE = {
     "failed_logins": _expire_failed_logins,
     "login_records": _expire_login_records,
     "mail_log": _expire_mail_log,
+    "task_results": _expire_task_results,
     "sessions": _expire_sessions,
 }
 

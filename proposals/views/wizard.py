@@ -28,6 +28,7 @@ from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
+from aifactory import metrics
 from proposals import charts, localization, selectors, services
 from proposals.domain.fields import FIELD_BY_KEY
 from proposals.domain.sections import ROW_PREFIX, TABLE_BY_KIND, TABLE_KINDS
@@ -259,6 +260,8 @@ def wizard(request, pk, step):
     step = _step_or_404(step)
     if request.method == "POST":
         autosave = bool(request.htmx) and bool(request.POST.get("autosave"))
+        if autosave:
+            metrics.time_as_autosave(request)  # /metrics' autosave latency
         with transaction.atomic():
             # Read locked (one writer per proposal): the save compares the page's
             # bases with what was read here and writes in the same transaction.

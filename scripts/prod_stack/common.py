@@ -10,6 +10,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 LOOPBACK = {"127.0.0.1", "localhost", "::1"}
 RELAY_USER, RELAY_PASSWORD = "wizard-relay", "relay-" + os.urandom(6).hex()
+# What a Prometheus scraper sends to /metrics (the instances' DJANGO_METRICS_TOKEN).
+METRICS_TOKEN = "prodcheck-metrics-" + os.urandom(24).hex()
 APPLICANT = ("prodcheck", "prodcheck@example.eu", "Prod-check-" + os.urandom(6).hex())
 
 

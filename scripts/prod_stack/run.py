@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 
 from .common import wait_for
+from .deadline import deadline_backlog
 from .edge import edge_limits
 from .hostile_logs import hostile_log_uploads
 from .pages import Browser
@@ -79,6 +80,10 @@ def main() -> int:
         stack.step(
             "Six hostile 50 MB logs at once: read by the worker, /healthz as fast",
             hostile_log_uploads, stack, browser,
+        )  # fmt: skip
+        stack.step(
+            "Deadline: 120 PDFs queued, no worker; both ready, /metrics reports it",
+            deadline_backlog, stack, browser, typist, proposal,
         )  # fmt: skip
         stack.step(
             "One instance killed: the other serves, saves, the worker recycles",

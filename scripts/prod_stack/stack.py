@@ -19,6 +19,7 @@ from tests import smtp_sink as sink
 from . import nginx_site
 from .common import (
     LOOPBACK,
+    METRICS_TOKEN,
     RELAY_PASSWORD,
     RELAY_USER,
     ROOT,
@@ -151,6 +152,7 @@ class Stack:
             # The relay's throwaway certificate is the one CA these processes trust.
             "SSL_CERT_FILE": str(self.dir / "smtp-tls" / "cert.pem"),
             "WEB_CONCURRENCY": "2",
+            "DJANGO_METRICS_TOKEN": METRICS_TOKEN,
         }
 
     def run(self, argv, log: str, env=None):

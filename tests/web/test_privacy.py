@@ -18,6 +18,7 @@ from django.test import override_settings
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
+from django_tasks_db.models import DBTaskResult, get_date_max
 
 from proposals import domain, notifications, retention, services
 from proposals.assess import with_children
@@ -451,3 +452,40 @@ def test_the_mail_log_keeps_mails_still_to_send(db):
         statuses.UNDELIVERABLE,
         "new",
     }
+
+
+def test_finished_task_records_go_after_their_period_unfinished_ones_stay(db, settings):
+    """The daily expiry (the shipped timer's ``expire_stale``) prunes django-tasks-db's
+    finished records: they hold a mail's or a PDF's arguments and any traceback."""
+    settings.TASK_RESULTS_KEPT = timedelta(days=7)
+    now = timezone.now()
+    old = now - timedelta(days=7, minutes=1)
+    recent = now - timedelta(days=6)
+
+    def record(status, finished_at=None):
+        task = DBTaskResult.objects.create(
+            task_path="proposals.services.mail.deliver_mail",
+            args_kwargs={"args": [1], "kwargs": {}},
+            backend_name="default",
+            run_after=get_date_max(),
+        )
+        DBTaskResult.objects.filter(pk=task.pk).update(
+            status=status, finished_at=finished_at, enqueued_at=old
+        )
+        return task.pk
+
+    gone = {record("SUCCESSFUL", old), record("FAILED", old)}
+    kept = {
+        record("SUCCESSFUL", recent),
+        record("FAILED", recent),
+        record("READY"),  # waiting for a worker however long: not finished
+        record("RUNNING"),
+    }
+    out = io.StringIO()
+    call_command("expire_stale", stdout=out)
+    assert set(DBTaskResult.objects.values_list("pk", flat=True)) == kept
+    assert not gone & kept
+    assert (
+        "Records of background tasks (e-mails, PDFs, log readings) once finished, "
+        "older than 7 days: 2 deleted" in out.getvalue()
+    )

@@ -71,7 +71,7 @@ def test_readyz_reports_each_check_and_nothing_else(client, production_like):
     assert response.status_code == 200
     assert response.json() == {
         "status": "ok",
-        "checks": {"database": True, "cache": True, "tasks": True},
+        "checks": {"database": True, "cache": True},
     }
 
 
@@ -87,7 +87,7 @@ def test_readyz_is_503_when_the_database_does_not_answer(client, production_like
     body = response.json()
     assert body == {
         "status": "fail",
-        "checks": {"database": False, "cache": False, "tasks": False},
+        "checks": {"database": False, "cache": False},
     }
     assert "refused" not in response.text
 
@@ -123,37 +123,18 @@ def test_migrate_creates_the_database_cache_table(client, settings):
     assert client.get("/readyz").json()["checks"]["cache"] is True
 
 
-def test_readyz_is_503_when_a_task_waits_too_long(client, settings):
-    settings.HEALTH_TASK_MAX_WAIT = timedelta(minutes=5)
-    _ready_task(enqueued_at=timezone.now() - timedelta(minutes=2))
-    assert client.get("/readyz").status_code == 200
-    _ready_task(enqueued_at=timezone.now() - timedelta(minutes=6))
-    response = client.get("/readyz")
-    assert response.status_code == 503
-    assert response.json()["checks"] == {
-        "database": True,
-        "cache": True,
-        "tasks": False,
+def test_a_task_backlog_keeps_every_instance_ready(client, production_like):
+    """Deadline day: PDFs queue up for an hour. Readiness is about this instance
+    (its database, its cache); a shared queue's backlog must not take every
+    instance out of the load balancer at once (issue 33). /metrics reports it."""
+    for _ in range(120):
+        _ready_task(enqueued_at=timezone.now() - timedelta(hours=1))
+    response = client.get("/readyz", HTTP_HOST="10.0.0.7:8000")
+    assert response.status_code == 200
+    assert response.json() == {
+        "status": "ok",
+        "checks": {"database": True, "cache": True},
     }
-
-
-def test_a_retry_waits_from_its_retry_time_not_from_its_queueing(client, settings):
-    """A mail retried in 8 minutes was queued long ago but is not late until then."""
-    settings.HEALTH_TASK_MAX_WAIT = timedelta(minutes=5)
-    now = timezone.now()
-    task = _ready_task(run_after=now + timedelta(minutes=8))
-    type(task).objects.filter(pk=task.pk).update(enqueued_at=now - timedelta(hours=1))
-    assert client.get("/readyz").status_code == 200
-    type(task).objects.filter(pk=task.pk).update(run_after=now - timedelta(minutes=1))
-    assert client.get("/readyz").status_code == 200
-    type(task).objects.filter(pk=task.pk).update(run_after=now - timedelta(minutes=9))
-    assert client.get("/readyz").status_code == 503
-
-
-def test_finished_tasks_do_not_count(client, settings):
-    settings.HEALTH_TASK_MAX_WAIT = timedelta(minutes=5)
-    _ready_task(enqueued_at=timezone.now() - timedelta(days=3), status="SUCCESSFUL")
-    assert client.get("/readyz").status_code == 200
 
 
 def test_health_endpoints_take_no_writes(client):

@@ -11,8 +11,9 @@ from proposals import retention, services
 
 class Command(BaseCommand):
     help = (
-        "Delete unconfirmed sign-ups, unconfirmed uploads, old login records and "
-        "expired sessions past the retention periods of the privacy notice."
+        "Delete unconfirmed sign-ups, unconfirmed uploads, old login records, old "
+        "mails and finished task records, and expired sessions past the retention "
+        "periods of the privacy notice."
     )
 
     def handle(self, *args, **options):
