@@ -22,13 +22,17 @@ collected directory, sign-up with the confirmation mail through the relay, a
 proposal, an autosave on one instance and the next on the other, a PDF through the
 worker, ``sendtestemail``; kills one instance (SIGKILL) and sees the other serve,
 autosave and render the next PDF through the restarted worker; checks the request
-id in the answer, the application's JSON log and nginx's log; stops all it started.
+id in the answer, the application's JSON log and nginx's log; installs a fresh copy
+of the tree with ``make install-prod`` and reads German in it as the service user;
+dumps the database with ``deploy/backup/aifactory-backup`` and restores the dump into
+a second database; stops all it started.
 
 Exit status 0 when every step passed, 1 when one failed (its logs are printed),
 2 when it cannot run (no PostgreSQL, no nginx).
 
 One module per part: ``common`` (what every part shares), ``pages`` (forms and a
-browser), ``stack`` (what is started and stopped), ``walk`` (the steps) and ``run``.
+browser), ``stack`` (what is started and stopped), ``walk`` (the steps), ``recipe``
+(the install and the backup) and ``run``.
 """
 
 from .run import main
