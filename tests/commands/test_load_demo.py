@@ -28,7 +28,7 @@ def _reserved(address: str) -> bool:
 def test_refused_with_debug_off(catalogue, settings):
     settings.DEBUG = False
     with pytest.raises(CommandError) as refused:
-        call_command("load_demo", "--with-public-passwords", verbosity=0)
+        call_command("load_demo", verbosity=0)
     assert FLAG in str(refused.value) and "DJANGO_DEBUG=1" in str(refused.value)
     assert not User.objects.filter(username__in=["demo", "staff", "admin"]).exists()
     assert not Proposal.objects.exists()
