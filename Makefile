@@ -122,10 +122,14 @@ lock:
 	$(UV) pip compile pyproject.toml --extra test $(LOCK_FLAGS) -o requirements/test.txt
 
 ## make install-prod VENV=/srv/aifactory/venv: the production install (README,
-## Production): the lock file only, every package checked against its hash.
+## Production): the lock file only, every package checked against its hash; then the
+## German and French catalogues compiled here, by the owner of this directory (the
+## service user cannot write into it; a language left uncompiled fails the checks).
 install-prod:
+	@command -v msgfmt >/dev/null || { echo "install-prod: needs gettext's msgfmt (apt-get install gettext)" >&2; exit 1; }
 	test -d $(VENV) || $(PYTHON) -m venv $(VENV)
 	$(VENV)/bin/python -m pip install --require-hashes --no-deps -r requirements/production.txt
+	DJANGO_DEBUG=1 $(VENV)/bin/python manage.py compilemessages --ignore '.venv' --ignore 'node_modules' -v 0
 
 ## make prodcheck: the production stack on this machine (PostgreSQL, two gunicorn
 ## instances behind nginx, the supervised worker, an SMTP relay with STARTTLS and
@@ -136,7 +140,8 @@ prodcheck: venv translations
 
 check-deploy: venv
 	DJANGO_DEBUG=0 DJANGO_SECRET_KEY=$$(head -c 48 /dev/urandom | base64) \
-	  DJANGO_ALLOWED_HOSTS=wizard.example.eu $(PY) manage.py check --deploy --fail-level WARNING
+	  DJANGO_ALLOWED_HOSTS=wizard.example.eu DJANGO_SITE_URL=https://wizard.example.eu \
+	  DJANGO_CACHE_BACKEND=db $(PY) manage.py check --deploy --fail-level WARNING
 
 clean:
 	rm -rf $(VENV) node_modules static/vendor staticfiles var

@@ -273,6 +273,9 @@ SERVER_EMAIL = env_str("DJANGO_SERVER_EMAIL", default=DEFAULT_FROM_EMAIL)
 # The site's address as people reach it: every e-mail builds its links from it (never
 # from whichever request caused the mail, which may be an autosave or a worker).
 SITE_URL = env_str("DJANGO_SITE_URL", default="http://127.0.0.1:8000").rstrip("/")
+# The site runs one instance, and accepts a cache kept in each of its processes
+# (``check --deploy`` warns about a per-process cache otherwise: proposals/checks.py).
+SINGLE_INSTANCE = env_bool("DJANGO_SINGLE_INSTANCE", default=False)
 # Whose public holidays the help desk does not work on (ISO 3166 code for the
 # ``holidays`` library): the queue's working days skip them.
 HOLIDAY_COUNTRY = env_str("DJANGO_HOLIDAY_COUNTRY", default="BE")

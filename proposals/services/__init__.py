@@ -37,6 +37,7 @@ from .mail import (
     mail_deliver,
     mail_queue,
     mail_retry,
+    mail_withheld,
 )
 from .preferences import preferences_set
 from .proposals import (
@@ -140,6 +141,7 @@ __all__ = [
     "mail_queue",
     "mail_deliver",
     "mail_retry",
+    "mail_withheld",
     "RETRY_BASE_DELAY",
     "AccountError",
     "account_signup",

@@ -1,6 +1,8 @@
 """Outgoing mail: stored with the action, sent by the task worker, retried."""
 
 import logging
+from contextlib import contextmanager
+from contextvars import ContextVar
 from datetime import timedelta
 
 from django.conf import settings
@@ -46,11 +48,29 @@ def _enqueue_after_commit(mail_ids) -> None:
         transaction.on_commit(lambda: _enqueue_delivery(mail_ids), robust=True)
 
 
+# Why the mails of the current context are stored but not sent (``mail_withheld``).
+_withheld: ContextVar[str] = ContextVar("mail_withheld", default="")
+
+
+@contextmanager
+def mail_withheld(*, reason: str):
+    """Within this block, every mail an action causes is stored as not sent, with
+    ``reason``, and never handed to the worker (``load_demo``: a demo review must
+    not mail anybody, the site's real staff included, through the site's relay)."""
+    token = _withheld.set(reason)
+    try:
+        yield
+    finally:
+        _withheld.reset(token)
+
+
 def mail_queue(*, mails, proposal=None) -> list[OutgoingMail]:
     """Store ``mails`` (``notifications.Mail``) in the caller's transaction and send
     them from the worker after the commit; the caller's action never waits for, or
     fails with, the mail server. An undeliverable mail is stored as such, with its
-    reason, for staff to see under "Mail delivery"; it is not handed to the worker."""
+    reason, for staff to see under "Mail delivery"; it is not handed to the worker,
+    nor is a mail withheld (``mail_withheld``)."""
+    withheld = _withheld.get()
     stored = OutgoingMail.objects.bulk_create(
         OutgoingMail(
             to=mail.to,
@@ -59,10 +79,10 @@ def mail_queue(*, mails, proposal=None) -> list[OutgoingMail]:
             proposal=proposal,
             status=(
                 OutgoingMail.Status.UNDELIVERABLE
-                if mail.undeliverable
+                if mail.undeliverable or withheld
                 else OutgoingMail.Status.QUEUED
             ),
-            last_error=mail.undeliverable,
+            last_error=mail.undeliverable or withheld,
         )
         for mail in mails
     )

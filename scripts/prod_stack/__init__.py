@@ -20,18 +20,23 @@ It starts, on the loopback interface only, in a scratch directory it removes:
 and then walks: the health endpoints, a static file served by nginx from the
 collected directory, sign-up with the confirmation mail through the relay, a
 proposal, an autosave on one instance and the next on the other, a PDF through the
-worker, ``sendtestemail``; a deadline's backlog of 120 PDF tasks with the worker
-stopped (``deadline``: both instances stay ready, each one's ``/metrics`` reports the
-queue's depth and age, then one worker drains it); kills one instance (SIGKILL) and
-sees the other serve, autosave and render the next PDF through the restarted worker;
-checks the request id in the answer, the application's JSON log and nginx's log;
-stops all it started.
+worker, ``sendtestemail``; nginx's edge (``edge``: HEAD, body limits); six hostile
+50 MB training logs at once (``hostile_logs``: read by the worker, ``/healthz`` as
+fast); a deadline's backlog of 120 PDF tasks with the worker stopped (``deadline``:
+both instances stay ready, each one's ``/metrics`` reports the queue's depth and age,
+then one worker drains it); kills one instance (SIGKILL) and sees the other serve,
+autosave and render the next PDF through the restarted worker; checks the request id
+in the answer, the application's JSON log and nginx's log; installs a fresh copy of
+the tree with ``make install-prod`` and reads German in it as the service user; dumps
+the database with ``deploy/backup/aifactory-backup`` and restores the dump into a
+second database; stops all it started.
 
 Exit status 0 when every step passed, 1 when one failed (its logs are printed),
 2 when it cannot run (no PostgreSQL, no nginx).
 
 One module per part: ``common`` (what every part shares), ``pages`` (forms and a
-browser), ``stack`` (what is started and stopped), ``walk`` (the steps) and ``run``.
+browser), ``stack`` (what is started and stopped), ``walk`` (the steps), ``recipe``
+(the install and the backup) and ``run``.
 """
 
 from .run import main

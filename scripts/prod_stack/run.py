@@ -13,6 +13,7 @@ from .deadline import deadline_backlog
 from .edge import edge_limits
 from .hostile_logs import hostile_log_uploads
 from .pages import Browser
+from .recipe import operator_recipe
 from .stack import Stack
 from .walk import (
     autosaves_on_both,
@@ -92,6 +93,7 @@ def main() -> int:
         stack.step(
             "Request id in the answer and both logs", request_ids, stack, browser
         )
+        operator_recipe(stack, proposal)  # install-prod's catalogues, the backup
         stack.step("Health endpoints after all that", health_after, stack, browser)
     except Exception as exc:  # a failed check, or anything the walk did not expect
         failed = True

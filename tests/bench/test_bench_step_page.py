@@ -94,7 +94,7 @@ def _ten_times(source: Proposal) -> Proposal:
 )
 @override_settings(DEBUG=False)
 def test_step_page_with_ten_times_the_rows(client, catalogue, title, step):
-    call_command("load_demo", verbosity=0)
+    call_command("load_demo", "--with-public-passwords", verbosity=0)
     demo = _demo(title)
     counts = {kind: getattr(demo, kind).count() for kind in KINDS}
     bigger = _ten_times(demo)

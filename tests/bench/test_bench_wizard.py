@@ -48,7 +48,7 @@ HX = {"HX-Request": "true"}
 
 @pytest.fixture
 def demo_client(client, catalogue):
-    call_command("load_demo", verbosity=0)
+    call_command("load_demo", "--with-public-passwords", verbosity=0)
     proposal = Proposal.objects.get(owner__username="demo", title__contains="paper")
     client.force_login(proposal.owner)
     return client, proposal

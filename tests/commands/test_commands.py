@@ -148,8 +148,8 @@ def test_load_demo_puts_proposals_in_the_review_queue(catalogue):
 
     from proposals.models import Proposal, ReviewState
 
-    call_command("load_demo", verbosity=0)
-    call_command("load_demo", verbosity=0)  # idempotent
+    call_command("load_demo", "--with-public-passwords", verbosity=0)
+    call_command("load_demo", "--with-public-passwords", verbosity=0)  # idempotent
     statuses = sorted(
         ReviewState.objects.values_list("proposal__status", "latest_revision__number")
     )

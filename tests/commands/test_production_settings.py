@@ -20,6 +20,7 @@ PRODUCTION_ENV = {
     "DJANGO_SECRET_KEY": "k" * 50 + "production-like-secret-for-the-test",
     "DJANGO_ALLOWED_HOSTS": "wizard.example.eu",
     "DJANGO_CSRF_TRUSTED_ORIGINS": "https://wizard.example.eu",
+    "DJANGO_SITE_URL": "https://wizard.example.eu",
     "DJANGO_BEHIND_PROXY": "1",
     "DJANGO_CACHE_BACKEND": "db",
 }

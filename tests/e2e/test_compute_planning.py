@@ -14,7 +14,7 @@ LUMI = "Defect detection models for paper mills"
 
 @pytest.fixture
 def demo(e2e_catalogue):
-    call_command("load_demo", verbosity=0)
+    call_command("load_demo", "--with-public-passwords", verbosity=0)
     return Proposal.objects.get(title=LUMI)
 
 

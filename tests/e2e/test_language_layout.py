@@ -35,7 +35,7 @@ SIGNED_IN = {
 
 @pytest.fixture
 def demo(e2e_catalogue):
-    call_command("load_demo", verbosity=0)
+    call_command("load_demo", "--with-public-passwords", verbosity=0)
     return User.objects.get(username="demo")
 
 

@@ -34,7 +34,7 @@ def log_in(page: Page, base: str, username: str, password: str):
 
 @pytest.fixture
 def submitted(e2e_catalogue):
-    call_command("load_demo", verbosity=0)
+    call_command("load_demo", "--with-public-passwords", verbosity=0)
     proposal = proposal_with_children(
         Proposal.objects.filter(title__contains="paper mills")
     ).get()

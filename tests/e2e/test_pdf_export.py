@@ -14,7 +14,7 @@ from tests.e2e.test_staff_journey import log_in
 
 @pytest.fixture
 def draft(e2e_catalogue):
-    call_command("load_demo", verbosity=0)
+    call_command("load_demo", "--with-public-passwords", verbosity=0)
     return Proposal.objects.filter(owner__username="demo").order_by("pk").first()
 
 

@@ -24,7 +24,7 @@ def wait_saved(page: Page):
 
 @pytest.fixture
 def demo(e2e_catalogue):
-    call_command("load_demo", verbosity=0)
+    call_command("load_demo", "--with-public-passwords", verbosity=0)
     return Proposal.objects.get(title=TITLE)
 
 

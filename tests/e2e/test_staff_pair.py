@@ -34,7 +34,7 @@ def serious_violations(page: Page) -> list[str]:
 
 @pytest.fixture
 def demo(e2e_catalogue):
-    call_command("load_demo", verbosity=0)
+    call_command("load_demo", "--with-public-passwords", verbosity=0)
     colleague = UserFactory(username="colleague", email="colleague@example.eu")
     colleague.groups.add(Group.objects.get(name=STAFF_GROUP))
     proposal = Proposal.objects.get(title=TITLE)
@@ -72,7 +72,7 @@ def test_two_staff_members_in_parallel(browser, live_server, demo, artifacts):
     colleague.get_by_role("button", name="Take it over from staff").click()
     expect(colleague.get_by_test_id("handler")).to_contain_text("you")
     told = OutgoingMail.objects.filter(
-        to="staff@example.eu", subject__contains="taken over by colleague"
+        to="staff@example.org", subject__contains="taken over by colleague"
     )
     assert told.count() == 1
 

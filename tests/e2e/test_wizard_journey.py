@@ -160,7 +160,7 @@ def test_every_step_is_accessible(
 ):
     from django.core.management import call_command
 
-    call_command("load_demo", verbosity=0)
+    call_command("load_demo", "--with-public-passwords", verbosity=0)
     proposal = Proposal.objects.get(
         owner__username="demo", title__contains="paper mills"
     )

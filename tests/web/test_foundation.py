@@ -98,6 +98,8 @@ def test_check_deploy_is_clean_in_production_like_environment():
             "DJANGO_DEBUG": "0",
             "DJANGO_SECRET_KEY": "k9$Fq2!xZ7@pL0&vR4^mN8*wT1(cY6)hB3_eJ5+uG0=dS2" * 2,
             "DJANGO_ALLOWED_HOSTS": "wizard.example.eu",
+            "DJANGO_SITE_URL": "https://wizard.example.eu",
+            "DJANGO_CACHE_BACKEND": "db",
         },
         capture_output=True,
         text=True,

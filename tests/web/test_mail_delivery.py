@@ -123,7 +123,7 @@ def test_retries_are_bounded_with_growing_delays(
 
 @pytest.fixture
 def demo_staff(db, catalogue):
-    call_command("load_demo", stdout=open("/dev/null", "w"))  # noqa: SIM115
+    call_command("load_demo", "--with-public-passwords", verbosity=0)
     return User.objects.get(username="staff")
 
 
@@ -185,7 +185,7 @@ def test_demo_staff_is_not_a_superuser(demo_staff, catalogue):
     assert not demo_staff.has_perm("proposals.change_cluster")
     # A database from before keeps its users but loses the superuser flag.
     User.objects.filter(pk=demo_staff.pk).update(is_superuser=True)
-    call_command("load_demo", stdout=open("/dev/null", "w"))  # noqa: SIM115
+    call_command("load_demo", "--with-public-passwords", verbosity=0)
     demo_staff.refresh_from_db()
     assert not demo_staff.is_superuser
     assert demo_staff.check_password("aifactory-staff")

@@ -370,7 +370,7 @@ def _stored_text() -> list[str]:
 
 @pytest.fixture
 def demo(catalogue):
-    call_command("load_demo", verbosity=0)
+    call_command("load_demo", "--with-public-passwords", verbosity=0)
     owner = User.objects.get(username="demo")
     sent = Proposal.objects.filter(owner=owner, review_state__isnull=False).first()
     draft = Proposal.objects.filter(owner=owner, review_state__isnull=True).first()

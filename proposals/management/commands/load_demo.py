@@ -1,11 +1,17 @@
 """Create the demo users and the demo proposals (idempotent): two drafts, and three
-proposals at work in the review (waiting, a change request answered, ready)."""
+proposals at work in the review (waiting, a change request answered, ready).
+
+For development (``make run``): the accounts' passwords are printed by ``make run``
+and written in the README, so the command refuses a site with debug off unless it
+is told ``--with-public-passwords``. The demo's addresses are in a domain reserved
+for examples (RFC 2606), and the mails the demo review causes are stored as not sent,
+never handed to the task worker and its relay."""
 
 from pathlib import Path
 
 from django.conf import settings
 from django.contrib.auth.models import Group, User
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
 from proposals import selectors, services
@@ -32,12 +38,16 @@ DEMO_REVIEWS = {
 }
 # username: (password, e-mail, role). The support staff member uses the review pages
 # and, in the admin, only the mail delivery; the administrator is the superuser.
+# The addresses are in example.org, reserved for examples (RFC 2606): nobody has them.
 APPLICANT, SUPPORT, ADMIN = "applicant", "support", "admin"
+DEMO_DOMAIN = "example.org"
 DEMO_USERS = {
-    "demo": ("aifactory-demo", "demo@example.eu", APPLICANT),
-    "staff": ("aifactory-staff", "staff@example.eu", SUPPORT),
-    "admin": ("aifactory-admin", "admin@example.eu", ADMIN),
+    "demo": ("aifactory-demo", f"demo@{DEMO_DOMAIN}", APPLICANT),
+    "staff": ("aifactory-staff", f"staff@{DEMO_DOMAIN}", SUPPORT),
+    "admin": ("aifactory-admin", f"admin@{DEMO_DOMAIN}", ADMIN),
 }
+PUBLIC_PASSWORDS_FLAG = "--with-public-passwords"
+MAIL_WITHHELD = "Demo data (load_demo): stored, never sent."
 
 
 class Command(BaseCommand):
@@ -46,8 +56,28 @@ class Command(BaseCommand):
         "demo proposals."
     )
 
-    @transaction.atomic
+    def add_arguments(self, parser):
+        parser.add_argument(
+            PUBLIC_PASSWORDS_FLAG,
+            action="store_true",
+            help="Load the demo on a site with debug off too: its accounts, an "
+            "administrator among them, have the passwords the README prints.",
+        )
+
     def handle(self, *args, **options):
+        if not settings.DEBUG and not options["with_public_passwords"]:
+            raise CommandError(
+                "Refused: debug is off, so this may be a production database. The "
+                "demo creates the superuser 'admin' and two more accounts whose "
+                "passwords are printed in the README. For a development database, "
+                "set DJANGO_DEBUG=1 (make demo does); to load it anyway (a training "
+                f"site), add {PUBLIC_PASSWORDS_FLAG}."
+            )
+        with services.mail_withheld(reason=MAIL_WITHHELD):
+            self.load()
+
+    @transaction.atomic
+    def load(self):
         staff_group = Group.objects.get(name=STAFF_GROUP)
         for username, (password, email, role) in DEMO_USERS.items():
             user, created = User.objects.get_or_create(
@@ -55,7 +85,9 @@ class Command(BaseCommand):
             )
             if created:
                 user.set_password(password)
-            # Roles are reset on every run: an older database made "staff" a superuser.
+            # Roles are reset on every run: an older database made "staff" a superuser;
+            # so are the addresses: an older one gave them a domain somebody may own.
+            user.email = email
             user.is_staff = role in (SUPPORT, ADMIN)
             user.is_superuser = role == ADMIN
             user.save()
