@@ -54,7 +54,10 @@ class RedisServer:
             if self.maxmemory:
                 argv += ["--maxmemory", self.maxmemory]
             self.process = subprocess.Popen(
-                argv, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT
+                argv,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,  # its own group: stopped as a group
             )
             if self._wait_until_it_answers(port):
                 self.port = port

@@ -22,13 +22,17 @@ collected directory, sign-up with the confirmation mail through the relay, a
 proposal, an autosave on one instance and the next on the other, a PDF through the
 worker, ``sendtestemail``; kills one instance (SIGKILL) and sees the other serve,
 autosave and render the next PDF through the restarted worker; checks the request
-id in the answer, the application's JSON log and nginx's log; stops all it started.
+id in the answer, the application's JSON log and nginx's log; then starts Debian's
+``redis-server`` on loopback and restarts both instances with ``DJANGO_CACHE_URL``
+(``redis_cache``): still signed in, the reset limit counted over both instances, a
+Redis restart signing nobody out; stops all it started.
 
 Exit status 0 when every step passed, 1 when one failed (its logs are printed),
 2 when it cannot run (no PostgreSQL, no nginx).
 
 One module per part: ``common`` (what every part shares), ``pages`` (forms and a
-browser), ``stack`` (what is started and stopped), ``walk`` (the steps) and ``run``.
+browser), ``stack`` (what is started and stopped), ``walk`` (the steps),
+``redis_cache`` (the instances on Redis) and ``run``.
 """
 
 from .run import main

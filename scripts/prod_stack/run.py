@@ -11,6 +11,7 @@ from pathlib import Path
 from .common import wait_for
 from .hostile_logs import hostile_log_uploads
 from .pages import Browser
+from .redis_cache import instances_on_redis
 from .stack import Stack
 from .walk import (
     autosaves_on_both,
@@ -83,6 +84,10 @@ def main() -> int:
         stack.step(
             "Request id in the answer and both logs", request_ids, stack, browser
         )
+        stack.step(
+            "Both instances on Redis: sessions, limits, a Redis restart",
+            instances_on_redis, stack, browser, typist,
+        )  # fmt: skip
         stack.step("Health endpoints after all that", health_after, stack, browser)
     except Exception as exc:  # a failed check, or anything the walk did not expect
         failed = True

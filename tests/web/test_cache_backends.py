@@ -15,9 +15,13 @@ from unittest import mock
 
 import django_ratelimit.core
 import pytest
+import redis
 from django.core import mail
 from django.core.cache import caches
 from django.core.management import call_command
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from aifactory import caching
@@ -123,8 +127,6 @@ def test_chart_churn_alone_culls_charts_first_in_the_database(client, settings):
 
 
 def _counter_keys():
-    from django.db import connection
-
     with connection.cursor() as cursor:
         cursor.execute("SELECT cache_key FROM aifactory_cache_culling")
         return [key for (key,) in cursor.fetchall() if ":rl:" in key]
@@ -142,10 +144,10 @@ def test_values_round_trip_through_redis_under_the_sites_prefix(settings, redis_
     assert cache.add("rl:counter", 1, 60) is True
     assert cache.incr("rl:counter") == 2
     # Django's key: prefix, version, key; another site's prefix keeps apart.
-    assert redis_server.command(b"SELECT", b"2") == b"+OK"
-    client = cache._cache.get_client("rl:counter")
+    client = redis.Redis.from_url(redis_server.url(2))
     assert client.get("aifactory-test:1:rl:counter") == b"2"
     assert 0 < client.ttl("aifactory-test:1:rl:counter") <= 60
+    client.close()
     other = caching.caches(url=redis_server.url(2), backend="", key_prefix="other")
     settings.CACHES = other
     assert caches["default"].get("chart:v1:svg:100:abc") is None
@@ -172,3 +174,28 @@ def test_a_redis_restart_signs_nobody_out_with_cached_db_sessions(
     redis_server.restart()
     answer = client.get(page)
     assert (answer.status_code == 200) is signed_in_after_restart
+
+
+def test_a_signed_in_page_reads_its_session_from_redis_not_the_database(
+    user, settings, redis_server
+):
+    """cached_db: once the session is in Redis its SELECT leaves every request
+    (issue 33: the session and the user were two statements on every autosave)."""
+    page = reverse("proposals:list")
+    statements = {}
+    for engine, cache in [
+        ("db", _database_cache()),
+        ("cached_db", _redis_cache(redis_server.url(4))),
+    ]:
+        settings.SESSION_ENGINE = f"django.contrib.sessions.backends.{engine}"
+        settings.CACHES = cache
+        call_command("createcachetable", verbosity=0)
+        browser = Client()  # its middleware reads SESSION_ENGINE once
+        browser.force_login(user)
+        browser.get(page)  # the first read from the database fills Redis
+        with CaptureQueriesContext(connection) as captured:
+            assert browser.get(page).status_code == 200
+        statements[engine] = [query["sql"] for query in captured.captured_queries]
+    assert any("django_session" in sql for sql in statements["db"])
+    assert not any("django_session" in sql for sql in statements["cached_db"])
+    assert len(statements["cached_db"]) == len(statements["db"]) - 1
