@@ -133,9 +133,10 @@ install-prod:
 
 ## make prodcheck: the production stack on this machine (PostgreSQL, two gunicorn
 ## instances behind nginx, the supervised worker, an SMTP relay with STARTTLS and
-## login), walked and stopped again (scripts/prod_stack/). Installs nginx when it can.
+## login), walked and stopped again (scripts/prod_stack/), then the two instances again
+## with a Redis cache. Installs nginx and redis-server when it can.
 prodcheck: venv translations
-	@bash scripts/system_packages.sh nginx openssl
+	@bash scripts/system_packages.sh nginx openssl redis-server
 	$(PY) -m scripts.prod_stack
 
 check-deploy: venv

@@ -13,6 +13,7 @@ from urllib.parse import quote_plus
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
+from aifactory import caching
 from aifactory.env import env_addresses, env_bool, env_int, env_list, env_str
 from proposals.domain.fields import most_step_characters, most_step_inputs
 
@@ -184,14 +185,17 @@ AXES_LOCKOUT_CALLABLE = "proposals.views.accounts.login_locked_out"
 AXES_CLIENT_IP_CALLABLE = "proposals.http.client_ip"
 # Sign-up, password reset and "send the link again" are rate-limited with
 # django-ratelimit (rates beside the views in proposals/views/accounts.py), counted in
-# the default cache: per process with locmem, shared with DJANGO_CACHE_BACKEND=db.
+# the default cache: per process with locmem, shared with DJANGO_CACHE_BACKEND=db or
+# DJANGO_CACHE_URL (Redis).
+RATELIMIT_USE_CACHE = "default"
 RATELIMIT_IP_META_KEY = "proposals.http.client_ip"
 RATELIMIT_VIEW = "proposals.views.accounts.too_many_attempts"
 # django-ratelimit prefers memcached or Redis: the database cache increments with a
-# read and a write, so two simultaneous requests may count as one. For throttling
-# sign-ups that is close enough, and it needs no extra server. (Its system checks say
-# so only when "django_ratelimit" is in INSTALLED_APPS, which the decorator does not
-# need.)
+# read and a write, so two simultaneous requests may count as one, and when full it
+# culls counters by their key's order, not their age (aifactory/caching.py). For
+# one machine that is close enough, and it needs no extra server; with several
+# instances, Redis counts atomically. (Its system checks say so only when
+# "django_ratelimit" is in INSTALLED_APPS, which the decorator does not need.)
 LOGIN_REDIRECT_URL = "proposals:landing"  # staff: the review queue
 LOGOUT_REDIRECT_URL = "login"
 
@@ -284,19 +288,21 @@ HOLIDAY_COUNTRY = env_str("DJANGO_HOLIDAY_COUNTRY", default="BE")
 # by ``manage.py db_worker`` (django-tasks with the django-tasks-db backend).
 TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
 
-# The cache holds rendered charts keyed by a hash of their data: any process may fill it,
-# none depends on it. Local memory is per process; set DJANGO_CACHE_URL-free deployments
-# to the database cache (``DJANGO_CACHE_BACKEND=db``) to share it across processes.
-CACHES = {
-    "default": {
-        "BACKEND": "django.core.cache.backends.db.DatabaseCache"
-        if env_str("DJANGO_CACHE_BACKEND", default="locmem") == "db"
-        else "django.core.cache.backends.locmem.LocMemCache",
-        "LOCATION": "aifactory_cache",
-        "TIMEOUT": 60 * 60 * 24,
-        "OPTIONS": {"MAX_ENTRIES": 2000},
-    }
-}
+# The cache holds rendered charts keyed by a hash of their data (any process may fill
+# it, none depends on it) and the rate limits' counters (aifactory/caching.py). Local
+# memory is per process; the database cache (``DJANGO_CACHE_BACKEND=db``) is shared
+# by the processes of one site; Redis (``DJANGO_CACHE_URL=redis://...``) is shared
+# and removes a key only when its time is up or by its memory policy.
+CACHE_URL = env_str("DJANGO_CACHE_URL").strip()
+CACHES = caching.caches(
+    url=CACHE_URL,
+    backend=env_str("DJANGO_CACHE_BACKEND").strip(),
+    key_prefix=env_str("DJANGO_CACHE_KEY_PREFIX", default="aifactory"),
+)
+if CACHE_URL:
+    # Sessions are read from Redis (no query per request) and written to the
+    # database too, so a Redis restart or eviction signs nobody out.
+    SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 
 SESSION_COOKIE_HTTPONLY = True
 CSRF_COOKIE_HTTPONLY = False  # htmx reads no cookie: the token travels in hx-headers.

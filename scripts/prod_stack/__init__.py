@@ -29,14 +29,17 @@ autosave and render the next PDF through the restarted worker; checks the reques
 in the answer, the application's JSON log and nginx's log; installs a fresh copy of
 the tree with ``make install-prod`` and reads German in it as the service user; dumps
 the database with ``deploy/backup/aifactory-backup`` and restores the dump into a
-second database; stops all it started.
+second database; then starts Debian's ``redis-server`` on loopback and restarts both
+instances with ``DJANGO_CACHE_URL`` (``redis_cache``: still signed in, the reset limit
+counted over both instances, a Redis restart signing nobody out); stops all it
+started.
 
 Exit status 0 when every step passed, 1 when one failed (its logs are printed),
 2 when it cannot run (no PostgreSQL, no nginx).
 
 One module per part: ``common`` (what every part shares), ``pages`` (forms and a
 browser), ``stack`` (what is started and stopped), ``walk`` (the steps), ``recipe``
-(the install and the backup) and ``run``.
+(the install and the backup), ``redis_cache`` (the instances on Redis) and ``run``.
 """
 
 from .run import main

@@ -14,6 +14,7 @@ from .edge import edge_limits
 from .hostile_logs import hostile_log_uploads
 from .pages import Browser
 from .recipe import operator_recipe
+from .redis_cache import instances_on_redis
 from .stack import Stack
 from .walk import (
     autosaves_on_both,
@@ -94,6 +95,10 @@ def main() -> int:
             "Request id in the answer and both logs", request_ids, stack, browser
         )
         operator_recipe(stack, proposal)  # install-prod's catalogues, the backup
+        stack.step(
+            "Both instances on Redis: sessions, limits, a Redis restart",
+            instances_on_redis, stack, browser, typist,
+        )  # fmt: skip
         stack.step("Health endpoints after all that", health_after, stack, browser)
     except Exception as exc:  # a failed check, or anything the walk did not expect
         failed = True
