@@ -85,6 +85,12 @@ class Saved:
             or self.outcome.row_full
         )
 
+    def _restore_full(self) -> set[str]:
+        """The removed row that "Add it back" could not add: its table is full."""
+        if self.row_op and self.row_op[0] == "restore" and self.outcome.row_full:
+            return {f"{self.row_op[1]}-{self.row_op[2]}"}
+        return set()
+
     def context(self) -> dict:
         return {
             "saved": True,
@@ -93,9 +99,10 @@ class Saved:
             "row_changed": describe_row_changed(self.outcome.row_changed, self.fmt),
             "row_gone": describe_row_gone(self.row_op, self.outcome.row_gone),
             "restore_refused": self.restore_refused,
-            # The removed rows this save found typed into: their typing is what it
-            # could not store (the save status says so; see ``wizard._page``).
-            "gone_typed": set(self.gone),
+            # The removed rows this save found typed into, and the one it was asked
+            # to add back into a full table: their typing is what it could not store
+            # (the save status says so; see ``wizard._page``).
+            "gone_typed": set(self.gone) | self._restore_full(),
             "row_full": self.outcome.row_full,  # an add refused: the table is full
         }
 
