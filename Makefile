@@ -9,7 +9,8 @@ PORT ?= 8000
 .PHONY: translations messages run worker setup venv assets migrate demo test test-fast e2e lint format bench check-deploy clean system-packages loadtest lock install-prod prodcheck
 
 ## make run: set everything up, load the demo data and serve at http://127.0.0.1:$(PORT)
-## (8000 unless PORT= says otherwise), with the task worker (it sends the e-mails)
+## (8000 unless PORT= says otherwise; the links mailed point there too, unless
+## DJANGO_SITE_URL says otherwise), with the task worker (it sends the e-mails)
 ## running beside the server until Ctrl-C, started again whenever it exits
 ## (scripts/keep_alive.sh).
 run: setup demo
@@ -19,7 +20,8 @@ run: setup demo
 	@echo "  Demo support staff: staff / aifactory-staff"
 	@echo "  Administrator:      admin / aifactory-admin (Django admin, superuser)"
 	@echo ""
-	DJANGO_DEBUG=1 bash scripts/keep_alive.sh $(PY) manage.py db_worker --no-reload & \
+	export DJANGO_SITE_URL="$${DJANGO_SITE_URL:-http://127.0.0.1:$(PORT)}"; \
+	  DJANGO_DEBUG=1 bash scripts/keep_alive.sh $(PY) manage.py db_worker --no-reload & \
 	  worker=$$!; \
 	  trap 'kill $$worker 2>/dev/null; wait $$worker 2>/dev/null' EXIT INT TERM; \
 	  DJANGO_DEBUG=1 $(PY) manage.py runserver 127.0.0.1:$(PORT)

@@ -66,6 +66,34 @@ def test_make_run_starts_the_worker_under_keep_alive():
     assert line.index("scripts/keep_alive.sh") < line.index("manage.py db_worker")
 
 
+def test_make_run_on_another_port_mails_links_to_that_port():
+    """``make run PORT=8101`` (the README's hint when 8000 is busy) once mailed
+    confirmation links to port 8000: the worker, which sends the mail, and the
+    server both get the port's address (unless DJANGO_SITE_URL says otherwise)."""
+    env = {k: v for k, v in os.environ.items() if k != "DJANGO_SITE_URL"}
+    recipe = subprocess.run(
+        ["make", "-n", "run", "PORT=8101"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+        env=env,
+    ).stdout
+    joined = recipe.replace("\\\n", " ")
+    [line] = [line for line in joined.splitlines() if "manage.py db_worker" in line]
+    export = line[line.index("export DJANGO_SITE_URL") :].split(";")[0]
+    exported = subprocess.run(
+        ["bash", "-c", f'{export}; echo "$DJANGO_SITE_URL"'],
+        capture_output=True,
+        text=True,
+        check=True,
+        env=env,
+    ).stdout.strip()
+    assert exported == "http://127.0.0.1:8101"
+    assert line.index("DJANGO_SITE_URL") < line.index("manage.py db_worker")
+    assert "manage.py runserver 127.0.0.1:8101" in line
+
+
 def test_a_killed_worker_is_started_again_and_stops_with_its_supervisor(tmp_path):
     env = dict(
         os.environ,
