@@ -60,7 +60,44 @@ __all__ = [
 # --- Reading the cells into rows ---------------------------------------------------
 
 
-_TOTAL = re.compile(r"^(total|sum|totals|grand total)\b", re.IGNORECASE)
+#: The words a sum line starts with, in the languages applicants write drafts in
+#: (English, German, French, Italian, Spanish): such a line is the table's total,
+#: not a row, whatever its first cell goes on to say.
+TOTAL_WORDS = (
+    # English
+    "total",
+    "totals",
+    "grand total",
+    "subtotal",
+    "sum",
+    # German
+    "summe",
+    "gesamt",
+    "gesamtsumme",
+    "insgesamt",
+    "zwischensumme",
+    # French
+    "totaux",
+    "total général",
+    "sous-total",
+    "somme",
+    # Italian
+    "totale",
+    "totali",
+    "totale generale",
+    "subtotale",
+    "somma",
+    # Spanish
+    "totales",
+    "total general",
+    "suma",
+)
+_TOTAL = re.compile(
+    "^(?:"
+    + "|".join(re.escape(word) for word in sorted(TOTAL_WORDS, key=len, reverse=True))
+    + r")(?!\w)",
+    re.IGNORECASE,
+)
 _TEXT_LIMITS = {
     "title": limits.LINE_CHARS,
     "hardware": limits.LINE_CHARS,

@@ -161,6 +161,45 @@ def test_markdown_job_plan_skips_the_total_line_and_says_so():
     assert any("total line" in line for line in paste.skipped)
 
 
+@pytest.mark.parametrize(
+    "total",
+    [
+        "Summe",
+        "Gesamt",
+        "Insgesamt",
+        "Totale",
+        "Somma",
+        "Total général",
+        "Somme",
+        "Suma",
+        "TOTAL",
+        "Sous-total",
+        "Subtotal",
+        "**Summe**",
+        "Zwischensumme:",
+    ],
+)
+def test_a_total_line_in_any_drafting_language_is_not_a_job(total):
+    # German decimal comma, as a German draft writes it.
+    text = (
+        "Job\tGPUs\tStunden\tJobs\tGPU-Stunden\n"
+        "Sweep\t8\t4\t120\t3.840\n"
+        "Pre-training\t32\t24\t16\t12.288\n"
+        f"{total}\t\t\t136\t16.128\n"
+    )
+    paste = read_paste(text, "jobs", Context(DE))
+    assert [r.values["title"] for r in paste.rows] == ["Sweep", "Pre-training"]
+    assert not any(r.problems for r in paste.rows)
+    assert any("Line 4 is a total line" in line for line in paste.skipped)
+
+
+@pytest.mark.parametrize("title", ["Totalitarian ablation", "Summer sweep", "Sumatra"])
+def test_a_job_whose_name_only_begins_like_a_total_word_is_kept(title):
+    text = f"Job\tGPUs\tHours\tJobs\n{title}\t8\t4\t2\n"
+    paste = read_paste(text, "jobs", Context(EN))
+    assert [r.values["title"] for r in paste.rows] == [title]
+
+
 def test_pasted_gpu_hours_that_do_not_multiply_out_are_pointed_out():
     text = "Job\tGPUs\tHours\tJobs\tGPU-hours\nEval\t4\t2\t160\t1,200\n"
     (row,) = read_paste(text, "jobs", Context(EN)).rows
