@@ -344,6 +344,38 @@ def _cell(column: Column, text: str, kind: str, ctx: Context, row: PastedRow) ->
         row.values[key] = value
 
 
+def _repeats_the_sums(row: PastedRow, above: list, ctx: Context) -> bool:
+    """Whether a job-plan line is the sum of the rows above it, whatever its first
+    cell says: no GPUs and no hours (a job has both), at least two rows above, and
+    each number it holds (jobs, GPU-hours) equal to that column's sum."""
+    values = row.values
+    if (
+        row.problems
+        or values.get("gpus") is not None
+        or values.get("hours") is not None
+    ):
+        return False
+    jobs = [r.values for r in above if not r.problems]
+    if len(jobs) < 2:
+        return False
+    checks = []
+    if values.get("count") is not None:
+        checks.append(values["count"] == sum(job.get("count") or 0 for job in jobs))
+    computed = values.get("_computed")
+    if computed:
+        try:
+            pasted = parse_number(computed, ctx.fmt, places=2).value
+        except NumberError:
+            return False
+        parts = [
+            Decimal(job["gpus"]) * Decimal(job["hours"]) * Decimal(job["count"])
+            for job in jobs
+            if None not in (job.get("gpus"), job.get("hours"), job.get("count"))
+        ]
+        checks.append(len(parts) == len(jobs) and pasted == sum(parts))
+    return bool(checks) and all(checks)
+
+
 def _check_row(kind: str, row: PastedRow, ctx: Context) -> None:
     computed = row.values.pop("_computed", None)
     values = row.values
@@ -494,6 +526,14 @@ def read_paste(
             )
         for column, cell in zip(paste.columns, cells, strict=False):
             _cell(column, cell.replace("*", "").strip(), kind, ctx, row)
+        if kind == "jobs" and _repeats_the_sums(row, paste.rows, ctx):
+            paste.skipped.append(
+                gettext(
+                    "Line {number} repeats the sums of the rows above: a total line, "
+                    "not added (the wizard adds up the rows itself)."
+                ).format(number=number)
+            )
+            continue
         waiting = any(
             cell.strip() and not column.known
             for column, cell in zip(paste.columns, cells, strict=False)

@@ -193,6 +193,31 @@ def test_a_total_line_in_any_drafting_language_is_not_a_job(total):
     assert any("Line 4 is a total line" in line for line in paste.skipped)
 
 
+@pytest.mark.parametrize("name", ["Σ", "", "Aufwand gesamt", "Overall"])
+def test_a_line_that_repeats_the_column_sums_is_a_total_whatever_its_name(name):
+    text = (
+        "Job\tGPUs\tHours\tJobs\tGPU-hours\n"
+        "Sweep\t8\t4\t120\t3,840\n"
+        "Pre-training\t32\t24\t16\t12,288\n"
+        f"{name}\t\t\t136\t16,128\n"
+    )
+    paste = read_paste(text, "jobs", Context(EN))
+    assert [r.values["title"] for r in paste.rows] == ["Sweep", "Pre-training"]
+    assert any("Line 4 repeats the sums" in line for line in paste.skipped)
+
+
+def test_a_line_without_gpus_whose_numbers_are_not_the_sums_stays_a_row():
+    text = (
+        "Job\tGPUs\tHours\tJobs\tGPU-hours\n"
+        "Sweep\t8\t4\t120\t3,840\n"
+        "Pre-training\t32\t24\t16\t12,288\n"
+        "Evaluation\t\t\t10\t500\n"
+    )
+    paste = read_paste(text, "jobs", Context(EN))
+    assert [r.values.get("title") for r in paste.rows][-1] == "Evaluation"
+    assert not any("repeats the sums" in line for line in paste.skipped)
+
+
 @pytest.mark.parametrize("title", ["Totalitarian ablation", "Summer sweep", "Sumatra"])
 def test_a_job_whose_name_only_begins_like_a_total_word_is_kept(title):
     text = f"Job\tGPUs\tHours\tJobs\n{title}\t8\t4\t2\n"
