@@ -14,6 +14,7 @@ from django.db.migrations.executor import MigrationExecutor
 from django.http.request import validate_host
 from django.utils.translation import to_locale
 
+from proposals.domain.response_times import calendar_problem
 from proposals.domain.terms import family_mismatch
 from proposals.domain.types import CALL_FAMILY_LABELS
 
@@ -190,4 +191,27 @@ def cache_is_shared_between_processes(app_configs=None, **kwargs):
         for alias in sorted(aliases)
         if alias in settings.CACHES
         and settings.CACHES[alias]["BACKEND"] in PER_PROCESS_CACHES
+    ]
+
+
+# --------------------------------------------------------------------------------------
+# The desk's working days: a holiday calendar the ``holidays`` library has. An unknown
+# code once passed ``check`` and turned the staff queue into a 500 for everyone.
+
+
+@checks.register()
+def holiday_calendar_exists(app_configs=None, **kwargs):
+    """``DJANGO_HOLIDAY_COUNTRY`` names a calendar: a country (``FI``) or a country
+    and subdivision (``ES-CT``); blank counts weekends only."""
+    problem = calendar_problem(settings.HOLIDAY_COUNTRY or "")
+    if problem is None:
+        return []
+    return [
+        checks.Error(
+            f"DJANGO_HOLIDAY_COUNTRY {problem}.",
+            hint="Use an ISO 3166 country code, optionally with its ISO 3166-2 "
+            "subdivision (FI, BE, ES-CT for Catalonia, DE-BY for Bavaria), or leave "
+            "it blank to count weekends only.",
+            id="proposals.E004",
+        )
     ]

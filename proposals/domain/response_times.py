@@ -97,13 +97,43 @@ def typical_days_by_mode(terms: CallTerms) -> dict[tuple[str, str], int]:
     }
 
 
+def holiday_calendar(code: str) -> tuple[str, str | None]:
+    """A desk's calendar as settings name it: an ISO 3166 country with an optional
+    ISO 3166-2 subdivision (``FI``, ``ES-CT`` for Catalonia, ``DE-BY`` for
+    Bavaria), as (country, subdivision or ``None``)."""
+    country, _, subdivision = code.strip().upper().partition("-")
+    return country, subdivision or None
+
+
+def calendar_problem(code: str) -> str | None:
+    """Why ``code`` names no holiday calendar the ``holidays`` library has (``None``
+    when it does, or for a blank code: weekends only)."""
+    if not code.strip():
+        return None
+    country, subdivision = holiday_calendar(code)
+    supported = holiday_calendars.list_supported_countries()
+    if country not in supported:
+        return f"{code!r}: no public-holiday calendar for a country {country!r}"
+    if subdivision is not None and subdivision not in supported[country]:
+        known = ", ".join(supported[country]) or "none"
+        return (
+            f"{code!r}: {country} has no subdivision {subdivision!r} in the holiday "
+            f"calendars (its subdivisions: {known})"
+        )
+    return None
+
+
 @lru_cache(maxsize=64)
 def public_holidays(country: str, year: int) -> tuple[datetime.date, ...]:
-    """The public holidays of ``country`` (ISO 3166 code) in ``year``; none for a
+    """The public holidays of ``country`` (an ISO 3166 code, with an optional
+    subdivision: ``ES-CT``, see :func:`holiday_calendar`) in ``year``; none for a
     blank country."""
     if not country:
         return ()
-    return tuple(sorted(holiday_calendars.country_holidays(country, years=year)))
+    code, subdivision = holiday_calendar(country)
+    return tuple(
+        sorted(holiday_calendars.country_holidays(code, subdiv=subdivision, years=year))
+    )
 
 
 def working_days_between(
