@@ -39,6 +39,7 @@ from .paste_columns import (
     split_cells,
     targets,
 )
+from .paste_totals import is_total, repeats_the_sums, sum_line_note
 from .sections import TABLE_BY_KIND
 
 __all__ = [
@@ -60,44 +61,6 @@ __all__ = [
 # --- Reading the cells into rows ---------------------------------------------------
 
 
-#: The words a sum line starts with, in the languages applicants write drafts in
-#: (English, German, French, Italian, Spanish): such a line is the table's total,
-#: not a row, whatever its first cell goes on to say.
-TOTAL_WORDS = (
-    # English
-    "total",
-    "totals",
-    "grand total",
-    "subtotal",
-    "sum",
-    # German
-    "summe",
-    "gesamt",
-    "gesamtsumme",
-    "insgesamt",
-    "zwischensumme",
-    # French
-    "totaux",
-    "total général",
-    "sous-total",
-    "somme",
-    # Italian
-    "totale",
-    "totali",
-    "totale generale",
-    "subtotale",
-    "somma",
-    # Spanish
-    "totales",
-    "total general",
-    "suma",
-)
-_TOTAL = re.compile(
-    "^(?:"
-    + "|".join(re.escape(word) for word in sorted(TOTAL_WORDS, key=len, reverse=True))
-    + r")(?!\w)",
-    re.IGNORECASE,
-)
 _TEXT_LIMITS = {
     "title": limits.LINE_CHARS,
     "hardware": limits.LINE_CHARS,
@@ -344,38 +307,6 @@ def _cell(column: Column, text: str, kind: str, ctx: Context, row: PastedRow) ->
         row.values[key] = value
 
 
-def _repeats_the_sums(row: PastedRow, above: list, ctx: Context) -> bool:
-    """Whether a job-plan line is the sum of the rows above it, whatever its first
-    cell says: no GPUs and no hours (a job has both), at least two rows above, and
-    each number it holds (jobs, GPU-hours) equal to that column's sum."""
-    values = row.values
-    if (
-        row.problems
-        or values.get("gpus") is not None
-        or values.get("hours") is not None
-    ):
-        return False
-    jobs = [r.values for r in above if not r.problems]
-    if len(jobs) < 2:
-        return False
-    checks = []
-    if values.get("count") is not None:
-        checks.append(values["count"] == sum(job.get("count") or 0 for job in jobs))
-    computed = values.get("_computed")
-    if computed:
-        try:
-            pasted = parse_number(computed, ctx.fmt, places=2).value
-        except NumberError:
-            return False
-        parts = [
-            Decimal(job["gpus"]) * Decimal(job["hours"]) * Decimal(job["count"])
-            for job in jobs
-            if None not in (job.get("gpus"), job.get("hours"), job.get("count"))
-        ]
-        checks.append(len(parts) == len(jobs) and pasted == sum(parts))
-    return bool(checks) and all(checks)
-
-
 def _check_row(kind: str, row: PastedRow, ctx: Context) -> None:
     computed = row.values.pop("_computed", None)
     values = row.values
@@ -510,13 +441,8 @@ def read_paste(
     for number, cells in body:
         row = PastedRow(number, cells)
         named = cells[0] if cells else ""
-        if _TOTAL.match(named.replace("*", "").strip()):
-            paste.skipped.append(
-                gettext(
-                    "Line {number} is a total line: not added (the wizard adds up the "
-                    "rows itself)."
-                ).format(number=number)
-            )
+        if is_total(named.replace("*", "").strip()):
+            paste.skipped.append(sum_line_note(number, by_name=True))
             continue
         if len(cells) > len(paste.columns):
             row.problems.append(
@@ -526,13 +452,8 @@ def read_paste(
             )
         for column, cell in zip(paste.columns, cells, strict=False):
             _cell(column, cell.replace("*", "").strip(), kind, ctx, row)
-        if kind == "jobs" and _repeats_the_sums(row, paste.rows, ctx):
-            paste.skipped.append(
-                gettext(
-                    "Line {number} repeats the sums of the rows above: a total line, "
-                    "not added (the wizard adds up the rows itself)."
-                ).format(number=number)
-            )
+        if kind == "jobs" and repeats_the_sums(row, paste.rows, ctx.fmt):
+            paste.skipped.append(sum_line_note(number, by_name=False))
             continue
         waiting = any(
             cell.strip() and not column.known
