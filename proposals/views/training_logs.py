@@ -90,11 +90,9 @@ def _last_reading(request, proposal) -> LogReading | None:
     pk = request.session.get(READ_KEY, {}).get(str(proposal.pk))
     if not isinstance(pk, int):
         return None
-    return (
-        LogReading.objects.filter(pk=pk, proposal=proposal, user=request.user)
-        .defer("result")
-        .first()
-    )
+    return LogReading.objects.filter(
+        pk=pk, proposal=proposal, user=request.user
+    ).first()
 
 
 def _data(request):
@@ -138,9 +136,7 @@ def _code(request, proposal) -> int | None:
 def _preview(request, proposal, last: LogReading | None) -> dict:
     """What the preview shows: the worker's progress while it reads, then the rows
     as they would be stored with the GPU count, code entry and count chosen now."""
-    reading = None
-    if last is not None and last.is_done:
-        reading = LogReading.objects.values_list("result", flat=True).get(pk=last.pk)
+    reading = last.result if last is not None and last.is_done else None
     fmt = number_format(request)
     gpus, gpus_error = _gpus(request)
     code = _code(request, proposal)
@@ -271,11 +267,9 @@ def read_logs(request, pk):
 
 
 def _reading_of(request, proposal, reading_id) -> LogReading:
-    reading = (
-        LogReading.objects.filter(pk=reading_id, proposal=proposal, user=request.user)
-        .defer("result")
-        .first()
-    )
+    reading = LogReading.objects.filter(
+        pk=reading_id, proposal=proposal, user=request.user
+    ).first()
     if reading is None:
         raise Http404("No such reading.")
     return reading
