@@ -13,11 +13,13 @@ from dataclasses import dataclass
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.db.models import Q
 from django.template.loader import render_to_string
 from django.utils import translation
 
 from proposals import localization
 from proposals.links import site_reverse
+from proposals.models import NotificationMute
 from proposals.selectors import STAFF_GROUP, verified_addresses
 
 
@@ -85,24 +87,67 @@ def _applicant_has_it(proposal) -> bool:
     return proposal.deleted_at is None
 
 
+def team_addresses(proposal, *, exclude=None) -> list[str]:
+    """The addresses of ``proposal``'s team (owner and members) who did not switch
+    its mail off, without ``exclude``'s (the person who caused the mail)."""
+    User = get_user_model()
+    members = User.objects.filter(is_active=True).filter(
+        Q(pk=proposal.owner_id) | Q(memberships__proposal=proposal)
+    )
+    members = members.exclude(
+        pk__in=NotificationMute.objects.filter(proposal=proposal).values("user")
+    )
+    if exclude is not None:
+        members = members.exclude(pk=exclude.pk)
+    return sorted({email for email in members.values_list("email", flat=True) if email})
+
+
 def status_to_applicant(*, change) -> list[Mail]:
-    """Tell the applicant that staff changed the status (with the staff's note)."""
+    """Tell the applicant's team that staff changed the status (with the staff's
+    note)."""
     proposal = change.proposal
     if not _applicant_has_it(proposal):
         return []
     url = site_reverse("proposals:review_status", proposal.pk)
     context = {"change": change, "proposal": proposal, "url": url}
-    return _messages("review_status", context, [proposal.owner.email])
+    return _messages("review_status", context, team_addresses(proposal))
 
 
 def comment_to_applicant(*, comment) -> list[Mail]:
-    """Send a staff comment to the applicant; internal notes are never sent."""
+    """Send a staff comment to the applicant's team; internal notes are never
+    sent."""
     proposal = comment.proposal
     if comment.staff_only or not _applicant_has_it(proposal):
         return []
     url = site_reverse("proposals:review_status", proposal.pk)
     context = {"comment": comment, "proposal": proposal, "url": url}
-    return _messages("review_comment", context, [proposal.owner.email])
+    return _messages("review_comment", context, team_addresses(proposal))
+
+
+def invitation_to_person(*, invitation, token: str, by) -> list[Mail]:
+    """The invitation to join a proposal's team, with its link, to the address
+    the owner typed (not yet anybody's confirmed address: the link is accepted
+    only by an account with that address). In the recipient's language when they
+    have an account, else in the inviter's."""
+    url = site_reverse("proposals:invitation", token)
+    context = {
+        "invitation": invitation,
+        "proposal": invitation.proposal,
+        "by": by,
+        "url": url,
+    }
+    person = get_user_model().objects.filter(email__iexact=invitation.email).first()
+    with localization.for_recipient(person or by):
+        subject = render_to_string("emails/team_invitation_subject.txt", context)
+        body = render_to_string("emails/team_invitation.txt", context)
+    return [Mail(invitation.email, " ".join(subject.split()), body)]
+
+
+def ownership_to_team(*, proposal, by, to) -> list[Mail]:
+    """Tell the whole team that the proposal has a new owner."""
+    url = site_reverse("proposals:team", proposal.pk)
+    context = {"proposal": proposal, "by": by, "to": to, "url": url}
+    return _messages("team_ownership", context, team_addresses(proposal))
 
 
 def _answered_staff_member(comment):

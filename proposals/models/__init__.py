@@ -64,6 +64,16 @@ from .review import (
     StatusChange,
     TechnicalAssessment,
 )
+from .team import (
+    ROLE_LABELS,
+    FieldStamp,
+    Invitation,
+    Membership,
+    NotificationMute,
+    Presence,
+    StaffConflict,
+    TeamEvent,
+)
 
 __all__ = [
     "MAX_GPU_HOURS",
@@ -98,4 +108,12 @@ __all__ = [
     "PdfExport",
     "LogReading",
     "LogUpload",
+    "ROLE_LABELS",
+    "FieldStamp",
+    "Invitation",
+    "Membership",
+    "NotificationMute",
+    "Presence",
+    "StaffConflict",
+    "TeamEvent",
 ]

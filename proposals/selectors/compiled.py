@@ -22,10 +22,16 @@ PLACEHOLDERS = (-7_000_001, -7_000_002, -7_000_003)
 
 
 @dataclass(frozen=True)
+class _Constant:
+    value: object
+
+
+@dataclass(frozen=True)
 class _Compiled:
     sql: str
-    # Which of the caller's values (by position) each SQL parameter is.
-    order: tuple[int, ...]
+    # Each SQL parameter: which of the caller's values (by position) it is, or
+    # the query's own constant (``_Constant``: a role's name in a ``CASE``).
+    order: tuple
     model: type[Model]
     # The model's columns: (position in the row, attribute name).
     fields: tuple[tuple[int, str], ...]
@@ -52,7 +58,10 @@ class CompiledQuery:
         queryset = self.build(*placeholders)[:1]
         compiler = queryset.query.get_compiler(connection=connection)
         sql, params = compiler.as_sql()
-        order = tuple(placeholders.index(value) for value in params)
+        order = tuple(
+            placeholders.index(value) if value in placeholders else _Constant(value)
+            for value in params
+        )
         klass = compiler.klass_info
         fields = tuple(
             (index, compiler.select[index][0].target.attname)
@@ -82,7 +91,13 @@ class CompiledQuery:
         """The first row for ``values`` (in ``build``'s order), or ``None``."""
         compiled = self._compiled()
         with connection.cursor() as cursor:
-            cursor.execute(compiled.sql, [values[i] for i in compiled.order])
+            cursor.execute(
+                compiled.sql,
+                [
+                    i.value if isinstance(i, _Constant) else values[i]
+                    for i in compiled.order
+                ],
+            )
             record = cursor.fetchone()
         if record is None:
             return None

@@ -11,6 +11,7 @@ from proposals.domain.fields import (
     row_path_at,
 )
 from proposals.domain.sections import TABLE_BY_KIND
+from proposals.domain.team import Capability
 from proposals.models import (
     Proposal,
     ProposalRevision,
@@ -19,7 +20,7 @@ from proposals.models import (
     TechnicalAssessment,
 )
 
-from .proposals import proposal_get_for_owner, proposal_with_children
+from .proposals import member_may, proposal_get_for_member, proposal_with_children
 from .queue import STAFF_GROUP, user_is_support_staff
 
 
@@ -100,11 +101,11 @@ def review_get_for_staff(*, user, pk: int) -> Proposal | None:
 
 
 def proposal_get_for_reader(*, user, pk: int) -> tuple[Proposal | None, bool]:
-    """The proposal for read-only pages (the exports): the owner's own, or for
-    support staff any proposal sent for review at least once. Returns
-    ``(proposal, read_as_staff)``; ``(None, False)`` for anybody else."""
-    proposal = proposal_get_for_owner(user=user, pk=pk)
-    if proposal is not None:
+    """The proposal for read-only pages (the exports): one of the team's (any role
+    exports), or for support staff any proposal sent for review at least once.
+    Returns ``(proposal, read_as_staff)``; ``(None, False)`` for anybody else."""
+    proposal = proposal_get_for_member(user=user, pk=pk)
+    if proposal is not None and member_may(proposal, Capability.EXPORT):
         return proposal, False
     if not user_is_support_staff(user=user):
         return None, False

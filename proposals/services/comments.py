@@ -5,6 +5,7 @@ from django.db import transaction
 from proposals import notifications, selectors
 from proposals.domain.fields import anchor_name, row_label, row_names
 from proposals.domain.sections import TABLE_BY_KIND
+from proposals.domain.team import Capability, allows
 from proposals.models import (
     Proposal,
     ProposalRevision,
@@ -68,14 +69,16 @@ def comment_add(
     """Add a comment (or a reply) on one section of a proposal.
 
     Staff may comment on any proposal sent for review and may keep a note internal
-    (``staff_only``); a reply to an internal note stays internal. The applicant may
-    comment on their own proposal and reply to what they can see; their comments are
+    (``staff_only``); a reply to an internal note stays internal. The applicant's
+    team (any role) may comment on their proposal and reply to what they can see; their comments are
     never internal. The other side is told by e-mail. ``shown_revision``: the
     revision whose rows the staff page showed (a row in ``field`` counts there)."""
 
     is_staff = selectors.user_is_support_staff(user=author)
-    is_owner = proposal.owner_id == author.pk
-    if not (is_staff or is_owner):
+    is_member = allows(
+        selectors.team_role(user=author, proposal=proposal), Capability.COMMENT
+    )
+    if not (is_staff or is_member):
         raise ReviewError("You cannot comment on this proposal.")
     body = body.strip()
     if not body:

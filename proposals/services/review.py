@@ -10,6 +10,7 @@ from django.utils.translation import ngettext
 
 from proposals import assess, notifications, selectors
 from proposals.domain import i18n, jsonformat, numbers, technical_review, workflow
+from proposals.domain.team import Capability, allows
 from proposals.models import (
     Proposal,
     ProposalRevision,
@@ -85,10 +86,13 @@ def review_submit(*, proposal: Proposal, user, note: str = ""):
     the assessment summary), record the status change and tell the staff.
 
     Findings, even errors, do not block the submission; the confirmation page lists
-    them. Only the owner may submit, from draft or after changes were requested."""
+    them. Only the owner and the editors may submit, from draft or after changes
+    were requested."""
 
-    if proposal.owner_id != user.pk:
-        raise ReviewError(_("Only the applicant can send this proposal for review."))
+    if not allows(selectors.team_role(user=user, proposal=proposal), Capability.SEND):
+        raise ReviewError(
+            _("Only the owner and the editors can send this proposal for review.")
+        )
     _locked(proposal)
     try:
         workflow.check_transition(

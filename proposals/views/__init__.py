@@ -1,18 +1,39 @@
 """Thin views. Selectors answer ``None`` for what a user may not see; views turn
 that into a 404 (never a 403, so nobody learns what exists)."""
 
+from django.core.exceptions import PermissionDenied
 from django.http import Http404
+from django.utils.translation import gettext as _
 
 from proposals import selectors
+from proposals.domain.team import Capability
 
 
-def owned_proposal(request, pk, *, children: bool = True):
-    """The request user's proposal ``pk`` (children prefetched), or a 404."""
-    proposal = selectors.proposal_get_for_owner(
+def refuse_role(capability: Capability):
+    """A 403 that says what the person's role on the team does not allow."""
+    if capability in (Capability.DELETE, Capability.ARCHIVE, Capability.MANAGE):
+        raise PermissionDenied(
+            _("Only the proposal's owner can do this. Ask them on the Team page.")
+        )
+    raise PermissionDenied(
+        _(
+            "You are a viewer of this proposal: you can read it, comment and export "
+            "it, but not change it. Ask its owner to make you an editor."
+        )
+    )
+
+
+def member_proposal(request, pk, *, may: Capability, children: bool = True):
+    """Proposal ``pk`` of the request user's team (children prefetched) when their
+    role allows ``may``; a 404 off the team, a 403 that says why for a role that
+    does not allow it."""
+    proposal = selectors.proposal_get_for_member(
         user=request.user, pk=pk, children=children
     )
     if proposal is None:
         raise Http404("No such proposal.")
+    if not selectors.member_may(proposal, may):
+        refuse_role(may)
     return proposal
 
 

@@ -17,11 +17,12 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from proposals import domain, exports, selectors, services
 from proposals.domain import technical_review
+from proposals.domain.team import Capability
 from proposals.exports import jsonio
 from proposals.exports.summary import finding_lines
 from proposals.http import parse_int
 from proposals.models import PdfExport
-from proposals.views import owned_proposal, proposal_revision
+from proposals.views import member_proposal, proposal_revision
 
 
 @dataclass(frozen=True)
@@ -343,7 +344,7 @@ def import_json(request):
 def import_json_revision(request, pk):
     """Upload a file as the next revision of a proposal: check it and keep it on the
     server, then confirm (by its token) to replace the content."""
-    proposal = owned_proposal(request, pk)
+    proposal = member_proposal(request, pk, may=Capability.EDIT)
     context = {"problems": [], "target": proposal}
     template = "proposals/import_json.html"
     if request.method != "POST":

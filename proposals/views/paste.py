@@ -35,6 +35,7 @@ from proposals.domain.paste import (
     targets,
 )
 from proposals.domain.sections import TABLE_BY_KIND
+from proposals.domain.team import Capability
 from proposals.models import Proposal
 from proposals.services.paste import (
     PastedRowsChanged,
@@ -43,7 +44,7 @@ from proposals.services.paste import (
     proposal_undo_paste,
 )
 from proposals.table_rows import rows_of
-from proposals.views import owned_proposal, wizard
+from proposals.views import member_proposal, wizard
 from proposals.views.accounts import number_format
 from proposals.wizard import shown_rows
 
@@ -223,13 +224,13 @@ def paste_table(request, pk, kind):
     """GET: the paste form on a page of its own. POST: a preview, or (``paste_add``)
     add the rows."""
     kind = _kind_or_404(kind)
-    proposal = owned_proposal(request, pk)
+    proposal = member_proposal(request, pk, may=Capability.EDIT)
     text = (
         request.POST.get(f"paste-{kind}-text", "") if request.method == "POST" else ""
     )
     if request.method == "POST":
         _save_step_first(request, proposal)
-        proposal = owned_proposal(request, pk)
+        proposal = member_proposal(request, pk, may=Capability.EDIT)
     context = (
         _preview(request, proposal, kind, text)
         if text.strip()
@@ -313,9 +314,9 @@ def _undo_question(request, proposal, kind: str, error: PastedRowsChanged):
 def paste_undo(request, pk, kind):
     """Remove exactly the rows of the last paste into ``kind``."""
     kind = _kind_or_404(kind)
-    proposal = owned_proposal(request, pk)
+    proposal = member_proposal(request, pk, may=Capability.EDIT)
     bases = _save_step_first(request, proposal)
-    proposal = owned_proposal(request, pk)
+    proposal = member_proposal(request, pk, may=Capability.EDIT)
     pks = last_paste(request, proposal.pk, kind)
     # Rows of the paste changed since this page showed them (in another tab) are
     # not removed without the person choosing, like a row's delete.
@@ -327,7 +328,9 @@ def paste_undo(request, pk, kind):
             else 0
         )
     except PastedRowsChanged as error:
-        return _undo_question(request, owned_proposal(request, pk), kind, error)
+        return _undo_question(
+            request, member_proposal(request, pk, may=Capability.EDIT), kind, error
+        )
     _remember(request, proposal.pk, kind, [])
     title = TABLE_BY_KIND[kind].title.lower()
     if removed:

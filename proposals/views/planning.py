@@ -10,6 +10,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from proposals.assess import assess_proposal
 from proposals.domain.numbers import grouped, hours
+from proposals.domain.team import Capability
 from proposals.services.rows import TableFull
 from proposals.services.systems import (
     CannotRescale,
@@ -17,14 +18,14 @@ from proposals.services.systems import (
     proposal_retarget_copy,
     proposal_retarget_copy_rescaled,
 )
-from proposals.views import owned_proposal
+from proposals.views import member_proposal
 
 
 @login_required
 @require_GET
 def compare_systems(request, pk):
     """Every catalogue system with this proposal's request converted."""
-    proposal = owned_proposal(request, pk)
+    proposal = member_proposal(request, pk, may=Capability.READ)
     assessment = assess_proposal(proposal)
     return TemplateResponse(
         request,
@@ -42,7 +43,7 @@ def compare_systems(request, pk):
 def retarget_copy(request, pk):
     """A copy of the proposal aimed at the posted system: as entered, or with the
     comparison's rescaled figures when ``rescale`` is posted."""
-    proposal = owned_proposal(request, pk)
+    proposal = member_proposal(request, pk, may=Capability.DUPLICATE)
     system = request.POST.get("system", "")
     try:
         if request.POST.get("rescale"):

@@ -11,9 +11,10 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from proposals import selectors, services
 from proposals.domain.sections import STEP_SLUGS
+from proposals.domain.team import Capability
 from proposals.forms import ProposalCreateForm, ProposalDuplicateForm
 from proposals.models import Proposal
-from proposals.views import owned_proposal
+from proposals.views import member_proposal
 
 
 @login_required
@@ -21,7 +22,7 @@ from proposals.views import owned_proposal
 def proposal_list(request):
     """The current proposals, or the archived ones with ``?show=archived``."""
     archived = request.GET.get("show") == "archived"
-    proposals = selectors.proposal_list_for_owner(user=request.user, archived=archived)
+    proposals = selectors.proposal_list_for_member(user=request.user, archived=archived)
     return TemplateResponse(
         request,
         "proposals/proposal_list.html",
@@ -44,7 +45,7 @@ def proposal_create(request):
 def proposal_detail(request, pk):
     """Open the wizard: on the first step with a staff comment waiting for the
     applicant when the staff asked for changes, else on the first step."""
-    proposal = owned_proposal(request, pk, children=False)
+    proposal = member_proposal(request, pk, may=Capability.READ, children=False)
     step = STEP_SLUGS[0]
     if proposal.status == Proposal.Status.CHANGES_REQUESTED:
         waiting = selectors.review_open_comments_by_step(proposal=proposal)
@@ -63,7 +64,7 @@ def proposal_edit(request, pk):
 @require_http_methods(["GET", "POST"])
 def proposal_delete(request, pk):
     """Ask, then delete. A proposal that was ever sent for review stays for staff."""
-    proposal = owned_proposal(request, pk, children=False)
+    proposal = member_proposal(request, pk, may=Capability.DELETE, children=False)
     if request.method == "POST":
         kept = services.proposal_delete(proposal=proposal)
         message = (
@@ -87,7 +88,7 @@ def proposal_delete(request, pk):
 @require_POST
 def proposal_archive(request, pk):
     """Archive (``archived=1``) or bring back (``archived=0``) a proposal."""
-    proposal = owned_proposal(request, pk, children=False)
+    proposal = member_proposal(request, pk, may=Capability.ARCHIVE, children=False)
     archived = request.POST.get("archived", "1") != "0"
     services.proposal_set_archived(proposal=proposal, archived=archived)
     if archived:
@@ -108,7 +109,7 @@ def proposal_archive(request, pk):
 @require_http_methods(["GET", "POST"])
 def proposal_duplicate(request, pk):
     """A copy as a new draft, under a title the applicant sets."""
-    proposal = owned_proposal(request, pk, children=False)
+    proposal = member_proposal(request, pk, may=Capability.DUPLICATE, children=False)
     form = ProposalDuplicateForm(
         request.POST or None,
         initial={"title": _("Copy of %(title)s") % {"title": proposal.title}},

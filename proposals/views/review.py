@@ -21,13 +21,14 @@ from proposals import assess, selectors, services
 from proposals.domain import jsonformat, workflow
 from proposals.domain.documents import layout
 from proposals.domain.sections import SECTION_SLUGS
+from proposals.domain.team import Capability
 from proposals.live import live_context
 from proposals.models import ReviewComment
 from proposals.review_forms import (
     CommentForm,
     SubmitForm,
 )
-from proposals.views import owned_proposal
+from proposals.views import member_proposal
 
 # The wizard's last step has no comment section of its own: it shows the general one.
 STEP_SECTIONS = {"review": ReviewComment.Section.GENERAL}
@@ -139,7 +140,7 @@ def add_comment(request, proposal, *, staff: bool):
 @require_GET
 def review_status(request, pk):
     """The applicant's view of the review: status, history, staff comments."""
-    proposal = owned_proposal(request, pk, children=False)
+    proposal = member_proposal(request, pk, may=Capability.READ, children=False)
     targets = workflow.allowed_targets(proposal.status, workflow.APPLICANT)
     return TemplateResponse(
         request,
@@ -163,7 +164,7 @@ def review_status(request, pk):
 @require_http_methods(["GET", "POST"])
 def review_send(request, pk):
     """Send for review: GET confirms (listing the error findings), POST sends."""
-    proposal = owned_proposal(request, pk)
+    proposal = member_proposal(request, pk, may=Capability.SEND)
     form = SubmitForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
@@ -207,7 +208,7 @@ def review_send(request, pk):
 @require_POST
 def review_comment(request, pk):
     """The applicant adds a comment or replies to a staff comment."""
-    proposal = owned_proposal(request, pk, children=False)
+    proposal = member_proposal(request, pk, may=Capability.COMMENT, children=False)
     return add_comment(request, proposal, staff=False)
 
 
@@ -215,7 +216,7 @@ def review_comment(request, pk):
 @require_GET
 def review_step_comments(request, pk, section):
     """htmx fragment: the staff comments on one wizard step, to show beside it."""
-    proposal = owned_proposal(request, pk, children=False)
+    proposal = member_proposal(request, pk, may=Capability.READ, children=False)
     section = _section_or_404(section)
     return _threads_response(
         request,

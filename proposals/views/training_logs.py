@@ -33,6 +33,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from proposals.domain import training_logs
 from proposals.domain.numbers import format_number
+from proposals.domain.team import Capability
 from proposals.models import LogReading
 from proposals.services.paste import PastedRowsChanged, PasteError
 from proposals.services.training_logs import (
@@ -42,7 +43,7 @@ from proposals.services.training_logs import (
     proposal_undo_log_rows,
 )
 from proposals.table_rows import rows_of
-from proposals.views import owned_proposal, wizard
+from proposals.views import member_proposal, wizard
 from proposals.views.accounts import number_format
 from proposals.views.paste import STEP, _back_to_step, _save_step_first
 from proposals.wizard import shown_rows
@@ -232,12 +233,12 @@ def read_logs(request, pk):
     """GET: the form on a page of its own. POST: hand the files to the worker and
     show its progress, a preview of the last reading, or (``logs_add``) add the rows
     read."""
-    proposal = owned_proposal(request, pk)
+    proposal = member_proposal(request, pk, may=Capability.EDIT)
     last = None
     adding = request.method == "POST" and request.POST.get("logs_add")
     if request.method == "POST":
         _save_step_first(request, proposal)
-        proposal = owned_proposal(request, pk)
+        proposal = member_proposal(request, pk, may=Capability.EDIT)
         # "Add" adds what the preview shows (the files a page keeps chosen are not
         # read again); a preview sends the files to the worker.
         last = (None if adding else _send(request, proposal)) or _last_reading(
@@ -280,7 +281,7 @@ def _reading_of(request, proposal, reading_id) -> LogReading:
 def logs_status(request, pk, reading_id):
     """The reading's progress, then its preview: polled by htmx every second (the
     preview's region), refreshed by the page itself without JavaScript."""
-    proposal = owned_proposal(request, pk)
+    proposal = member_proposal(request, pk, may=Capability.EDIT)
     context = _preview(request, proposal, _reading_of(request, proposal, reading_id))
     template = "proposals/_logs_preview.html" if request.htmx else "proposals/logs.html"
     return TemplateResponse(request, template, context)
@@ -290,7 +291,7 @@ def logs_status(request, pk, reading_id):
 @require_POST
 def logs_retry(request, pk, reading_id):
     """Hand a failed or stalled reading to the worker again."""
-    proposal = owned_proposal(request, pk)
+    proposal = member_proposal(request, pk, may=Capability.EDIT)
     reading = log_reading_retry(reading=_reading_of(request, proposal, reading_id))
     url = reverse("proposals:logs_status", args=[proposal.pk, reading.pk])
     if request.htmx:
@@ -349,9 +350,9 @@ def _undo_question(request, proposal, error: PastedRowsChanged):
 @require_POST
 def undo_logs(request, pk):
     """Remove exactly the rows of the last "Add" from logs."""
-    proposal = owned_proposal(request, pk)
+    proposal = member_proposal(request, pk, may=Capability.EDIT)
     bases = _save_step_first(request, proposal)
-    proposal = owned_proposal(request, pk)
+    proposal = member_proposal(request, pk, may=Capability.EDIT)
     added = last_added(request, proposal.pk)
     # Rows read from the logs and changed since this page showed them (in another
     # tab) are not removed without the person choosing, as for a paste's undo.
@@ -363,7 +364,9 @@ def undo_logs(request, pk):
             else 0
         )
     except PastedRowsChanged as error:
-        return _undo_question(request, owned_proposal(request, pk), error)
+        return _undo_question(
+            request, member_proposal(request, pk, may=Capability.EDIT), error
+        )
     _store(request, ADDED_KEY, proposal.pk, None)
     if removed:
         messages.success(

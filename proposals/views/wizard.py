@@ -32,6 +32,7 @@ from aifactory import metrics
 from proposals import charts, localization, selectors, services
 from proposals.domain.fields import FIELD_BY_KEY
 from proposals.domain.sections import ROW_PREFIX, TABLE_BY_KIND, TABLE_KINDS
+from proposals.domain.team import Capability
 from proposals.evaluation import Evaluation
 from proposals.forms.base import gpu_unit_label
 from proposals.live import live_context
@@ -49,7 +50,7 @@ from proposals.regions import (
     wizard_regions,
 )
 from proposals.table_rows import rows_of
-from proposals.views import owned_proposal
+from proposals.views import member_proposal, refuse_role
 from proposals.views.accounts import browser_languages, number_format
 from proposals.views.wizard_questions import describe_changed_rows  # noqa: F401
 from proposals.views.wizard_saving import (
@@ -83,12 +84,15 @@ FRAGMENTS = {
 }
 
 
-def _editable(request, pk, *, lock=False):
-    """The request user's proposal ``pk`` in two queries (with the owner's number
-    format, read once per request), or a 404; ``lock``: see the selector."""
+def _editable(request, pk, *, lock=False, may=Capability.EDIT):
+    """Proposal ``pk`` of the request user's team in two queries (with their number
+    format, read once per request), or a 404 off the team and a 403 for a role that
+    does not allow ``may`` (a viewer saving); ``lock``: see the selector."""
     proposal = selectors.proposal_get_for_editing(user=request.user, pk=pk, lock=lock)
     if proposal is None:
         raise Http404("No such proposal.")
+    if not selectors.member_may(proposal, may):
+        refuse_role(may)
     request._number_format = selectors.number_format_of(
         proposal, languages=browser_languages(request)
     )
@@ -277,9 +281,10 @@ def wizard(request, pk, step):
         return _step_post(
             request, proposal, step, saved, system_before, autosave, read_revision
         )
-    proposal = _editable(request, pk)
+    proposal = _editable(request, pk, may=Capability.READ)
     left = request.GET.get("from")
-    if left in STEP_BY_SLUG and left != step.slug:
+    editor = selectors.member_may(proposal, Capability.EDIT)
+    if editor and left in STEP_BY_SLUG and left != step.slug:
         # The step tabs say which step was left (so it was seen).
         services.proposal_mark_visited(proposal=proposal, step=left)
     step_forms = _stored_forms(request, proposal, step)
@@ -323,7 +328,9 @@ def row_operation(request, pk, step, kind, operation, row=None):
             row_op=(operation, kind, None if row is None else int(row)),
             locked=True,
         )
-    return _after_rows(request, owned_proposal(request, pk), step, saved)
+    return _after_rows(
+        request, member_proposal(request, pk, may=Capability.EDIT), step, saved
+    )
 
 
 def _step_post(
@@ -333,7 +340,12 @@ def _step_post(
     if proposal.system_id != system_before:
         # A new system changes what the inputs mean (GPUs per node, GCDs): show the
         # step afresh, in the unit the new system allows, like after a row operation.
-        return _after_rows(request, owned_proposal(request, proposal.pk), step, saved)
+        return _after_rows(
+            request,
+            member_proposal(request, proposal.pk, may=Capability.EDIT),
+            step,
+            saved,
+        )
     # What the page shows that another tab has changed since (inputs this request
     # did not change; rows removed): sent to the page, or shown in a page answer.
     # A page whose last answer was at the revision this request read has seen
