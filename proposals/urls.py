@@ -14,6 +14,7 @@ from proposals.views import (
     wizard,
 )
 from proposals.views import paste as paste_views
+from proposals.views import team as team_views
 from proposals.views import training_logs as log_views
 
 app_name = "proposals"
@@ -186,4 +187,42 @@ urlpatterns += [
         planning.retarget_copy,
         name="retarget_copy",
     ),
+]
+
+# The team of a proposal, and the invitation links.
+urlpatterns += [
+    path("proposals/<int:pk>/team/", team_views.team, name="team"),
+    path("proposals/<int:pk>/team/invite/", team_views.team_invite, name="team_invite"),
+    path(
+        "proposals/<int:pk>/team/invitations/<int:invitation_id>/revoke/",
+        team_views.team_revoke,
+        name="team_revoke",
+    ),
+    path(
+        "proposals/<int:pk>/team/members/<int:member_id>/role/",
+        team_views.team_role,
+        name="team_role",
+    ),
+    path(
+        "proposals/<int:pk>/team/members/<int:member_id>/remove/",
+        team_views.team_remove,
+        name="team_remove",
+    ),
+    path(
+        "proposals/<int:pk>/team/members/<int:member_id>/owner/",
+        team_views.team_transfer,
+        name="team_transfer",
+    ),
+    path("proposals/<int:pk>/team/leave/", team_views.team_leave, name="team_leave"),
+    path(
+        "proposals/<int:pk>/team/notifications/",
+        team_views.team_notifications,
+        name="team_notifications",
+    ),
+    path(
+        "invitations/<int:invitation_id>/accept/",
+        team_views.invitation_accept,
+        name="invitation_accept",
+    ),
+    path("invitations/<str:token>/", team_views.invitation, name="invitation"),
 ]

@@ -12,6 +12,7 @@ from .fields import YES_NO_UNKNOWN, ClusterChoiceField, NumberField, country_cho
 from .proposals import ProposalCreateForm, ProposalDuplicateForm
 from .rows import CodeEntryForm, JobTypeForm, MeasurementForm, UsageMonthForm
 from .steps import OptimisationForm, OrganisationForm, ScalabilityForm, SelectionForm
+from .team import TeamInviteForm, TeamRoleForm
 
 __all__ = [
     "ENGLISH",
@@ -28,6 +29,8 @@ __all__ = [
     "PreferencesForm",
     "ProposalCreateForm",
     "ProposalDuplicateForm",
+    "TeamInviteForm",
+    "TeamRoleForm",
     "ScalabilityForm",
     "SelectionForm",
     "SignUpForm",

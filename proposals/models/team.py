@@ -8,6 +8,7 @@ a membership gives an editor or a viewer role (``domain.team``)."""
 
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from proposals.domain.team import INVITABLE_ROLES, Role
@@ -94,6 +95,10 @@ class Invitation(models.Model):
 
     def __str__(self):
         return f"invitation of {self.email} to {self.proposal_id}"
+
+    @property
+    def expired(self) -> bool:
+        return self.expires_at <= timezone.now()
 
     @property
     def open(self) -> bool:

@@ -86,8 +86,26 @@ from .saving import (
     proposal_save_changes,
     proposal_save_step,
 )
+from .team import (
+    TeamError,
+    invitation_accept,
+    invitation_revoke,
+    member_remove,
+    member_set_role,
+    ownership_transfer,
+    team_invite,
+    team_notifications_set,
+)
 
 __all__ = [
+    "TeamError",
+    "invitation_accept",
+    "invitation_revoke",
+    "member_remove",
+    "member_set_role",
+    "ownership_transfer",
+    "team_invite",
+    "team_notifications_set",
     "pdf_export_render",
     "pdf_export_request",
     "pdf_export_retry",

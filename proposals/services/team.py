@@ -87,7 +87,7 @@ def team_invite(*, proposal: Proposal, by, email: str, role: str) -> str:
     same address is replaced (its link stops working)."""
     _require(by, _lock(proposal))
     role = _check_role(role)
-    email = get_user_model().objects.normalize_email(email.strip())
+    email = email.strip().lower()  # as accounts keep addresses
     User = get_user_model()
     existing = User.objects.filter(email__iexact=email, is_active=True)
     if proposal.owner_id and existing.filter(pk=proposal.owner_id).exists():
@@ -149,15 +149,24 @@ def invitation_problem(invitation: Invitation | None, user) -> str:
             "This invitation was sent to %(email)s. Log in with the account of that "
             "address (or sign up with it) to accept it."
         ) % {"email": invitation.email}
+    if not selectors.account_is_verified(user=user):
+        return _(
+            "Confirm your e-mail address first (with the link we sent you), then "
+            "accept the invitation."
+        )
     return ""
 
 
 @transaction.atomic
-def invitation_accept(*, token: str, user) -> Membership:
-    """``user`` joins the team with the invitation's role."""
-    invitation = invitation_for_token(token)
-    if invitation is not None:
-        invitation = Invitation.objects.select_for_update().get(pk=invitation.pk)
+def invitation_accept(*, invitation: Invitation, user) -> Membership:
+    """``user`` joins the team with the role of ``invitation`` (found by its
+    link's token, or among those waiting for the user's confirmed address)."""
+    invitation = (
+        Invitation.objects.select_for_update()
+        .select_related("proposal")
+        .filter(pk=invitation.pk)
+        .first()
+    )
     problem = invitation_problem(invitation, user)
     if problem:
         raise TeamError(problem)

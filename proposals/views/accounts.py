@@ -37,6 +37,8 @@ from proposals.domain.numbers import format_for_languages
 from proposals.exports import PORTAL_LANGUAGE
 from proposals.exports.account import account_archive
 from proposals.forms import AccountDeleteForm, PreferencesForm, SignUpForm
+from proposals.selectors.team import invitations_waiting
+from proposals.views.team import invitation_after_signup
 
 # Requests per address (or account, or e-mail) and hour that may send e-mail.
 SIGNUP_RATE = "10/h"
@@ -128,7 +130,9 @@ def signup(request):
     or the address was taken is told only to the address."""
     if request.user.is_authenticated:
         return redirect("proposals:list")
-    form = SignUpForm(request.POST or None)
+    # From an invitation: the invited address, already typed.
+    initial = {"email": request.GET.get("email", "")[:254]}
+    form = SignUpForm(request.POST or None, initial=initial)
     if request.method == "POST" and form.is_valid():
         services.account_signup(
             username=form.cleaned_data["username"],
@@ -168,11 +172,17 @@ def verify_email(request, uidb64, token):
         except services.AccountError as exc:
             messages.error(request, str(exc))
             return redirect("login")
+        # Came from an invitation link: back to it (kept across the log-in).
+        invited = invitation_after_signup(request)
         login(request, target, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(
             request,
             _("Your e-mail address %(email)s is confirmed.") % {"email": target.email},
         )
+        if invited:
+            return redirect(invited)
+        if invitations_waiting(user=target):
+            return redirect("proposals:list")
         return redirect("proposals:guide")
     status = 200 if target is not None else 400
     return TemplateResponse(

@@ -14,6 +14,7 @@ from proposals.domain.sections import STEP_SLUGS
 from proposals.domain.team import Capability
 from proposals.forms import ProposalCreateForm, ProposalDuplicateForm
 from proposals.models import Proposal
+from proposals.selectors.team import invitations_waiting
 from proposals.views import member_proposal
 
 
@@ -26,7 +27,11 @@ def proposal_list(request):
     return TemplateResponse(
         request,
         "proposals/proposal_list.html",
-        {"proposals": proposals, "archived": archived},
+        {
+            "proposals": proposals,
+            "archived": archived,
+            "invitations": invitations_waiting(user=request.user),
+        },
     )
 
 

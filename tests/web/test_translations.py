@@ -9,9 +9,11 @@ from django.contrib.auth.models import User
 from django.core.management import call_command
 from django.db import models
 from django.urls import get_resolver, reverse
+from django.utils import timezone
 
 from proposals.domain.sections import STEP_SLUGS
-from proposals.models import Proposal
+from proposals import services
+from proposals.models import Membership, Proposal
 from tests.web import translation_check as check
 
 # Catalogues ------------------------------------------------------------------------
@@ -197,6 +199,13 @@ NOT_PAGES = {
     "proposals:logs_status": "needs a reading of the person's: its German and "
     "French are checked in test_log_reading_worker",
     "proposals:retarget_copy": "POST only",
+    "proposals:team_invite": "POST only",
+    "proposals:team_revoke": "POST only",
+    "proposals:team_role": "POST only",
+    "proposals:team_remove": "POST only",
+    "proposals:team_leave": "POST only",
+    "proposals:team_notifications": "POST only",
+    "proposals:invitation_accept": "POST only",
     "proposals:archive": "POST only",
     "proposals:duplicate": "POST only",
     "proposals:landing": "a redirect after login",
@@ -253,6 +262,12 @@ def _applicant_pages(ctx):
         ("paste", reverse("proposals:paste", args=[draft, "measurements"])),
         ("logs", reverse("proposals:logs", args=[draft])),
         ("compare_systems", reverse("proposals:compare_systems", args=[draft])),
+        ("team", reverse("proposals:team", args=[draft])),
+        (
+            "team_transfer",
+            reverse("proposals:team_transfer", args=[draft, ctx["member"].pk]),
+        ),
+        ("invitation", reverse("proposals:invitation", args=[ctx["token"]])),
     ]
     pages += [
         (f"step:{slug}", reverse("proposals:step", args=[draft, slug]))
@@ -374,7 +389,15 @@ def demo(catalogue):
     owner = User.objects.get(username="demo")
     sent = Proposal.objects.filter(owner=owner, review_state__isnull=False).first()
     draft = Proposal.objects.filter(owner=owner, review_state__isnull=True).first()
-    return {"sent": sent, "draft": draft}
+    # A team: a member, and an invitation not accepted yet.
+    colleague = User.objects.create_user("colleague", "colleague@example.eu")
+    member = Membership.objects.create(
+        proposal=draft, user=colleague, role="editor", since=timezone.now()
+    )
+    token = services.team_invite(
+        proposal=draft, by=owner, email="invited@example.eu", role="viewer"
+    )
+    return {"sent": sent, "draft": draft, "member": member, "token": token}
 
 
 @pytest.mark.parametrize("language", check.LANGUAGES)
