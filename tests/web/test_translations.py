@@ -11,8 +11,8 @@ from django.db import models
 from django.urls import get_resolver, reverse
 from django.utils import timezone
 
-from proposals.domain.sections import STEP_SLUGS
 from proposals import services
+from proposals.domain.sections import STEP_SLUGS
 from proposals.models import Membership, Proposal
 from tests.web import translation_check as check
 
