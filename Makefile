@@ -17,6 +17,7 @@ run: setup demo
 	@echo ""
 	@echo "  Serving at http://127.0.0.1:$(PORT)"
 	@echo "  Demo applicant:     demo / aifactory-demo"
+	@echo "  Demo colleague:     colleague / aifactory-colleague (editor on a demo proposal)"
 	@echo "  Demo support staff: staff / aifactory-staff"
 	@echo "  Administrator:      admin / aifactory-admin (Django admin, superuser)"
 	@echo ""

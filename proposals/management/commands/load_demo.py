@@ -18,6 +18,7 @@ from proposals import selectors, services
 from proposals.domain import jsonformat
 from proposals.models import Proposal
 from proposals.selectors import STAFF_GROUP
+from proposals.services.team import invitation_for_token
 
 EXAMPLES = Path(settings.BASE_DIR) / "fixtures" / "examples"
 DEMO_PROPOSALS = [
@@ -43,6 +44,7 @@ APPLICANT, SUPPORT, ADMIN = "applicant", "support", "admin"
 DEMO_DOMAIN = "example.org"
 DEMO_USERS = {
     "demo": ("aifactory-demo", f"demo@{DEMO_DOMAIN}", APPLICANT),
+    "colleague": ("aifactory-colleague", f"colleague@{DEMO_DOMAIN}", APPLICANT),
     "staff": ("aifactory-staff", f"staff@{DEMO_DOMAIN}", SUPPORT),
     "admin": ("aifactory-admin", f"admin@{DEMO_DOMAIN}", ADMIN),
 }
@@ -104,11 +106,24 @@ class Command(BaseCommand):
             proposal = services.proposal_import(owner=applicant, document=data)
             if name in DEMO_REVIEWS:
                 review_demo(proposal, DEMO_REVIEWS[name], applicant, staff)
+        team_demo(applicant.proposals.order_by("pk").first(), applicant)
         self.stdout.write(
             self.style.SUCCESS(
                 f"Demo data ready: {applicant.proposals.count()} proposals for 'demo'."
             )
         )
+
+
+def team_demo(proposal, owner) -> None:
+    """The demo colleague joins the first demo proposal as an editor, by the
+    invitation the Team page sends (the mail is withheld, as every demo mail)."""
+    colleague = User.objects.get(username="colleague")
+    if proposal is None or selectors.team_role(user=colleague, proposal=proposal):
+        return
+    token = services.team_invite(
+        proposal=proposal, by=owner, email=colleague.email, role="editor"
+    )
+    services.invitation_accept(invitation=invitation_for_token(token), user=colleague)
 
 
 def review_demo(proposal, scenario: str, applicant, staff) -> None:
