@@ -14,7 +14,7 @@ from aifactory.errors import RETRY_AFTER_SECONDS, server_error
 pytestmark = pytest.mark.django_db
 
 LIST = reverse("proposals:list")
-OUTAGE = "proposals.selectors.proposal_list_for_owner"
+OUTAGE = "proposals.selectors.proposal_list_for_member"
 
 
 @pytest.fixture

@@ -16,7 +16,7 @@ from proposals.domain.fields import columns, section_fields
 from proposals.domain.layouts import Cell, Group, Layout
 from proposals.domain.sections import ROW_PREFIX
 from proposals.models import Proposal
-from proposals.selectors import proposal_get_for_owner
+from proposals.selectors import proposal_get_for_member
 from proposals.wizard import STEPS, build_step_forms
 from tests.factories import (
     CodeEntryFactory,
@@ -100,7 +100,7 @@ def _field_inputs(names: set[str]) -> set[str]:
 
 
 def _form_inputs(step, proposal) -> set[str]:
-    fresh = proposal_get_for_owner(user=proposal.owner, pk=proposal.pk)
+    fresh = proposal_get_for_member(user=proposal.owner, pk=proposal.pk)
     step_forms = build_step_forms(step, fresh)
     return {
         form.add_prefix(name) for form in step_forms.all_forms() for name in form.fields

@@ -119,7 +119,7 @@ def test_a_server_error_keeps_its_traceback_indented_below_its_line(
     client = Client(raise_request_exception=False)
     client.force_login(user)
     boom = RuntimeError("boom\n" + FORGED + "\x1b[31m")
-    with mock.patch("proposals.selectors.proposal_list_for_owner", side_effect=boom):
+    with mock.patch("proposals.selectors.proposal_list_for_member", side_effect=boom):
         response = client.get(reverse("proposals:list"))
     assert response.status_code == 500
     lines = lines_of(log_output)

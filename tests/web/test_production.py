@@ -21,7 +21,7 @@ from aifactory.requestlog import REQUEST_ID_HEADER, JsonFormatter, RequestIdFilt
 pytestmark = pytest.mark.django_db
 
 LIST = reverse("proposals:list")
-OUTAGE = "proposals.selectors.proposal_list_for_owner"
+OUTAGE = "proposals.selectors.proposal_list_for_member"
 DB_CACHE = {
     "default": {
         "BACKEND": "django.core.cache.backends.db.DatabaseCache",

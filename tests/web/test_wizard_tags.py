@@ -301,7 +301,7 @@ def test_unbound_rows_share_one_set_of_fields_and_show_their_own_values(proposal
         JobTypeFactory(proposal=proposal, title=title, gpus=gpus)
         for title, gpus in (("Eval & test", 8), ("Train", 16), ("Tune", 4))
     )
-    proposal = selectors.proposal_get_for_owner(user=proposal.owner, pk=proposal.pk)
+    proposal = selectors.proposal_get_for_member(user=proposal.owner, pk=proposal.pk)
     data = {f"jobs-{posted.pk}-title": "Tuned", f"jobs-{posted.pk}-gpus": "x"}
     forms_ = {
         row.row.pk: row.form
