@@ -64,6 +64,8 @@ from .review import (
     review_submit,
     review_visit_record,
     review_withdraw,
+    staff_conflict_declare,
+    staff_conflict_remove,
     staff_group_grant_rights,
 )
 from .revisions import RevisionConflict, canonical
@@ -88,6 +90,8 @@ from .saving import (
 )
 
 __all__ = [
+    "staff_conflict_declare",
+    "staff_conflict_remove",
     "pdf_export_render",
     "pdf_export_request",
     "pdf_export_retry",
