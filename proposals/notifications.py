@@ -7,6 +7,10 @@ Links are absolute, built from the configured site address (``settings.SITE_URL`
 whatever caused the mail. A mail that no confirmed address can receive is still
 returned, marked ``undeliverable`` with the reason: it is stored and shown to staff
 under "Mail delivery", never dropped.
+
+Staff mail about a proposal never goes to a staff member conflicted on it
+(``selectors.staff_conflicted_on``: on its team, or declared a conflict with its
+organisation); as a team member they still get the team's mail.
 """
 
 from dataclasses import dataclass
