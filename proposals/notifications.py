@@ -7,6 +7,10 @@ Links are absolute, built from the configured site address (``settings.SITE_URL`
 whatever caused the mail. A mail that no confirmed address can receive is still
 returned, marked ``undeliverable`` with the reason: it is stored and shown to staff
 under "Mail delivery", never dropped.
+
+Staff mail about a proposal never goes to a staff member conflicted on it
+(``selectors.staff_conflicted_on``: on its team, or declared a conflict with its
+organisation); as a team member they still get the team's mail.
 """
 
 from dataclasses import dataclass
@@ -20,7 +24,7 @@ from django.utils import translation
 from proposals import localization
 from proposals.links import site_reverse
 from proposals.models import NotificationMute
-from proposals.selectors import STAFF_GROUP, verified_addresses
+from proposals.selectors import STAFF_GROUP, staff_conflicted_on, verified_addresses
 
 
 @dataclass(frozen=True)
@@ -65,9 +69,12 @@ def _messages(template: str, context: dict, recipients) -> list[Mail]:
     return [Mail(to, subject, body, undeliverable=reason)]
 
 
-def staff_addresses(*, exclude=None) -> list[str]:
-    """E-mail addresses of the active support staff, without ``exclude``'s."""
+def staff_addresses(*, proposal, exclude=None) -> list[str]:
+    """E-mail addresses of the active support staff who may review ``proposal``
+    (none conflicted on it: ``selectors.staff_conflicted_on``), without
+    ``exclude``'s."""
     users = get_user_model().objects.filter(groups__name=STAFF_GROUP, is_active=True)
+    users = users.exclude(pk__in=staff_conflicted_on(proposal=proposal))
     if exclude is not None:
         users = users.exclude(pk=exclude.pk)
     return sorted({email for email in users.values_list("email", flat=True) if email})
@@ -75,10 +82,13 @@ def staff_addresses(*, exclude=None) -> list[str]:
 
 def submission_to_staff(*, revision, state=None) -> list[Mail]:
     """Tell the staff that a proposal waits for review: its handler if it has
-    one, otherwise every support staff member."""
-    url = site_reverse("proposals:staff_review", revision.proposal_id)
-    context = {"revision": revision, "proposal": revision.proposal, "url": url}
-    return _messages("review_submitted", context, handler_or_staff(state))
+    one, otherwise every support staff member (none conflicted on it)."""
+    proposal = revision.proposal
+    url = site_reverse("proposals:staff_review", proposal.pk)
+    context = {"revision": revision, "proposal": proposal, "url": url}
+    return _messages(
+        "review_submitted", context, handler_or_staff(proposal=proposal, state=state)
+    )
 
 
 def _applicant_has_it(proposal) -> bool:
@@ -150,11 +160,12 @@ def ownership_to_team(*, proposal, by, to) -> list[Mail]:
     return _messages("team_ownership", context, team_addresses(proposal))
 
 
-def _answered_staff_member(comment):
+def _answered_staff_member(comment, conflicted):
     """The staff member the applicant's reply answers: the latest author of a
     staff comment the applicant can see in the thread (its opening comment
-    included), if still active; ``None`` for a new thread, or when no such
-    colleague is left."""
+    included), if still active and not conflicted on the proposal (ids in
+    ``conflicted``); ``None`` for a new thread, or when no such colleague is
+    left."""
     if not comment.parent_id:
         return None
     thread = [comment.parent, *comment.parent.replies.exclude(pk=comment.pk)]
@@ -162,7 +173,7 @@ def _answered_staff_member(comment):
         author = earlier.author
         if earlier.staff_only or not earlier.by_staff:
             continue  # the applicant never saw an internal note
-        if author is not None and author.is_active:
+        if author is not None and author.is_active and author.pk not in conflicted:
             return author if author.email else None
     return None
 
@@ -173,8 +184,14 @@ def reply_to_staff(*, comment, state=None) -> list[Mail]:
     proposal's handler, or every staff member without one) about the applicant's
     message."""
     proposal = comment.proposal
-    answered = _answered_staff_member(comment)
-    recipients = [answered.email] if answered else handler_or_staff(state)
+    answered = _answered_staff_member(
+        comment, staff_conflicted_on(proposal=proposal) if comment.parent_id else ()
+    )
+    recipients = (
+        [answered.email]
+        if answered
+        else handler_or_staff(proposal=proposal, state=state)
+    )
     url = site_reverse("proposals:staff_review", proposal.pk)
     context = {"comment": comment, "proposal": proposal, "url": url}
     return _messages("review_reply", context, recipients)
@@ -186,20 +203,36 @@ def edit_to_staff(*, change, state=None) -> list[Mail]:
     proposal = change.proposal
     url = site_reverse("proposals:staff_review", proposal.pk)
     context = {"change": change, "proposal": proposal, "url": url}
-    return _messages("review_edited", context, handler_or_staff(state))
+    return _messages(
+        "review_edited", context, handler_or_staff(proposal=proposal, state=state)
+    )
 
 
-def handler_or_staff(state) -> list[str]:
-    """The handler's address when the proposal has one, else every staff member's."""
+def handler_or_staff(*, proposal, state=None) -> list[str]:
+    """The handler's address when ``proposal`` has one who may review it, else
+    every staff member's who may (none conflicted on it)."""
     handler = getattr(state, "handled_by", None) if state is not None else None
-    if handler is not None and handler.is_active and handler.email:
+    if (
+        handler is not None
+        and handler.is_active
+        and handler.email
+        and handler.pk not in staff_conflicted_on(proposal=proposal)
+    ):
         return [handler.email]
-    return staff_addresses()
+    return staff_addresses(proposal=proposal)
+
+
+def _free(person, proposal) -> bool:
+    """Whether staff member ``person`` may be mailed about ``proposal``."""
+    return person.pk not in staff_conflicted_on(proposal=proposal)
 
 
 def handover_to_staff(*, state, by) -> list[Mail]:
-    """Tell a staff member that a colleague handed them a proposal."""
+    """Tell a staff member that a colleague handed them a proposal (never one
+    conflicted on it: the service refuses that hand-over anyway)."""
     proposal = state.proposal
+    if not _free(state.handled_by, proposal):
+        return []
     url = site_reverse("proposals:staff_review", proposal.pk)
     context = {"proposal": proposal, "by": by, "url": url, "state": state}
     return _messages("review_handover", context, [state.handled_by.email])
@@ -207,8 +240,11 @@ def handover_to_staff(*, state, by) -> list[Mail]:
 
 def taken_from_staff(*, state, by, previous) -> list[Mail]:
     """Tell a staff member that a colleague took over (or handed on, or released)
-    a proposal they handled."""
+    a proposal they handled; not when they are conflicted on it since (the
+    proposal is none of their business as staff)."""
     proposal = state.proposal
+    if not _free(previous, proposal):
+        return []
     url = site_reverse("proposals:staff_review", proposal.pk)
     context = {
         "proposal": proposal,
@@ -227,4 +263,6 @@ def withdrawal_to_staff(*, change, state=None) -> list[Mail]:
     proposal = change.proposal
     url = site_reverse("proposals:staff_review", proposal.pk)
     context = {"change": change, "proposal": proposal, "url": url}
-    return _messages("review_withdrawn", context, handler_or_staff(state))
+    return _messages(
+        "review_withdrawn", context, handler_or_staff(proposal=proposal, state=state)
+    )

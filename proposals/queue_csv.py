@@ -56,6 +56,12 @@ def delimiter_for(fmt: NumberFormat) -> str:
 
 def _row(state, link, fmt: NumberFormat) -> list:
     proposal, revision, wait = state.proposal, state.latest_revision, state.wait
+    # A proposal the reader is conflicted on: marked, with no link to its review
+    # and nothing of the staff's handling of it.
+    conflict = getattr(state, "conflict", None)
+    handler = state.handled_by.get_username() if state.handled_by else ""
+    if conflict is not None:
+        handler = ""
     hours = revision.total_gpu_hours
     return [
         proposal.title,
@@ -73,15 +79,17 @@ def _row(state, link, fmt: NumberFormat) -> list:
         "" if wait is None else wait.working_days,
         "" if wait is None else (wait.response.working_days or gettext("none")),
         gettext("yes") if wait is not None and wait.overdue else "",
-        state.handled_by.get_username() if state.handled_by else "",
-        link(state),
+        handler,
+        link(state) if conflict is None else conflict.label,
     ]
 
 
 def queue_csv(out, states, *, link, fmt: NumberFormat = PORTAL) -> None:
     """Write the byte-order mark, the header and one row per review state (with
     ``wait`` attached), for a spreadsheet in ``fmt``'s locale (its delimiter and
-    decimal mark); ``link(state)`` is the absolute address of its review."""
+    decimal mark); ``link(state)`` is the absolute address of its review, which
+    a row the reader is conflicted on (``state.conflict``) replaces with its
+    mark."""
     out.write(BYTE_ORDER_MARK)
     writer = csv.writer(out, delimiter=delimiter_for(fmt))
     writer.writerow([str(header) for header in HEADERS])

@@ -203,3 +203,16 @@ class AssignForm(forms.Form):
         if data.get("action") == "hand_over" and not data.get("to"):
             self.add_error("to", gettext("Choose the colleague to hand it over to."))
         return data
+
+
+class ConflictForm(forms.Form):
+    """An organisation a staff member declares a conflict of interest with."""
+
+    organisation = forms.CharField(
+        label=_("Organisation or VAT number"),
+        max_length=200,
+        help_text=_(
+            "Its proposals then reach you like your own: listed in the queue, "
+            "marked, and closed to you; no staff mail about them."
+        ),
+    )

@@ -1,12 +1,18 @@
 """The applicants' and the staff's records, shown read-only: proposals, their rows,
-revisions, status changes, comments, mail, account profiles, PDF exports."""
+revisions, status changes, comments, mail, account profiles, PDF exports.
+
+Conflict of interest holds here too: a proposal's internal notes, and the staff
+mail about it, are hidden from whoever is conflicted on it
+(``selectors.conflicted_proposals``: on its team, or declared a conflict with its
+organisation), however wide their admin rights."""
 
 from django.contrib import admin, messages
+from django.db.models import Q
 from django.db.models.functions import Length
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from proposals import services
+from proposals import selectors, services
 from proposals.domain.numbers import grouped
 from proposals.models import (
     AccountProfile,
@@ -22,6 +28,16 @@ from proposals.models import (
     StatusChange,
     UsageMonth,
 )
+
+
+def conflicted(request):
+    """The proposals the request's user is conflicted on, as a subquery (read
+    once a request)."""
+    if not hasattr(request, "_conflicted_proposals"):
+        request._conflicted_proposals = Proposal.objects.filter(
+            selectors.conflicted_proposals(user=request.user)
+        ).values("pk")
+    return request._conflicted_proposals
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -158,6 +174,15 @@ class ReviewCommentAdmin(ReadOnlyAdmin):
     list_filter = ["section", "staff_only"]
     search_fields = ["body", "proposal__title"]
 
+    def get_queryset(self, request):
+        # Every list, search, filter and change page: no internal note of a
+        # proposal the reader is conflicted on.
+        return (
+            super()
+            .get_queryset(request)
+            .exclude(staff_only=True, proposal__in=conflicted(request))
+        )
+
 
 @admin.register(OutgoingMail)
 class OutgoingMailAdmin(ReadOnlyAdmin):
@@ -170,6 +195,16 @@ class OutgoingMailAdmin(ReadOnlyAdmin):
     raw_id_fields = ["proposal"]
     actions = ["retry"]
     date_hierarchy = "created_at"
+
+    def get_queryset(self, request):
+        # The staff's mail about a proposal the reader is conflicted on is not
+        # theirs to read (what was sent to their own address still is).
+        own = Q(to__iexact=request.user.email) if request.user.email else Q(pk__in=[])
+        return (
+            super()
+            .get_queryset(request)
+            .exclude(Q(proposal__in=conflicted(request)) & ~own)
+        )
 
     def has_change_permission(self, request, obj=None):
         # Shown read-only, but "change" is the right that allows the retry action.

@@ -12,6 +12,18 @@ from .accounts import (
     account_proposal_counts,
     verified_addresses,
 )
+from .conflicts import (
+    Conflict,
+    conflict_between,
+    conflict_of,
+    conflicted_proposals,
+    declared_organisations,
+    queue_mark_conflicts,
+    review_conflict,
+    staff_conflicted_on,
+    staff_conflicts_list,
+    staff_members_free,
+)
 from .proposals import (
     member_filter,
     member_may,
@@ -40,13 +52,13 @@ from .review import (
     review_assessments,
     review_comment_for,
     review_comment_threads,
-    review_conflict,
     review_get_for_staff,
     review_open_comments_by_step,
     review_revision,
     review_revisions,
     review_stale_status,
     review_status_changes,
+    review_team,
     staff_members,
 )
 from .rows import (
@@ -54,6 +66,16 @@ from .rows import (
 )
 
 __all__ = [
+    "Conflict",
+    "conflict_between",
+    "conflict_of",
+    "conflicted_proposals",
+    "declared_organisations",
+    "queue_mark_conflicts",
+    "review_conflict",
+    "staff_conflicted_on",
+    "staff_conflicts_list",
+    "staff_members_free",
     "account_address_in_use",
     "account_data_proposals",
     "account_is_verified",
@@ -82,13 +104,13 @@ __all__ = [
     "review_assessments",
     "review_comment_for",
     "review_comment_threads",
-    "review_conflict",
     "review_get_for_staff",
     "review_open_comments_by_step",
     "review_revision",
     "review_revisions",
     "review_stale_status",
     "review_status_changes",
+    "review_team",
     "staff_members",
     "attach_rows",
 ]

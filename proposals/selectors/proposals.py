@@ -36,8 +36,8 @@ from .compiled import CompiledQuery
 from .rows import attach_rows
 
 
-def _membership(user_id):
-    return Membership.objects.filter(proposal=OuterRef("pk"), user_id=user_id)
+def _membership(user_id, path: str = ""):
+    return Membership.objects.filter(proposal=OuterRef(path or "pk"), user_id=user_id)
 
 
 def member_filter(user_id) -> Q:
@@ -45,11 +45,13 @@ def member_filter(user_id) -> Q:
     return Q(owner_id=user_id) | Exists(_membership(user_id))
 
 
-def member_role(user_id) -> Case:
-    """The role of ``user_id`` on each proposal (``None`` off its team)."""
+def member_role(user_id, *, path: str = "") -> Case:
+    """The role of ``user_id`` on each proposal (``None`` off its team); with
+    ``path``, on the proposal each row points at (``"proposal"``)."""
+    owner = f"{path}__owner_id" if path else "owner_id"
     return Case(
-        When(owner_id=user_id, then=Value(Role.OWNER.value)),
-        default=Subquery(_membership(user_id).values("role")[:1]),
+        When(**{owner: user_id}, then=Value(Role.OWNER.value)),
+        default=Subquery(_membership(user_id, path).values("role")[:1]),
         output_field=CharField(),
     )
 

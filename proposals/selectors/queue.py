@@ -13,6 +13,8 @@ from proposals.models import (
     ReviewVisit,
 )
 
+from .proposals import member_role
+
 STAFF_GROUP = "Support staff"
 QUEUE_ORDERS = {"waiting": ("submitted_at", "pk"), "recent": ("-submitted_at", "-pk")}
 QUEUE_PAGE_SIZE = 25
@@ -89,7 +91,9 @@ def review_queue(
     ``show`` picks who owes the next step or how it ended (``QUEUE_SHOW``; blank:
     every status), ``statuses`` narrows to several statuses at once, ``late`` to
     proposals waiting for the staff beyond their call's typical answer time.
-    ``handler`` is ``"mine"`` (handled by ``user``), ``"nobody"`` or blank (any)."""
+    ``handler`` is ``"mine"`` (handled by ``user``), ``"nobody"`` or blank (any).
+    With ``user``, each row carries ``reader_role``: their role on the proposal's
+    team (``None`` off it), for ``queue_mark_conflicts``."""
     queryset = (
         ReviewState.objects.select_related(
             "proposal",
@@ -107,6 +111,8 @@ def review_queue(
             )
         )
     )
+    if user is not None:
+        queryset = queryset.annotate(reader_role=member_role(user.pk, path="proposal"))
     if QUEUE_SHOW.get(show):
         queryset = queryset.filter(proposal__status__in=QUEUE_SHOW[show])
     if statuses:

@@ -11,29 +11,21 @@ from proposals.domain.fields import (
     row_path_at,
 )
 from proposals.domain.sections import TABLE_BY_KIND
-from proposals.domain.team import Capability
+from proposals.domain.team import Capability, Role
 from proposals.models import (
+    ROLE_LABELS,
+    Membership,
     Proposal,
     ProposalRevision,
     ReviewComment,
     StatusChange,
+    TeamEvent,
     TechnicalAssessment,
 )
 
+from .conflicts import conflict_of
 from .proposals import member_may, proposal_get_for_member, proposal_with_children
 from .queue import STAFF_GROUP, user_is_support_staff
-
-
-def review_conflict(*, user, proposal: Proposal) -> str:
-    """Why ``user`` may not decide on (or handle) ``proposal``: it is their own
-    (conflict of interest); blank when nothing stands in the way. The proposal
-    has one owner, with no co-owners, so owning it is the conflict."""
-    if user is not None and proposal.owner_id == user.pk:
-        return _(
-            "This is your own proposal: a colleague must review and decide on it "
-            "(conflict of interest)."
-        )
-    return ""
 
 
 def review_stale_status(*, proposal: Proposal, seen_status: str) -> str:
@@ -80,6 +72,44 @@ def review_stale_status(*, proposal: Proposal, seen_status: str) -> str:
     )
 
 
+def review_team(*, proposal: Proposal) -> list[dict]:
+    """The proposal's team for the staff: ``{"user", "name", "role", "since"}``
+    for its owner (owner since the proposal was made, or since ownership was
+    last handed over) and then each member, longest on the team first. Two
+    queries."""
+    owner_since = (
+        TeamEvent.objects.filter(proposal=proposal, kind=TeamEvent.Kind.TRANSFERRED)
+        .order_by("-at", "-id")
+        .values_list("at", flat=True)
+        .first()
+    )
+    team = [
+        {
+            "user": proposal.owner,
+            "name": _name(proposal.owner) or Proposal.ACCOUNT_DELETED,
+            "role": ROLE_LABELS[Role.OWNER],
+            "since": max(filter(None, [proposal.created_at, owner_since])),
+        }
+    ]
+    memberships = Membership.objects.filter(proposal=proposal).select_related("user")
+    for membership in memberships.order_by("since", "id"):
+        team.append(
+            {
+                "user": membership.user,
+                "name": _name(membership.user),
+                "role": ROLE_LABELS[Role(membership.role)],
+                "since": membership.since,
+            }
+        )
+    return team
+
+
+def _name(user) -> str:
+    if user is None:
+        return ""
+    return user.get_full_name() or user.get_username()
+
+
 def staff_members():
     """The active support staff, by user name (to hand a proposal over)."""
     return (
@@ -102,7 +132,8 @@ def review_get_for_staff(*, user, pk: int) -> Proposal | None:
 
 def proposal_get_for_reader(*, user, pk: int) -> tuple[Proposal | None, bool]:
     """The proposal for read-only pages (the exports): one of the team's (any role
-    exports), or for support staff any proposal sent for review at least once.
+    exports), or for support staff any proposal sent for review at least once
+    that they are not conflicted on (a member reads it as the team does).
     Returns ``(proposal, read_as_staff)``; ``(None, False)`` for anybody else."""
     proposal = proposal_get_for_member(user=user, pk=pk)
     if proposal is not None and member_may(proposal, Capability.EXPORT):
@@ -112,7 +143,10 @@ def proposal_get_for_reader(*, user, pk: int) -> tuple[Proposal | None, bool]:
     queryset = proposal_with_children(
         Proposal.objects.filter(review_state__isnull=False)
     )
-    return queryset.filter(pk=pk).first(), True
+    proposal = queryset.filter(pk=pk).first()
+    if proposal is None or conflict_of(user=user, proposal=proposal) is not None:
+        return None, False
+    return proposal, True
 
 
 def review_revisions(*, proposal: Proposal):

@@ -64,6 +64,8 @@ from .review import (
     review_submit,
     review_visit_record,
     review_withdraw,
+    staff_conflict_declare,
+    staff_conflict_remove,
     staff_group_grant_rights,
 )
 from .revisions import RevisionConflict, canonical
@@ -106,6 +108,8 @@ __all__ = [
     "ownership_transfer",
     "team_invite",
     "team_notifications_set",
+    "staff_conflict_declare",
+    "staff_conflict_remove",
     "pdf_export_render",
     "pdf_export_request",
     "pdf_export_retry",

@@ -69,15 +69,24 @@ def comment_add(
     """Add a comment (or a reply) on one section of a proposal.
 
     Staff may comment on any proposal sent for review and may keep a note internal
-    (``staff_only``); a reply to an internal note stays internal. The applicant's
+    (``staff_only``); a reply to an internal note stays internal. A staff member
+    conflicted on the proposal (``selectors.review_conflict``) comments only as a
+    member of its team, never as staff nor on an internal note. The applicant's
     team (any role) may comment on their proposal and reply to what they can see; their comments are
     never internal. The other side is told by e-mail. ``shown_revision``: the
     revision whose rows the staff page showed (a row in ``field`` counts there)."""
 
-    is_staff = selectors.user_is_support_staff(user=author)
     is_member = allows(
         selectors.team_role(user=author, proposal=proposal), Capability.COMMENT
     )
+    is_staff = selectors.user_is_support_staff(user=author)
+    if is_staff:
+        # A staff member conflicted on the proposal writes only as its team does.
+        conflict = selectors.review_conflict(user=author, proposal=proposal)
+        wants_staff = staff_only or (parent is not None and parent.staff_only)
+        if conflict and (wants_staff or not is_member):
+            raise ReviewError(conflict)
+        is_staff = not conflict
     if not (is_staff or is_member):
         raise ReviewError("You cannot comment on this proposal.")
     body = body.strip()

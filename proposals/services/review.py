@@ -10,12 +10,13 @@ from django.utils.translation import ngettext
 
 from proposals import assess, notifications, selectors
 from proposals.domain import i18n, jsonformat, numbers, technical_review, workflow
-from proposals.domain.team import Capability, allows
+from proposals.domain.team import Capability, allows, organisation_key
 from proposals.models import (
     Proposal,
     ProposalRevision,
     ReviewState,
     ReviewVisit,
+    StaffConflict,
     StatusChange,
     TechnicalAssessment,
 )
@@ -183,8 +184,9 @@ def review_set_status(
 ):
     """Staff move a submitted proposal on (ready, changes requested, submitted to
     the portal, closed), with a note for the applicant. Refused, leaving no
-    record: anything the workflow does not allow; a decision on a proposal the
-    staff member owns (conflict of interest); a move that needs a note without one
+    record: anything the workflow does not allow; a decision by a staff member
+    conflicted on the proposal (on its team, or declared a conflict with its
+    organisation: ``selectors.review_conflict``); a move that needs a note without one
     ("changes requested", "closed", and "ready" while the latest revision has
     error findings); and, when ``expected_status`` (the status the staff member
     saw) is given, a proposal whose status changed since (saying who changed
@@ -387,18 +389,22 @@ def review_assign(*, proposal: Proposal, user, to=None, expected_handler=UNCHECK
     Taking a proposal that a colleague handles is refused with
     :class:`HandledByColleague` unless ``expected_handler`` names that colleague
     (the staff member confirmed, having seen who has it); a handler that changed
-    in between is refused the same way. Nobody hands a proposal to its own
-    applicant."""
+    in between is refused the same way. A staff member conflicted on the
+    proposal (on its team, or declared a conflict with its organisation:
+    ``selectors.review_conflict``) neither assigns it nor is handed it."""
     if not selectors.user_is_support_staff(user=user):
         raise ReviewError(_("Only support staff can assign a proposal."))
+    _check_no_conflict(proposal, user)
     if to is not None and not (
         to.is_active and selectors.user_is_support_staff(user=to)
     ):
         raise ReviewError(_("A proposal can only be handed to a support staff member."))
     if to is not None:
-        problem = selectors.review_conflict(user=to, proposal=proposal)
-        if problem:
-            raise ReviewError(problem)
+        conflict = selectors.conflict_of(user=to, proposal=proposal)
+        if conflict is not None:
+            raise ReviewError(
+                conflict.colleague_message(to.get_full_name() or to.get_username())
+            )
     state = (
         # Lock the review state only: the handler is an outer join.
         ReviewState.objects.select_for_update(of=("self",))
@@ -430,3 +436,48 @@ def review_assign(*, proposal: Proposal, user, to=None, expected_handler=UNCHECK
         mails += notifications.taken_from_staff(state=state, by=user, previous=previous)
     mail_queue(mails=mails, proposal=proposal)
     return state
+
+
+# --------------------------------------------------------------------------------------
+# A staff member's declared conflicts of interest (organisations).
+# --------------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def staff_conflict_declare(*, user, organisation: str) -> StaffConflict:
+    """Record that staff member ``user`` has a conflict of interest with
+    ``organisation`` (a name, or a VAT number): from now on its proposals are
+    treated as if they were on the team (``selectors.review_conflict``). Refused:
+    anybody outside the staff, a blank or over-long name, one already declared
+    (compared by ``domain.team.organisation_key``: "Example AI Oy" and "example
+    ai" are one organisation)."""
+    if not selectors.user_is_support_staff(user=user):
+        raise ReviewError(_("Only support staff declare conflicts of interest."))
+    organisation = " ".join(organisation.replace(technical_review.NUL, "").split())
+    key = organisation_key(organisation)
+    if not key:
+        raise ReviewError(_("Name the organisation, or give its VAT number."))
+    limit = StaffConflict._meta.get_field("organisation").max_length
+    if len(organisation) > limit:
+        raise ReviewError(
+            _("Keep the name under %(limit)s characters.") % {"limit": limit}
+        )
+    existing = StaffConflict.objects.filter(user=user, key=key).first()
+    if existing is not None:
+        raise ReviewError(
+            _("You already declared a conflict with %(organisation)s.")
+            % {"organisation": existing.organisation}
+        )
+    return StaffConflict.objects.create(
+        user=user, organisation=organisation, key=key, declared_at=timezone.now()
+    )
+
+
+@transaction.atomic
+def staff_conflict_remove(*, user, pk) -> StaffConflict | None:
+    """Withdraw one of ``user``'s declared conflicts (``None`` when they have no
+    such declaration: nothing is removed)."""
+    conflict = StaffConflict.objects.filter(user=user, pk=pk).first()
+    if conflict is not None:
+        conflict.delete()
+    return conflict

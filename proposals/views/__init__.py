@@ -39,10 +39,15 @@ def member_proposal(request, pk, *, may: Capability, children: bool = True):
 
 def staff_proposal(request, pk):
     """Proposal ``pk`` for the staff review pages (the request user is support staff
-    and it was sent for review at least once), or a 404."""
+    and it was sent for review at least once), or a 404; a 403 that says why to a
+    staff member conflicted on it (``selectors.review_conflict``): they know it
+    exists (the queue lists it, marked), and read or do nothing on it as staff."""
     proposal = selectors.review_get_for_staff(user=request.user, pk=pk)
     if proposal is None:
         raise Http404("No such page.")
+    conflict = selectors.review_conflict(user=request.user, proposal=proposal)
+    if conflict:
+        raise PermissionDenied(conflict)
     return proposal
 
 

@@ -16,7 +16,11 @@ from django.utils import timezone
 from django.utils.text import get_text_list
 from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import (
+    require_GET,
+    require_http_methods,
+    require_POST,
+)
 
 from proposals import (
     exports,
@@ -32,11 +36,13 @@ from proposals.domain.response_times import (
     response_time,
     wait_for,
 )
+from proposals.http import parse_int
 from proposals.links import site_reverse
 from proposals.models import Proposal, ReviewComment
 from proposals.queue_csv import queue_csv
 from proposals.review_forms import (
     AssignForm,
+    ConflictForm,
     QueueFilterForm,
     StatusForm,
 )
@@ -127,7 +133,7 @@ def staff_queue(request):
     )
     today = timezone.localdate()
     terms = reference_data.cached_terms()
-    for state in page.object_list:
+    for state in selectors.queue_mark_conflicts(page.object_list, user=request.user):
         _with_wait(state, today, terms)
     query = request.GET.copy()
     query.pop("page", None)
@@ -161,13 +167,56 @@ def staff_queue_csv(request):
     response["X-Content-Type-Options"] = "nosniff"
     today = timezone.localdate()
     terms = reference_data.cached_terms()
+    states = selectors.queue_mark_conflicts(queryset.iterator(), user=request.user)
     queue_csv(
         response,
-        (_with_wait(s, today, terms) for s in queryset.iterator()),
+        (_with_wait(state, today, terms) for state in states),
         link=lambda state: site_reverse("proposals:staff_review", state.proposal_id),
         fmt=number_format(request),
     )
     return response
+
+
+@staff_required
+@require_http_methods(["GET", "POST"])
+def staff_conflicts(request):
+    """The organisations the staff member declared a conflict of interest with:
+    add one, or withdraw one (``remove``)."""
+    form = ConflictForm(request.POST or None) if "remove" not in request.POST else None
+    if request.method == "POST" and form is None:
+        removed = services.staff_conflict_remove(
+            user=request.user, pk=parse_int(request.POST["remove"], name="remove")
+        )
+        if removed is not None:
+            messages.success(
+                request,
+                _("Conflict with %(organisation)s withdrawn.")
+                % {"organisation": removed.organisation},
+            )
+        return redirect("proposals:staff_conflicts")
+    if request.method == "POST" and form.is_valid():
+        try:
+            declared = services.staff_conflict_declare(
+                user=request.user, organisation=form.cleaned_data["organisation"]
+            )
+        except services.ReviewError as exc:
+            form.add_error("organisation", str(exc))
+        else:
+            messages.success(
+                request,
+                _("Conflict with %(organisation)s declared.")
+                % {"organisation": declared.organisation},
+            )
+            return redirect("proposals:staff_conflicts")
+    return TemplateResponse(
+        request,
+        "proposals/staff_conflicts.html",
+        {
+            "form": form or ConflictForm(),
+            "conflicts": selectors.staff_conflicts_list(user=request.user),
+        },
+        status=422 if form is not None and form.errors else 200,
+    )
 
 
 @staff_required
@@ -326,7 +375,6 @@ def _review_page(request, proposal, *, assessment_form=None, status=200):
             "note_required": note_required,
             "note_help": _note_help(note_required, targets, latest),
             "ended": proposal.status in workflow.TERMINAL,
-            "conflict": selectors.review_conflict(user=request.user, proposal=proposal),
             "can_request_changes": workflow.CHANGES_REQUESTED in targets,
             "revisions": selectors.review_revisions(proposal=proposal),
             "changes": selectors.review_status_changes(proposal=proposal),
@@ -337,7 +385,9 @@ def _review_page(request, proposal, *, assessment_form=None, status=200):
             "decisions": technical_review.DECISIONS,
             "comment_url": comment_url_for(proposal, staff=True),
             "staff_view": True,
-            "staff_members": selectors.staff_members(),
+            # Whom it can be handed to: nobody conflicted on it.
+            "staff_members": selectors.staff_members_free(proposal=proposal),
+            "team": selectors.review_team(proposal=proposal),
             **sidebar(source, proposal),
         },
         status=status,

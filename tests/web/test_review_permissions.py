@@ -35,6 +35,8 @@ STAFF_URLS = [
     ("staff_assign", "post", {}, {"action": "take"}, False),
     ("staff_assign", "post", {}, {"action": "release"}, False),
     ("staff_assess", "post", {}, {"outcome": "feasible", "action": "record"}, False),
+    ("staff_conflicts", "get", None, {}, False),
+    ("staff_conflicts", "post", None, {"organisation": "Example AI"}, False),
 ]
 # Open to every signed-in user; tested on its own below.
 SHARED_URLS = {"landing"}

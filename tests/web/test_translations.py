@@ -291,6 +291,7 @@ def _staff_pages(ctx):
             "staff-portal",
             reverse("proposals:export_portal", args=[sent]) + "?revision=1",
         ),
+        ("staff_conflicts", reverse("proposals:staff_conflicts")),
     ]
 
 
