@@ -391,7 +391,7 @@ def demo(catalogue):
     sent = Proposal.objects.filter(owner=owner, review_state__isnull=False).first()
     draft = Proposal.objects.filter(owner=owner, review_state__isnull=True).first()
     # A team: a member, and an invitation not accepted yet.
-    colleague = User.objects.create_user("colleague", "colleague@example.eu")
+    colleague = User.objects.create_user("teammate", "teammate@example.eu")
     member = Membership.objects.create(
         proposal=draft, user=colleague, role="editor", since=timezone.now()
     )
