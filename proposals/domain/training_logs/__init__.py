@@ -40,9 +40,11 @@ from decimal import ROUND_HALF_UP, Decimal
 from ..bounds import BOUNDS
 from ..i18n import gettext
 from ..numbers import grouped
+from .consoles import _Composer, _MaxText
 from .frameworks import _DeepSpeed, _Megatron, _Torchtitan
 from .lines import _Reader, _Unread, iter_lines
 from .loops import _HuggingFace, _PlainLoop
+from .progress import _Bar, _NeMo
 from .results import (
     EXCERPT_CHARS,
     LOOKED_FOR,
@@ -51,6 +53,7 @@ from .results import (
     MAX_LINES,
     SAMPLES,
     SOURCE_CHARS,
+    STEPS,
     TOKENS,
     Job,
     Measurement,
@@ -67,8 +70,19 @@ from .scan import Feed, feed_blocks
 # --------------------------------------------------------------------------- reading
 
 #: Most specific first: a Megatron-DeepSpeed log holds DeepSpeed timer lines too,
-#: and its iteration lines say more.
-_READERS = (_Megatron, _Torchtitan, _DeepSpeed, _HuggingFace, _PlainLoop)
+#: and its iteration lines say more; a progress bar comes with many formats' logs
+#: (the Trainer's, NeMo's) and says least.
+_READERS = (
+    _Megatron,
+    _Torchtitan,
+    _MaxText,
+    _DeepSpeed,
+    _HuggingFace,
+    _NeMo,
+    _Composer,
+    _PlainLoop,
+    _Bar,
+)
 
 
 def read_log(lines: Iterable[str], *, file: str, gpus: int | None = None) -> Reading:
@@ -117,7 +131,10 @@ def _readers_result(feed: Feed, file: str, gpus: int | None) -> Reading:
             others = [
                 other.name
                 for other in readers
-                if other is not reader and other.seen and _has_data(other)
+                if other is not reader
+                and other.seen
+                and not getattr(other, "accompanies", False)
+                and _has_data(other)
             ]
             notes = tuple(
                 gettext(
@@ -294,6 +311,7 @@ __all__ = [
     "MAX_LINES",
     "SAMPLES",
     "SOURCE_CHARS",
+    "STEPS",
     "TOKENS",
     "Job",
     "Measurement",

@@ -1,0 +1,512 @@
+"""Progress bars and progress lines: NVIDIA NeMo (``train_step_timing``), PyTorch
+Lightning's tqdm bar, and the tqdm bar of Hugging Face Accelerate's training
+scripts (with gradient accumulation).
+
+A tqdm bar rewrites its line with carriage returns; the line splitters feed each
+update on its own, with its line's number (:func:`.iter_lines`, :mod:`.scan`). An
+update reads ``{desc}: {pct}%|{bar}| {n}/{total} [{elapsed}<{remaining}, {rate}{,
+postfix}]`` (tqdm's ``r_bar``; without a total ``{desc}: {n}it [{elapsed}, {rate}
+{, postfix}]``; NeMo's MegatronProgressBar leaves the rate out).
+"""
+
+from __future__ import annotations
+
+import re
+from array import array
+
+from .lines import _cited, _Reader, _Series
+from .loops import _HF_FIELD, _stated_world
+from .results import (
+    _NUMBER,
+    EXCERPT_CHARS,
+    SAMPLES,
+    STEPS,
+    TOKENS,
+    Measurement,
+    Source,
+    _float,
+    _fmt,
+    _positive_int,
+    _word,
+)
+
+# ------------------------------------------------------------------ tqdm updates
+
+# "[01:30<01:50, 5.00it/s, v_num=3, loss=2.31]": the elapsed time, then the rest up
+# to the closing bracket (the rate and the postfix).
+_BAR_TIME = re.compile(
+    r"\[(\d{1,7}+(?::\d\d){1,2}+)(?:<(?:\d{1,7}+(?::\d\d){1,2}+|\?))?+"
+    r"(?:,\s*+([^\]]*+))?+\]?"
+)
+# Read before the bracket only (a window of at most _COUNT_REACH characters):
+# "450/1000 " or "1it ".
+_BAR_COUNT = re.compile(r"(?<![\d./])(\d{1,12}+)(?:/(\d{1,12}+|\?))?(?:it)?\s*+$")
+_COUNT_REACH = 40
+# Bars that are not training: Lightning's "Validation DataLoader 0", "Sanity
+# Checking", "Testing", "Predicting"; Accelerate scripts' "Evaluating".
+_NOT_TRAINING = ("validat", "sanity", "test", "predict", "evaluat")
+
+
+def _seconds(text: str) -> int:
+    """tqdm's ``format_interval``: ``MM:SS`` or ``H:MM:SS``."""
+    total = 0
+    for part in text.split(":"):
+        total = total * 60 + int(part)
+    return total
+
+
+def _bar_update(line: str) -> tuple[str, int, int | None, int, str] | None:
+    """A tqdm update's description, count, total, elapsed seconds and the text
+    after the elapsed time (rate and postfix); None for another line."""
+    for match in _BAR_TIME.finditer(line):
+        start = match.start()
+        count = _BAR_COUNT.search(line, max(start - _COUNT_REACH, 0), start)
+        if not count:
+            continue
+        prefix = line[max(count.start() - 200, 0) : count.start()]
+        bar = prefix.rfind("%|")
+        if bar >= 0:
+            prefix = prefix[:bar].rstrip(" 0123456789")
+        desc = prefix.strip().rstrip(": ").strip()[-60:]
+        total = count.group(2)
+        return (
+            desc,
+            int(count.group(1)),
+            int(total) if total and total != "?" else None,
+            _seconds(match.group(1)),
+            match.group(2) or "",
+        )
+    return None
+
+
+# ------------------------------------------------------------------------- NeMo
+
+# NeMo 1.x (exp_manager's TimingCallback, in the bar's postfix): "train_step_timing
+# in s=2.960"; NeMo 2 (ProgressPrinter): "| train_step_timing in s: 0.6201".
+_NEMO_TIMING = re.compile(
+    _word("train_step_timing in s") + r"\s*+[=:]\s*+(" + _NUMBER + ")"
+)
+_NEMO_KEY = re.compile(
+    "(" + _word("global_batch_size", "global_step", "consumed_samples") + r")"
+    r"\s*+[=:]\s*+(" + _NUMBER + ")"
+)
+# The configuration NeMo 1.x prints (OmegaConf YAML): "  global_batch_size: 256",
+# "  encoder_seq_length: 4096", "  devices: 8", "  num_nodes: 2".
+_NEMO_CONFIG = re.compile(
+    r"^\s*+(global_batch_size|encoder_seq_length|seq_length|devices|num_nodes)"
+    r":\s*+(\d++)\s*+$"
+)
+# Lightning: "All distributed processes registered. Starting with 16 processes".
+_LIGHTNING_PROCESSES = re.compile(_word("Starting with") + r"\s++(\d++)\s++processes")
+
+
+def _world(number: int, line: str, lower: str) -> tuple[int, int, str] | None:
+    if "starting with" in lower:
+        match = _LIGHTNING_PROCESSES.search(line)
+        size = _positive_int(match.group(1)) if match else None
+        if size:
+            return size, number, "Lightning's count of processes"
+    return _stated_world(number, line, lower)
+
+
+class _NeMo(_Reader):
+    name = "NVIDIA NeMo"
+    triggers = (
+        "train_step_timing",
+        "global_batch_size",
+        "seq_length",
+        "devices:",
+        "num_nodes:",
+        "member:",
+        "starting with",
+    )
+
+    def __init__(self, unread):
+        super().__init__(unread)
+        self.series = _Series()
+        self.config: dict[str, tuple[int, int]] = {}
+        self.world: tuple[int, int, str] | None = None
+        self.batch: tuple[int, int] | None = None
+        self.steps: array = array("d")
+        self.samples: array = array("d")
+        self.last_step: float | None = None
+
+    def feed(self, number, line):
+        lower = line.lower()
+        if "train_step_timing" not in line:
+            if ":" in line and (
+                "_size" in line
+                or "_length" in line
+                or "devices" in line
+                or "num_nodes" in line
+            ):
+                match = _NEMO_CONFIG.match(line)
+                if match and match.group(1) not in self.config:
+                    value = _positive_int(match.group(2))
+                    if value:
+                        self.config[match.group(1)] = (value, number)
+            if self.world is None:
+                self.world = _world(number, line, lower)
+            return
+        self.seen = True
+        timing = _NEMO_TIMING.search(line)
+        value = _float(timing.group(1)) if timing else None
+        if value is None or value <= 0:
+            self.unread.add(number)
+            return
+        keys = {m.group(1): m.group(2) for m in _NEMO_KEY.finditer(line)}
+        step = _float(keys.get("global_step", ""))
+        if step is not None and step == self.last_step:
+            # The bar redrawn without a new step (its postfix set again after a
+            # validation run): the same step's timing.
+            return
+        self.last_step = step
+        batch = _positive_int(keys.get("global_batch_size", ""))
+        if batch and self.batch is None:
+            self.batch = (batch, number)
+        consumed = _float(keys.get("consumed_samples", ""))
+        if (
+            step is not None
+            and consumed is not None
+            and "e" not in keys["consumed_samples"].lower()
+        ):
+            self.steps.append(step)
+            self.samples.append(consumed)
+        self.series.add(value, number, line)
+
+    def _global_batch(self) -> tuple[int, str, tuple[int, ...]] | None:
+        if self.batch:
+            return (
+                self.batch[0],
+                f"global_batch_size = {self.batch[0]} (line {self.batch[1]})",
+                (self.batch[1],),
+            )
+        if "global_batch_size" in self.config:
+            value, line = self.config["global_batch_size"]
+            return (
+                value,
+                f"global_batch_size = {value} (line {line}, the configuration)",
+                (line,),
+            )
+        # consumed_samples grows by the global batch size each step.
+        if len(self.steps) >= 2 and self.steps[-1] > self.steps[0]:
+            per_step = (self.samples[-1] - self.samples[0]) / (
+                self.steps[-1] - self.steps[0]
+            )
+            if per_step >= 1 and abs(per_step - round(per_step)) < 1e-6:
+                value = round(per_step)
+                return (
+                    value,
+                    f"global batch size {value} = consumed_samples "
+                    f"{_fmt(self.samples[-1] - self.samples[0])} / global steps "
+                    f"{_fmt(self.steps[-1] - self.steps[0])}",
+                    (),
+                )
+        return None
+
+    def measurements(self, file, gpus):
+        if not self.series:
+            return []
+        notes: list[str] = []
+        stated = self.world
+        if stated is None and "devices" in self.config and "num_nodes" in self.config:
+            devices, line = self.config["devices"]
+            nodes, nodes_line = self.config["num_nodes"]
+            stated = (
+                devices * nodes,
+                max(line, nodes_line),
+                f"trainer devices {devices} × num_nodes {nodes}",
+            )
+        count, gpus_from, gpu_lines = self._gpus(stated, gpus, notes)
+        seconds, lines, warmup = self.series.steady()
+        batch = self._global_batch()
+        seq = self.config.get("encoder_seq_length") or self.config.get("seq_length")
+        extra: tuple[int, ...] = ()
+        if batch and seq:
+            throughput, unit = batch[0] * seq[0] / seconds, TOKENS
+            formula = (
+                f"{batch[1]} × seq_length {seq[0]} (line {seq[1]}) / median "
+                f"train_step_timing over {len(lines)} step(s) {_fmt(seconds)} s "
+                f"≈ {_fmt(throughput)} tokens/s"
+            )
+            extra = (*batch[2], seq[1])
+        elif batch:
+            throughput, unit = batch[0] / seconds, SAMPLES
+            formula = (
+                f"{batch[1]} / median train_step_timing over {len(lines)} step(s) "
+                f"{_fmt(seconds)} s ≈ {_fmt(throughput)} samples/s (no seq_length "
+                "in the log, so samples, not tokens)"
+            )
+            extra = batch[2]
+        else:
+            throughput, unit = 1 / seconds, STEPS
+            formula = (
+                f"1 / median train_step_timing over {len(lines)} step(s) "
+                f"{_fmt(seconds)} s ≈ {_fmt(throughput)} steps/s"
+            )
+            notes.append(
+                "the global batch size: the log states none (global_batch_size, "
+                "consumed_samples), so steps/s, not samples/s"
+            )
+        if count:
+            formula += f"; GPUs: {gpus_from}"
+        return [
+            Measurement(
+                format=self.name,
+                gpus=count,
+                throughput=throughput,
+                unit=unit,
+                gpus_from=gpus_from,
+                source=Source(
+                    file=file,
+                    lines=_cited(gpu_lines + extra, _unique(lines)),
+                    formula=formula,
+                    excerpt=self.series.excerpt_lines(),
+                    left_out=(warmup, *notes),
+                ),
+            )
+        ]
+
+
+def _unique(lines: tuple[int, ...]) -> tuple[int, ...]:
+    """Line numbers in order, each once (a progress bar's updates share one)."""
+    found: list[int] = []
+    for line in lines:
+        if not found or found[-1] != line:
+            found.append(line)
+    return tuple(found)
+
+
+# ------------------------------------------------------- Lightning and Accelerate
+
+# The tqdm rate as printed: "5.00it/s", "2.50s/it" (a Lightning bar pads them).
+_BAR_RATE = re.compile(r"^\s*+(" + _NUMBER + r")\s*+(it/s|s/it)\s*+$")
+_OPTIMIZATION_STEPS = re.compile(_word("Total optimization steps") + r"\s*+=\s*+(\d++)")
+_NUM_PROCESSES = re.compile(_word("Num processes:") + r"\s*+(\d++)\s*+$")
+
+
+class _Bar(_Reader):
+    """A tqdm training bar: Lightning's (one bar per epoch, steps of one batch on
+    each process), or an Accelerate script's (after a "Running training" block,
+    one update per optimizer step)."""
+
+    name = "PyTorch Lightning progress bar"
+    #: Its lines come with other formats' (a Trainer's bar): it is not said to be
+    #: left out when another format is used.
+    accompanies = True
+    triggers = (
+        "%|",
+        "it [",
+        "member:",
+        "starting with",
+        "num processes:",
+        "***** running training *****",
+        "batch size",
+        "accumulation steps",
+        "optimization steps",
+    )
+
+    def __init__(self, unread):
+        super().__init__(unread)
+        self.world: tuple[int, int, str] | None = None
+        self.processes: tuple[int, int] | None = None
+        self.fields: dict[str, tuple[int | None, int]] = {}
+        self.accelerate = False
+        self.run: dict | None = None
+        self.runs: list[dict] = []
+        self.excerpt: list[str] = []
+
+    def feed(self, number, line):
+        lower = line.lower()
+        if "***** Running training *****" in line:
+            self.accelerate = True
+            return
+        if (
+            "batch size" in line
+            or "Accumulation steps" in line
+            or "optimization steps" in line
+        ):
+            match = _HF_FIELD.search(line)
+            if match:
+                self.fields.setdefault(
+                    match.group(1).split(" (")[0],
+                    (_positive_int(match.group(2)), number),
+                )
+            steps = _OPTIMIZATION_STEPS.search(line)
+            if steps:
+                self.fields.setdefault(
+                    "Total optimization steps", (_positive_int(steps.group(1)), number)
+                )
+            return
+        if "num processes:" in lower:
+            match = _NUM_PROCESSES.search(line)
+            size = _positive_int(match.group(1)) if match else None
+            if size and self.processes is None:
+                self.processes = (size, number)
+            return
+        if "%|" not in line and "it [" not in line:
+            if self.world is None:
+                self.world = _world(number, line, lower)
+            return
+        if "train_step_timing" in line:
+            return  # NeMo's bar: its step timings say more
+        update = _bar_update(line)
+        if update is None:
+            return
+        desc, n, total, elapsed, _tail = update
+        if any(word in desc.lower() for word in _NOT_TRAINING):
+            return
+        self.seen = True
+        run = self.run
+        if run is None or run["desc"] != desc or n < run["last"][0]:
+            if len(self.runs) >= 10_000:
+                return
+            run = self.run = {
+                "desc": desc,
+                "total": total,
+                "first": None,
+                "last": (n, elapsed, number),
+            }
+            self.runs.append(run)
+        if n >= 1 and run["first"] is None:
+            run["first"] = (n, elapsed, number)
+        if n > run["last"][0]:
+            run["last"] = (n, elapsed, number)
+            if len(self.excerpt) < 2:
+                self.excerpt.append(line.strip()[:EXCERPT_CHARS])
+
+    def _rates(self) -> list[tuple[float, dict]]:
+        rates = []
+        for run in self.runs:
+            first, last = run["first"], run["last"]
+            if first and last[0] > first[0] and last[1] > first[1]:
+                rates.append(((last[0] - first[0]) / (last[1] - first[1]), run))
+        return rates
+
+    def has_data(self) -> bool:
+        return bool(self._rates())
+
+    def measurements(self, file, gpus):
+        rates = self._rates()
+        if not rates:
+            return []
+        notes: list[str] = []
+        rates.sort(key=lambda item: item[0])
+        rate, run = (
+            rates[(len(rates) - 1) // 2]
+            if len(rates) % 2
+            else rates[len(rates) // 2 - 1]
+        )
+        (n1, t1, line1), (n2, t2, line2) = run["first"], run["last"]
+        formula = (
+            f"the bar went from step {n1} to {n2} in {_clock(t1)} → {_clock(t2)}: "
+            f"{n2 - n1} / {t2 - t1} s = {_fmt(rate)} steps/s"
+        )
+        if len(rates) > 1:
+            formula = (
+                f"median over {len(rates)} bar runs (epochs); {run['desc']}: " + formula
+            )
+        left_out = [f"line {line1}, the bar's steps up to {n1} (warm-up)"]
+        if t2 - t1 < 60:
+            left_out.append(
+                f"the bar shows whole seconds: over {t2 - t1} s the rate is known "
+                f"to ±{_fmt(100 / (t2 - t1))} %"
+            )
+        lines = tuple(sorted({line1, line2}))
+        stated = self.world
+        if self.processes:
+            stated = (self.processes[0], self.processes[1], "Num processes")
+        fields = self.fields
+        total = fields.get("Total train batch size")
+        device = fields.get("Instantaneous batch size per device")
+        accumulation = fields.get("Gradient Accumulation steps")
+        optimization = fields.get("Total optimization steps")
+        derived = None
+        if (
+            total
+            and device
+            and accumulation
+            and total[0]
+            and device[0]
+            and accumulation[0]
+        ):
+            processes, remainder = divmod(total[0], device[0] * accumulation[0])
+            if processes and not remainder:
+                derived = (
+                    processes,
+                    total[1],
+                    f"total train batch size {total[0]} / (batch size per device "
+                    f"{device[0]} × accumulation steps {accumulation[0]})",
+                )
+        if stated is None and derived:
+            stated = derived
+        elif stated and derived and derived[0] != stated[0]:
+            notes.append(
+                f"{derived[2]} = {derived[0]} (line {derived[1]}) differs from "
+                f"{stated[2]} = {stated[0]}"
+            )
+        count, gpus_from, gpu_lines = self._gpus(stated, gpus, notes)
+        name = self.name
+        throughput, unit = rate, STEPS
+        if self.accelerate and total and total[0]:
+            name = "Hugging Face Accelerate"
+            per_update = total[0]
+            said = f"total train batch size {total[0]} (line {total[1]})"
+            bar_total = run["total"]
+            if optimization and optimization[0] and bar_total:
+                if (
+                    accumulation
+                    and accumulation[0]
+                    and accumulation[0] > 1
+                    and bar_total == optimization[0] * accumulation[0]
+                ):
+                    per_update = total[0] / accumulation[0]
+                    said = (
+                        f"the bar counts batches ({bar_total} = {optimization[0]} "
+                        f"optimization steps × {accumulation[0]} accumulation steps): "
+                        f"{total[0]} / {accumulation[0]} samples each"
+                    )
+                elif bar_total == optimization[0]:
+                    said += (
+                        f"; the bar counts optimization steps ({bar_total}, "
+                        f"line {optimization[1]})"
+                    )
+            else:
+                notes.append(
+                    "the bar is taken to count optimization steps, as Accelerate's "
+                    "example scripts update it (once per accelerator.sync_gradients)"
+                )
+            throughput, unit = rate * per_update, SAMPLES
+            formula += f" × {said} ≈ {_fmt(throughput)} samples/s"
+            lines = tuple(sorted({*lines, total[1]}))
+        else:
+            notes.append(
+                "samples/s: each step is one batch on each GPU, and the log states "
+                "no batch size, so steps/s"
+            )
+        if count:
+            formula += f"; GPUs: {gpus_from}"
+        return [
+            Measurement(
+                format=name,
+                gpus=count,
+                throughput=throughput,
+                unit=unit,
+                gpus_from=gpus_from,
+                source=Source(
+                    file=file,
+                    lines=_cited(gpu_lines, lines),
+                    formula=formula,
+                    excerpt=tuple(self.excerpt),
+                    left_out=(*left_out, *notes),
+                ),
+            )
+        ]
+
+
+def _clock(seconds: int) -> str:
+    minutes, second = divmod(seconds, 60)
+    hours, minute = divmod(minutes, 60)
+    return (
+        f"{hours}:{minute:02d}:{second:02d}" if hours else f"{minute:02d}:{second:02d}"
+    )
