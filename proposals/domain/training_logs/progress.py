@@ -320,6 +320,7 @@ class _Bar(_Reader):
         lower = line.lower()
         if "***** Running training *****" in line:
             self.accelerate = True
+            self.name = "Hugging Face Accelerate"
             return
         if (
             "batch size" in line
@@ -446,10 +447,8 @@ class _Bar(_Reader):
                 f"{stated[2]} = {stated[0]}"
             )
         count, gpus_from, gpu_lines = self._gpus(stated, gpus, notes)
-        name = self.name
         throughput, unit = rate, STEPS
         if self.accelerate and total and total[0]:
-            name = "Hugging Face Accelerate"
             per_update = total[0]
             said = f"total train batch size {total[0]} (line {total[1]})"
             bar_total = run["total"]
@@ -488,7 +487,7 @@ class _Bar(_Reader):
             formula += f"; GPUs: {gpus_from}"
         return [
             Measurement(
-                format=name,
+                format=self.name,
                 gpus=count,
                 throughput=throughput,
                 unit=unit,

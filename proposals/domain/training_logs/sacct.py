@@ -77,6 +77,11 @@ ENDED = (
     "DEADLINE",
     "BOOT_FAIL",
 )
+#: Single jobs of the same name and GPU count whose lengths are within this many
+#: per cent of each other are one kind of job (one row, their mean length): a
+#: TIMEOUT job runs seconds past its limit, and rounding to 0.01 h must not make
+#: two kinds of one.
+SAME_KIND_PCT = 2
 #: States of jobs with no final length: left out, said.
 NOT_ENDED = ("PENDING", "RUNNING", "REQUEUED", "RESIZING", "SUSPENDED", "REVOKED")
 #: The columns read, each with the names sacct gives it (any order, any case).
@@ -126,6 +131,7 @@ class _Sacct:
         self.groups: dict[tuple, list] = {}
         self.left_out: dict[str, list[int]] = {}
         self.pending_tasks = 0
+        self.pending_ids: list[str] = []
         self.header_line = number
 
     @staticmethod
@@ -161,12 +167,10 @@ class _Sacct:
         state = cells[self.columns["state"]].strip() if "state" in self.columns else ""
         word = state.split()[0].upper() if state else ""
         if task and task.startswith("["):
-            tasks = _pending_tasks(task[1:-1])
-            self.pending_tasks += tasks
-            self._skip(
-                "array tasks not yet run (123_[4-7]) have no length",
-                number,
-            )
+            self.pending_tasks += _pending_tasks(task[1:-1])
+            if len(self.pending_ids) < 6:
+                self.pending_ids.append(job.group(0))
+            self._skip("array tasks not yet run have no length", number)
             return
         if word.startswith(NOT_ENDED):
             self._skip(f"{word.lower()} jobs have no final length", number)
@@ -182,6 +186,9 @@ class _Sacct:
         if hours is None:
             self.unread.add(number)
             return
+        if hours == 0:
+            self._skip("jobs that never started (Elapsed 0)", number)
+            return
         gpus = _sacct_gpus(cells[self.tres].strip(), self.gres)
         if gpus is None:
             self._skip("jobs without GPUs", number)
@@ -191,7 +198,7 @@ class _Sacct:
             self._skip("jobs that ran for less than 36 seconds", number)
             return
         name = self._cell("jobname", cells)
-        key = (gpus, "array", array_id) if task else (gpus, rounded, "")
+        key = (gpus, "array", array_id) if task else (gpus, "name", name)
         group = self.groups.setdefault(key, [])
         group.append(
             (number, job.group(0), name, line.strip()[:EXCERPT_CHARS], hours, word)
@@ -206,14 +213,17 @@ class _Sacct:
             for reason, lines in self.left_out.items()
         ]
         if self.pending_tasks:
-            left_out.append(f"{self.pending_tasks} array task(s) not yet run in all")
+            left_out.append(
+                f"{self.pending_tasks} array task(s) not yet run "
+                f"({', '.join(self.pending_ids)})"
+            )
         if self.gpu_column.startswith("req"):
             left_out.append(
                 f"the GPUs are those requested ({self.gpu_column}): the output has no "
                 "AllocTRES column"
             )
         found = []
-        for key, rows in sorted(self.groups.items(), key=_order):
+        for key, rows in sorted(self._kinds(), key=_order):
             gpus = key[0]
             names = sorted({row[2] for row in rows if row[2]})
             title = names[0] if len(names) == 1 else ""
@@ -221,27 +231,31 @@ class _Sacct:
             ids = ", ".join(row[1] for row in rows[:6]) + (
                 f" and {len(rows) - 6} more" if len(rows) > 6 else ""
             )
-            states = _states(rows)
+            lengths = [row[4] for row in rows]
+            hours, low, high = (
+                value.quantize(_HOURS, rounding=ROUND_HALF_UP)
+                for value in (sum(lengths) / len(lengths), min(lengths), max(lengths))
+            )
+            elapsed = (
+                f"Elapsed ≈ {hours} h (to 0.01 h)"
+                if low == high
+                else f"Elapsed {low}–{high} h, mean {hours} h"
+            )
             if key[1] == "array":
-                lengths = [row[4] for row in rows]
-                hours = (sum(lengths) / len(lengths)).quantize(
-                    _HOURS, rounding=ROUND_HALF_UP
-                )
-                low, high = (
-                    value.quantize(_HOURS, rounding=ROUND_HALF_UP)
-                    for value in (min(lengths), max(lengths))
-                )
                 formula = (
-                    f"{len(rows)} task(s) of job array {key[2]} ({ids}) with gres/gpu "
-                    f"= {gpus}; Elapsed {low}–{high} h, mean {hours} h (one kind of "
-                    f"job: an array's tasks are not split by their lengths){states}"
+                    f"{len(rows)} task(s) of job array {key[2]} ({ids}) with "
+                    f"gres/gpu = {gpus}; {elapsed} (an array is one kind of job, "
+                    "whatever its tasks' lengths)"
                 )
             else:
-                hours = key[1]
                 formula = (
-                    f"{len(rows)} job(s) ({ids}) with gres/gpu = {gpus} and "
-                    f"Elapsed ≈ {hours} h (to 0.01 h){states}"
+                    f"{len(rows)} job(s) ({ids}) with gres/gpu = {gpus} and {elapsed}"
                 )
+                if low != high:
+                    formula += (
+                        f" (the same name and GPUs, lengths within "
+                        f"{SAME_KIND_PCT} % of each other: one kind of job)"
+                    )
             found.append(
                 Job(
                     gpus=gpus,
@@ -250,8 +264,8 @@ class _Sacct:
                     title=title,
                     source=Source(
                         file=file,
-                        lines=tuple(row[0] for row in rows),
-                        formula=formula,
+                        lines=tuple(sorted(row[0] for row in rows)),
+                        formula=formula + _states(rows),
                         excerpt=tuple(row[3] for row in rows[:EXCERPT_LINES]),
                         left_out=tuple(left_out),
                     ),
@@ -259,13 +273,27 @@ class _Sacct:
             )
         return found
 
+    def _kinds(self):
+        """Each array as it is; single jobs of one name and GPU count split where
+        their lengths are more than :data:`SAME_KIND_PCT` % apart (sorted by
+        length, a kind starts anew past its shortest job's length plus that)."""
+        for key, rows in self.groups.items():
+            if key[1] == "array":
+                yield key, rows
+                continue
+            kind: list = []
+            for row in sorted(rows, key=lambda row: row[4]):
+                if kind and row[4] > kind[0][4] * (1 + Decimal(SAME_KIND_PCT) / 100):
+                    yield (key[0], "name", key[2], kind[0][4]), kind
+                    kind = []
+                kind.append(row)
+            yield (key[0], "name", key[2], kind[0][4]), kind
+
 
 def _order(item) -> tuple:
     key, rows = item
-    if key[1] == "array":
-        lengths = [row[4] for row in rows]
-        return (key[0], sum(lengths) / len(lengths), key[2])
-    return (key[0], key[1], "")
+    lengths = [row[4] for row in rows]
+    return (key[0], sum(lengths) / len(lengths), key[2])
 
 
 def _states(rows) -> str:
