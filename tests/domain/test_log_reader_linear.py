@@ -80,7 +80,7 @@ def test_the_reader_has_patterns_to_try():
     # A refactoring that moved the patterns elsewhere would make the next test
     # try nothing.
     assert len(PATTERNS) >= 40
-    assert {"progress", "consoles", "sacct"} <= set(MODULES)
+    assert {"progress", "nemo", "consoles", "sacct"} <= set(MODULES)
 
 
 @pytest.mark.parametrize("name", sorted(PATTERNS))

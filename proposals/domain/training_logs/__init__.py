@@ -17,8 +17,15 @@ own sources:
 - **a plain training loop** (llm.c and the many loops printing like it): step lines
   with ``tok/s``, ``tokens/s`` or ``samples/s`` and a stated ``num_processes`` or
   ``world_size``;
-- **Slurm accounting** (``sacct -P``, with a header naming ``Elapsed`` and
-  ``AllocTRES``, or ``AllocGRES`` before Slurm 17.11).
+- **NVIDIA NeMo** (``train_step_timing`` in the 1.x bar, 2.0's ProgressPrinter),
+  **PyTorch Lightning**'s tqdm bar and **Hugging Face Accelerate**'s scripts'
+  bar with gradient accumulation (:mod:`.progress`; a bar's carriage-return
+  updates are fed one at a time);
+- **MosaicML Composer** / llm-foundry's console logging and **MaxText**'s step
+  lines (:mod:`.consoles`);
+- **Slurm accounting** (``sacct -P`` or ``-p``, columns in any order, with a header
+  naming the job id, ``Elapsed`` and ``AllocTRES``, or ``AllocGRES`` before Slurm
+  17.11; an array's tasks are one row).
 
 The rules: the steady state is the median of the logged intervals after the first
 (the warm-up); each measurement says which lines and values it took and by which
@@ -44,7 +51,8 @@ from .consoles import _Composer, _MaxText
 from .frameworks import _DeepSpeed, _Megatron, _Torchtitan
 from .lines import _Reader, _Unread, iter_lines
 from .loops import _HuggingFace, _PlainLoop
-from .progress import _Bar, _NeMo
+from .nemo import _NeMo
+from .progress import _Bar
 from .results import (
     EXCERPT_CHARS,
     LOOKED_FOR,
