@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import importlib
 import io
+import pkgutil
 import re
 import time
 from pathlib import Path
@@ -38,7 +39,13 @@ from tests.domain.regex_shapes import shapes
 
 LOGS = Path(__file__).parent / "logs"
 HELD_OUT = Path(__file__).parent / "logs_heldout"
-MODULES = ("results", "lines", "scan", "frameworks", "loops", "sacct")
+#: Every module of the reader (a reader added in a new module is tried too).
+MODULES = tuple(
+    info.name
+    for info in pkgutil.iter_modules(
+        importlib.import_module("proposals.domain.training_logs").__path__
+    )
+)
 
 
 def patterns() -> dict[str, re.Pattern]:
@@ -72,7 +79,8 @@ def _seconds(func, repeat: int = 3) -> float:
 def test_the_reader_has_patterns_to_try():
     # A refactoring that moved the patterns elsewhere would make the next test
     # try nothing.
-    assert len(PATTERNS) >= 25
+    assert len(PATTERNS) >= 40
+    assert {"progress", "nemo", "consoles", "sacct"} <= set(MODULES)
 
 
 @pytest.mark.parametrize("name", sorted(PATTERNS))
@@ -193,6 +201,13 @@ PIECES = st.sampled_from(
         "MEMBER:",
         " ... ",
         "\x1b[1m",
+        "train_step_timing in s=",
+        "%|",
+        " 12/100 [00:01<00:02, 3.00it/s, ",
+        "completed step: 3, seconds: ",
+        "Tokens/s/device: ",
+        "\t Train throughput/tokens_per_sec: ",
+        "Num processes: ",
         "\r",
         "\n",
         "é",

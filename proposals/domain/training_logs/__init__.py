@@ -17,8 +17,15 @@ own sources:
 - **a plain training loop** (llm.c and the many loops printing like it): step lines
   with ``tok/s``, ``tokens/s`` or ``samples/s`` and a stated ``num_processes`` or
   ``world_size``;
-- **Slurm accounting** (``sacct -P``, with a header naming ``Elapsed`` and
-  ``AllocTRES``, or ``AllocGRES`` before Slurm 17.11).
+- **NVIDIA NeMo** (``train_step_timing`` in the 1.x bar, 2.0's ProgressPrinter),
+  **PyTorch Lightning**'s tqdm bar and **Hugging Face Accelerate**'s scripts'
+  bar with gradient accumulation (:mod:`.progress`; a bar's carriage-return
+  updates are fed one at a time);
+- **MosaicML Composer** / llm-foundry's console logging and **MaxText**'s step
+  lines (:mod:`.consoles`);
+- **Slurm accounting** (``sacct -P`` or ``-p``, columns in any order, with a header
+  naming the job id, ``Elapsed`` and ``AllocTRES``, or ``AllocGRES`` before Slurm
+  17.11; an array's tasks are one row).
 
 The rules: the steady state is the median of the logged intervals after the first
 (the warm-up); each measurement says which lines and values it took and by which
@@ -40,9 +47,12 @@ from decimal import ROUND_HALF_UP, Decimal
 from ..bounds import BOUNDS
 from ..i18n import gettext
 from ..numbers import grouped
+from .consoles import _Composer, _MaxText
 from .frameworks import _DeepSpeed, _Megatron, _Torchtitan
 from .lines import _Reader, _Unread, iter_lines
 from .loops import _HuggingFace, _PlainLoop
+from .nemo import _NeMo
+from .progress import _Bar
 from .results import (
     EXCERPT_CHARS,
     LOOKED_FOR,
@@ -51,6 +61,7 @@ from .results import (
     MAX_LINES,
     SAMPLES,
     SOURCE_CHARS,
+    STEPS,
     TOKENS,
     Job,
     Measurement,
@@ -67,8 +78,19 @@ from .scan import Feed, feed_blocks
 # --------------------------------------------------------------------------- reading
 
 #: Most specific first: a Megatron-DeepSpeed log holds DeepSpeed timer lines too,
-#: and its iteration lines say more.
-_READERS = (_Megatron, _Torchtitan, _DeepSpeed, _HuggingFace, _PlainLoop)
+#: and its iteration lines say more; a progress bar comes with many formats' logs
+#: (the Trainer's, NeMo's) and says least.
+_READERS = (
+    _Megatron,
+    _Torchtitan,
+    _MaxText,
+    _DeepSpeed,
+    _HuggingFace,
+    _NeMo,
+    _Composer,
+    _PlainLoop,
+    _Bar,
+)
 
 
 def read_log(lines: Iterable[str], *, file: str, gpus: int | None = None) -> Reading:
@@ -117,7 +139,10 @@ def _readers_result(feed: Feed, file: str, gpus: int | None) -> Reading:
             others = [
                 other.name
                 for other in readers
-                if other is not reader and other.seen and _has_data(other)
+                if other is not reader
+                and other.seen
+                and not getattr(other, "accompanies", False)
+                and _has_data(other)
             ]
             notes = tuple(
                 gettext(
@@ -294,6 +319,7 @@ __all__ = [
     "MAX_LINES",
     "SAMPLES",
     "SOURCE_CHARS",
+    "STEPS",
     "TOKENS",
     "Job",
     "Measurement",

@@ -25,12 +25,20 @@ def iter_lines(stream, *, encoding: str = "utf-8") -> Iterator[str]:
     line ends, a line longer than :data:`MAX_LINE_CHARS` cut there: memory stays
     bounded whatever the file holds (a file without a newline included).
 
+    A progress bar (tqdm, PyTorch Lightning, NeMo, Accelerate scripts) rewrites its
+    line with carriage returns: one line of the file holds every update, often more
+    than :data:`MAX_LINE_CHARS` characters of them, sometimes the whole run. Each
+    update is yielded on its own, ending in ``"\r"`` when the line goes on after it
+    (the next item has the same line number, :meth:`.scan.Feed.lines_of`); each is
+    cut at :data:`MAX_LINE_CHARS`. A line ending in ``"\r\n"`` (Windows) ends
+    there, as any other.
+
     A block is decoded and split in one call each (C), so a line costs one slice,
     never a copy of the rest of the block; of a line longer than the limit only
     the first :data:`MAX_LINE_CHARS` characters are kept while the rest streams
     past."""
     decoder = codecs.getincrementaldecoder(encoding)(errors="replace")
-    # The start of the line the last block ended in (at most MAX_LINE_CHARS + 1
+    # The start of the segment the last block ended in (at most MAX_LINE_CHARS + 1
     # characters: one more than kept, to know it was cut).
     pending = ""
     while True:
@@ -40,24 +48,43 @@ def iter_lines(stream, *, encoding: str = "utf-8") -> Iterator[str]:
             parts = text.split("\n")
             if len(parts) > 1:
                 first = pending + parts[0] if pending else parts[0]
-                yield _line(first)
-                for part in itertools.islice(parts, 1, len(parts) - 1):
-                    yield part[:MAX_LINE_CHARS].rstrip("\r")
-                pending = parts[-1][: MAX_LINE_CHARS + 1]
-            elif len(pending) <= MAX_LINE_CHARS:
-                pending = (pending + parts[0])[: MAX_LINE_CHARS + 1]
+                yield from _segments(first)
+                if "\r" in text:
+                    for part in itertools.islice(parts, 1, len(parts) - 1):
+                        yield from _segments(part)
+                else:
+                    for part in itertools.islice(parts, 1, len(parts) - 1):
+                        yield part[:MAX_LINE_CHARS]
+                pending = ""
+            last = pending + parts[-1] if pending else parts[-1]
+            # Updates of a progress bar that are already whole (a carriage return
+            # follows them, and is not the last character: "\r\n" may be split).
+            cut = last.rfind("\r", 0, len(last) - 1)
+            if cut >= 0:
+                for segment in last[:cut].split("\r"):
+                    yield segment[:MAX_LINE_CHARS] + "\r"
+                last = last[cut + 1 :]
+            pending = last[: MAX_LINE_CHARS + 1]
         if not chunk:
             break
     if pending:
-        yield _line(pending)
+        yield from _segments(pending)
 
 
 #: Bytes read (and decoded) at a time.
 _BLOCK = 1 << 20
 
 
-def _line(text: str) -> str:
-    return text[:MAX_LINE_CHARS].rstrip("\r")
+def _segments(line: str) -> Iterator[str]:
+    """A whole line's updates: every one but the last ends in ``"\r"``."""
+    line = line.removesuffix("\r")
+    if "\r" not in line:
+        yield line[:MAX_LINE_CHARS]
+        return
+    *updates, last = line.split("\r")
+    for update in updates:
+        yield update[:MAX_LINE_CHARS] + "\r"
+    yield last[:MAX_LINE_CHARS]
 
 
 # --------------------------------------------------------------------------- series

@@ -13,6 +13,9 @@ from ..i18n import gettext, ngettext
 #: Units as the logs count them.
 TOKENS = "tokens/s"
 SAMPLES = "samples/s"
+#: Optimizer steps (or batches on each GPU) per second: a progress bar or a step
+#: timing whose log states no batch size.
+STEPS = "steps/s"
 
 #: The largest file read (the wizard refuses larger uploads before reading them).
 MAX_FILE_BYTES = 50 * 2**20
@@ -33,9 +36,12 @@ LOOKED_FOR = (
     "Megatron-LM iteration lines (“elapsed time per iteration (ms)”), "
     "a Hugging Face Trainer run (“***** Running training *****” and "
     "“train_samples_per_second”), DeepSpeed throughput-timer lines "
-    "(“CurrSamplesPerSec”), torchtitan step lines (“tps:”), a training loop's "
-    "step lines with tok/s, tokens/s or samples/s, or sacct -P output (a header "
-    "line with JobID, Elapsed and AllocTRES)"
+    "(“CurrSamplesPerSec”), torchtitan step lines (“tps:”), NeMo's "
+    "“train_step_timing”, a PyTorch Lightning or Accelerate progress bar "
+    "(“10/100 [00:05<00:45, 2.00it/s]”), Composer's “throughput/tokens_per_sec”, "
+    "MaxText's “completed step:” lines, a training loop's step lines with "
+    "tok/s, tokens/s or samples/s, or sacct -P output (a header line with JobID, "
+    "Elapsed and AllocTRES)"
 )
 
 _ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")

@@ -34,6 +34,8 @@ _LINE_BYTES = MAX_LINE_CHARS * 4
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 #: A byte that is not ASCII white space (the first line with text is looked for).
 _TEXT = re.compile(rb"\S")
+#: What ends a segment: a newline, or a progress bar's carriage return.
+_SEPARATOR = re.compile(rb"[\r\n]")
 
 
 class Feed:
@@ -95,18 +97,35 @@ class Feed:
             index += 1
 
     def lines_of(self, lines: Iterable[str]) -> None:
-        """Feed an iterable of lines (pasted text, a test's list)."""
-        for number, raw in enumerate(lines, start=1):
+        """Feed an iterable of lines (pasted text, a test's list). A progress bar's
+        updates are fed one at a time, with their line's number: those within a
+        line (``"a\rb"``) and those :func:`.iter_lines` yields apart (an item
+        ending in ``"\r"``: the line goes on in the next one)."""
+        number = 1
+        for raw in lines:
             if number > self.limit:
                 self.stopped = True
                 break
             self.lines = number
-            self.line(number, raw[:MAX_LINE_CHARS])
+            if "\r" not in raw:
+                self.line(number, raw[:MAX_LINE_CHARS])
+                number += 1
+                continue
+            *updates, last = raw.split("\r")
+            for update in updates:
+                self.line(number, update[:MAX_LINE_CHARS])
+            if last:
+                self.line(number, last[:MAX_LINE_CHARS])
+            if not raw.endswith("\r"):
+                number += 1
 
     # ----------------------------------------------------------------- blocks
 
     def block(self, block: bytes) -> None:
-        """Feed ``block``: whole lines, each ending in a newline."""
+        """Feed ``block``: whole lines, each ending in a newline, or, when a line
+        holds no newline for a whole block (a progress bar's carriage returns),
+        the whole updates of it, ending in a carriage return. Updates are fed one
+        at a time with the number of their line (newlines counted)."""
         count = block.count(b"\n")
         if self.lines + count > self.limit:
             # Only up to the last line allowed.
@@ -122,50 +141,71 @@ class Feed:
             if text is None:
                 self.lines += block.count(b"\n", start)
                 return
-            begin = block.rfind(b"\n", start, text.start()) + 1 or start
-            self.lines += block.count(b"\n", start, begin) + 1
-            end = block.find(b"\n", begin)
-            self.line(self.lines, _decode(block, begin, end))
+            begin = _segment_start(block, start, text.start())
+            end = _segment_end(block, begin)
+            self.line(
+                self.lines + block.count(b"\n", start, begin) + 1,
+                _decode(block, begin, end),
+            )
+            self.lines += block.count(b"\n", start, end + 1)
             start = end + 1
         if self.sacct is not None:
-            for end in _ends(block, start):
-                self.lines += 1
-                self.sacct.feed(self.lines, _decode(block, start, end))
-                start = end + 1
+            for begin, end in _segments(block, start):
+                self.sacct.feed(self.lines + 1, _decode(block, begin, end))
+                if block[end] == 10:  # "\n"
+                    self.lines += 1
             return
         base, at = self.lines, start
         for begin, wake in _woken(block, start, self.words):
             base += block.count(b"\n", at, begin)
-            end = block.find(b"\n", begin)
+            end = _segment_end(block, begin)
             self.line(base + 1, _decode(block, begin, end), wake)
             at = begin
         self.lines += block.count(b"\n", start)
 
 
 def _woken(block: bytes, start: int, words) -> list[tuple[int, int]]:
-    """The starts of the lines of ``block`` (from ``start``) that hold a trigger,
-    in order, each with the readers its words wake."""
+    """The starts of the segments of ``block`` (from ``start``; a segment is a
+    line, or one update of a progress bar between carriage returns) that hold a
+    trigger, in order, each with the readers its words wake."""
     lower = block.lower()  # bytes: only ASCII letters change, positions stay
     found: dict[int, int] = {}
     for word, wake in words:
         at = lower.find(word, start)
         while at >= 0:
-            begin = block.rfind(b"\n", start, at) + 1 or start
+            begin = _segment_start(block, start, at)
             found[begin] = found.get(begin, 0) | wake
-            at = lower.find(word, block.find(b"\n", at))
+            at = lower.find(word, _segment_end(block, at))
     return sorted(found.items())
 
 
-def _ends(block: bytes, start: int):
-    end = block.find(b"\n", start)
-    while end >= 0:
-        yield end
-        end = block.find(b"\n", end + 1)
+def _segment_start(block: bytes, start: int, at: int) -> int:
+    """Where the segment holding ``at`` begins: after the last newline or
+    carriage return before it (each looked for within the line only)."""
+    line = block.rfind(b"\n", start, at) + 1 or start
+    return block.rfind(b"\r", line, at) + 1 or line
+
+
+def _segment_end(block: bytes, at: int) -> int:
+    """The newline or carriage return that ends the segment holding ``at`` (a
+    block ends in one)."""
+    end = block.find(b"\n", at)
+    if end < 0:
+        end = len(block)
+    ret = block.find(b"\r", at, end)
+    return ret if ret >= 0 else end
+
+
+def _segments(block: bytes, start: int):
+    """``(begin, end)`` of each segment from ``start`` (ends included, in order)."""
+    for match in _SEPARATOR.finditer(block, start):
+        yield start, match.start()
+        start = match.end()
 
 
 def _decode(block: bytes, start: int, end: int) -> str:
     raw = block[start : min(end, start + _LINE_BYTES)]
-    return raw.decode("utf-8", errors="replace")[:MAX_LINE_CHARS].rstrip("\r")
+    return raw.decode("utf-8", errors="replace")[:MAX_LINE_CHARS]
 
 
 def feed_blocks(
@@ -183,6 +223,9 @@ def feed_blocks(
                 feed.block(carry + b"\n")
             break
         cut = chunk.rfind(b"\n")
+        if cut < 0:
+            # A progress bar's line: its whole updates are fed, the rest kept.
+            cut = chunk.rfind(b"\r")
         if cut < 0:
             if len(carry) <= _LINE_BYTES:
                 carry = (carry + chunk)[: _LINE_BYTES + 1]

@@ -26,8 +26,9 @@ def positive(text: str) -> int:
 class Command(BaseCommand):
     requires_system_checks = []  # a file tool: no database, no URLs
     help = (
-        "Read training logs (Megatron-LM, Hugging Face Trainer, DeepSpeed, "
-        "torchtitan, llm.c-style loops) and sacct -P output into scaling "
+        "Read training logs (Megatron-LM, Hugging Face Trainer and Accelerate, "
+        "DeepSpeed, torchtitan, NeMo, PyTorch Lightning progress bars, Composer, "
+        "MaxText, llm.c-style loops) and sacct -P output into scaling "
         "measurements (GPUs, throughput, unit, source lines) and job-plan rows "
         "(GPUs, hours, count). Exits 0 when something was read, 2 when nothing was."
     )
