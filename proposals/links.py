@@ -4,7 +4,7 @@ the mail: an autosave, a worker or a proxy's internal host name must not decide 
 a link in a mail points."""
 
 from django.conf import settings
-from django.urls import reverse
+from django.urls import NoReverseMatch, reverse
 
 
 def site_url(path: str = "/") -> str:
@@ -15,3 +15,12 @@ def site_url(path: str = "/") -> str:
 def site_reverse(name: str, *args) -> str:
     """The absolute link of the URL pattern ``name``."""
     return site_url(reverse(name, args=args))
+
+
+def team_path(pk: int) -> str:
+    """The site-relative address of proposal ``pk``'s Team page. The page is built
+    on another branch of issue 31; until it is merged here, its known path."""
+    try:
+        return reverse("proposals:team", args=[pk])
+    except NoReverseMatch:
+        return f"/proposals/{pk}/team/"

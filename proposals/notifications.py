@@ -19,7 +19,7 @@ from django.utils import translation
 
 from proposals import localization
 from proposals.domain.team import mentioned_names
-from proposals.links import site_reverse
+from proposals.links import site_reverse, site_url, team_path
 from proposals.models import NotificationMute
 from proposals.selectors import STAFF_GROUP, verified_addresses
 
@@ -237,9 +237,19 @@ def invitation_to_person(*, invitation, token: str, by) -> list[Mail]:
 
 def ownership_to_team(*, proposal, by, to) -> list[Mail]:
     """Tell the whole team that the proposal has a new owner."""
-    url = site_reverse("proposals:team", proposal.pk)
+    url = site_url(team_path(proposal.pk))
     context = {"proposal": proposal, "by": by, "to": to, "url": url}
     return _messages("team_ownership", context, team_addresses(proposal))
+
+
+def owner_gone_to_team(*, proposal, addresses, kept: bool) -> list[Mail]:
+    """Tell the rest of a team (``addresses``, read before the deletion) that its
+    owner deleted their account and, with no editor to take it over, the proposal
+    went with it (``kept``: only the staff's copy of what was sent remains)."""
+    if not addresses:
+        return []
+    context = {"proposal": proposal, "kept": kept}
+    return _messages("team_owner_gone", context, addresses)
 
 
 def _answered_staff_member(comment):

@@ -107,8 +107,10 @@ class Invitation(models.Model):
 
 class TeamEvent(models.Model):
     """One change to a proposal's team, as the Team page lists it: who did it,
-    when, what, and to whom. Names are kept as they were, so the record still
-    reads after an account is deleted."""
+    when, what, and to whom. Names are kept as they were when a person leaves
+    the team; when a person deletes their account, their name is removed from
+    the record (``by_name`` and a ``subject`` that named them become blank), as
+    the privacy notice says, and the record shows a "former member"."""
 
     class Kind(models.TextChoices):
         CREATED = "created", _("created the proposal")

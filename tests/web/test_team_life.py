@@ -1,6 +1,8 @@
 """A proposal's team in the rest of the applicant's life: the list of proposals,
 the mail of the team, account deletion and the JSON format (issue 31)."""
 
+from datetime import timedelta
+
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
@@ -8,8 +10,15 @@ from django.urls import reverse
 from django.utils import timezone
 
 from proposals import services
-from proposals.models import Membership, NotificationMute, OutgoingMail
-from tests.factories import ProposalFactory, UserFactory
+from proposals.models import (
+    FieldStamp,
+    Membership,
+    NotificationMute,
+    OutgoingMail,
+    Proposal,
+    TeamEvent,
+)
+from tests.factories import PASSWORD, ProposalFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
 LIST = reverse("proposals:list")
@@ -194,3 +203,105 @@ def test_only_members_of_that_proposal_are_mentioned(team, user, other_user):
     sent = mails()
     assert stranger.email not in sent and other_user.email not in sent
     assert sent[user.email] == [f"Ed Itor mentioned you on {proposal.title}"]
+
+
+# --------------------------------------------------------------------------------------
+# Deleting an account
+# --------------------------------------------------------------------------------------
+
+DELETE = reverse("account_delete")
+
+
+def _days_ago(days):
+    return timezone.now() - timedelta(days=days)
+
+
+@pytest.fixture
+def teams(user):
+    """``user`` owns one proposal with an editor (and an older viewer and a newer
+    editor) and one draft with a viewer only."""
+    first = UserFactory(username="first", first_name="First", last_name="Editor")
+    later = UserFactory(username="later")
+    viewer = UserFactory(username="viewer")
+    shared = ProposalFactory(owner=user, title="With editors")
+    join(shared, viewer, "viewer", since=_days_ago(30))
+    join(shared, later, "editor", since=_days_ago(5))
+    join(shared, first, "editor", since=_days_ago(10))
+    read_only = ProposalFactory(owner=user, title="With a viewer")
+    join(read_only, viewer, "viewer")
+    OutgoingMail.objects.all().delete()
+    return shared, read_only, first, later, viewer
+
+
+def test_the_deletion_page_asks_an_owner_to_hand_team_proposals_over_first(
+    user_client, teams
+):
+    shared, read_only, *_ = teams
+    page = user_client.get(DELETE).text
+    section = page[page.index('data-testid="delete-team"') :]
+    section = section[: section.index("</div>")]
+    assert "Hand each of them over to one of its members on its Team page" in section
+    assert f'href="/proposals/{shared.pk}/team/">With editors</a>' in section
+    assert "First Editor, its longest-standing editor, becomes its owner" in section
+    assert f'href="/proposals/{read_only.pk}/team/">With a viewer</a>' in section
+    assert "it has no editor to take it over" in section
+    assert "its viewer loses it" in section
+    # Only the viewer's draft goes with the account.
+    assert "Your 1 draft never sent for review is deleted" in page
+
+
+def test_deleting_an_owner_hands_team_proposals_to_the_longest_standing_editor(
+    user_client, user, teams, django_capture_on_commit_callbacks
+):
+    shared, read_only, first, later, viewer = teams
+    with django_capture_on_commit_callbacks(execute=False):
+        response = user_client.post(DELETE, {"password": PASSWORD}, follow=True)
+    assert "1 proposal with a team now belongs to its longest-standing editor." in (
+        response.text
+    )
+    shared.refresh_from_db()
+    assert shared.owner == first and shared.deleted_at is None
+    assert set(shared.memberships.values_list("user__username", "role")) == {
+        ("later", "editor"),
+        ("viewer", "viewer"),
+    }
+    kinds = set(shared.team_events.values_list("kind", "by_name"))
+    assert ("account_deleted", "") in kinds and ("transferred", "") in kinds
+    assert shared.team_events.get(kind="account_deleted").by_label == "former member"
+    new_owner = f'"{shared.title}" has a new owner'
+    told = set(OutgoingMail.objects.values_list("to", "subject"))
+    for person in (first, later, viewer):
+        assert (person.email, new_owner) in told
+    # The viewer-only draft went with the account; its viewer was told.
+    assert not Proposal.objects.filter(pk=read_only.pk).exists()
+    gone = f'"{read_only.title}" was deleted with its owner\'s account'
+    assert (viewer.email, gone) in told
+    assert not any(to == user.email for to, _ in told)
+
+
+def test_a_members_deletion_leaves_their_edits_to_a_former_member(
+    user, client, proposal
+):
+    member = UserFactory(username="leaver", first_name="Lee", last_name="Ver")
+    join(proposal, member, "editor")
+    services.team._record(proposal, member, TeamEvent.Kind.JOINED, "Lee Ver", "editor")
+    stamp = FieldStamp.objects.create(
+        proposal=proposal, key="title", user=member, at=timezone.now()
+    )
+    assert stamp.by_label == "Lee Ver"
+    client.force_login(member)
+    page = client.get(DELETE).text
+    assert "You leave the team of the 1 proposal you are a member of" in page
+    client.post(DELETE, {"password": PASSWORD})
+
+    assert not Membership.objects.filter(proposal=proposal).exists()
+    stamp.refresh_from_db()
+    assert stamp.user is None and stamp.by_label == "former member"
+    events = list(proposal.team_events.all())
+    assert [(e.kind, e.by_label) for e in events] == [
+        ("account_deleted", "former member"),
+        ("joined", "former member"),
+    ]
+    assert all("Lee" not in (e.by_name + e.subject) for e in events)
+    proposal.refresh_from_db()
+    assert proposal.owner == user and proposal.deleted_at is None
