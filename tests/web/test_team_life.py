@@ -1,15 +1,22 @@
 """A proposal's team in the rest of the applicant's life: the list of proposals,
 the mail of the team, account deletion and the JSON format (issue 31)."""
 
+import io
+import json
+import re
+import zipfile
 from datetime import timedelta
 
 import pytest
+from django.contrib.auth.models import User
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
 from proposals import services
+from proposals.exports.portal import portal_text
 from proposals.models import (
     FieldStamp,
     Membership,
@@ -19,6 +26,7 @@ from proposals.models import (
     TeamEvent,
 )
 from tests.factories import PASSWORD, ProposalFactory, UserFactory
+from tests.web.test_exports import get_pdf, load_demo, pdf_text
 
 pytestmark = pytest.mark.django_db
 LIST = reverse("proposals:list")
@@ -305,3 +313,111 @@ def test_a_members_deletion_leaves_their_edits_to_a_former_member(
     assert all("Lee" not in (e.by_name + e.subject) for e in events)
     proposal.refresh_from_db()
     assert proposal.owner == user and proposal.deleted_at is None
+
+
+# --------------------------------------------------------------------------------------
+# The JSON format's team, and what the portal text and the PDF never hold
+# --------------------------------------------------------------------------------------
+
+ADDRESS = re.compile(r"[^\s@<>()]+@[^\s@<>()]+")
+
+
+@pytest.fixture
+def named_team(user):
+    """A proposal of Ann Owner's with an editor Ed Itor and a viewer whose user
+    name is an e-mail address (and who gave no name)."""
+    user.first_name, user.last_name = "Ann", "Owner"
+    user.save()
+    proposal = load_demo("lumi-fast-lane", user)
+    join(proposal, UserFactory(username="ed", first_name="Ed", last_name="Itor"))
+    viewer = UserFactory(username="vi.ewer@example.eu", email="vi.ewer@example.eu")
+    join(proposal, viewer, "viewer", since=timezone.now() + timedelta(seconds=1))
+    return proposal
+
+
+def test_the_json_export_lists_the_team_by_names_only(user_client, named_team):
+    text = user_client.get(reverse("proposals:export_json", args=[named_team.pk])).text
+    assert json.loads(text)["team"] == ["Ann Owner", "Ed Itor", "vi.ewer"]
+    assert ADDRESS.search(text) is None
+
+
+def test_a_solo_proposal_exports_no_team(user_client, user):
+    proposal = load_demo("playground", user)
+    text = user_client.get(reverse("proposals:export_json", args=[proposal.pk])).text
+    assert "team" not in json.loads(text)
+
+
+def test_an_import_reads_the_team_and_makes_nobody_a_member(
+    user_client, user, named_team
+):
+    text = user_client.get(reverse("proposals:export_json", args=[named_team.pk])).text
+    response = user_client.post(
+        reverse("proposals:import_json"),
+        {"file": SimpleUploadedFile("p.json", text.encode(), "application/json")},
+    )
+    assert response.status_code == 302
+    copy = Proposal.objects.exclude(pk=named_team.pk).get(owner=user)
+    assert not Membership.objects.filter(proposal=copy).exists()
+    again = user_client.get(reverse("proposals:export_json", args=[copy.pk])).text
+    assert "team" not in json.loads(again)
+
+
+def test_an_address_in_the_team_is_refused_with_its_path(user_client, named_team):
+    data = json.loads(
+        user_client.get(reverse("proposals:export_json", args=[named_team.pk])).text
+    )
+    data["team"] = ["Ann Owner", "Ed <ed@example.eu>"]
+    response = user_client.post(
+        reverse("proposals:import_json"),
+        {"file": SimpleUploadedFile("p.json", json.dumps(data).encode())},
+    )
+    assert response.status_code == 200
+    assert "team[1]" in response.text
+    assert "looks like an e-mail address" in response.text
+
+
+def test_the_portal_text_and_the_pdf_hold_no_address_of_the_team(
+    user_client, named_team, run_tasks
+):
+    page = user_client.get(reverse("proposals:export_portal", args=[named_team.pk]))
+    text = portal_text(page.context["sections"])
+    assert text and ADDRESS.search(text) is None
+    url = reverse("proposals:export_pdf", args=[named_team.pk])
+    pdf = " ".join(pdf_text(get_pdf(user_client, url, run_tasks).content))
+    assert "Defect detection models" in pdf
+    assert ADDRESS.search(pdf) is None
+
+
+def test_the_data_export_lists_the_teams_one_is_on_but_not_their_content(
+    client, user, named_team
+):
+    ed = User.objects.get(username="ed")
+    NotificationMute.objects.create(proposal=named_team, user=ed)
+    services.comment_add(proposal=named_team, author=ed, section="codes", body="Mine")
+    services.comment_add(
+        proposal=named_team, author=user, section="codes", body="The owner's"
+    )
+    client.force_login(ed)
+    response = client.get(reverse("account_data"))
+    archive = zipfile.ZipFile(io.BytesIO(response.content))
+    summary = json.loads(archive.read("account.json"))
+    assert summary["proposals"] == []
+    [membership] = summary["member_of"]
+    assert membership["proposal"] == named_team.pk
+    assert membership["title"] == named_team.title
+    assert (membership["role"], membership["mail_switched_off"]) == ("editor", True)
+    assert [c["text"] for c in membership["comments"]] == ["Mine"]
+    assert not any(name.startswith("proposals/") for name in archive.namelist())
+
+
+def test_the_owners_data_export_holds_the_json_export_with_its_team(
+    user_client, named_team
+):
+    archive = zipfile.ZipFile(
+        io.BytesIO(user_client.get(reverse("account_data")).content)
+    )
+    [item] = json.loads(archive.read("account.json"))["proposals"]
+    current = archive.read(item["file"]).decode()
+    assert json.loads(current)["team"] == ["Ann Owner", "Ed Itor", "vi.ewer"]
+    export = user_client.get(reverse("proposals:export_json", args=[named_team.pk]))
+    assert current == export.text
