@@ -186,6 +186,18 @@ def test_a_members_mention_reaches_a_member_who_switched_the_mail_off(team, user
     assert ed.email not in sent
 
 
+def test_a_mention_and_a_team_comment_are_written_in_each_readers_language(team, user):
+    proposal, ed, vi = team
+    services.preferences_set(user=vi, number_format="en_GB", language="fr")
+    services.preferences_set(user=user, number_format="en_GB", language="de")
+    services.comment_add(proposal=proposal, author=ed, section="codes", body="@vi ?")
+    sent = mails()
+    assert sent[vi.email] == [f"Ed Itor vous a mentionné sur {proposal.title}"]
+    assert sent[user.email] == [f"Ed Itor hat {proposal.title} kommentiert"]
+    body = OutgoingMail.objects.get(to=user.email).body
+    assert "auf der Team-Seite des Antrags abschalten" in body
+
+
 def test_an_internal_note_mentions_nobody(team, user, staff_user):
     proposal, ed, vi = team
     services.comment_add(
