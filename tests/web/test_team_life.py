@@ -10,6 +10,7 @@ from datetime import timedelta
 import pytest
 from django.contrib.auth.models import User
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.core.management import call_command
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
@@ -433,3 +434,17 @@ def test_the_owners_data_export_holds_the_json_export_with_its_team(
     assert json.loads(current)["team"] == ["Ann Owner", "Ed Itor", "vi.ewer"]
     export = user_client.get(reverse("proposals:export_json", args=[named_team.pk]))
     assert current == export.text
+
+
+def test_an_operator_deleting_an_account_hands_team_proposals_over_too(user, teams):
+    shared, read_only, first, *_ = teams
+    out = io.StringIO()
+    call_command("delete_account", user.username, stdout=out)
+    assert "1 draft(s)" in out.getvalue()
+    assert "1 proposal(s) with a team would go to their longest-standing editor" in (
+        out.getvalue()
+    )
+    call_command("delete_account", user.username, "--yes", stdout=out)
+    assert "1 proposal(s) with a team handed to an editor" in out.getvalue()
+    shared.refresh_from_db()
+    assert shared.owner == first
