@@ -22,7 +22,8 @@ from django.template.loader import render_to_string
 from django.utils import translation
 
 from proposals import localization
-from proposals.links import site_reverse
+from proposals.domain.team import mentioned_names
+from proposals.links import site_reverse, site_url, team_path
 from proposals.models import NotificationMute
 from proposals.selectors import STAFF_GROUP, staff_conflicted_on, verified_addresses
 
@@ -97,19 +98,41 @@ def _applicant_has_it(proposal) -> bool:
     return proposal.deleted_at is None
 
 
+def _team_people(proposal):
+    """The active accounts of ``proposal``'s team: its owner and its members."""
+    return (
+        get_user_model()
+        .objects.filter(is_active=True)
+        .filter(Q(pk=proposal.owner_id) | Q(memberships__proposal=proposal))
+    )
+
+
 def team_addresses(proposal, *, exclude=None) -> list[str]:
     """The addresses of ``proposal``'s team (owner and members) who did not switch
     its mail off, without ``exclude``'s (the person who caused the mail)."""
-    User = get_user_model()
-    members = User.objects.filter(is_active=True).filter(
-        Q(pk=proposal.owner_id) | Q(memberships__proposal=proposal)
-    )
-    members = members.exclude(
+    members = _team_people(proposal).exclude(
         pk__in=NotificationMute.objects.filter(proposal=proposal).values("user")
     )
     if exclude is not None:
         members = members.exclude(pk=exclude.pk)
     return sorted({email for email in members.values_list("email", flat=True) if email})
+
+
+def mentioned_members(*, comment) -> list:
+    """The people of the proposal's team that ``comment`` names as ``@username``
+    (compared casefolded), without its author. An internal staff note mentions
+    nobody: its text never reaches the applicant's side."""
+    if comment.staff_only:
+        return []
+    names = set(mentioned_names(comment.body))
+    if not names:
+        return []
+    people = _team_people(comment.proposal).exclude(pk=comment.author_id).distinct()
+    return [
+        person
+        for person in people.order_by("pk")
+        if person.get_username().casefold() in names
+    ]
 
 
 def status_to_applicant(*, change) -> list[Mail]:
@@ -123,15 +146,84 @@ def status_to_applicant(*, change) -> list[Mail]:
     return _messages("review_status", context, team_addresses(proposal))
 
 
-def comment_to_applicant(*, comment) -> list[Mail]:
-    """Send a staff comment to the applicant's team; internal notes are never
-    sent."""
+def comment_to_applicant(*, comment, skip=()) -> list[Mail]:
+    """Send a staff comment to the applicant's team, except the addresses in
+    ``skip`` (told by a mention instead); internal notes are never sent."""
     proposal = comment.proposal
     if comment.staff_only or not _applicant_has_it(proposal):
         return []
+    team = team_addresses(proposal)
+    recipients = [address for address in team if address not in skip]
+    if team and not recipients:
+        return []  # every one of them is told by the mention
     url = site_reverse("proposals:review_status", proposal.pk)
     context = {"comment": comment, "proposal": proposal, "url": url}
-    return _messages("review_comment", context, team_addresses(proposal))
+    return _messages("review_comment", context, recipients)
+
+
+def comment_to_team(*, comment, skip=()) -> list[Mail]:
+    """Tell the rest of the team (not its author, not those who switched the
+    proposal's mail off, not the addresses in ``skip``) about an applicant-side
+    comment. Nothing for a team of one."""
+    proposal = comment.proposal
+    recipients = [
+        address
+        for address in team_addresses(proposal, exclude=comment.author)
+        if address not in skip
+    ]
+    if not recipients or not _applicant_has_it(proposal):
+        return []
+    url = site_reverse("proposals:review_status", proposal.pk)
+    context = {
+        "comment": comment,
+        "proposal": proposal,
+        "url": url,
+        "name": comment.author.get_full_name() or comment.author.get_username(),
+    }
+    return _messages("team_comment", context, recipients)
+
+
+def mention_to_members(*, comment, mentioned) -> list[Mail]:
+    """Tell each person ``mentioned`` (``mentioned_members``) that ``comment``
+    names them, with its text and a link. Sent even to a member who switched the
+    proposal's mail off: the switch silences the proposal's news, a mention is a
+    colleague (or the staff) asking that person in particular."""
+    proposal = comment.proposal
+    if not mentioned or not _applicant_has_it(proposal):
+        return []
+    url = site_reverse("proposals:review_status", proposal.pk)
+    author = comment.author
+    context = {
+        "comment": comment,
+        "proposal": proposal,
+        "url": url,
+        "name": author.get_full_name() or author.get_username() if author else "",
+    }
+    return [
+        mail
+        for person in mentioned
+        for mail in _messages("team_mention", context, [person.email])
+    ]
+
+
+def comment_mails(*, comment, state=None) -> list[Mail]:
+    """Every mail a new comment causes. An internal staff note: none. A staff
+    comment: the applicant's team. An applicant-side comment: the staff (its
+    handler, or whom it answers) and the rest of the team. Either way each team
+    member it mentions (``@username``) gets one mail that says so instead of the
+    general one."""
+    if comment.staff_only:
+        return []
+    mentioned = mentioned_members(comment=comment)
+    told = {person.email for person in mentioned if person.email}
+    mails = mention_to_members(comment=comment, mentioned=mentioned)
+    if comment.by_staff:
+        return comment_to_applicant(comment=comment, skip=told) + mails
+    return (
+        reply_to_staff(comment=comment, state=state)
+        + comment_to_team(comment=comment, skip=told)
+        + mails
+    )
 
 
 def invitation_to_person(*, invitation, token: str, by) -> list[Mail]:
@@ -155,9 +247,19 @@ def invitation_to_person(*, invitation, token: str, by) -> list[Mail]:
 
 def ownership_to_team(*, proposal, by, to) -> list[Mail]:
     """Tell the whole team that the proposal has a new owner."""
-    url = site_reverse("proposals:team", proposal.pk)
+    url = site_url(team_path(proposal.pk))
     context = {"proposal": proposal, "by": by, "to": to, "url": url}
     return _messages("team_ownership", context, team_addresses(proposal))
+
+
+def owner_gone_to_team(*, proposal, addresses, kept: bool) -> list[Mail]:
+    """Tell the rest of a team (``addresses``, read before the deletion) that its
+    owner deleted their account and, with no editor to take it over, the proposal
+    went with it (``kept``: only the staff's copy of what was sent remains)."""
+    if not addresses:
+        return []
+    context = {"proposal": proposal, "kept": kept}
+    return _messages("team_owner_gone", context, addresses)
 
 
 def _answered_staff_member(comment, conflicted):

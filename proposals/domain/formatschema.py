@@ -10,6 +10,7 @@ from . import i18n
 from .countries import selectable_codes
 from .formatshape import PROPOSAL, Field, Shape
 from .numbers import json_number
+from .team import ADDRESS_PATTERN
 
 
 def _schema_for(field: Field) -> dict:
@@ -21,6 +22,14 @@ def _schema_for(field: Field) -> dict:
     elif kind == "strings":
         item = {"type": "string", "pattern": "^[^\\r\\n]*\\S[^\\r\\n]*$"}
         node = {"type": "array", "items": item}
+    elif kind == "names":
+        item = {
+            "type": "string",
+            "pattern": "^[^\\r\\n]*\\S[^\\r\\n]*$",
+            "maxLength": field.max_length,
+            "not": {"pattern": ADDRESS_PATTERN},
+        }
+        node = {"type": "array", "items": item, "maxItems": field.max_items}
     elif kind == "object":
         node = {"$ref": f"#/$defs/{field.shape.title}"}
     elif kind == "array":
@@ -45,7 +54,9 @@ def _schema_for(field: Field) -> dict:
     if field.description:
         node["description"] = field.description
     if not field.required:
-        node["default"] = field.default
+        node["default"] = (
+            list(field.default) if isinstance(field.default, tuple) else field.default
+        )
     return node
 
 

@@ -40,13 +40,15 @@ class Field:
     """One key of an object: its JSON kind and the dataclass attribute behind it."""
 
     name: str
-    kind: str  # string, boolean, integer, number, enum, country, strings, object, array
+    # string, boolean, integer, number, enum, country, strings, names, object, array
+    kind: str
     nullable: bool = False
     choices: tuple[str, ...] = ()
     shape: Shape | None = None
     description: str = ""
-    max_length: int | None = None  # characters (strings: all items, one per line)
-    max_items: int | None = None  # rows of an array
+    # characters (strings: all items, one per line; names: each name)
+    max_length: int | None = None
+    max_items: int | None = None  # rows of an array, names of a list of names
     # The range of a number (``domain.bounds``, keyed as the vocabulary keys the
     # field); ``None`` for a number without one (a measurement's code index).
     bound: Bound | None = None
@@ -277,6 +279,17 @@ PROPOSAL = Shape(
         Field("codes", "array", shape=CODE, max_items=limits.MAX_ROWS["codes"]),
         Field("scalability", "object", shape=SCALABILITY),
         Field("optimisation", "object", shape=OPTIMISATION),
+        Field(
+            "team",
+            "names",
+            max_items=limits.MAX_TEAM_NAMES,
+            max_length=limits.TEAM_NAME_CHARS,
+            description="The names of the proposal's team, its owner first, then "
+            "its members from the longest-standing; written only for a proposal "
+            "with members. Names only, never an e-mail address. Read on import "
+            "but never used: an import makes nobody a member.",
+            default=(),
+        ),
     ),
 )
 FORMAT = PROPOSAL

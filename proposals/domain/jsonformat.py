@@ -39,6 +39,7 @@ from .formatshape import (  # noqa: F401 (re-exported)
 )
 from .i18n import gettext
 from .numbers import grouped, json_number
+from .team import has_address
 from .types import (
     Proposal,
 )
@@ -180,6 +181,45 @@ class _Parser:
             )
         return tuple(value)
 
+    def names(self, value, field: Field, path: str):
+        """A list of people's names: each one line of text, none an address."""
+        if not isinstance(value, list):
+            return self.fail(path, gettext("must be a list of names"))
+        if field.max_items is not None and len(value) > field.max_items:
+            return self.fail(
+                path,
+                gettext("has {count} names; at most {most} are allowed").format(
+                    count=len(value), most=field.max_items
+                ),
+            )
+        before = len(self.problems)
+        for i, item in enumerate(value):
+            where = f"{path}[{i}]"
+            if not isinstance(item, str):
+                self.fail(where, gettext("must be a string"))
+            elif problem := _text_problem(item):
+                self.fail(where, problem)
+            elif not item.strip() or "\n" in item or "\r" in item:
+                self.fail(where, gettext("a name is one non-empty line"))
+            elif field.max_length is not None and len(item) > field.max_length:
+                self.fail(
+                    where,
+                    gettext(
+                        "is {length} characters long; at most {most} are allowed"
+                    ).format(length=len(item), most=field.max_length),
+                )
+            elif has_address(item):
+                self.fail(
+                    where,
+                    gettext(
+                        "looks like an e-mail address: the team is listed by "
+                        "names only, never by addresses"
+                    ),
+                )
+        if len(self.problems) > before:
+            return _MISSING
+        return tuple(value)
+
     def value(self, value, field: Field, path: str):
         if value is None:
             return (
@@ -215,6 +255,8 @@ class _Parser:
             )
         if kind == "strings":
             return self.strings(value, field, path)
+        if kind == "names":
+            return self.names(value, field, path)
         if kind == "object":
             return self.object(value, field.shape, path)
         if not isinstance(value, list):
@@ -393,7 +435,7 @@ def read(data: bytes | str) -> Proposal:
 def _dump_value(value, field: Field):
     if field.kind in ("integer", "number"):
         return json_number(value, None)
-    if field.kind == "strings":
+    if field.kind in ("strings", "names"):
         return list(value)
     if field.kind == "object":
         return _dump_object(value, field.shape)
@@ -409,9 +451,14 @@ def _dump_object(instance, shape: Shape) -> dict:
 def dump(proposal: Proposal) -> dict:
     """Return the proposal as a JSON-ready dict in the format's key order."""
     out = {"format": FORMAT_TAG}
-    for field in PROPOSAL.fields[1:-1]:
-        out[field.name] = _dump_value(getattr(proposal, field.name), field)
-    out["optimisation"] = {"narrative": proposal.optimisation_narrative}
+    for field in PROPOSAL.fields[1:]:
+        if field.name == "optimisation":
+            out["optimisation"] = {"narrative": proposal.optimisation_narrative}
+        elif field.name == "team":
+            if proposal.team:  # a proposal of one person lists no team
+                out["team"] = _dump_value(proposal.team, field)
+        else:
+            out[field.name] = _dump_value(getattr(proposal, field.name), field)
     return out
 
 

@@ -21,6 +21,12 @@ VERSION_CHARS = 100
 UNIT_CHARS = 40
 VAT_NUMBER_CHARS = 32
 
+# The names of a proposal's team in the JSON format (``team``): how many, and how
+# long each (a full name: a first and a last name of 150 characters each, as
+# accounts hold them, and the space between).
+MAX_TEAM_NAMES = 100
+TEAM_NAME_CHARS = 301
+
 # Rows per repeatable table. The portal asks for the "significant" software
 # components (a handful); a scaling table has one row per GPU count and
 # configuration; a job plan a row per kind of job; a schedule at most two activities

@@ -77,6 +77,26 @@ def mentioned_names(text: str) -> list[str]:
     return names
 
 
+# Something that looks like an e-mail address (a name, an "@" and a host, no
+# space between), anywhere in a text: the JSON format's team names must not
+# carry any (the portal text and the PDF neither).
+ADDRESS_PATTERN = r'[^\s@<>()\[\],;:"]+@[^\s@<>()\[\],;:"]+'
+_ADDRESS = re.compile(ADDRESS_PATTERN)
+
+
+def has_address(text: str) -> bool:
+    """Whether ``text`` holds something that looks like an e-mail address."""
+    return _ADDRESS.search(text) is not None
+
+
+def team_name(name: str) -> str:
+    """A person's name as the JSON format's ``team`` lists it: an address in it
+    (a user name may be one) is cut down to the part before the "@"."""
+    return " ".join(
+        _ADDRESS.sub(lambda match: match.group(0).split("@")[0], name).split()
+    )
+
+
 # Legal forms that do not tell two organisations apart ("Example AI Oy" and
 # "Example AI" are the same organisation for a conflict of interest).
 _LEGAL_FORMS = frozenset(

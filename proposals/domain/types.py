@@ -143,6 +143,9 @@ class Proposal:
     codes: tuple[CodeEntry, ...] = ()  # noqa: F821
     scalability: Scalability = field(default_factory=Scalability)
     optimisation_narrative: str = ""
+    # The people of its team as the JSON format lists them (names only; an import
+    # never makes anybody a member).
+    team: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

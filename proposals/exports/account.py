@@ -3,9 +3,14 @@ the privacy notice; reads only).
 
 ``account.json`` describes the account and lists every proposal with its status
 history, the review comments the applicant can read and the revisions sent for
-review; each proposal's current content and each revision are files of their own in
-the ``aifactory-proposal/1`` format (docs/proposal-format.md), so any of them can be
-imported again.
+review; each proposal's current content (as its JSON export, with the names of its
+team) and each revision are files of their own in the ``aifactory-proposal/1``
+format (docs/proposal-format.md), so any of them can be imported again.
+
+The teams of others' proposals that the person is a member of are listed too (the
+proposal, their role, since when, whether they switched its mail off, and the
+comments they wrote there), but not those proposals' content: that is their
+owner's (a member who may export it does so from the proposal).
 """
 
 import io
@@ -15,8 +20,8 @@ import zipfile
 from django.utils import timezone
 
 from proposals import domain, selectors
-from proposals.assess import proposal_to_domain
 from proposals.domain import jsonformat
+from proposals.exports.jsonio import export_text
 
 SCHEMA = "aifactory-account-export/1"
 
@@ -64,6 +69,19 @@ def _comment(comment, user) -> dict:
     }
 
 
+def _membership(membership, user) -> dict:
+    proposal = membership.proposal
+    return {
+        "proposal": proposal.pk,
+        "title": proposal.title,
+        "role": membership.role,
+        "since": _when(membership.since),
+        "mail_switched_off": membership.muted,
+        "deleted_at": _when(proposal.deleted_at),
+        "comments": [_comment(comment, user) for comment in proposal.own_comments],
+    }
+
+
 def account_archive(*, user, now=None) -> tuple[str, bytes]:
     """The zip file's name and bytes for ``user``."""
     now = now or timezone.now()
@@ -71,7 +89,7 @@ def account_archive(*, user, now=None) -> tuple[str, bytes]:
     proposals = []
     for proposal in selectors.account_data_proposals(user=user):
         current = f"proposals/{proposal.pk}/current.json"
-        files[current] = domain.dumps(proposal_to_domain(proposal))
+        files[current] = export_text(proposal)
         revisions = []
         for revision in proposal.revisions.all():
             name = f"proposals/{proposal.pk}/r{revision.number}.json"
@@ -114,6 +132,10 @@ def account_archive(*, user, now=None) -> tuple[str, bytes]:
         "exported_at": _when(now),
         "account": _account(user),
         "proposals": proposals,
+        "member_of": [
+            _membership(membership, user)
+            for membership in selectors.account_memberships(user=user)
+        ],
     }
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as archive:

@@ -65,6 +65,7 @@ from .review import (
     TechnicalAssessment,
 )
 from .team import (
+    FORMER_MEMBER,
     ROLE_LABELS,
     FieldStamp,
     Invitation,
@@ -108,6 +109,7 @@ __all__ = [
     "PdfExport",
     "LogReading",
     "LogUpload",
+    "FORMER_MEMBER",
     "ROLE_LABELS",
     "FieldStamp",
     "Invitation",

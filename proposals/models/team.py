@@ -21,6 +21,10 @@ ROLE_LABELS = {
     Role.VIEWER: _("Viewer"),
 }
 
+# How a person whose account was deleted is named wherever their past part in a
+# proposal shows (its team's record, who changed a field last).
+FORMER_MEMBER = _("former member")
+
 
 def _member_roles():
     return [(role.value, ROLE_LABELS[role]) for role in INVITABLE_ROLES]
@@ -108,8 +112,10 @@ class Invitation(models.Model):
 
 class TeamEvent(models.Model):
     """One change to a proposal's team, as the Team page lists it: who did it,
-    when, what, and to whom. Names are kept as they were, so the record still
-    reads after an account is deleted."""
+    when, what, and to whom. Names are kept as they were when a person leaves
+    the team; when a person deletes their account, their name is removed from
+    the record (``by_name`` and a ``subject`` that named them become blank), as
+    the privacy notice says, and the record shows a "former member"."""
 
     class Kind(models.TextChoices):
         CREATED = "created", _("created the proposal")
@@ -144,6 +150,12 @@ class TeamEvent(models.Model):
 
     def __str__(self):
         return f"{self.by_name} {self.kind} {self.subject} on {self.proposal_id}"
+
+    @property
+    def by_label(self) -> str:
+        """Who did it, as the record shows it: "former member" once their account
+        was deleted (its name is removed with it)."""
+        return self.by_name or str(FORMER_MEMBER)
 
 
 class NotificationMute(models.Model):
@@ -216,6 +228,14 @@ class FieldStamp(models.Model):
 
     def __str__(self):
         return f"{self.key} of {self.proposal_id} by {self.user_id} at {self.at}"
+
+    @property
+    def by_label(self) -> str:
+        """Who saved the field last: their name, or "former member" once their
+        account was deleted."""
+        if self.user is None:
+            return str(FORMER_MEMBER)
+        return self.user.get_full_name() or self.user.get_username()
 
 
 class StaffConflict(models.Model):

@@ -9,7 +9,9 @@ from .accounts import (
     account_address_in_use,
     account_data_proposals,
     account_is_verified,
+    account_memberships,
     account_proposal_counts,
+    account_team_handovers,
     verified_addresses,
 )
 from .conflicts import (
@@ -79,7 +81,9 @@ __all__ = [
     "account_address_in_use",
     "account_data_proposals",
     "account_is_verified",
+    "account_memberships",
     "account_proposal_counts",
+    "account_team_handovers",
     "verified_addresses",
     "number_format_of",
     "pending_import_document",

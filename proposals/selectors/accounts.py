@@ -1,11 +1,17 @@
 """An account's reads: its proposals, its addresses, its verification."""
 
+from dataclasses import dataclass
+
 from django.contrib.auth import get_user_model
-from django.db.models import Count, Prefetch, Q, QuerySet
+from django.db.models import Count, Exists, OuterRef, Prefetch, Q, QuerySet
 
 from proposals.assess import with_children
+from proposals.domain.team import Role
+from proposals.links import team_path
 from proposals.models import (
     AccountProfile,
+    Membership,
+    NotificationMute,
     Proposal,
     ProposalRevision,
     ReviewComment,
@@ -13,14 +19,57 @@ from proposals.models import (
 )
 
 
+@dataclass(frozen=True)
+class TeamHandover:
+    """A proposal with a team, of a person who deletes their account: who takes
+    it over (its longest-standing editor), or, with viewers only, nobody."""
+
+    proposal: Proposal
+    heir: Membership | None
+    members: int
+
+    @property
+    def team_url(self) -> str:
+        return team_path(self.proposal.pk)
+
+
+def account_team_handovers(*, user) -> list[TeamHandover]:
+    """``user``'s proposals (not deleted) that have other members, oldest first,
+    each with the member who becomes its owner if ``user`` deletes their account:
+    the editor (of an active account) with the earliest ``Membership.since``.
+    Two queries, however many proposals."""
+    memberships = Membership.objects.select_related("user").order_by("since", "id")
+    proposals = (
+        Proposal.objects.filter(owner=user, deleted_at__isnull=True)
+        .filter(Exists(Membership.objects.filter(proposal=OuterRef("pk"))))
+        .prefetch_related(Prefetch("memberships", queryset=memberships))
+        .order_by("created_at", "pk")
+    )
+    handovers = []
+    for proposal in proposals:
+        members = list(proposal.memberships.all())
+        heir = next(
+            (
+                member
+                for member in members
+                if member.role == Role.EDITOR and member.user.is_active
+            ),
+            None,
+        )
+        handovers.append(TeamHandover(proposal, heir, len(members)))
+    return handovers
+
+
 def account_data_proposals(*, user) -> QuerySet[Proposal]:
     """Every proposal ``user`` owns, for the export of their data: archived ones, and
-    deleted ones that the staff keep too; with their rows, revisions (snapshots
-    included), status changes and the comments the applicant may read. A fixed number
-    of queries, however many proposals."""
+    deleted ones that the staff keep too; with their rows, team, revisions
+    (snapshots included), status changes and the comments the applicant may read.
+    A fixed number of queries, however many proposals."""
     return (
         with_children(Proposal.objects.filter(owner=user))
+        .select_related("owner")
         .prefetch_related(
+            Prefetch("memberships", queryset=Membership.objects.select_related("user")),
             Prefetch(
                 "revisions",
                 queryset=ProposalRevision.objects.order_by("number").only(
@@ -39,13 +88,52 @@ def account_data_proposals(*, user) -> QuerySet[Proposal]:
     )
 
 
+def account_memberships(*, user) -> QuerySet[Membership]:
+    """The teams ``user`` is a member of (not as owner), for the export of their
+    data: each with its proposal (deleted ones included), whether they switched
+    its mail off (``muted``) and the comments they wrote on it. A fixed number of
+    queries, however many."""
+    mutes = NotificationMute.objects.filter(
+        proposal=OuterRef("proposal"), user=OuterRef("user")
+    )
+    return (
+        Membership.objects.filter(user=user)
+        .select_related("proposal")
+        .annotate(muted=Exists(mutes))
+        .prefetch_related(
+            Prefetch(
+                "proposal__review_comments",
+                queryset=ReviewComment.objects.filter(author=user).order_by(
+                    "created_at", "id"
+                ),
+                to_attr="own_comments",
+            )
+        )
+        .order_by("since", "id")
+    )
+
+
 def account_proposal_counts(*, user) -> dict[str, int]:
     """How many of ``user``'s proposals deleting the account removes (``drafts``:
-    never sent for review) and keeps for the staff (``sent``), in one query."""
-    return Proposal.objects.filter(owner=user).aggregate(
-        drafts=Count("pk", filter=Q(review_state__isnull=True)),
-        sent=Count("pk", filter=Q(review_state__isnull=False)),
+    never sent for review) and keeps for the staff (``sent``), not counting those
+    that go to an editor of their team (``account_team_handovers``); and how many
+    others' proposals ``user`` is a member of (``member_of``). Two queries."""
+    editor = Membership.objects.filter(
+        proposal=OuterRef("pk"), role=Role.EDITOR.value, user__is_active=True
     )
+    handed_over = Q(Exists(editor), deleted_at__isnull=True)
+    counts = (
+        Proposal.objects.filter(owner=user)
+        .exclude(handed_over)
+        .aggregate(
+            drafts=Count("pk", filter=Q(review_state__isnull=True)),
+            sent=Count("pk", filter=Q(review_state__isnull=False)),
+        )
+    )
+    counts["member_of"] = Proposal.objects.filter(
+        memberships__user=user, deleted_at__isnull=True
+    ).count()
+    return counts
 
 
 def account_is_verified(*, user) -> bool:

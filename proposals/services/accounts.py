@@ -12,10 +12,20 @@ from django.db.models import Q
 from django.db.models.functions import Lower
 from django.utils import timezone
 
-from proposals import accounts, retention, selectors
-from proposals.models import AccountProfile, OutgoingMail, Preferences, Proposal
+from proposals import accounts, notifications, retention, selectors
+from proposals.models import (
+    AccountProfile,
+    Invitation,
+    Membership,
+    OutgoingMail,
+    Preferences,
+    Proposal,
+    TeamEvent,
+)
 
-from .proposals import proposals_delete
+from .mail import mail_queue
+from .proposals import proposal_was_sent_for_review, proposals_delete
+from .team import display_name, ownership_transfer
 
 # What a sign-up did. The page after a sign-up is the same for all three; only the
 # e-mail sent to the address differs.
@@ -138,31 +148,82 @@ class AccountDeletion:
 
     deleted: int  # drafts never sent for review: gone with every row
     kept: int  # sent for review once: kept for the staff, without their owner
+    # With a team: now owned by their longest-standing editor.
+    handed_over: int = 0
+
+
+def _leave_teams(user, addresses: set[str]) -> tuple[int, list]:
+    """What ``user``'s deletion does to the teams they are on (``user`` is already
+    inactive: no mail reaches them and a handover does not keep them as an editor).
+
+    Each of their proposals with an editor goes to its longest-standing editor
+    (``ownership_transfer``, which mails the team); one with viewers only follows
+    their other proposals, and its viewers are told. Every proposal whose team they
+    were on and that stays records ACCOUNT_DELETED, by nobody (a "former member");
+    the record loses their name, and the invitations to their address go. Their
+    memberships go with the account (cascade), their field stamps stay without
+    them. Returns how many were handed over and the mails for the viewers."""
+    kept_on = list(
+        Proposal.objects.filter(memberships__user=user, deleted_at__isnull=True)
+    )
+    handed_over, told = 0, []
+    for handover in selectors.account_team_handovers(user=user):
+        proposal = handover.proposal
+        if handover.heir is not None:
+            kept_on.append(proposal)
+            ownership_transfer(proposal=proposal, to=handover.heir, by=None)
+            handed_over += 1
+            continue
+        told += notifications.owner_gone_to_team(
+            proposal=proposal,
+            addresses=notifications.team_addresses(proposal, exclude=user),
+            kept=proposal_was_sent_for_review(proposal=proposal),
+        )
+        Membership.objects.filter(proposal=proposal).delete()
+    now = timezone.now()
+    TeamEvent.objects.bulk_create(
+        TeamEvent(proposal=proposal, at=now, kind=TeamEvent.Kind.ACCOUNT_DELETED)
+        for proposal in kept_on
+    )
+    names = {display_name(user), user.get_username(), *addresses} - {""}
+    TeamEvent.objects.filter(by=user).update(by_name="")
+    TeamEvent.objects.filter(
+        Q(proposal__in=kept_on) | Q(proposal__owner=user), subject__in=names
+    ).update(subject="")
+    Invitation.objects.annotate(address=Lower("email")).filter(
+        address__in=addresses
+    ).delete()
+    return handed_over, told
 
 
 @transaction.atomic
 def account_delete(*, user) -> AccountDeletion:
     """Delete ``user``'s account and everything that identifies them, as the privacy
-    notice says. Their proposals go through ``proposals_delete``, all at once: a draft
-    never sent for review is removed, one sent for review is marked deleted (the
-    staff's queue shows it as withdrawn) and kept for the help desk, detached from
-    its owner. Their profile, preferences and unconfirmed uploads go with the user
-    (cascade); their review comments stay without an author; the queued and sent
-    mails addressed to them and the login records under their username are deleted.
-    The caller has checked the password."""
+    notice says. Their proposals with a team go to their longest-standing editor
+    first (``_leave_teams``). The others go through ``proposals_delete``, all at once:
+    a draft never sent for review is removed, one sent for review is marked deleted
+    (the staff's queue shows it as withdrawn) and kept for the help desk, detached
+    from its owner. Their profile, preferences, memberships and unconfirmed uploads
+    go with the user (cascade); their review comments and their edits stay without
+    an author; the queued and sent mails addressed to them and the login records
+    under their username are deleted. The caller has checked the password."""
     User = get_user_model()
     user = User.objects.select_for_update().get(pk=user.pk)
-    deleted, kept = proposals_delete(proposals=Proposal.objects.filter(owner=user))
-    Proposal.objects.filter(owner=user).update(owner=None)
     addresses = {user.email.strip().lower()} - {""}
     profile = AccountProfile.objects.filter(user=user).first()
     if profile is not None and profile.email:
         addresses.add(profile.email)
+    User.objects.filter(pk=user.pk).update(is_active=False)
+    user.is_active = False
+    handed_over, told = _leave_teams(user, addresses)
+    deleted, kept = proposals_delete(proposals=Proposal.objects.filter(owner=user))
+    Proposal.objects.filter(owner=user).update(owner=None)
     OutgoingMail.objects.annotate(address=Lower("to")).filter(
         address__in=addresses
     ).delete()
+    mail_queue(mails=told)
     username = user.get_username()
     AccessAttempt.objects.filter(username=username).delete()
     AccessLog.objects.filter(username=username).delete()
     user.delete()
-    return AccountDeletion(deleted=deleted, kept=kept)
+    return AccountDeletion(deleted=deleted, kept=kept, handed_over=handed_over)

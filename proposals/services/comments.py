@@ -73,7 +73,9 @@ def comment_add(
     conflicted on the proposal (``selectors.review_conflict``) comments only as a
     member of its team, never as staff nor on an internal note. The applicant's
     team (any role) may comment on their proposal and reply to what they can see; their comments are
-    never internal. The other side is told by e-mail. ``shown_revision``: the
+    never internal. The other side is told by e-mail, and so is the rest of the
+    team for an applicant's comment, and each member it mentions as ``@username``
+    (``notifications.comment_mails``). ``shown_revision``: the
     revision whose rows the staff page showed (a row in ``field`` counts there)."""
 
     is_member = allows(
@@ -133,11 +135,8 @@ def comment_add(
     ReviewState.objects.filter(proposal=proposal).update(
         last_activity_at=comment.created_at
     )
-    if is_staff and not staff_only:
-        mails = notifications.comment_to_applicant(comment=comment)
-    elif not is_staff:
-        mails = notifications.reply_to_staff(comment=comment, state=state)
-    else:
-        mails = []
-    mail_queue(mails=mails, proposal=proposal)
+    mail_queue(
+        mails=notifications.comment_mails(comment=comment, state=state),
+        proposal=proposal,
+    )
     return comment

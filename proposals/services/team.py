@@ -24,6 +24,7 @@ from proposals.domain.team import (
     allows,
 )
 from proposals.models import (
+    FORMER_MEMBER,
     Invitation,
     Membership,
     NotificationMute,
@@ -44,6 +45,12 @@ def display_name(user) -> str:
     if user is None:
         return ""
     return user.get_full_name() or user.get_username()
+
+
+def member_name(user) -> str:
+    """How a page names a person of a proposal's team: ``display_name``, or
+    "former member" once their account was deleted (``None``), never "None"."""
+    return display_name(user) if user is not None else str(FORMER_MEMBER)
 
 
 def token_hash(token: str) -> str:

@@ -282,6 +282,15 @@ def account_delete(request):
         done = services.account_delete(user=request.user)
         logout(request)
         deleted = _("Your account and your drafts were deleted.")
+        if done.handed_over:
+            handed = ngettext(
+                "%(count)s proposal with a team now belongs to its longest-standing "
+                "editor.",
+                "%(count)s proposals with a team now belong to their longest-standing "
+                "editor.",
+                done.handed_over,
+            ) % {"count": done.handed_over}
+            deleted = f"{deleted} {handed}"
         if done.kept:
             kept = ngettext(
                 "The %(count)s proposal you sent for review stays with the help desk, "
@@ -300,5 +309,6 @@ def account_delete(request):
             "form": form,
             "page_title": _("Delete your account"),
             "counts": selectors.account_proposal_counts(user=request.user),
+            "handovers": selectors.account_team_handovers(user=request.user),
         },
     )

@@ -1,6 +1,8 @@
 """Proposal list, creation and the plain edit page. Thin: reads via selectors, writes
 via services."""
 
+from dataclasses import dataclass
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect
@@ -11,24 +13,64 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from proposals import selectors, services
 from proposals.domain.sections import STEP_SLUGS
-from proposals.domain.team import Capability
+from proposals.domain.team import Capability, Role, allows
 from proposals.forms import ProposalCreateForm, ProposalDuplicateForm
-from proposals.models import Proposal
+from proposals.models import ROLE_LABELS, Proposal
 from proposals.selectors.team import invitations_waiting
+from proposals.services.team import member_name
 from proposals.views import member_proposal
+
+
+@dataclass(frozen=True)
+class ListedProposal:
+    """One line of the list: the proposal, whose it is when it is shared with the
+    reader, and the actions the reader's role allows (``domain.team.allows``)."""
+
+    proposal: Proposal
+    role: str
+
+    @classmethod
+    def of(cls, proposal: Proposal) -> "ListedProposal":
+        return cls(proposal, proposal.member_role)
+
+    @property
+    def shared(self) -> bool:
+        """Shared with the reader by its owner (the reader is a member)."""
+        return self.role != Role.OWNER
+
+    @property
+    def owner_name(self) -> str:
+        return member_name(self.proposal.owner)
+
+    @property
+    def role_label(self) -> str:
+        return ROLE_LABELS[Role(self.role)]
+
+    @property
+    def may_duplicate(self) -> bool:
+        return allows(self.role, Capability.DUPLICATE)
+
+    @property
+    def may_archive(self) -> bool:
+        return allows(self.role, Capability.ARCHIVE)
+
+    @property
+    def may_delete(self) -> bool:
+        return allows(self.role, Capability.DELETE)
 
 
 @login_required
 @require_GET
 def proposal_list(request):
-    """The current proposals, or the archived ones with ``?show=archived``."""
+    """The current proposals, or the archived ones with ``?show=archived``: the
+    reader's own and those shared with them, each with what their role allows."""
     archived = request.GET.get("show") == "archived"
     proposals = selectors.proposal_list_for_member(user=request.user, archived=archived)
     return TemplateResponse(
         request,
         "proposals/proposal_list.html",
         {
-            "proposals": proposals,
+            "proposals": [ListedProposal.of(proposal) for proposal in proposals],
             "archived": archived,
             "invitations": invitations_waiting(user=request.user),
         },
