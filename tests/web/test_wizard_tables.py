@@ -166,7 +166,7 @@ def _step_context(proposal, step, data=None, *, gpu_unit="gpus", oob=False):
     from proposals.domain.sections import TABLE_KINDS
     from proposals.wizard import STEP_BY_SLUG, build_step_forms
 
-    proposal = selectors.proposal_get_for_owner(user=proposal.owner, pk=proposal.pk)
+    proposal = selectors.proposal_get_for_member(user=proposal.owner, pk=proposal.pk)
     step_forms = build_step_forms(STEP_BY_SLUG[step], proposal, data, gpu_unit=gpu_unit)
     rows = {
         kind: [e.row for e in step_forms.tables.get(kind, ())] for kind in TABLE_KINDS
@@ -199,6 +199,7 @@ def _step_context(proposal, step, data=None, *, gpu_unit="gpus", oob=False):
         },
         "refused_rows": {f"jobs-{row.pk}" for row in rows["jobs"][-1:]},
         "oob": oob,
+        "can_edit": True,  # the row buttons (a viewer has none)
         "help": {"name": "Say <what>", "description": "The loop & its data"},
         "help_examples": {"name": [SimpleNamespace(lead="", text="nanoGPT <1.0>")]},
         "cluster": proposal.system,
