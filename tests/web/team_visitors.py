@@ -9,7 +9,7 @@ from html.parser import HTMLParser
 from django.utils import timezone
 
 from proposals.domain.team import INVITATION_DAYS, Role
-from proposals.models import Invitation, Membership
+from proposals.models import Invitation, Membership, Proposal
 from proposals.services import team
 from tests.factories import UserFactory
 
@@ -68,6 +68,18 @@ def visitor(proposal, kind: str):
         return UserFactory()
     assert kind == "anonymous", kind
     return None
+
+
+TABLES = ("codes", "jobs", "measurements", "schedule")
+
+
+def proposal_data(pk) -> dict:
+    """The proposal and the rows of its four tables, as stored."""
+    proposal = Proposal.objects.get(pk=pk)
+    data = {"proposal": Proposal.objects.filter(pk=pk).values().get()}
+    for kind in TABLES:
+        data[kind] = list(getattr(proposal, kind).order_by("pk").values())
+    return data
 
 
 VOID = {

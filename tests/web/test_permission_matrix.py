@@ -36,7 +36,7 @@ from tests.factories import (
     ScalingMeasurementFactory,
     UsageMonthFactory,
 )
-from tests.web.team_visitors import VISITORS, visitor
+from tests.web.team_visitors import TABLES, VISITORS, proposal_data, visitor
 
 pytestmark = pytest.mark.django_db
 
@@ -56,7 +56,6 @@ STAFF_URLS = frozenset(
         "proposals:staff_assess",
     }
 )
-TABLES = ("codes", "jobs", "measurements", "schedule")
 STEPS = ("organisation", "selection", "codes", "scalability", "optimisation", "review")
 
 
@@ -333,15 +332,6 @@ def snapshot() -> dict:
             cursor.execute(f"SELECT * FROM {connection.ops.quote_name(table)}")
             found[table] = sorted(cursor.fetchall(), key=repr)
     return found
-
-
-def proposal_data(pk) -> dict:
-    """The proposal and its four tables."""
-    proposal = Proposal.objects.get(pk=pk)
-    data = {"proposal": Proposal.objects.filter(pk=pk).values().get()}
-    for kind in TABLES:
-        data[kind] = list(getattr(proposal, kind).order_by("pk").values())
-    return data
 
 
 def _requests(ids):
