@@ -154,3 +154,16 @@ def test_a_viewer_compares_systems_without_copy_buttons(client, full):
     client.force_login(full.owner)
     page = Page(client.get(url).text)
     assert reverse("proposals:retarget_copy", args=[full.pk]) in page.posts()
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [("de", "Sie sind Lesende(r) dieses Antrags"), ("fr", "Vous êtes lecteur")],
+)
+def test_the_banner_is_in_the_readers_language(client, full, language, words):
+    client.force_login(member(full, "viewer"))
+    url = reverse("proposals:step", args=[full.pk, "organisation"])
+    response = client.get(url, headers={"Accept-Language": language})
+    page = Page(response.text)
+    [banner] = page.find(data_testid="viewer-banner")
+    assert words in "".join(banner.text) and "Olga Owner" in "".join(banner.text)
