@@ -199,6 +199,28 @@ def build_step_forms(
     return step_forms
 
 
+# Inputs whose value is text a reader may select and copy: shown read-only; every
+# other widget (a choice, a checkbox, a radio button) is disabled.
+_TEXT_INPUT_TYPES = frozenset(["text", "number", "email", "url", "tel", "search"])
+
+
+def show_read_only(step_forms: StepForms) -> None:
+    """Every input of the step's forms shows its value and takes no typing (a
+    viewer's page): Django's own ``disabled`` for choices and checkboxes, the
+    ``readonly`` attribute for text, which stays selectable."""
+    for form in step_forms.all_forms():
+        for form_field in form.fields.values():
+            widget = form_field.widget
+            text = isinstance(widget, forms.Textarea) or (
+                isinstance(widget, forms.widgets.Input)
+                and widget.input_type in _TEXT_INPUT_TYPES
+            )
+            if text:
+                widget.attrs["readonly"] = True
+            else:
+                form_field.disabled = True
+
+
 def _add_row_forms(step_forms: StepForms, kind: str, rows, data, posted_rows) -> None:
     """A form per row of ``kind``: bound only when its inputs were posted (rows
     added in another tab show their stored values and are neither validated nor

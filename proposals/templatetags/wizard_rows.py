@@ -37,7 +37,7 @@ class Table(NamedTuple):
     computed: str
     empty: str
     oob: bool
-    actions: object
+    actions: object  # the row buttons (``None``: none, a viewer's page)
 
 
 class Row(NamedTuple):
@@ -109,8 +109,10 @@ def table_rows(context, kind, computed="", empty=""):
                 f"{kind}-{row.pk}" in refused,
             )
         )
-    span = len(specs) + (2 if computed else 1)
-    actions = row_actions_data(context, kind) if rows else None
+    # The row buttons' column: none on a viewer's page (``can_edit``).
+    editable = bool(context["can_edit"])
+    span = len(specs) + (1 if computed else 0) + (1 if editable else 0)
+    actions = row_actions_data(context, kind) if rows and editable else None
     table = Table(kind, rows, span, computed, empty, oob, actions)
     return fragment("table_rows")(table)
 
@@ -224,5 +226,6 @@ def code_entries(context, summary="", empty=""):
             )
         )
     item = context["tables"]["codes"].item
-    actions = row_actions_data(context, "codes") if cards else None
+    editable = bool(context["can_edit"])  # no row buttons on a viewer's page
+    actions = row_actions_data(context, "codes") if cards and editable else None
     return fragment("code_entries")(Cards(cards, item, summary, empty, actions))

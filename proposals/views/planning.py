@@ -8,6 +8,7 @@ from django.template.response import TemplateResponse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from proposals import selectors
 from proposals.assess import assess_proposal
 from proposals.domain.numbers import grouped, hours
 from proposals.domain.team import Capability
@@ -34,6 +35,8 @@ def compare_systems(request, pk):
             "proposal": proposal,
             "assessment": assessment,
             "comparison": assessment.systems_comparison,
+            # The copy buttons: a viewer makes no copy (retarget_copy refuses it).
+            "can_copy": selectors.member_may(proposal, Capability.DUPLICATE),
         },
     )
 

@@ -147,7 +147,10 @@ def review_status(request, pk):
         "proposals/review_status.html",
         {
             "proposal": proposal,
-            "can_submit": workflow.SUBMITTED in targets,
+            # "Send for review": when the status allows it and the role may send.
+            "can_submit": workflow.SUBMITTED in targets
+            and selectors.member_may(proposal, Capability.SEND),
+            "can_edit": selectors.member_may(proposal, Capability.EDIT),
             "changes": selectors.review_status_changes(proposal=proposal),
             "revisions": selectors.review_revisions(proposal=proposal),
             "assessments": selectors.review_assessments(proposal=proposal),

@@ -68,6 +68,7 @@ from proposals.wizard import (
     neighbours,
     plan_folded,
     plan_optional,
+    show_read_only,
     shown_row_key,
     table_columns,
     wizard_progress,
@@ -142,6 +143,10 @@ def _page(request, proposal, step, step_forms, **extra):
     points = point_regions(evaluation, live["point_figures"], step.tables)
     return {
         "proposal": proposal,
+        # What the templates show of the controls that change the proposal: none
+        # to a viewer (the inputs read-only, no autosave, row or paste buttons).
+        "can_edit": selectors.member_may(proposal, Capability.EDIT),
+        "can_send": selectors.member_may(proposal, Capability.SEND),
         "step": step,
         "steps": STEPS,
         "previous_step": previous,
@@ -288,6 +293,8 @@ def wizard(request, pk, step):
         # The step tabs say which step was left (so it was seen).
         services.proposal_mark_visited(proposal=proposal, step=left)
     step_forms = _stored_forms(request, proposal, step)
+    if not editor:  # a viewer reads the step: inputs that take no typing
+        show_read_only(step_forms)
     context = _page(request, proposal, step, step_forms)
     # Moved here from another step: focus goes to this step's heading (focus.js).
     context["focus_heading"] = navigated_here(

@@ -306,14 +306,17 @@ def test_deleting_a_proposal_or_a_user_still_works(submitted, staff_user):
 def test_wizard_snippets_offer_the_right_action(user, submitted, applicant_proposal):
     from django.template.loader import render_to_string
 
-    def panel(status):
+    def panel(status, can_send=True):
         Proposal.objects.filter(pk=submitted.pk).update(status=status)
         submitted.refresh_from_db()
         return render_to_string(
-            "proposals/review_wizard_panel.html", {"proposal": submitted}
+            "proposals/review_wizard_panel.html",
+            {"proposal": submitted, "can_send": can_send},
         )
 
     assert "Send for review" in panel(S.DRAFT)
+    assert "Send" not in panel(S.DRAFT, can_send=False)  # a viewer
+    assert "Send" not in panel(S.CHANGES_REQUESTED, can_send=False)
     assert "Send again" in panel(S.CHANGES_REQUESTED)
     waiting = panel(S.SUBMITTED)
     assert "Send" not in waiting and "Comments and history" in waiting

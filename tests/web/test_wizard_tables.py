@@ -199,6 +199,7 @@ def _step_context(proposal, step, data=None, *, gpu_unit="gpus", oob=False):
         },
         "refused_rows": {f"jobs-{row.pk}" for row in rows["jobs"][-1:]},
         "oob": oob,
+        "can_edit": True,  # the row buttons (a viewer has none)
         "help": {"name": "Say <what>", "description": "The loop & its data"},
         "help_examples": {"name": [SimpleNamespace(lead="", text="nanoGPT <1.0>")]},
         "cluster": proposal.system,
