@@ -86,8 +86,18 @@ from .saving import (
     proposal_save_changes,
     proposal_save_step,
 )
+from .stamps import (
+    fields_stamp,
+    presence_note,
+    row_stamp_key,
+    stamp_key,
+)
 
 __all__ = [
+    "fields_stamp",
+    "presence_note",
+    "row_stamp_key",
+    "stamp_key",
     "pdf_export_render",
     "pdf_export_request",
     "pdf_export_retry",

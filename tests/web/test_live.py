@@ -38,7 +38,7 @@ def step_url(proposal, step):
 def page_data(proposal, step: str, **changes) -> dict:
     """What the step's page posts: every input with the value it shows, the bases,
     then ``changes`` (input name -> typed text)."""
-    proposal = selectors.proposal_get_for_owner(user=proposal.owner, pk=proposal.pk)
+    proposal = selectors.proposal_get_for_member(user=proposal.owner, pk=proposal.pk)
     forms = build_step_forms(STEP_BY_SLUG[step], proposal)
     data = {"autosave": "1"}
     for form in forms.all_forms():
