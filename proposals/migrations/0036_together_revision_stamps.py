@@ -2,17 +2,60 @@
 
 from django.db import migrations, models
 
+# A revision's stamps (who changed each field last before it was sent) are part of
+# the record: the update guard of 0003 covers them too. (SQLite rebuilds the table
+# to add a column with a default, which drops the guard: it is made again.)
+TABLE = "proposals_proposalrevision"
+GUARDED = (
+    "proposal_id",
+    "number",
+    "snapshot",
+    "tier",
+    "recommended_tier",
+    "total_gpu_hours",
+    "error_count",
+    "warning_count",
+    "info_count",
+    "findings",
+    "created_at",
+)
+
+
+def _guard(schema_editor, columns) -> None:
+    vendor = schema_editor.connection.vendor
+    cols = ", ".join(columns)
+    if vendor == "sqlite":
+        schema_editor.execute(f"DROP TRIGGER IF EXISTS {TABLE}_no_update;")
+        schema_editor.execute(
+            f"CREATE TRIGGER {TABLE}_no_update BEFORE UPDATE OF {cols} ON {TABLE} "
+            f"BEGIN SELECT RAISE(ABORT, '{TABLE} rows are immutable'); END;"
+        )
+    elif vendor == "postgresql":
+        schema_editor.execute(f"DROP TRIGGER IF EXISTS {TABLE}_no_update ON {TABLE};")
+        schema_editor.execute(
+            f"CREATE TRIGGER {TABLE}_no_update BEFORE UPDATE OF {cols} ON {TABLE} "
+            "FOR EACH ROW EXECUTE FUNCTION proposals_refuse_update();"
+        )
+
+
+def guard_stamps(apps, schema_editor):
+    _guard(schema_editor, (*GUARDED, "stamps"))
+
+
+def unguard_stamps(apps, schema_editor):
+    _guard(schema_editor, GUARDED)
+
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('proposals', '0035_team'),
+        ("proposals", "0035_team"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='proposalrevision',
-            name='stamps',
+            model_name="proposalrevision",
+            name="stamps",
             field=models.JSONField(blank=True, default=dict),
         ),
+        migrations.RunPython(guard_stamps, unguard_stamps),
     ]

@@ -376,3 +376,19 @@ def test_revision_history_and_staff_diff_name_the_person(
         "Total GPU-hours": "Anna",
         "Software libraries and codes": "former member",
     }
+
+
+def test_a_revisions_stamps_are_as_immutable_as_the_rest(shared, user):
+    """The database refuses an update of a revision's record, its stamps included
+    (the guard survives adding the column)."""
+    from django.db import IntegrityError, transaction
+
+    from proposals.models import ProposalRevision
+
+    member(shared, "anna")
+    _send(shared, user)
+    revisions = ProposalRevision.objects.filter(proposal=shared)
+    assert revisions.get().stamps["*"]["id"] == user.pk
+    for values in ({"snapshot": {"format": "forged"}}, {"stamps": {"*": {}}}):
+        with pytest.raises(IntegrityError), transaction.atomic():
+            revisions.update(**values)
