@@ -277,6 +277,39 @@ def wizard_regions(steps, progress, counts_by_step, refused_by_step) -> dict:
     }
 
 
+@dataclass(frozen=True)
+class PresenceInputs:
+    """The other members who have the proposal open: ``(name, step slug, step
+    title, this step)`` each, by name (no time: the region changes when
+    somebody comes, goes or moves to another step, not at every autosave)."""
+
+    others: tuple
+
+
+PRESENCE = "proposals/regions/presence.html"
+
+
+def presence_region(others, steps, step: str) -> Region:
+    """Who else has the proposal open (``others``: ``selectors.Seen``), and on
+    which of ``steps``; an empty region when nobody."""
+    titles = {item.slug: item.title for item in steps}
+    return Region(
+        "live-presence",
+        PRESENCE,
+        PresenceInputs(
+            tuple(
+                (
+                    seen.name,
+                    seen.step,
+                    str(titles.get(seen.step, "")),
+                    seen.step == step,
+                )
+                for seen in others
+            )
+        ),
+    )
+
+
 def flatten(regions: dict) -> list[Region]:
     """Every region of a ``{name: Region or {name: Region}}`` mapping, in order."""
     flat = []

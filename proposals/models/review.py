@@ -75,6 +75,10 @@ class ProposalRevision(AppendOnlyModel):
     warning_count = models.PositiveIntegerField(default=0)
     info_count = models.PositiveIntegerField(default=0)
     findings = models.JSONField(default=list, blank=True)
+    # Who changed each field last before it was sent: document path -> {"id": the
+    # user's id (None once deleted), "name", "at"}; "*" says who wrote the fields
+    # nobody stamped (the owner, before the proposal had a team).
+    stamps = models.JSONField(default=dict, blank=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.SET_NULL,

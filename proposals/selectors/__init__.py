@@ -66,6 +66,18 @@ from .review import (
 from .rows import (
     attach_rows,
 )
+from .together import (
+    Seen,
+    Stamp,
+    StampsOnDemand,
+    change_authors,
+    field_stamps,
+    person_name,
+    presence_of,
+    present_others,
+    revision_authors,
+    stamps_by_path,
+)
 
 __all__ = [
     "Conflict",
@@ -117,4 +129,14 @@ __all__ = [
     "review_team",
     "staff_members",
     "attach_rows",
+    "Seen",
+    "Stamp",
+    "StampsOnDemand",
+    "change_authors",
+    "field_stamps",
+    "person_name",
+    "presence_of",
+    "present_others",
+    "stamps_by_path",
+    "revision_authors",
 ]

@@ -26,6 +26,7 @@ from proposals.domain.numbers import (
 )
 from proposals.domain.team import Capability, Role, allows
 from proposals.models import (
+    FieldStamp,
     Membership,
     PendingImport,
     Preferences,
@@ -106,6 +107,11 @@ def _editing(user_id: int, pk: int, *, lock: bool) -> QuerySet[Proposal]:
         member_role=member_role(user_id),
         owner_number_format=Subquery(preferences.values("number_format")[:1]),
         owner_time_zone=Subquery(preferences.values("time_zone")[:1]),
+        # Whether anybody but the owner is on the team: a proposal written alone
+        # neither notes nor shows who else has it open (no query for it).
+        has_team=Exists(Membership.objects.filter(proposal=OuterRef("pk"))),
+        # Whether who changed what is kept yet (since it first had a team).
+        has_stamps=Exists(FieldStamp.objects.filter(proposal=OuterRef("pk"))),
     )
     if lock:
         queryset = queryset.select_for_update(of=("self",))
@@ -119,7 +125,9 @@ _EDITING_LOCKED = CompiledQuery(functools.partial(_editing, lock=True), arity=2)
 
 def proposal_get_for_editing(*, user, pk: int, lock: bool = False) -> Proposal | None:
     """``proposal_get_for_member`` in two queries, for the wizard's every keystroke:
-    the proposal (with the reader's role, ``member_role``, and the reader's own
+    the proposal (with the reader's role, ``member_role``, whether it has a team
+    besides its owner and field stamps, ``has_team`` and ``has_stamps``, and the
+    reader's own
     number format and time zone, ``owner_number_format`` and ``owner_time_zone``:
     the person typing is the one whose numbers are read), then every row of its
     four tables at once (``rows.attach_rows``). Its system comes from the

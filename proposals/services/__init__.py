@@ -88,6 +88,12 @@ from .saving import (
     proposal_save_changes,
     proposal_save_step,
 )
+from .stamps import (
+    fields_stamp,
+    presence_note,
+    row_stamp_key,
+    stamp_key,
+)
 from .team import (
     TeamError,
     invitation_accept,
@@ -110,6 +116,10 @@ __all__ = [
     "team_notifications_set",
     "staff_conflict_declare",
     "staff_conflict_remove",
+    "fields_stamp",
+    "presence_note",
+    "row_stamp_key",
+    "stamp_key",
     "pdf_export_render",
     "pdf_export_request",
     "pdf_export_retry",

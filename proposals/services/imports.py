@@ -18,7 +18,8 @@ from proposals.models import (
     UsageMonth,
 )
 
-from .revisions import _bump_revision
+from .revisions import _bump_revision, canonical
+from .stamps import fields_stamp, stamp_key
 
 # An imported file fills every section: none of its steps is "not started".
 _IMPORTED_STEPS = [section.slug for section in domain.sections.SECTIONS]
@@ -84,15 +85,22 @@ def proposal_import(*, owner, document: domain.Proposal) -> Proposal:
 
 @transaction.atomic
 def proposal_import_revision(
-    *, proposal: Proposal, document: domain.Proposal, expected_revision: int
+    *,
+    proposal: Proposal,
+    document: domain.Proposal,
+    expected_revision: int,
+    by=None,
 ) -> Proposal:
     """Replace ``proposal``'s content and rows with ``document`` as its next revision.
 
     Raises ``RevisionConflict`` when the proposal is no longer at
     ``expected_revision`` (edited after the file was checked), so a confirmation
     never overwrites changes the applicant has not seen; ``domain.FormatError`` when
-    the document does not fit. Either way nothing is written."""
+    the document does not fit. Either way nothing is written. ``by`` is noted as
+    the last to change each field the file changed, and every field of its rows
+    (new rows; the old ones' stamps go with them)."""
     rows = _checked_rows(document)
+    before = {name: canonical(getattr(proposal, name)) for name in rows.values}
     _bump_revision(proposal=proposal, expected_revision=expected_revision)
     Proposal.objects.filter(pk=proposal.pk).update(
         visited_steps=_IMPORTED_STEPS, **rows.values
@@ -102,7 +110,29 @@ def proposal_import_revision(
         model.objects.filter(proposal=proposal).delete()
     _write_children(proposal=proposal, rows=rows)
     proposal.refresh_from_db()
+    _stamp_import(proposal, rows, before, by)
     return proposal
+
+
+def _stamp_import(proposal, rows, before: dict, by) -> None:
+    """Stamp what an imported revision set: the proposal's fields it changed and
+    every field of its (new) rows; the stamps of the rows it replaced go."""
+    if by is None:
+        return
+    proposal.field_stamps.filter(key__contains=":").delete()
+    keys = [
+        stamp_key(proposal, proposal._meta.get_field(name).name)
+        for name, value in before.items()
+        if canonical(getattr(proposal, name)) != value
+    ]
+    for model, items in rows.children():
+        names = [
+            f.name
+            for f in model._meta.concrete_fields
+            if f.name not in ("id", "proposal", "position")
+        ]
+        keys += [stamp_key(item, name) for item in items for name in names]
+    fields_stamp(proposal=proposal, keys=keys, by=by)
 
 
 def pending_import_expire(*, now=None) -> int:
@@ -164,6 +194,7 @@ def pending_import_confirm(
         proposal=proposal,
         document=jsonformat.parse(pending.document),
         expected_revision=expected_revision,
+        by=owner,
     )
     pending.delete()
     return updated

@@ -9,6 +9,7 @@ from proposals.models import Proposal
 
 from .revisions import _bump
 from .rows import ROW_MODELS, _forget_row, locked_room, row_changes_since
+from .stamps import fields_stamp, row_stamp_key, row_stamps_forget
 
 # Domain value names that are stored under another attribute.
 _ATTRIBUTES = {"code": "code_id"}
@@ -20,11 +21,14 @@ class PasteError(Exception):
 
 
 @transaction.atomic
-def proposal_paste_rows(*, proposal: Proposal, kind: str, rows: list[dict]) -> list:
+def proposal_paste_rows(
+    *, proposal: Proposal, kind: str, rows: list[dict], by=None
+) -> list:
     """Append ``rows`` (field name -> value, as :func:`domain.paste.read_paste`
     accepted them) after every stored row of ``kind``, in one transaction and one
     revision. Measurements without a code or hardware take those of the last stored
-    measurement, as "+ Measurement" does. Returns the new rows' primary keys."""
+    measurement, as "+ Measurement" does. Returns the new rows' primary keys.
+    ``by`` is noted as the one who set the pasted values."""
     model = ROW_MODELS[kind]
     # Counted under the proposal's lock (one writer per proposal at a time), so the
     # row limit holds with other tabs adding too.
@@ -66,6 +70,15 @@ def proposal_paste_rows(*, proposal: Proposal, kind: str, rows: list[dict]) -> l
             _("These values contradict each other; nothing was added.")
         ) from error
     _bump(proposal)
+    fields_stamp(
+        proposal=proposal,
+        keys=[
+            row_stamp_key(kind, row.pk, model._meta.get_field(name).name)
+            for row, values in zip(created, rows, strict=True)
+            for name in values
+        ],
+        by=by,
+    )
     return [row.pk for row in created]
 
 
@@ -106,5 +119,6 @@ def proposal_undo_paste(
     for pk in found:
         proposal.refused_inputs = _forget_row(proposal, kind, pk)
     _bump(proposal, refused_inputs=proposal.refused_inputs)
+    row_stamps_forget(proposal=proposal, kind=kind, pks=found)
     model.objects.filter(pk__in=found).delete()
     return len(found)

@@ -128,6 +128,7 @@ def review_submit(*, proposal: Proposal, user, note: str = ""):
         warning_count=counts["warning"],
         info_count=counts["info"],
         findings=[finding.to_dict() for finding in assessment.findings],
+        stamps=selectors.stamps_by_path(proposal=loaded),
         created_by=user,
     )
     now = timezone.now()

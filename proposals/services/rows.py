@@ -18,6 +18,7 @@ from proposals.models import (
 )
 
 from .revisions import _bump, canonical, storable
+from .stamps import fields_stamp, row_stamp_key, row_stamps_forget
 
 ROW_MODELS = {
     "codes": CodeEntry,
@@ -161,6 +162,7 @@ def proposal_delete_row(
         return changed
     proposal.refused_inputs = _forget_row(proposal, kind, row.pk)
     _bump(proposal, refused_inputs=proposal.refused_inputs)
+    row_stamps_forget(proposal=proposal, kind=kind, pks=[row.pk])
     stored.delete()
     return None
 
@@ -206,14 +208,20 @@ def gone_prefix(kind: str, pk) -> str:
 
 @transaction.atomic
 def proposal_restore_row(
-    *, proposal: Proposal, kind: str, pk, values: dict, refused: dict | None = None
+    *,
+    proposal: Proposal,
+    kind: str,
+    pk,
+    values: dict,
+    refused: dict | None = None,
+    by=None,
 ):
     """Add back a row removed elsewhere that this person had edited: a new row of
     ``kind`` after every stored one, with ``values`` (validated), and what was typed
     into it and refused (``refused``, field name -> entry). What was kept of the
     removed row ``pk`` (``refused_inputs``) is forgotten. Values that together break
     a database rule add nothing and forget nothing: ``None``; so does a full
-    table (:class:`TableFull`)."""
+    table (:class:`TableFull`). ``by`` is noted as the one who set its values."""
     model = ROW_MODELS[kind]
     ensure_room(proposal, kind)
     last = model.objects.filter(proposal=proposal).order_by("-position", "-id").first()
@@ -230,6 +238,14 @@ def proposal_restore_row(
     )
     proposal.refused_inputs = remembered
     _bump(proposal, refused_inputs=remembered)
+    fields_stamp(
+        proposal=proposal,
+        keys=[
+            row_stamp_key(kind, row.pk, model._meta.get_field(name).name)
+            for name in values
+        ],
+        by=by,
+    )
     return row
 
 

@@ -1,9 +1,10 @@
 """Saving a step: its changes field by field, each against the value the page
 showed, then its row operation, in one transaction."""
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 
 from proposals.models import Proposal
 
@@ -18,16 +19,22 @@ from .rows import (
     proposal_move_row,
     proposal_restore_row,
 )
+from .stamps import conflict_stamps, saved_stamp, stamp_key, stamps_kept
 
 
 @dataclass(frozen=True)
 class FieldConflict:
-    """The same field was changed elsewhere since this page saw it: nothing stored."""
+    """The same field was changed elsewhere since this page saw it: nothing stored.
+    ``by`` and ``at``: who saved the other value and when (its ``FieldStamp``;
+    ``stamped`` is false when nothing says who)."""
 
     instance: object
     name: str
     mine: object
     theirs: object
+    stamped: bool = False
+    by: object = None  # the user, or None for a deleted account
+    at: object = None
 
 
 @dataclass
@@ -50,6 +57,7 @@ def proposal_save_changes(
     refused: dict | None = None,
     cleared: set | frozenset = frozenset(),
     locked: bool = False,
+    by=None,
 ) -> SaveOutcome:
     """Store validated changes (``wizard.Change``), field by field.
 
@@ -63,6 +71,10 @@ def proposal_save_changes(
 
     ``refused`` (input name -> what was typed and why it was refused) replaces the
     entries of the inputs in ``cleared`` in ``Proposal.refused_inputs``.
+
+    ``by`` (the person saving) is noted as the last to change each field saved
+    (``FieldStamp``: one upsert); a conflict says who saved the other value, and
+    when (one query, only when there is a conflict).
 
     Queries: the proposal is locked and its revision read (``locked``: ``proposal``
     was read with ``select_for_update`` in this transaction); when that is still the
@@ -94,7 +106,28 @@ def proposal_save_changes(
             edit=bool(outcome.saved),
             **extra,
         )
+    saved_stamp(proposal=proposal, saved=outcome.saved, by=by, at=timezone.now())
+    if outcome.conflicts:
+        outcome.conflicts = _attributed(proposal, outcome.conflicts)
     return outcome
+
+
+def _attributed(proposal, conflicts: list) -> list:
+    """``conflicts`` with who saved the other value, and when (none to read for a
+    proposal that never had a team)."""
+    if not stamps_kept(proposal):
+        return conflicts
+    stamps = conflict_stamps(
+        proposal=proposal,
+        keys=[stamp_key(conflict.instance, conflict.name) for conflict in conflicts],
+    )
+    attributed = []
+    for conflict in conflicts:
+        stamp = stamps.get(stamp_key(conflict.instance, conflict.name))
+        if stamp is not None:
+            conflict = replace(conflict, stamped=True, by=stamp.user, at=stamp.at)
+        attributed.append(conflict)
+    return attributed
 
 
 def _locked_state(proposal, locked: bool) -> tuple:
@@ -168,6 +201,7 @@ def proposal_save_step(
     cleared: set | frozenset = frozenset(),
     row_action: RowAction | None = None,
     locked: bool = False,
+    by=None,
 ):
     """Store a step's changes (see ``proposal_save_changes``) and then its row
     operation, in one transaction. Returns ``(outcome, new_row)``; a row operation
@@ -179,15 +213,16 @@ def proposal_save_step(
         refused=refused,
         cleared=cleared,
         locked=locked,
+        by=by,
     )
     new_row = None
     if row_action is not None:
-        new_row = _row_operation(proposal, row_action, outcome)
+        new_row = _row_operation(proposal, row_action, outcome, by)
         outcome.revision = proposal.revision
     return outcome, new_row
 
 
-def _row_operation(proposal, row_action: RowAction, outcome: SaveOutcome):
+def _row_operation(proposal, row_action: RowAction, outcome: SaveOutcome, by=None):
     """Do ``row_action`` after the step's changes; returns the new row, if any."""
     action, kind, pk = row_action.action, row_action.kind, row_action.pk
     try:
@@ -201,6 +236,7 @@ def _row_operation(proposal, row_action: RowAction, outcome: SaveOutcome):
                 pk=pk,
                 values=values,
                 refused=row_action.refused,
+                by=by,
             )
     except TableFull as error:
         # Nothing added; the step's changes are still stored (this transaction),

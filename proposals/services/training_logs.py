@@ -22,15 +22,18 @@ logger = logging.getLogger(__name__)
 
 @transaction.atomic
 def proposal_add_log_rows(
-    *, proposal: Proposal, measurements: list[dict], jobs: list[dict]
+    *, proposal: Proposal, measurements: list[dict], jobs: list[dict], by=None
 ) -> dict[str, list]:
     """Append the measurements and job-plan rows read from logs (values as
     ``domain.training_logs.measurement_row`` / ``job_row`` give them, provenance
-    included), all or nothing. Returns the new rows' keys per table kind."""
+    included), all or nothing, ``by`` noted as the one who set them. Returns the
+    new rows' keys per table kind."""
     added = {}
     for kind, rows in (("measurements", measurements), ("jobs", jobs)):
         if rows:
-            added[kind] = proposal_paste_rows(proposal=proposal, kind=kind, rows=rows)
+            added[kind] = proposal_paste_rows(
+                proposal=proposal, kind=kind, rows=rows, by=by
+            )
     return added
 
 

@@ -223,6 +223,7 @@ class Feedback(NamedTuple):
     gpus: str
     help: str
     examples: tuple
+    conflict: str  # the other value saved since the page showed it, and by whom
 
 
 # The template variables the feedback and the cells read, looked up once per tag
@@ -235,12 +236,13 @@ FEEDBACK_KEYS = (
     "help",
     "help_examples",
     "gpu_unit_label",
+    "conflict_notes",
 )
 
 
 def feedback_values(context) -> dict:
     values = {key: context.get(key) for key in FEEDBACK_KEYS}
-    for key in ("findings_by_anchor", "help", "help_examples"):
+    for key in ("findings_by_anchor", "help", "help_examples", "conflict_notes"):
         if values[key] is None:  # (not ``or``: live.PerField is empty until asked)
             values[key] = {}
     return values
@@ -288,6 +290,7 @@ def block(values, anchor, name, label, errors, note, *, oob=False) -> Feedback:
         gpus,
         text,
         examples,
+        values["conflict_notes"].get(anchor, ""),
     )
 
 

@@ -162,6 +162,30 @@ def field_feedback(context, field, compact=False, oob=False):
     return fragment("feedback")([data])
 
 
+@register.simple_tag(takes_context=True)
+def field_history(context, field):
+    """``{% field_history field %}``: beside a field's label, a small button whose
+    tooltip (on hover and focus, without script) says who changed the field last
+    and when (``rows/field_history.html``); nothing when nobody is known."""
+    stamps = context.get("field_stamps")
+    if stamps is None:
+        return ""
+    prefix = field.form.prefix
+    key = field.name
+    if prefix:  # a row's: jobs-17 -> jobs:17:<name>
+        kind, _sep, pk = prefix.partition("-")
+        key = f"{kind}:{pk}:{field.name}"
+    stamp = stamps.get(key)
+    if stamp is None:
+        return ""
+    text = _("Last changed by %(name)s on %(when)s") % {
+        "name": stamp.name,
+        "when": localization.when(stamp.at),
+    }
+    label = _("Who changed “%(field)s” last") % {"field": field.label}
+    return fragment("field_history")(f"fh-{field.auto_id}", text, label)
+
+
 @register.simple_tag
 def field_findings(anchor, findings, oob=False):
     """``{% field_findings anchor findings oob %}``: the findings under a field

@@ -252,6 +252,7 @@ def paste_table(request, pk, kind):
                     proposal=proposal,
                     kind=kind,
                     rows=[dict(row.values) for row in paste.accepted],
+                    by=request.user,
                 )
             except PasteError as error:
                 context["error"] = str(error)

@@ -153,6 +153,8 @@ def review_status(request, pk):
             "can_edit": selectors.member_may(proposal, Capability.EDIT),
             "changes": selectors.review_status_changes(proposal=proposal),
             "revisions": selectors.review_revisions(proposal=proposal),
+            # Who changed what in each revision sent (the history names them).
+            "authors_by_revision": selectors.revision_authors(proposal=proposal),
             "assessments": selectors.review_assessments(proposal=proposal),
             "sections": selectors.review_comment_threads(
                 proposal=proposal, include_staff_only=False

@@ -6,7 +6,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from proposals import assess, selectors
-from proposals.domain.documents import diff_documents, diff_findings
+from proposals.domain.documents import diff_documents, diff_findings, flatten
 from proposals.domain.fields import row_names
 from proposals.domain.tiers import tier_label
 from proposals.http import parse_int
@@ -35,6 +35,7 @@ def staff_diff(request, pk):
     b = number("b", latest)
     old = _side(proposal, a)
     new = _side(proposal, b)
+    sections = diff_documents(old["document"], new["document"], choice_name)
     return TemplateResponse(
         request,
         "proposals/staff_diff.html",
@@ -45,7 +46,13 @@ def staff_diff(request, pk):
             "b": b,
             "old": old,
             "new": new,
-            "sections": diff_documents(old["document"], new["document"], choice_name),
+            "sections": sections,
+            # Who made each change (the later side's field stamps), by path.
+            "authors": selectors.change_authors(
+                [change for section in sections for change in section.rows],
+                new["stamps"],
+                {path for path, _value in flatten(new["document"])},
+            ),
             "findings": diff_findings(
                 old["findings"], new["findings"], row_names(new["document"])
             ),
@@ -65,6 +72,7 @@ def _side(proposal, number) -> dict:
             "tier_label": assessment.mode_label,
             "findings": [f.to_dict() for f in assessment.findings],
             "counts": assessment.counts,
+            "stamps": selectors.stamps_by_path(proposal=proposal),
         }
     revision = proposal_revision(proposal, number)
     return {
@@ -74,6 +82,7 @@ def _side(proposal, number) -> dict:
         "tier": revision.tier,
         "tier_label": tier_label(revision.tier or None),
         "findings": revision.findings,
+        "stamps": revision.stamps or {},
         "counts": {
             "error": revision.error_count,
             "warning": revision.warning_count,

@@ -255,6 +255,7 @@ def read_logs(request, pk):
                 proposal=proposal,
                 measurements=context["measurement_rows"],
                 jobs=context["job_rows"],
+                by=request.user,
             )
         except PasteError as error:
             context["error"] = str(error)

@@ -43,6 +43,7 @@ from proposals.regions import (
     field_findings_regions,
     flatten,
     point_regions,
+    presence_region,
     row_regions,
     shown_field,
     sidebar_regions,
@@ -135,6 +136,9 @@ def _page(request, proposal, step, step_forms, **extra):
     )
     folded = plan_folded(live["mode_terms"], proposal)
     regions = _regions(proposal, live, progress, folded, chart_url)
+    regions["presence"] = presence_region(
+        _present_others(request, proposal, step), STEPS, step.slug
+    )
     gone_now = _gone_now(live["gone_rows"], extra.pop("gone_typed", None))
     every = flatten(regions)
     # The findings under the fields (those of every row, sent or not): the page
@@ -179,8 +183,26 @@ def _page(request, proposal, step, step_forms, **extra):
         "field_findings_regions": findings,
         "point_regions": points,
         "regions_shown": shown_field(every + findings + points),
+        # Who changed each field last (the history link beside its label).
+        "field_stamps": selectors.StampsOnDemand(proposal),
         **extra,
     }
+
+
+def _present_others(request, proposal, step) -> tuple:
+    """Note that the person has ``step`` open, and who else on the team has the
+    proposal open (``selectors.Seen``): nothing is read or written for a proposal
+    without a team (``has_team``, read with the proposal)."""
+    has_team = getattr(proposal, "has_team", None)
+    if has_team is None:  # read by another selector (after a row operation)
+        has_team = proposal.memberships.exists()
+    if not has_team:
+        return ()
+    seen = selectors.presence_of(proposal=proposal)
+    services.presence_note(
+        proposal=proposal, user=request.user, step=step.slug, seen=seen
+    )
+    return selectors.present_others(seen, user=request.user)
 
 
 def _gone_now(gone_rows: list, typed: set | None) -> list:

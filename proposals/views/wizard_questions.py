@@ -6,12 +6,14 @@ from decimal import Decimal, InvalidOperation
 
 from django.db import models
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from proposals import services
+from proposals import selectors, services
 from proposals.domain.fields import FIELD_BY_KEY
 from proposals.domain.numbers import format_number
 from proposals.domain.sections import TABLE_BY_KIND
+from proposals.domain.together import ago
 from proposals.wizard import row_id
 
 NUMBER_FIELDS = (models.IntegerField, models.DecimalField, models.FloatField)
@@ -135,9 +137,53 @@ def _shown(field, value) -> str:
     return str(field.prepare_value(value))
 
 
-def describe_conflicts(step_forms, outcome) -> list[dict]:
-    """The conflicts of a save as the banner shows them: the field, both values."""
+def _conflict_value(field, value) -> str:
+    """A value of a conflict as the person reads it: a number grouped in their
+    format (in the unit they type GPU counts in), else as the field shows it."""
+    fmt = getattr(field, "number_format", None)
+    if (
+        fmt is not None
+        and isinstance(value, Decimal | int)
+        and not isinstance(value, bool)
+    ):
+        return format_number(value * getattr(field, "scale", 1), fmt)
+    return _shown(field, value)
+
+
+# Who saved the other value of a conflict, as the banner and the field say it.
+CONFLICT_BY_OTHER = "other"  # another member, named
+CONFLICT_BY_ME = "me"  # the same person, in another tab or session
+CONFLICT_BY_ME_ALONE = "me_alone"  # the owner of a proposal without a team (no stamp)
+CONFLICT_BY_FORMER = "former"  # an account deleted since
+CONFLICT_BY_UNKNOWN = "unknown"  # nothing says who (saved before stamps were kept)
+
+
+def _conflict_note(who: str, values: dict) -> str:
+    """The sentence under the field: who saved what, how long ago, what was typed."""
+    if who == CONFLICT_BY_OTHER:
+        text = _("%(name)s saved %(theirs)s here %(ago)s; you typed %(mine)s.")
+    elif who == CONFLICT_BY_ME:
+        text = _(
+            "You saved %(theirs)s in another tab %(ago)s; here you typed %(mine)s."
+        )
+    elif who == CONFLICT_BY_ME_ALONE:
+        text = _("You saved %(theirs)s in another tab; here you typed %(mine)s.")
+    elif who == CONFLICT_BY_FORMER:
+        text = _("A former member saved %(theirs)s here %(ago)s; you typed %(mine)s.")
+    else:
+        text = _("Saved elsewhere: %(theirs)s; you typed %(mine)s.")
+    return text % values
+
+
+def describe_conflicts(
+    step_forms, outcome, user=None, *, alone=False, now=None
+) -> list[dict]:
+    """The conflicts of a save as the banner and the fields show them: the field,
+    both values in the person's format, and who saved the other one (``user``:
+    the person saving, "you" when it was them) and how long ago. ``alone``: the
+    person owns the proposal and has no team (nobody else saved anything)."""
     described = []
+    now = now or timezone.now()
     for conflict in outcome.conflicts:
         key = input_name(step_forms, conflict)
         form = next(
@@ -146,12 +192,28 @@ def describe_conflicts(step_forms, outcome) -> list[dict]:
             if step_forms.originals.get(id(f)) is conflict.instance
         )
         field = form.fields[conflict.name]
+        if not conflict.stamped:
+            who = CONFLICT_BY_ME_ALONE if alone else CONFLICT_BY_UNKNOWN
+        elif conflict.by is None:
+            who = CONFLICT_BY_FORMER
+        elif user is not None and conflict.by.pk == user.pk:
+            who = CONFLICT_BY_ME
+        else:
+            who = CONFLICT_BY_OTHER
+        values = {
+            "name": selectors.person_name(conflict.by) if conflict.stamped else "",
+            "ago": ago((now - conflict.at).total_seconds()) if conflict.at else "",
+            "mine": _conflict_value(field, conflict.mine),
+            "theirs": _conflict_value(field, conflict.theirs),
+        }
         described.append(
             {
                 "input": key,
+                "anchor": form[conflict.name].auto_id,
                 "label": field.label,
-                "mine": form.data.get(key, ""),
-                "theirs": _shown(field, conflict.theirs),
+                "who": who,
+                **values,
+                "note": _conflict_note(who, values),
             }
         )
     return described

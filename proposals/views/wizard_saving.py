@@ -52,8 +52,12 @@ class Saved:
         collected,
         restoring=False,
         fmt=None,
+        user=None,
+        alone=False,
     ):
         self.step_forms = step_forms
+        self.user = user  # the person saving (a conflict with their own other tab)
+        self.alone = alone  # ... who owns the proposal and has no team
         self.fmt = fmt  # the person's number format (what the answer shows)
         self.outcome = outcome
         self.new_row = new_row
@@ -92,9 +96,14 @@ class Saved:
         return set()
 
     def context(self) -> dict:
+        conflicts = describe_conflicts(
+            self.step_forms, self.outcome, self.user, alone=self.alone
+        )
         return {
             "saved": True,
-            "conflicts": describe_conflicts(self.step_forms, self.outcome),
+            "conflicts": conflicts,
+            # The same, under each field (its feedback block), by input id.
+            "conflict_notes": {item["anchor"]: item["note"] for item in conflicts},
             "posted_bases_json": json.dumps(self.bases),
             "row_changed": describe_row_changed(self.outcome.row_changed, self.fmt),
             "row_gone": describe_row_gone(self.row_op, self.outcome.row_gone),
@@ -178,6 +187,7 @@ def save_step(
         cleared=collected.cleared,
         row_action=row_action,
         locked=locked,
+        by=request.user,
     )
     for change in outcome.refused:
         change.form.add_error(None, CONTRADICT)
@@ -191,6 +201,9 @@ def save_step(
         collected,
         restoring=row_action is not None and row_action.action == "restore",
         fmt=fmt,
+        user=request.user,
+        alone=proposal.owner_id == request.user.pk
+        and not getattr(proposal, "has_team", True),
     )
 
 
