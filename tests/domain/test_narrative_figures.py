@@ -345,6 +345,6 @@ def test_plan_4_reads_a_german_draft():
     ],
 )
 def test_a_number_has_every_reading_its_languages_give(text, values):
-    from proposals.domain.narrative_figures import readings
+    from proposals.domain.narrative_reading import readings
 
     assert readings(text) == values

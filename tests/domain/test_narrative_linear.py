@@ -16,7 +16,7 @@ import time
 
 import pytest
 
-from proposals.domain import narrative_figures, units
+from proposals.domain import narrative_reading, narrative_words, units
 from proposals.domain.limits import NARRATIVE_CHARS
 from tests.domain.regex_shapes import shapes
 
@@ -28,7 +28,7 @@ assert LONG <= NARRATIVE_CHARS
 
 def patterns() -> dict[str, re.Pattern]:
     found = {}
-    for module in (narrative_figures, units):
+    for module in (narrative_words, narrative_reading, units):
         for attr, value in vars(module).items():
             if isinstance(value, re.Pattern):
                 found[f"{module.__name__.rsplit('.', 1)[-1]}.{attr}"] = value
