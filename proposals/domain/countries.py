@@ -42,6 +42,12 @@ STATUS_LABELS = Labels(
 )
 
 
+def unverified(source: str) -> bool:
+    """Whether a source text says no public document was found for the fact (it
+    starts with "Unverified", as the call terms' sources do)."""
+    return (source or "").strip().lower().startswith("unverified")
+
+
 def status_label(status: str) -> str:
     """How people read a status (a key of STATUS_LABELS), in the active language."""
     return STATUS_LABELS.get(status, status)
@@ -120,6 +126,26 @@ class Country:
     def statuses(self) -> frozenset[str]:
         """Every list the country is on: its main status and its associations."""
         return frozenset({self.status, *(a.status for a in self.associations)})
+
+    @property
+    def verified_statuses(self) -> frozenset[str]:
+        """The lists a public document puts the country on (its source does not
+        start with "Unverified")."""
+        found = {self.status} if not unverified(self.source) else set()
+        found |= {a.status for a in self.associations if not unverified(a.source)}
+        return frozenset(found)
+
+    def unverified_notes(self, statuses) -> list[str]:
+        """What the data says is unverified about the country's place on any of
+        ``statuses`` (the text after "Unverified:"), in the data's order."""
+        rows = [(self.status, self.source)] + [
+            (a.status, a.source) for a in self.associations
+        ]
+        return [
+            source.strip()[len("unverified") :].lstrip(" :;,-").strip()
+            for status, source in rows
+            if status in statuses and unverified(source)
+        ]
 
 
 Countries = Mapping[str, Country]

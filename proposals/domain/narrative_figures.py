@@ -1,139 +1,59 @@
-"""Narrative against figures: an efficiency, speedup, GPU count or GPU-hour figure
-written in the scalability narrative that the tables contradict.
+"""Narrative against figures: an efficiency, speedup, throughput, GPU count,
+GPU-hour or duration figure written in the scalability narrative that the tables
+contradict.
 
 Applicants write their narrative first and fill the tables later (or the other way
 round), so "80-85 % efficiency at 32 GPUs" can stay in the text after the scaling
-table projects 76-82 %. Each figure is read only where the sentence says what it is
-(an efficiency with the word "efficiency" and a GPU count, a speedup with "x" or
-"speedup", a GPU-hour figure with "total" or "request"), and compared only with a
-figure the tables compute for the same thing; anything else is left alone, so a
-sentence the reader cannot pin down never produces a warning.
+table projects 76-82 %. Many write it in German, French, Italian or Spanish before
+translating, so the claims are read in those languages too, in any common word
+order: "92 % at 64 GPUs", "At 64 GPUs we reach 92 %", "Bei 64 GPUs erreichen wir
+92 %", "Sur 64 GPU, l'efficacité est de 92 %", a speedup over a range of counts
+("from 8 to 64 GPUs ... 7.5x", "von 8 auf 64 GPUs ... 7,5-fach").
 
-What counts as agreeing: a range that overlaps the computed range (80-85 % against a
-projected 76-82 %), a bound that holds ("over 70 %" when 76 % is reached), a GPU-hour
-figure that is a part of the total ("Of the total, 12,288 GPU-hours are for
-ablations", or the hours of one job type or one schedule period), and any figure in
-a sentence about another or an earlier allocation ("our previous Playground
-allocation of 2,000 GPU-hours").
+How a sentence is read: every figure in it is found first (percentages, speedups,
+throughputs with a unit, GPU counts, ranges of GPU counts, GPU-hours, months), then
+each claim is paired with the GPU count it is about, and only when that pairing is
+unambiguous:
+
+- tightly, when only linking words stand between them ("92 % at 64 GPUs",
+  "92 % Effizienz bei 64 GPUs"), or when a count introduced by a preposition heads
+  the clause and the claim is the next figure ("At 64 GPUs we reach 92 %");
+- otherwise only when the sentence has exactly one claim and one GPU count (or one
+  range of counts) left.
+
+A claim that two counts could own, or a sentence with several claims and counts in
+no clear order, is left alone. Each figure is then compared only with a figure the
+tables compute for the same thing; what counts as agreeing: a range that overlaps
+the computed range (80-85 % against a projected 76-82 %), a bound that holds ("over
+70 %" when 76 % is reached), a number that reads right in either of its readings
+("1,200" is 1200 in English and 1.2 in German), a GPU-hour figure that is a part of
+the total ("Of the total, 12,288 GPU-hours are for ablations", or the hours of one
+job type or one schedule period), and any figure in a sentence about another or an
+earlier allocation ("our previous Playground allocation of 2,000 GPU-hours").
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 
+from . import narrative_reading as nr
+from . import narrative_words as w
 from .i18n import gettext
 from .jobplan import JobPlan
+from .narrative_reading import readings, sentences
 from .numbers import grouped as figure
 from .numbers import points as percent_points
 from .scaling import Projection, ScalingAnalysis
+from .units import read_unit
 
 # Rounding slack: a stated efficiency may be rounded to whole points, a speedup to
-# one decimal, GPU-hours to the nearest few.
+# one decimal, a throughput to two figures ("4.2k"), GPU-hours to the nearest few.
 EFFICIENCY_POINTS = 2.0
 SPEEDUP_RELATIVE = 0.05
+THROUGHPUT_RELATIVE = 0.05
 HOURS_RELATIVE = 0.01
-
-_NUM = r"\d{1,3}(?:[.,]\d+)?"
-_PCT = re.compile(
-    rf"(?P<lo>{_NUM})\s*%?\s*(?:-|–|—|to)\s*(?P<hi>{_NUM})\s*%|(?P<one>{_NUM})\s*%"
-)
-# A GPU count: "32 GPUs", "32 GCDs", or "at/on/with 32" (a bare number after one of
-# those words, as in "88 % at 16").
-_COUNT = re.compile(
-    r"(?:(?:at|on|with|using|across|for)\s+)?(?P<n>\d{1,3}(?:,\d{3})*|\d+)"
-    r"\s*(?P<word>GPUs?|GCDs?|A100s?|H100s?|MI250Xs?|accelerators)\b"
-    r"|(?:at|on|with|using|across)\s+(?P<bare>\d+)\b(?!\s*(?:%|nodes?|h\b|hours?))",
-    re.IGNORECASE,
-)
-# "at 32 GPUs" straight after a percentage (an efficiency word may sit between).
-_AT_COUNT = re.compile(
-    r"\s*(?:(?:parallel |scaling )?efficiency\s+)?(?:at|on|with|using|across)\s+"
-    r"\d[\d,]*\s*(?:GPUs?|GCDs?)\b",
-    re.IGNORECASE,
-)
-# The GPU count a percentage is about comes within a few words, with no other
-# percentage in between.
-_NEAR_COUNT = re.compile(
-    r"[^%]{0,40}?\b(?:\d[\d,]*\s*(?:GPUs?|GCDs?)|(?:at|on)\s+\d+\b)", re.IGNORECASE
-)
-# Words before a percentage that make it something other than an efficiency.
-_OTHER_BEFORE = re.compile(
-    r"MFU|utili[sz]ation|overhead|communication|loading|memory|idle|share",
-    re.IGNORECASE,
-)
-_SPEEDUP = re.compile(
-    r"(?P<value>\d+(?:\.\d+)?)\s*(?:x|×|-fold|fold|times)(?![\w])", re.IGNORECASE
-)
-# Words that make the GPU count after a speedup its baseline ("3.5x over 4 GPUs").
-_BASELINE = re.compile(
-    r"\b(?:over|relative to|compared (?:to|with)|vs\.?|versus|than|against|from)\b",
-    re.IGNORECASE,
-)
-_SPEED_WORD = re.compile(r"speed-?ups?|faster", re.IGNORECASE)
-_EFFICIENCY_WORD = re.compile(r"efficien", re.IGNORECASE)
-# A percentage that is about something else: MFU, utilisation, overhead, a share of
-# time or of the budget.
-_OTHER_PCT = re.compile(
-    r"^\s*(?:of\s+(?:the\s+)?)?(?:MFU|model flops|utili[sz]ation|overhead|"
-    r"communication|of (?:the )?(?:step|time|budget|allocation|hours))",
-    re.IGNORECASE,
-)
-_MAX_GPUS = re.compile(
-    r"(?:up to|at most|maximum(?: of)?|max\.?(?: of)?|no more than|largest job"
-    r"(?: uses| of| on| runs on)?)\s+(?P<n>\d[\d,]*)\s*(?P<word>GPUs?|GCDs?)\b",
-    re.IGNORECASE,
-)
-_PER_JOB = re.compile(
-    r"(?P<n>\d[\d,]*)\s*(?P<word>GPUs?|GCDs?)\s+(?:per|each|a)\s+job", re.IGNORECASE
-)
-_JOB_WORD = re.compile(r"\bjobs?\b|\bruns?\b", re.IGNORECASE)
-_TEST_WORD = re.compile(r"\btest|measur|benchmark|\bscaled\b", re.IGNORECASE)
-_HOURS = re.compile(
-    r"(?P<n>\d{1,3}(?:[,. \u00a0\u202f]\d{3})+|\d+(?:\.\d+)?)\s*(?P<k>k|K|thousand)?"
-    r"\s*GPU[- ]?hours?\b",
-    re.IGNORECASE,
-)
-_HOURS_CONTEXT = re.compile(
-    r"\b(?:total|in all|overall|request|requesting|requested|ask|asking|apply|"
-    r"applying|allocation|budget)\b",
-    re.IGNORECASE,
-)
-# A bound before a figure: "over 70 %" says at least 70, "below 3x" at most 3.
-_LOWER_BOUND = re.compile(
-    r"(?:over|above|more than|greater than|at least|exceed(?:s|ing)?|beyond|"
-    r"upwards of|no less than|>|≥|>=)\s*$",
-    re.IGNORECASE,
-)
-_UPPER_BOUND = re.compile(
-    r"(?:under|below|less than|at most|up to|no more than|within|<|≤|<=)\s*$",
-    re.IGNORECASE,
-)
-# A GPU-hour figure that is a part of the total, not the total.
-_PART_OF = re.compile(
-    r"\bof (?:the|this|that|our|these|those) (?:total|request|allocation|budget|"
-    r"hours|GPU[- ]?hours)\b|\bof which\b|\bof these\b|\bof them\b|\bincluding\b|"
-    r"\b(?:is|are|go|goes|will go|will be) (?:used |spent |reserved |set aside )?"
-    r"(?:for|to|on)\b|\breserved\b|\bset aside\b|\bdedicated\b|\bper (?:run|job)\b|"
-    r"\beach\b",
-    re.IGNORECASE,
-)
-# A sentence about another or an earlier allocation.
-_OTHER_ALLOCATION = re.compile(
-    r"\b(?:previous(?:ly)?|prior|earlier|past|former|last|another|other|preceding|"
-    r"ongoing|existing|current(?:ly)?|was granted|were granted|granted us|received|"
-    r"consumed|already used|have used|had used|used up)\b",
-    re.IGNORECASE,
-)
-# A sentence about earlier work or another system: its efficiencies and speedups
-# are not the tables' (which are this proposal's measurements).
-_ELSEWHERE = re.compile(
-    r"\b(?:previous(?:ly)?|prior|earlier|past|former|last year|"
-    r"(?:another|other|a different) (?:system|cluster|machine|allocation|project|"
-    r"model|code))\b",
-    re.IGNORECASE,
-)
-_SENTENCE = re.compile(r"(?<=[.!?;])\s+(?=[A-Z(\"“])|\n+")
 
 
 @dataclass(frozen=True)
@@ -141,184 +61,217 @@ class Contradiction:
     """A figure of the narrative (``quote``, what it ``claims``) and what the tables
     compute for the same thing."""
 
-    kind: str  # efficiency, speedup, gpus, gpu_hours
+    kind: str  # efficiency, speedup, throughput, gpus, gpu_hours, duration
     quote: str
     claimed: str
     computed: str
 
 
-def _float(text: str) -> float:
-    return float(text.replace(",", "."))
+# ------------------------------------------------------------------ judging
 
 
-def _pct(value: float) -> str:
-    return percent_points(value, 0)
-
-
-def sentences(text: str) -> list[str]:
-    """``text`` cut into sentences (a decimal point does not end one)."""
-    return [s.strip() for s in _SENTENCE.split(text or "") if s.strip()]
-
-
-def _gpu_count(match: re.Match, gcds_per_gpu: int) -> int | None:
-    raw = match.group("n") or match.group("bare")
-    count = int(raw.replace(",", ""))
-    word = (match.group("word") or "").lower()
-    if word.startswith("gcd"):
-        if gcds_per_gpu < 2 or count % gcds_per_gpu:
-            return None
-        count //= gcds_per_gpu
-    return count or None
-
-
-def _next_count(sentence: str, start: int, gcds_per_gpu: int) -> int | None:
-    """The first GPU count after position ``start`` of ``sentence``."""
-    match = _COUNT.search(sentence, start)
-    return _gpu_count(match, gcds_per_gpu) if match else None
-
-
-def _measured(analysis: ScalingAnalysis, gpus: int) -> list:
-    return [p for p in analysis.points if p.gpus == gpus]
-
-
-def _efficiencies(sentence, previous, analysis, projection, gcds_per_gpu):
-    """Percentages the sentence calls an efficiency, or (after a sentence about
-    efficiency) a percentage written straight before "at <N> GPUs"."""
-    named = bool(_EFFICIENCY_WORD.search(sentence))
-    if not named and not _EFFICIENCY_WORD.search(previous):
-        return
-    for match in _PCT.finditer(sentence):
-        after = sentence[match.end() :]
-        before = re.split(r"[,;:(]", sentence[: match.start()])[-1]
-        if _OTHER_PCT.match(after) or (
-            _OTHER_BEFORE.search(before) and not _EFFICIENCY_WORD.search(before)
-        ):
-            continue
-        near = _NEAR_COUNT.match(after)
-        if not near or (not named and not _AT_COUNT.match(after)):
-            continue
-        lo = _float(match.group("lo") or match.group("one"))
-        hi = _float(match.group("hi") or match.group("one"))
-        if not 0 < lo <= hi <= 100:
-            continue
-        gpus = _next_count(sentence, match.end(), gcds_per_gpu)
-        if gpus is None:
-            continue
-        start, bound = _bound(sentence, match.start(), match.group("one"))
-        if bound == "lower":
-            hi = 100.0
-        elif bound == "upper":
-            lo = 0.0
-        quote = sentence[start : match.end()].strip()
-        points = _measured(analysis, gpus)
-        if points:
-            values = sorted(p.efficiency * 100 for p in points)
-            if all(
-                v < lo - EFFICIENCY_POINTS or v > hi + EFFICIENCY_POINTS for v in values
-            ):
-                shown = " / ".join(_pct(v) for v in values)
-                yield Contradiction(
-                    "efficiency",
-                    f"{quote} at {gpus} GPUs",
-                    f"{quote} at {gpus} GPUs",
-                    gettext("{shown} measured at {gpus} GPUs").format(
-                        shown=shown, gpus=gpus
-                    ),
-                )
-        elif projection is not None and projection.target_gpus == gpus:
-            low = projection.efficiency_low * 100
-            high = projection.efficiency_high * 100
-            # A claim agrees when its range overlaps the projected one.
-            if hi < low - EFFICIENCY_POINTS or lo > high + EFFICIENCY_POINTS:
-                yield Contradiction(
-                    "efficiency",
-                    f"{quote} at {gpus} GPUs",
-                    f"{quote} at {gpus} GPUs",
-                    gettext("{low}-{high} projected at {gpus} GPUs").format(
-                        low=percent_points(round(low), 0),
-                        high=percent_points(round(high), 0),
-                        gpus=gpus,
-                    ),
-                )
-
-
-def _bound(sentence: str, start: int, single) -> tuple[int, str]:
-    """(where the quote starts, "lower" / "upper" / "") for a single figure at
-    ``start`` written as a bound ("over 70 %", "below 3x")."""
-    if not single:
-        return start, ""
-    before = sentence[:start]
-    for kind, pattern in (("lower", _LOWER_BOUND), ("upper", _UPPER_BOUND)):
+def _bound(sentence: str, item: nr.Figure) -> tuple[int, str]:
+    """(where the quote starts, "lower" / "upper" / "") for a single figure written
+    as a bound ("over 70 %", "below 3x", "über 70 %", "plus de 70 %")."""
+    if len(item.lo) != len(item.hi) or item.lo != item.hi:
+        return item.start, ""
+    before = sentence[max(0, item.start - 30) : item.start]
+    offset = item.start - len(before)
+    for kind, pattern in (("lower", w.LOWER_BOUND), ("upper", w.UPPER_BOUND)):
         found = pattern.search(before)
         if found:
-            return found.start(), kind
-    return start, ""
+            return offset + found.start(), kind
+    return item.start, ""
 
 
-def _holds(claimed: float, bound: str, value: float, slack: float) -> bool:
-    """A computed ``value`` is consistent with the claim (a bound, or equal)."""
-    if bound == "lower":
-        return value >= claimed - slack
-    if bound == "upper":
-        return value <= claimed + slack
-    return abs(value - claimed) <= slack
-
-
-def _speedups(sentence, analysis, projection, gcds_per_gpu):
-    if not _SPEED_WORD.search(sentence) and "×" not in sentence:
-        return
-    for match in _SPEEDUP.finditer(sentence):
-        claimed = float(match.group("value"))
-        gpus = _next_count(sentence, match.end(), gcds_per_gpu)
-        after = _COUNT.search(sentence, match.end())
-        if after and _BASELINE.search(sentence[match.end() : after.start() + 1]):
-            # "At 16 GPUs the speedup is 3.5x over 4 GPUs": 4 is the baseline, the
-            # speedup is at the count before it; judged only against the tables'
-            # own baseline (the smallest measured count).
-            before = [m for m in _COUNT.finditer(sentence, 0, match.start())]
-            baseline = gpus
-            gpus = _gpu_count(before[-1], gcds_per_gpu) if before else None
-            smallest = min((p.gpus for p in analysis.points), default=None)
-            if baseline != smallest:
-                continue
-        if gpus is None or claimed <= 0:
+def _measured(analysis: ScalingAnalysis, gpus: int, base: int | None):
+    """(speedup, efficiency, throughput, unit) of every series that measured
+    ``gpus`` (and ``base``, when given; else its own smallest count)."""
+    out = []
+    for series in analysis.series:
+        if len(series.units) > 1 or not series.points:
             continue
-        points = _measured(analysis, gpus)
-        start, bound = _bound(sentence, match.start(), True)
-        quote = sentence[start : match.end()].strip()
-        if points:
-            values = sorted(p.speedup for p in points)
-            if not any(_holds(claimed, bound, v, SPEEDUP_RELATIVE * v) for v in values):
-                shown = " / ".join(f"{figure(v, 2, trim=False)}x" for v in values)
-                yield Contradiction(
-                    "speedup",
-                    f"{quote} at {gpus} GPUs",
-                    f"{quote} at {gpus} GPUs",
-                    gettext("{shown} measured at {gpus} GPUs").format(
-                        shown=shown, gpus=gpus
-                    ),
-                )
-        elif projection is not None and projection.target_gpus == gpus:
-            ratio = gpus / projection.base_gpus
-            low = projection.efficiency_low * ratio
-            high = projection.efficiency_high * ratio
-            slack = SPEEDUP_RELATIVE * high
-            lo_claim = 0.0 if bound == "upper" else claimed
-            hi_claim = float("inf") if bound == "lower" else claimed
-            if hi_claim < low - slack or lo_claim > high + slack:
-                yield Contradiction(
-                    "speedup",
-                    f"{quote} at {gpus} GPUs",
-                    f"{quote} at {gpus} GPUs",
-                    gettext(
-                        "{low}-{high}x projected at {gpus} GPUs (from {base})"
-                    ).format(
-                        low=figure(low, 1, trim=False),
-                        high=figure(high, 1, trim=False),
-                        gpus=gpus,
-                        base=projection.base_gpus,
-                    ),
-                )
+        start = base if base is not None else series.points[0].gpus
+        at = [p for p in series.points if p.gpus == gpus]
+        ref = [p for p in series.points if p.gpus == start]
+        for p in at:
+            for r in ref or [None]:
+                if r is None:
+                    out.append((None, None, p.throughput, p.unit))
+                    continue
+                speedup = p.throughput / r.throughput
+                out.append((speedup, speedup / (gpus / start), p.throughput, p.unit))
+    return out
+
+
+def _range_holds(lo, hi, bound, low, high, slack) -> bool:
+    """A claim [lo, hi] (or a bound) agrees with a computed [low, high]."""
+    if bound == "lower":
+        hi = float("inf")
+    elif bound == "upper":
+        lo = 0.0
+    return not (hi < low - slack or lo > high + slack)
+
+
+def _judge(
+    sentence,
+    claim: nr.Figure,
+    count: nr.Figure,
+    *,
+    named,
+    baselines,
+    analysis,
+    projection,
+):
+    """The contradiction of one (claim, count) pair, or ``None``: the claim agrees,
+    or nothing was computed for that count (and baseline)."""
+    gpus, base = count.gpus, count.base
+    if claim.kind == "speedup" and base is None:
+        if len(baselines) == 1:
+            base = baselines[0].gpus
+        elif baselines:
+            return None
+    start, bound = _bound(sentence, claim)
+    # The claim as written and the count it is about, in one phrase.
+    claimed = sentence[start : claim.end].strip()
+    if count.kind == "range":
+        quote = gettext("{claim} from {base} to {gpus} GPUs").format(
+            claim=claimed, base=base, gpus=gpus
+        )
+    else:
+        quote = gettext("{claim} at {gpus} GPUs").format(claim=claimed, gpus=gpus)
+    measured = _measured(analysis, gpus, base)
+    if claim.kind == "throughput":
+        return _judge_throughput(claim, gpus, measured, quote)
+    if claim.kind == "pct" and not named:
+        return None
+    values = [
+        (e * 100 if claim.kind == "pct" else s)
+        for s, e, _, _ in measured
+        if s is not None
+    ]
+    is_eff = claim.kind == "pct"
+    if measured and not values:
+        return None  # measured at the count, not at the baseline: no judgement
+    if values:
+        for lo in claim.lo:
+            for hi in claim.hi:
+                if lo > hi:
+                    continue
+                for v in values:
+                    slack = EFFICIENCY_POINTS if is_eff else SPEEDUP_RELATIVE * v
+                    if _range_holds(lo, hi, bound, v, v, slack):
+                        return None
+        if is_eff and not all(0 < lo <= 100 for lo in claim.lo):
+            return None
+        if is_eff:
+            shown = " / ".join(percent_points(v, 0) for v in sorted(values))
+        else:
+            shown = " / ".join(f"{figure(v, 2, trim=False)}x" for v in sorted(values))
+        if (
+            base is not None
+            and count.kind == "range"
+            or (base is not None and claim.kind == "speedup")
+        ):
+            computed = gettext("{shown} measured from {base} to {gpus} GPUs").format(
+                shown=shown, base=base, gpus=gpus
+            )
+        else:
+            computed = gettext("{shown} measured at {gpus} GPUs").format(
+                shown=shown, gpus=gpus
+            )
+        return Contradiction(
+            claim.kind if not is_eff else "efficiency", quote, quote, computed
+        )
+    if projection is None or projection.target_gpus != gpus:
+        return None
+    if base is not None and base != projection.base_gpus:
+        return None
+    if is_eff:
+        low, high = projection.efficiency_low * 100, projection.efficiency_high * 100
+        slack = EFFICIENCY_POINTS
+    else:
+        ratio = gpus / projection.base_gpus
+        low = projection.efficiency_low * ratio
+        high = projection.efficiency_high * ratio
+        slack = SPEEDUP_RELATIVE * high
+    for lo in claim.lo:
+        for hi in claim.hi:
+            if lo <= hi and _range_holds(lo, hi, bound, low, high, slack):
+                return None
+    if is_eff:
+        if not any(0 < lo <= 100 for lo in claim.lo):
+            return None
+        computed = gettext("{low}-{high} projected at {gpus} GPUs").format(
+            low=percent_points(round(low), 0),
+            high=percent_points(round(high), 0),
+            gpus=gpus,
+        )
+        return Contradiction("efficiency", quote, quote, computed)
+    computed = gettext("{low}-{high}x projected at {gpus} GPUs (from {base})").format(
+        low=figure(low, 1, trim=False),
+        high=figure(high, 1, trim=False),
+        gpus=gpus,
+        base=projection.base_gpus,
+    )
+    return Contradiction("speedup", quote, quote, computed)
+
+
+def _judge_throughput(claim: nr.Figure, gpus: int, measured, quote):
+    """A throughput at a count against the measurement at that count, in the same
+    canonical unit; a figure per GPU may be compared with the total over the GPUs,
+    and a total with one GPU's times the GPUs, when the two units differ in that."""
+    candidates = []
+    for _, _, throughput, unit in measured:
+        reading = read_unit(unit)
+        if reading.canonical != claim.unit:
+            continue
+        candidates.append(throughput)
+        if reading.per_gpu != claim.per_gpu:
+            candidates += [throughput / gpus, throughput * gpus]
+    if not candidates:
+        return None
+    if any(abs(v - c) <= THROUGHPUT_RELATIVE * c for v in claim.lo for c in candidates):
+        return None
+    shown = " / ".join(
+        f"{figure(t, 0)} {u}"
+        for _, _, t, u in measured
+        if read_unit(u).canonical == claim.unit
+    )
+    return Contradiction(
+        "throughput",
+        quote,
+        quote,
+        gettext("{shown} measured at {gpus} GPUs").format(shown=shown, gpus=gpus),
+    )
+
+
+def _claims(sentence, previous, analysis, projection, gcds_per_gpu):
+    """Efficiency, speedup and throughput claims of ``sentence`` that the tables
+    contradict (an efficiency needs an efficiency word in the sentence, or in the
+    one before it when the claim is written straight before its count)."""
+    items = nr.figures(sentence, gcds_per_gpu)
+    named = bool(w.EFFICIENCY_WORD.search(sentence))
+    named_before = bool(w.EFFICIENCY_WORD.search(previous))
+    speed = bool(w.SPEED_WORD.search(sentence)) or "×" in sentence
+    baselines = [i for i in items if i.counts and i.baseline]
+    for claim, count in nr.pairs(sentence, items):
+        if claim.kind == "speedup" and not speed:
+            continue
+        tight = count.start > claim.end and nr.gap_links(
+            sentence[claim.end : count.start]
+        )
+        found = _judge(
+            sentence,
+            claim,
+            count,
+            named=named or (named_before and tight),
+            baselines=baselines,
+            analysis=analysis,
+            projection=projection,
+        )
+        if found:
+            yield found
 
 
 def _gpu_counts(sentence, target_gpus, gcds_per_gpu):
@@ -326,16 +279,14 @@ def _gpu_counts(sentence, target_gpus, gcds_per_gpu):
     declared maximum; "128 GPUs per job" must not exceed it."""
     if not target_gpus:
         return
-    about_jobs = _JOB_WORD.search(sentence) and not _TEST_WORD.search(sentence)
-    for pattern, exact in ((_MAX_GPUS, True), (_PER_JOB, False)):
+    about_jobs = w.JOB_WORD.search(sentence) and not w.TEST_WORD.search(sentence)
+    for pattern, exact in ((w.MAX_GPUS, True), (w.PER_JOB, False)):
         if exact and not about_jobs:
             continue
         for match in pattern.finditer(sentence):
-            count = int(match.group("n").replace(",", ""))
-            if match.group("word").lower().startswith("gcd"):
-                if gcds_per_gpu < 2 or count % gcds_per_gpu:
-                    continue
-                count //= gcds_per_gpu
+            count = nr.gpu_count(match.group("n"), match.group("word"), gcds_per_gpu)
+            if count is None:
+                continue
             if count != target_gpus if exact else count > target_gpus:
                 yield Contradiction(
                     "gpus",
@@ -347,31 +298,29 @@ def _gpu_counts(sentence, target_gpus, gcds_per_gpu):
                 )
 
 
-def _hours_value(match: re.Match) -> float | None:
-    raw = match.group("n")
-    grouped = re.fullmatch(r"\d{1,3}(?:[,. \u00a0\u202f]\d{3})+", raw)
-    value = float(re.sub(r"[,. \u00a0\u202f]", "", raw)) if grouped else float(raw)
-    if match.group("k"):
-        value *= 1000
-    return value
+def _hours_values(match: re.Match) -> tuple[float, ...]:
+    factor = 1000 if match.group("k") else 1
+    return tuple(v * factor for v in readings(match.group("n")))
 
 
 def _gpu_hours(sentence, requested, plan, parts=()):
     """A GPU-hour figure written as the total must be the requested total (or the
     job plan's). Parts of the total and other allocations are left alone."""
-    if not _HOURS_CONTEXT.search(sentence):
+    if not w.HOURS_CONTEXT.search(sentence):
         return
-    if _PART_OF.search(sentence) or _OTHER_ALLOCATION.search(sentence):
+    if w.PART_OF.search(sentence) or w.OTHER_ALLOCATION.search(sentence):
         return
     known = [v for v in (requested, plan.total_gpu_hours if plan.rows else None) if v]
     if not known:
         return
     parts = [row.gpu_hours for row in plan.rows] + list(parts)
-    for match in _HOURS.finditer(sentence):
-        value = _hours_value(match)
-        if not value or any(abs(value - part) <= 0.5 for part in parts):
+    for match in w.HOURS.finditer(sentence):
+        values = [v for v in _hours_values(match) if v]
+        if not values or any(abs(v - p) <= 0.5 for v in values for p in parts):
             continue
-        if all(abs(value - v) > max(0.5, HOURS_RELATIVE * v) for v in known):
+        if all(
+            abs(v - k) > max(0.5, HOURS_RELATIVE * k) for v in values for k in known
+        ):
             computed = (
                 gettext("{hours} GPU-hours requested").format(
                     hours=figure(requested, 0)
@@ -386,9 +335,33 @@ def _gpu_hours(sentence, requested, plan, parts=()):
             yield Contradiction(
                 "gpu_hours",
                 match.group(0).strip(),
-                f"{figure(value, 0)} GPU-hours",
+                f"{figure(values[0], 0)} GPU-hours",
                 computed,
             )
+
+
+def _duration(sentence, months) -> Iterator[Contradiction]:
+    """ "A 6-month allocation", "Laufzeit von 12 Monaten", "une durée de 6 mois":
+    the allocation's duration must be the declared one. Phases, bounds and other
+    allocations are left alone; so is a sentence with two month figures."""
+    if not months or not w.DURATION_CONTEXT.search(sentence):
+        return
+    if w.DURATION_NOT.search(sentence) or w.OTHER_ALLOCATION.search(sentence):
+        return
+    found = list(w.MONTHS.finditer(sentence))
+    if len(found) != 1:
+        return
+    (match,) = found
+    value = int(match["n"])
+    if value and value != months:
+        yield Contradiction(
+            "duration",
+            match.group(0).strip(),
+            match.group(0).strip(),
+            gettext("a duration of {months} months (AI Factory selection)").format(
+                months=months
+            ),
+        )
 
 
 def contradictions(
@@ -401,6 +374,7 @@ def contradictions(
     target_gpus: int | None,
     gcds_per_gpu: int = 1,
     schedule_hours: tuple[float, ...] = (),
+    duration_months: int | None = None,
 ) -> list[Contradiction]:
     """Every figure of ``narrative`` that the computed figures contradict, in text
     order, each once (``schedule_hours``: the usage schedule's periods, parts of
@@ -409,16 +383,14 @@ def contradictions(
     previous = ""
     for sentence in sentences(narrative):
         measured: list[Contradiction] = []
-        if not _ELSEWHERE.search(sentence):
-            measured += _efficiencies(
-                sentence, previous, analysis, projection, gcds_per_gpu
-            )
-            measured += _speedups(sentence, analysis, projection, gcds_per_gpu)
+        if not w.ELSEWHERE.search(sentence):
+            measured += _claims(sentence, previous, analysis, projection, gcds_per_gpu)
             # "Our previous allocation ran 64 GPUs per job" is not this request's.
             measured += _gpu_counts(sentence, target_gpus, gcds_per_gpu)
         for item in (
             *measured,
             *_gpu_hours(sentence, requested_gpu_hours, plan, schedule_hours),
+            *_duration(sentence, duration_months),
         ):
             if item not in found:
                 found.append(item)

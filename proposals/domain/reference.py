@@ -191,6 +191,39 @@ def format_doc(text: str) -> str:
     return "\n".join([head + BOUNDS_BEGIN, *bounds_markdown(), BOUNDS_END]) + tail
 
 
+def countries_markdown(countries=None) -> list[str]:
+    """Every eligible country outside the EU with the lists it is on, from when,
+    and where that is stated (ELIG-3 reads them)."""
+    from .countries import EU_MEMBER, eligible_countries, names, status_label
+
+    table = countries if countries is not None else eligible_countries()
+    lines = [
+        "## Countries",
+        "",
+        "The lists ELIG-3 reads for each country outside the EU (defaults from",
+        "`proposals/domain/countries.json`, maintained in the admin). A list whose",
+        "source is **unverified** makes ELIG-3 a warning that says what to check,",
+        "never an error.",
+        "",
+        "| Country | List | Since | Source (checked) |",
+        "|---|---|---|---|",
+    ]
+    english = names()
+    for code in sorted(table, key=lambda c: english.get(c, c)):
+        entry = table[code]
+        if entry.status == EU_MEMBER:
+            continue
+        rows = [(entry.status, "", entry.source, entry.checked)] + [
+            (a.status, a.since, a.source, a.checked) for a in entry.associations
+        ]
+        for status, since, source, checked in rows:
+            lines.append(
+                f"| {english.get(code, code)} | {status_label(status)} | {since} | "
+                f"{_marked(source)} ({checked}) |"
+            )
+    return lines + [""]
+
+
 def markdown(terms: CallTerms | None = None) -> str:
     """The rule reference as Markdown: one table per wizard step, in code order;
     English, whatever language is active (it is the project's documentation)."""
@@ -227,6 +260,7 @@ def _markdown(terms: CallTerms | None) -> str:
         lines.append("")
     lines += terms_markdown(terms)
     lines += systems_markdown()
+    lines += countries_markdown()
     return "\n".join(lines)
 
 

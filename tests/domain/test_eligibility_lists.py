@@ -135,3 +135,86 @@ def test_every_family_names_its_lists_with_a_source():
     for family in default_terms().values():
         assert family.eligible_country_statuses
         assert family.sources["eligible_country_statuses"].source
+
+
+# ------------------------------------------------------------------- issue 32
+# Sources, checked 2026-12-05 (docs/rules.md cites them under ELIG-3):
+# Regulation (EU) 2021/694, art. 10(a): EEA EFTA states (Iceland, Liechtenstein,
+# Norway) take part in the Digital Europe Programme; Commission press releases:
+# Digital Europe association agreements signed with Ukraine (5 September 2022),
+# Albania, Montenegro, North Macedonia and Serbia (30 June 2023), Türkiye
+# (1 September 2023) and Moldova (19 February 2024, from 1 January 2024); Commission,
+# "Updates on the association of third countries to Horizon Europe": Canada
+# associated to Pillar II from 1 January 2024, New Zealand to Pillar II.
+
+
+def test_a_digital_europe_associate_is_accepted_where_the_family_accepts_it():
+    # Liechtenstein takes part in Digital Europe as an EEA EFTA state; the
+    # industrial family accepts the Digital Europe list.
+    assert elig(organisation("LI")) == []
+
+
+def test_a_digital_europe_associate_is_not_one_of_horizon_europe():
+    (hit,) = elig(organisation("LI", family="ai_for_science", kind="academic"))
+    assert hit.severity == "error" and "not eligible" in hit.message
+
+
+@pytest.mark.parametrize(
+    ("code", "since"),
+    [
+        ("UA", ""),
+        ("AL", ""),
+        ("ME", ""),
+        ("MK", ""),
+        ("RS", ""),
+        ("TR", ""),
+        ("MD", "2024-01-01"),
+        ("CH", "2025-01-01"),
+        ("LI", None),
+    ],
+)
+def test_digital_europe_associations_carry_a_public_source(code, since):
+    entry = eligible_countries()[code]
+    assert "digital_europe_associated" in entry.verified_statuses
+    rows = [a for a in entry.associations if a.status == "digital_europe_associated"]
+    if since is not None:
+        (row,) = rows
+        assert row.since == since
+        assert row.source.startswith(("European Commission", "Agreement"))
+
+
+@pytest.mark.parametrize("code", ["CA", "NZ", "KR"])
+@pytest.mark.parametrize(
+    ("family", "kind"),
+    [("ai_for_science", "academic"), ("industrial_innovation", "sme")],
+)
+def test_a_pillar_two_associate_gets_a_warning_that_says_what_to_check(
+    code, family, kind
+):
+    (hit,) = elig(organisation(code, family=family, kind=kind))
+    assert hit.severity == "warning"
+    assert "not eligible" not in hit.message
+    assert "Pillar II" in hit.message and "call text" in hit.message
+
+
+def test_a_country_on_no_list_is_still_refused_with_the_rule():
+    (hit,) = elig(organisation("US", family="ai_for_science", kind="academic"))
+    assert hit.severity == "error" and "not eligible" in hit.message
+
+
+def test_an_unverified_association_warns_instead_of_refusing():
+    entry = eligible_countries()["AM"]
+    second_hand = dataclasses.replace(
+        entry,
+        status="digital_europe_associated",
+        source="Unverified: reported second-hand; check the Commission's list",
+        associations=(),
+    )
+    countries = {**eligible_countries(), "AM": second_hand}
+    found = [
+        f
+        for f in assess(organisation("AM"), catalogue(), countries=countries).findings
+        if f.code == "ELIG-3"
+    ]
+    (hit,) = found
+    assert hit.severity == "warning" and "check the Commission's list" in hit.message

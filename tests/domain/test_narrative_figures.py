@@ -184,3 +184,167 @@ def test_a_schedule_period_is_a_part_of_the_total():
         scalability__narrative="We request 12,176 GPU-hours in total for months 2-3.",
     )
     assert findings(proposal, "PLAN-4") == []
+
+
+# ------------------------------------------------ word order and five languages
+# The LUMI guide's table (LUMI, "Technical Guide for Applications for EuroHPC JU AI
+# for Industrial Innovation Calls", Scalability and performance; checked
+# 2026-12-03): 4 / 8 / 16 GPUs at 1,200 / 2,280 / 4,225 samples/s, so 1.90x and
+# 95 % at 8, 3.52x and 88 % at 16; the two fits project 76-82 % at 32 GPUs; the
+# job plan totals 18,176 GPU-hours; the example asks for 3 months.
+
+
+def check_all(text, **kwargs):
+    return contradictions(
+        text,
+        analysis=LUMI_ASSESSMENT.analysis,
+        projection=LUMI_ASSESSMENT.projection,
+        plan=LUMI_ASSESSMENT.plan,
+        requested_gpu_hours=18176.0,
+        target_gpus=32,
+        gcds_per_gpu=2,
+        duration_months=kwargs.get("months", 3),
+    )
+
+
+MISMATCHES = [
+    # English, count first, and a speedup over a range of counts.
+    ("At 16 GPUs we reach 95 % efficiency.", "efficiency", "88% measured at 16"),
+    ("At 16 GPUs, parallel efficiency is 97%.", "efficiency", "88% measured"),
+    ("Scaling from 4 to 16 GPUs gave a 3.9x speedup.", "speedup", "3.52x measured"),
+    ("From 8 to 16 GPUs ... the speed-up was 1.5x.", "speedup", "from 8 to 16"),
+    ("From 4 to 16 GPUs the efficiency stayed at 95 %.", "efficiency", "88%"),
+    ("We measured 3,100 samples/s on 16 GPUs.", "throughput", "4,225 samples/s"),
+    ("At 8 GPUs the throughput was 1,500 samples/s.", "throughput", "2,280"),
+    ("The allocation of 6 months covers the plan.", "duration", "3 months"),
+    # German: decimal commas, "GPU-Stunden", "Beschleunigung", "-fach".
+    ("Bei 16 GPUs erreichen wir eine Effizienz von 95 %.", "efficiency", "88%"),
+    ("Die Effizienz liegt bei 97 % auf 16 GPUs.", "efficiency", "88% measured"),
+    ("Von 4 auf 16 GPUs beträgt die Beschleunigung 3,9x.", "speedup", "3.52x"),
+    ("Die Beschleunigung ist 3,9-fach bei 16 GPUs.", "speedup", "3.52x"),
+    ("Insgesamt beantragen wir 20.000 GPU-Stunden.", "gpu_hours", "18,176"),
+    ("Mit 16 GPUs messen wir 3.100 Samples/s.", "throughput", "4,225"),
+    ("Wir messen 3.100 Samples pro Sekunde auf 16 GPUs.", "throughput", "4,225"),
+    ("Wir erwarten eine Effizienz von 90 % bei 32 GPUs.", "efficiency", "76%-82%"),
+    ("Die Laufzeit der Zuteilung beträgt 6 Monate.", "duration", "3 months"),
+    # French: "heures GPU", "accélération", thin spaces in numbers.
+    ("Sur 16 GPU, l'efficacité atteint 95 %.", "efficiency", "88% measured"),
+    ("Nous atteignons 95 % d'efficacité sur 16 GPU.", "efficiency", "88%"),
+    ("De 4 à 16 GPU, l'accélération est de 3,9x.", "speedup", "3.52x"),
+    ("Au total, nous demandons 20 000 heures GPU.", "gpu_hours", "18,176"),
+    ("Nous mesurons 3 100 échantillons/s sur 16 GPU.", "throughput", "4,225"),
+    ("La durée de l'allocation est de 6 mois.", "duration", "3 months"),
+    # Italian: "ore GPU", "accelerazione", "efficienza".
+    ("Con 16 GPU raggiungiamo un'efficienza del 95 %.", "efficiency", "88%"),
+    ("L'efficienza è del 97 % su 16 GPU.", "efficiency", "88% measured"),
+    ("Da 4 a 16 GPU l'accelerazione è di 3,9 volte.", "speedup", "3.52x"),
+    ("In totale richiediamo 20.000 ore GPU.", "gpu_hours", "18,176"),
+    ("Misuriamo 3.100 campioni/s su 16 GPU.", "throughput", "4,225"),
+    # Spanish: "horas de GPU", "aceleración", "eficiencia".
+    ("Con 16 GPU alcanzamos una eficiencia del 95 %.", "efficiency", "88%"),
+    ("La eficiencia es del 97 % con 16 GPU.", "efficiency", "88% measured"),
+    ("De 4 a 16 GPU la aceleración es de 3,9x.", "speedup", "3.52x"),
+    ("En total solicitamos 20.000 horas de GPU.", "gpu_hours", "18,176"),
+    ("Medimos 3.100 muestras/s con 16 GPU.", "throughput", "4,225"),
+    ("La duración del proyecto es de 6 meses.", "duration", "3 months"),
+]
+
+
+@pytest.mark.parametrize(("text", "kind", "computed"), MISMATCHES)
+def test_claims_in_any_order_and_language_are_compared(text, kind, computed):
+    (found,) = check_all(text)
+    assert found.kind == kind
+    assert computed in found.computed
+
+
+CONSISTENT_OR_AMBIGUOUS = [
+    # Consistent, count first and over a range.
+    "At 16 GPUs we reach 88 % efficiency.",
+    "At 16 GPUs, parallel efficiency is 87%.",
+    "Scaling from 4 to 16 GPUs gave a 3.5x speedup.",
+    "From 8 to 16 GPUs ... the speed-up was 1.85x.",
+    "We measured 4,225 samples/s on 16 GPUs.",
+    "We measured 4.2k samples/s on 16 GPUs.",
+    "At 8 GPUs the throughput was 2,280 samples/s.",
+    "The allocation of 3 months covers the plan.",
+    "We measured 264 samples/s per GPU on 16 GPUs.",
+    # Images are not samples: another unit than the table's is not compared.
+    "Wir messen 3.100 Bilder/s auf 16 GPUs.",
+    # Ambiguous: two claims and two counts in no clear order, a speedup whose
+    # baseline was not measured, another unit, a phase of the allocation.
+    "Efficiency at 8 and 16 GPUs was 95 % and 97 %.",
+    "From 2 to 16 GPUs the speedup was 9x.",
+    "We measured 3,100 tokens/s on 16 GPUs.",
+    "The first 2 months of the allocation go to porting.",
+    "At 16 GPUs efficiency was 88 %, at 8 GPUs 95 %.",
+    # German
+    "Bei 16 GPUs erreichen wir eine Effizienz von 88 %.",
+    "Die Effizienz liegt bei 87,5 % auf 16 GPUs.",
+    "Von 4 auf 16 GPUs beträgt die Beschleunigung 3,5x.",
+    "Insgesamt beantragen wir 18.176 GPU-Stunden.",
+    "Davon sind 12.288 GPU-Stunden für Ablationen reserviert.",
+    "Mit 16 GPUs messen wir 4.225 Samples/s.",
+    "Wir erwarten über 70 % Effizienz bei 32 GPUs.",
+    "In einem früheren Projekt erreichten wir 97 % Effizienz bei 16 GPUs.",
+    "Die Laufzeit der Zuteilung beträgt 3 Monate.",
+    "Die MFU liegt bei 38 % auf 16 GPUs, die Effizienz ist gut.",
+    # French
+    "Sur 16 GPU, l'efficacité atteint 88 %.",
+    "De 4 à 16 GPU, l'accélération est de 3,5x.",
+    "Au total, nous demandons 18 176 heures GPU.",
+    "Dont 12 288 heures GPU pour les ablations, au total.",
+    "Nous mesurons 4 225 échantillons/s sur 16 GPU.",
+    "Nous visons une efficacité de 80 à 85 % sur 32 GPU.",
+    "Sur un autre système, l'efficacité était de 97 % sur 16 GPU.",
+    # Italian
+    "Con 16 GPU raggiungiamo un'efficienza dell'88 %.",
+    "Da 4 a 16 GPU l'accelerazione è di 3,5 volte.",
+    "In totale richiediamo 18.176 ore GPU.",
+    "Misuriamo 4.225 campioni/s su 16 GPU.",
+    "Il sovraccarico di comunicazione è del 18 % su 16 GPU, l'efficienza resta alta.",
+    # Spanish
+    "Con 16 GPU alcanzamos una eficiencia del 88 %.",
+    "De 4 a 16 GPU la aceleración es de 3,5x.",
+    "En total solicitamos 18.176 horas de GPU.",
+    "Medimos 4.225 muestras/s con 16 GPU.",
+    "En un proyecto anterior la eficiencia fue del 97 % con 16 GPU.",
+    "La duración del proyecto es de 3 meses.",
+]
+
+
+@pytest.mark.parametrize("text", CONSISTENT_OR_AMBIGUOUS)
+def test_consistent_or_ambiguous_text_is_not_flagged(text):
+    assert check_all(text) == []
+
+
+def test_a_duration_claim_is_judged_against_the_declared_months():
+    text = "The allocation of 6 months covers the plan."
+    assert check_all(text, months=6) == []
+    assert [c.kind for c in check_all(text, months=3)] == ["duration"]
+
+
+def test_plan_4_reads_a_german_draft():
+    wrong = edit(
+        LUMI,
+        scalability__narrative="Bei 16 GPUs erreichen wir eine Effizienz von 95 %.",
+    )
+    (finding,) = findings(wrong, "PLAN-4")
+    assert "88%" in finding.message
+
+
+@pytest.mark.parametrize(
+    ("text", "values"),
+    [
+        ("18,176", (18176.0, 18.176)),
+        ("18,1765", (18.1765,)),
+        ("18.176", (18176.0, 18.176)),
+        ("7,5", (7.5,)),
+        ("18 176", (18176.0,)),
+        ("1,234,567.5", (1234567.5,)),
+        ("1.234.567,5", (1234567.5,)),
+    ],
+)
+def test_a_number_has_every_reading_its_languages_give(text, values):
+    from proposals.domain.narrative_reading import readings
+
+    assert readings(text) == values

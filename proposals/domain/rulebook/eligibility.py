@@ -142,7 +142,7 @@ def elig_vat(ctx: Context) -> Iterator[Hit]:
 
 @rule(
     "ELIG-3",
-    severity=ERROR,
+    severity=(ERROR, WARNING),
     title=gettext_noop("Country not eligible"),
     step="organisation",
 )
@@ -150,13 +150,33 @@ def elig_country(ctx: Context) -> Iterator[Hit]:
     """Families whose terms restrict the country: the country of incorporation is
     missing, or none of the lists it is on in the eligibility data (EU member
     state, associated to Horizon 2020, to Horizon Europe, to the Digital Europe
-    Programme) is one the family's terms accept (industrial: EU members and the
-    three association lists; AI for Science: EU members and Horizon Europe). The
-    outermost regions and Åland are EU territory."""
+    Programme) is one the family's terms accept (error; industrial: EU members and
+    the three association lists; AI for Science: EU members and Horizon Europe).
+    A country the family accepts only through data no public document was found
+    for (an association reported second-hand, or one to part of a programme, such
+    as Horizon Europe's Pillar II for Canada, New Zealand and the Republic of
+    Korea) gets a warning that says what to check instead. The outermost regions
+    and Åland are EU territory."""
     code = ctx.proposal.organisation.country.strip()
     statuses = ctx.family.eligible_country_statuses
     entry = country(code, ctx.countries)
-    if not statuses or (entry and entry.statuses & set(statuses)):
+    if not statuses or (entry and entry.verified_statuses & set(statuses)):
+        return
+    if entry and entry.statuses & set(statuses):
+        notes = entry.unverified_notes(set(statuses))
+        yield Hit(
+            "organisation.country",
+            _(
+                "{family} accepts {country} only on data that is not verified: "
+                "{note}. Check in the call text that organisations incorporated "
+                "in {country} are eligible before you apply."
+            ).format(
+                family=ctx.family.label,
+                country=name(code),
+                note="; ".join(notes).rstrip("."),
+            ),
+            WARNING,
+        )
         return
     if not code:
         message = _("Enter the country where the organisation is incorporated.")

@@ -104,18 +104,28 @@ def plan_calendar(ctx: Context) -> Iterator[Hit]:
     step="scalability",
 )
 def plan_narrative_figures(ctx: Context) -> Iterator[Hit]:
-    """The scalability narrative states an efficiency, a speedup, a GPU count per
-    job or a total of GPU-hours that the tables contradict: an efficiency or speedup
-    at a measured GPU count that the measurement does not give (2 points or 5 %
-    slack for rounding), one at the target GPU count whose range does not overlap
-    the projected band, a maximum job size other than the declared one, or a
-    GPU-hour total other than the requested one (and the job plan's). Consistent,
-    and never flagged: a range that overlaps the computed one, a bound that holds
-    ("over 70 %"), a part of the total ("Of the total, 12,288 GPU-hours are for
-    ablations", one job type's or one schedule period's hours) and a figure in a
-    sentence about another or an earlier allocation. A speedup over a named
-    baseline ("3.5x over 4 GPUs") is judged at the count it is about, and only
-    when the baseline is the smallest measured count."""
+    """The scalability narrative states an efficiency, a speedup, a throughput, a
+    GPU count per job, a total of GPU-hours or the allocation's duration that the
+    tables contradict: an efficiency, speedup or throughput at a measured GPU count
+    that the measurement does not give (2 points, 5 % slack for rounding; a
+    throughput only in the same unit), one at the target GPU count whose range does
+    not overlap the projected band, a maximum job size other than the declared one,
+    a GPU-hour total other than the requested one (and the job plan's), or an
+    allocation of other months than the declared duration. Claims are read in
+    English, German, French, Italian and Spanish (decimal commas, "GPU-Stunden",
+    "heures GPU", "ore GPU", "horas de GPU", "Beschleunigung", "accélération") and
+    in either word order ("92 % at 64 GPUs", "At 64 GPUs we reach 92 %"), and a
+    speedup or efficiency over a range of counts ("from 8 to 64 GPUs ... 7.5x") is
+    judged from the first count to the last when both were measured. A claim is
+    compared only when the sentence pairs it with one GPU count unambiguously.
+    Consistent, and never flagged: a range that overlaps the computed one, a bound
+    that holds ("over 70 %"), a number that agrees in either of its readings
+    ("1,200" is 1.2 in German), a part of the total ("Of the total, 12,288
+    GPU-hours are for ablations", one job type's or one schedule period's hours), a
+    phase of the allocation ("the first 2 months") and a figure in a sentence about
+    another or an earlier allocation or system. A speedup over a named baseline
+    ("3.5x over 4 GPUs") is judged at the count it is about, against that
+    baseline's measurement."""
     for item in contradictions(
         ctx.proposal.scalability.narrative,
         analysis=ctx.analysis,
@@ -127,6 +137,7 @@ def plan_narrative_figures(ctx: Context) -> Iterator[Hit]:
         schedule_hours=tuple(
             period.gpu_hours for period in ctx.proposal.scalability.schedule
         ),
+        duration_months=ctx.proposal.selection.duration_months,
     ):
         yield Hit(
             "scalability.narrative",
