@@ -20,15 +20,17 @@ conflict of interest) belong to the staff tests.
 
 import re
 from dataclasses import dataclass, field
+from datetime import timedelta
 
 import pytest
 from django.apps import apps
 from django.conf import settings
 from django.db import connection
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
+from django.utils import timezone
 
 from proposals.domain.team import Capability, allows
-from proposals.models import LogReading, PdfExport, Proposal
+from proposals.models import Invitation, LogReading, Membership, PdfExport, Proposal
 from tests.factories import (
     CodeEntryFactory,
     JobTypeFactory,
@@ -36,7 +38,7 @@ from tests.factories import (
     ScalingMeasurementFactory,
     UsageMonthFactory,
 )
-from tests.web.team_visitors import TABLES, VISITORS, proposal_data, visitor
+from tests.web.team_visitors import TABLES, VISITORS, member, proposal_data, visitor
 
 pytestmark = pytest.mark.django_db
 
@@ -192,8 +194,47 @@ MATRIX = [
         Entry(name, get=STAFF, post=STAFF, data={"section": "codes", "body": "Hi"})
         for name in sorted(STAFF_URLS)
     ],
+    # The team: a teammate (not the visitor) and an open invitation to act on.
+    Entry("proposals:team", get=C.READ),
+    Entry(
+        "proposals:team_invite",
+        post=C.MANAGE,
+        data={"email": "someone.new@example.eu", "role": "viewer"},
+    ),
+    Entry(
+        "proposals:team_revoke",
+        post=C.MANAGE,
+        kwargs=lambda ids: {"invitation_id": ids.invitation},
+    ),
+    Entry(
+        "proposals:team_role",
+        post=C.MANAGE,
+        kwargs=lambda ids: {"member_id": ids.teammate},
+        data={"role": "viewer"},
+    ),
+    Entry("proposals:team_notifications", post=C.READ, data={}),
+    Entry(
+        "proposals:team_remove",
+        post=C.MANAGE,
+        kwargs=lambda ids: {"member_id": ids.teammate},
+    ),
     Entry("proposals:archive", post=C.ARCHIVE, data={"archived": "1"}),
     Entry("proposals:delete", get=C.DELETE, post=C.DELETE),
+]
+
+# Requests that change who is on the team (the owner hands the proposal over, a
+# member leaves): walked on a proposal of their own, after which the visitor's
+# role is not what it was.
+LAST = [
+    Entry(
+        "proposals:team_transfer",
+        get=C.MANAGE,
+        post=C.MANAGE,
+        kwargs=lambda ids: {"member_id": ids.teammate},
+    ),
+    # Every member may leave; the owner is told to hand the proposal over first
+    # (or, once they did just that, leaves as an editor).
+    Entry("proposals:team_leave", post=C.READ),
 ]
 
 ROLES = {"owner": "owner", "editor": "editor", "viewer": "viewer"}
@@ -235,7 +276,7 @@ def test_every_proposal_url_is_in_the_matrix():
     """A URL that takes a proposal and is missing here fails: say what it needs."""
     derived = _names_with_pk(get_resolver(settings.ROOT_URLCONF).url_patterns)
     assert derived >= STAFF_URLS
-    assert {entry.name for entry in MATRIX} == derived
+    assert {entry.name for entry in MATRIX + LAST} == derived
 
 
 def test_every_visitor_is_tested():
@@ -258,6 +299,8 @@ class Ids:
     pdf_file: int  # rendered
     reading: int
     chart: str
+    teammate: int  # a membership that is not the visitor's
+    invitation: int  # an open invitation, not the visitor's
 
 
 @pytest.fixture
@@ -311,6 +354,18 @@ def _ids(proposal, person, chart) -> Ids:
         pdf_file=rendered.pk,
         reading=reading.pk,
         chart=chart,
+        teammate=Membership.objects.get(
+            proposal=proposal, user=member(proposal, "editor")
+        ).pk,
+        invitation=Invitation.objects.create(
+            proposal=proposal,
+            email="open.invitation@example.eu",
+            role="viewer",
+            token_hash="0" * 64,
+            invited_by=proposal.owner,
+            created_at=timezone.now(),
+            expires_at=timezone.now() + timedelta(days=1),
+        ).pk,
     )
 
 
@@ -334,8 +389,8 @@ def snapshot() -> dict:
     return found
 
 
-def _requests(ids):
-    for entry in MATRIX:
+def _requests(ids, entries):
+    for entry in entries:
         kwargs = entry.kwargs(ids) if callable(entry.kwargs) else entry.kwargs
         url = reverse(entry.name, kwargs={"pk": ids.pk, **kwargs})
         yield entry, "get", entry.get, url
@@ -355,6 +410,15 @@ def _outcome(response) -> str:
 @pytest.mark.parametrize("htmx", [False, True], ids=["plain", "htmx"])
 @pytest.mark.parametrize("kind", VISITORS)
 def test_the_matrix(client, proposal_with_everything, kind, htmx):
+    _walk(client, proposal_with_everything, kind, htmx, MATRIX)
+
+
+@pytest.mark.parametrize("kind", VISITORS)
+def test_the_team_changing_requests(client, proposal_with_everything, kind):
+    _walk(client, proposal_with_everything, kind, False, LAST)
+
+
+def _walk(client, proposal_with_everything, kind, htmx, entries):
     proposal, chart = proposal_with_everything
     person = visitor(proposal, kind)
     if person is not None:
@@ -362,7 +426,7 @@ def test_the_matrix(client, proposal_with_everything, kind, htmx):
     ids = _ids(proposal, person, chart)
     headers = {"HX-Request": "true"} if htmx else {}
     wrong = []
-    for entry, method, need, url in _requests(ids):
+    for entry, method, need, url in _requests(ids, entries):
         want = expected(kind, need)
         refused = want != OK
         guarded = kind == "viewer" and not refused
