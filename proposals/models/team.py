@@ -157,6 +157,15 @@ class TeamEvent(models.Model):
         was deleted (its name is removed with it)."""
         return self.by_name or str(FORMER_MEMBER)
 
+    @property
+    def subject_label(self) -> str:
+        """Whom it was about: blank for a change about nobody else (left the
+        team, deleted their account), "former member" when the name was removed
+        with that person's account."""
+        if self.kind in (self.Kind.CREATED, self.Kind.LEFT, self.Kind.ACCOUNT_DELETED):
+            return self.subject
+        return self.subject or str(FORMER_MEMBER)
+
 
 class NotificationMute(models.Model):
     """A member (owner included) who switched off the mail about one proposal."""
