@@ -19,7 +19,7 @@ class Migration(migrations.Migration):
                 ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
                 ('at', models.DateTimeField()),
                 ('by_name', models.CharField(blank=True, max_length=150)),
-                ('kind', models.CharField(choices=[('created', 'created the proposal'), ('invited', 'invited'), ('revoked', 'revoked the invitation of'), ('joined', 'joined as'), ('role_changed', 'changed the role of'), ('removed', 'removed'), ('left', 'left the team'), ('transferred', 'handed ownership to'), ('account_deleted', 'deleted their account')], max_length=16)),
+                ('kind', models.CharField(choices=[('invited', 'Invitation sent'), ('revoked', 'Invitation revoked'), ('joined', 'Joined'), ('role_changed', 'Role changed'), ('removed', 'Member removed'), ('left', 'Left the team'), ('transferred', 'Ownership handed over'), ('account_deleted', 'Account deleted')], max_length=16)),
                 ('subject', models.CharField(blank=True, max_length=254)),
                 ('role', models.CharField(blank=True, max_length=8)),
                 ('by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),

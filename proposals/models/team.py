@@ -118,15 +118,16 @@ class TeamEvent(models.Model):
     the privacy notice says, and the record shows a "former member"."""
 
     class Kind(models.TextChoices):
-        CREATED = "created", _("created the proposal")
-        INVITED = "invited", _("invited")
-        REVOKED = "revoked", _("revoked the invitation of")
-        JOINED = "joined", _("joined as")
-        ROLE_CHANGED = "role_changed", _("changed the role of")
-        REMOVED = "removed", _("removed")
-        LEFT = "left", _("left the team")
-        TRANSFERRED = "transferred", _("handed ownership to")
-        ACCOUNT_DELETED = "account_deleted", _("deleted their account")
+        # What the admin lists; the Team page says each as a sentence of its own
+        # (templates/proposals/_team_event.html).
+        INVITED = "invited", _("Invitation sent")
+        REVOKED = "revoked", _("Invitation revoked")
+        JOINED = "joined", _("Joined")
+        ROLE_CHANGED = "role_changed", _("Role changed")
+        REMOVED = "removed", _("Member removed")
+        LEFT = "left", _("Left the team")
+        TRANSFERRED = "transferred", _("Ownership handed over")
+        ACCOUNT_DELETED = "account_deleted", _("Account deleted")
 
     proposal = models.ForeignKey(
         Proposal, on_delete=models.CASCADE, related_name="team_events"
@@ -162,7 +163,11 @@ class TeamEvent(models.Model):
         """Whom it was about: blank for a change about nobody else (left the
         team, deleted their account), "former member" when the name was removed
         with that person's account."""
-        if self.kind in (self.Kind.CREATED, self.Kind.LEFT, self.Kind.ACCOUNT_DELETED):
+        if self.kind in (
+            self.Kind.JOINED,
+            self.Kind.LEFT,
+            self.Kind.ACCOUNT_DELETED,
+        ):
             return self.subject
         return self.subject or str(FORMER_MEMBER)
 

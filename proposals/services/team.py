@@ -191,7 +191,7 @@ def invitation_accept(*, invitation: Invitation, user) -> Membership:
     invitation.accepted_at = now
     invitation.accepted_by = user
     invitation.save(update_fields=["accepted_at", "accepted_by"])
-    _record(proposal, user, TeamEvent.Kind.JOINED, display_name(user), invitation.role)
+    _record(proposal, user, TeamEvent.Kind.JOINED, role=invitation.role)
     return membership
 
 
