@@ -26,6 +26,19 @@ ROLE_LABELS = {
 FORMER_MEMBER = _("former member")
 
 
+def display_name(user) -> str:
+    """How the team pages and the records name a person."""
+    if user is None:
+        return ""
+    return user.get_full_name() or user.get_username()
+
+
+def member_name(user) -> str:
+    """How a page names a person of a proposal's team: ``display_name``, or
+    "former member" once their account was deleted (``None``), never "None"."""
+    return display_name(user) if user is not None else str(FORMER_MEMBER)
+
+
 def _member_roles():
     return [(role.value, ROLE_LABELS[role]) for role in INVITABLE_ROLES]
 

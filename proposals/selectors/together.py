@@ -15,17 +15,14 @@ from proposals.domain.fields import FIELD_BY_KEY, PROPOSAL_FIELDS
 from proposals.domain.sections import TABLE_BY_KIND, TABLE_KINDS
 from proposals.domain.together import BEFORE_TEAM, PRESENCE_WINDOW_SECONDS
 from proposals.models import FieldStamp, Presence
+from proposals.models.team import member_name
 from proposals.table_rows import rows_of
 
 
 def person_name(user) -> str:
     """How the team's pages name a person; "former member" for a deleted account
     (``None``)."""
-    if user is None:
-        return _("former member")
-    from proposals.services.team import display_name  # (services import selectors)
-
-    return display_name(user)
+    return member_name(user)
 
 
 @dataclass(frozen=True)

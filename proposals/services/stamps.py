@@ -12,6 +12,7 @@ with the first stamps, says who that was)."""
 
 from datetime import timedelta
 
+from django.core.exceptions import FieldDoesNotExist
 from django.db.models import Q
 from django.utils import timezone
 
@@ -20,9 +21,13 @@ from proposals.models import FieldStamp, Presence
 
 
 def _kind_of(model) -> str | None:
-    from .rows import ROW_MODELS  # (the row operations write stamps too)
-
-    return next((kind for kind, m in ROW_MODELS.items() if m is model), None)
+    """The table kind of a row model: the name its proposal calls its rows by
+    (``proposal.jobs``); ``None`` for the proposal itself."""
+    try:
+        field = model._meta.get_field("proposal")
+    except FieldDoesNotExist:  # the proposal itself
+        return None
+    return field.remote_field.related_name
 
 
 def row_stamp_key(kind: str, pk, name: str) -> str:

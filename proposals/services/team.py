@@ -24,7 +24,6 @@ from proposals.domain.team import (
     allows,
 )
 from proposals.models import (
-    FORMER_MEMBER,
     Invitation,
     Membership,
     NotificationMute,
@@ -32,25 +31,13 @@ from proposals.models import (
     Proposal,
     TeamEvent,
 )
+from proposals.models.team import display_name, member_name  # noqa: F401 (here too)
 
 from .mail import mail_queue
 
 
 class TeamError(Exception):
     """A team change that cannot be made; the message says why, for the person."""
-
-
-def display_name(user) -> str:
-    """How the team pages and the records name a person."""
-    if user is None:
-        return ""
-    return user.get_full_name() or user.get_username()
-
-
-def member_name(user) -> str:
-    """How a page names a person of a proposal's team: ``display_name``, or
-    "former member" once their account was deleted (``None``), never "None"."""
-    return display_name(user) if user is not None else str(FORMER_MEMBER)
 
 
 def token_hash(token: str) -> str:

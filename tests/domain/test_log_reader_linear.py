@@ -68,12 +68,19 @@ PATTERNS = patterns()
 
 
 def _seconds(func, repeat: int = 3) -> float:
+    """The best of ``repeat`` runs, in this thread's processor time: time the
+    thread waited for a busy machine's other processes is not the pattern's."""
     best = float("inf")
     for _ in range(repeat):
-        start = time.perf_counter()
+        start = time.thread_time()
         func()
-        best = min(best, time.perf_counter() - start)
+        best = min(best, time.thread_time() - start)
     return best
+
+
+# Rounds of a measurement: noise only ever makes the long lines look slower, so a
+# pattern is linear if any round says so; a quadratic one fails every round.
+ROUNDS = 3
 
 
 def test_the_reader_has_patterns_to_try():
@@ -96,9 +103,12 @@ def test_every_pattern_is_linear_on_its_own_worst_lines(name):
     def search(lines):
         return lambda: [pattern.search(line) for line in lines]
 
-    base = _seconds(search(short))
-    cost = _seconds(search(long))
-    # Below a millisecond the clock says nothing: the pattern is fast either way.
+    for _round in range(ROUNDS):
+        base = _seconds(search(short))
+        cost = _seconds(search(long))
+        # Below a millisecond the clock says nothing: the pattern is fast anyway.
+        if cost < max(24 * base, 0.001):
+            break
     assert cost < max(24 * base, 0.001), (
         f"{name}: {cost * 1e3:.1f} ms on lines of {MAX_LINE_CHARS} characters, "
         f"{base * 1e3:.2f} ms on lines of {MAX_LINE_CHARS // 8}"

