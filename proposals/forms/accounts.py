@@ -97,3 +97,25 @@ class AccountDeleteForm(forms.Form):
                 code="password_incorrect",
             )
         return password
+
+
+class SecondFactorForm(forms.Form):
+    """The six digits the authenticator app shows (or, at sign-in, a recovery
+    code)."""
+
+    code = forms.CharField(
+        label=_("Code"),
+        max_length=32,
+        strip=True,
+        widget=forms.TextInput(
+            attrs={
+                "autocomplete": "one-time-code",
+                "inputmode": "numeric",
+                "autofocus": True,
+                "spellcheck": "false",
+            }
+        ),
+    )
+
+    def clean_code(self):
+        return self.cleaned_data["code"].replace(" ", "").lower()
