@@ -2,7 +2,7 @@ from django.contrib import admin
 from django.urls import include, path
 
 from proposals import oidc
-from proposals.views import accounts, public
+from proposals.views import accounts, public, two_factor
 
 handler500 = "aifactory.errors.server_error"
 
@@ -26,6 +26,11 @@ urlpatterns = [
     ),
     # Before Django's auth URLs: the login page with the provider's button.
     path("accounts/login/", accounts.SignInView.as_view(), name="login"),
+    path(
+        "accounts/password_change/",
+        accounts.PasswordChange.as_view(),
+        name="password_change",
+    ),
     # Sign-in with an OpenID Connect provider (404 unless DJANGO_OIDC_ISSUER is set);
     # the callback is the redirect URI registered at the provider.
     path("accounts/oidc/start/", oidc.ProviderStartView.as_view(), name="oidc_start"),
@@ -35,15 +40,17 @@ urlpatterns = [
         name="oidc_callback",
     ),
     # The second factor for staff (proposals/two_factor.py).
-    path("accounts/two-factor/", accounts.two_factor_verify, name="two_factor_verify"),
+    path(
+        "accounts/two-factor/", two_factor.two_factor_verify, name="two_factor_verify"
+    ),
     path(
         "accounts/two-factor/setup/",
-        accounts.two_factor_setup,
+        two_factor.two_factor_setup,
         name="two_factor_setup",
     ),
     path(
         "accounts/two-factor/recovery-codes/",
-        accounts.recovery_codes_new,
+        two_factor.recovery_codes_new,
         name="recovery_codes_new",
     ),
     # Before Django's auth URLs, so that this throttled view wins.

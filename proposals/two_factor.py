@@ -8,13 +8,10 @@ superuser), who is sent to set one up first. Sign-in with a password or with the
 OpenID Connect provider alike: the check is on the session, after either.
 """
 
-from datetime import timedelta
-
 from django.conf import settings
 from django.http import HttpResponse
 from django.shortcuts import redirect
 from django.urls import reverse
-from django.utils import timezone
 from django.utils.http import urlencode
 from django_otp import user_has_device
 from django_otp.plugins.otp_static.models import StaticDevice
@@ -26,10 +23,9 @@ from proposals import selectors
 AUTHENTICATOR_NAME = "Authenticator app"
 RECOVERY_NAME = "Recovery codes"
 RECOVERY_CODES = 10
-# A session found not to need the second factor is not asked again for this long
-# (the check costs a query or two; a person made staff meanwhile is asked within it).
-EXEMPT_FOR = timedelta(minutes=5)
-_EXEMPT_KEY = "second_factor_exempt_until"
+# Whether this session owes the second factor: decided when the person signs in
+# (``user_logged_in``), so a request costs no query for it.
+_OWED_KEY = "second_factor_owed"
 
 
 def is_staff_member(user) -> bool:
@@ -69,6 +65,14 @@ def _open_paths() -> tuple[str, ...]:
     )
 
 
+def remember_at_login(sender, request, user, **kwargs):
+    """``user_logged_in``: whether this session must pass the second factor (a
+    person made staff, or given an authenticator, is asked from their next
+    sign-in on)."""
+    if request is not None and hasattr(request, "session"):
+        request.session[_OWED_KEY] = needs_second_factor(user)
+
+
 class SecondFactorMiddleware:
     """Sends a signed-in person who owes the second factor to the page that asks
     for it (or, required and not set up, to the page that sets it up); after
@@ -79,18 +83,12 @@ class SecondFactorMiddleware:
 
     def __call__(self, request):
         user = getattr(request, "user", None)
-        if (
-            user is None
-            or not user.is_authenticated
-            or user.is_verified()
-            or request.path.startswith(_open_paths())
-        ):
+        if user is None or not user.is_authenticated:
             return self.get_response(request)
-        now = timezone.now().timestamp()
-        if request.session.get(_EXEMPT_KEY, 0) > now:
-            return self.get_response(request)
-        if not needs_second_factor(user):
-            request.session[_EXEMPT_KEY] = now + EXEMPT_FOR.total_seconds()
+        owed = request.session.get(_OWED_KEY)
+        if owed is None:  # a session from before this check existed
+            owed = request.session[_OWED_KEY] = needs_second_factor(user)
+        if not owed or user.is_verified() or request.path.startswith(_open_paths()):
             return self.get_response(request)
         page = "two_factor_verify" if authenticator(user) else "two_factor_setup"
         htmx = request.headers.get("HX-Request") == "true"

@@ -88,9 +88,22 @@ class AccountDeleteForm(forms.Form):
     def __init__(self, user, *args, **kwargs):
         self.user = user
         super().__init__(*args, **kwargs)
+        if not user.has_usable_password():
+            # An account made by signing in with a provider has no password here:
+            # its username confirms instead.
+            self.fields["password"] = forms.CharField(
+                label=_("Your username"), strip=True
+            )
 
     def clean_password(self):
         password = self.cleaned_data["password"]
+        if not self.user.has_usable_password():
+            if password != self.user.get_username():
+                raise ValidationError(
+                    _("That is not your username: nothing was deleted."),
+                    code="username_incorrect",
+                )
+            return password
         if not self.user.check_password(password):
             raise ValidationError(
                 _("That is not your password: nothing was deleted."),

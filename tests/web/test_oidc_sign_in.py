@@ -5,7 +5,10 @@ signs them in (a ``requests`` session stands for their browser there) and sends 
 back with a code, and the wizard exchanges it at the token endpoint, checks the
 RS256 ID token against the provider's JWKS and reads the userinfo, all over HTTP."""
 
+import io
+import json
 import time
+import zipfile
 from urllib.parse import parse_qs, urlsplit
 
 import jwt
@@ -91,6 +94,14 @@ def test_a_new_person_gets_an_account(client, catalogue, configured):
     identity = ProviderIdentity.objects.get(user=user)
     assert identity.issuer == configured.issuer and identity.subject
     assert mail.outbox == []  # the provider vouched for the address
+    # The person's data names the link too.
+    archive = zipfile.ZipFile(
+        io.BytesIO(client.get("/accounts/settings/data.zip").content)
+    )
+    linked = json.loads(archive.read("account.json"))["account"]["provider_identities"]
+    assert [(i["issuer"], i["email"]) for i in linked] == [
+        (configured.issuer, "grace@example.org")
+    ]
 
 
 def test_next_address_is_kept_across_the_provider(client, catalogue, configured):
@@ -211,3 +222,45 @@ def test_id_token_for_someone_else_is_refused(configured, change):
     bad = jwt.encode({**claims, **change}, key, algorithm="RS256")
     with pytest.raises(SuspiciousOperation):
         backend._verify_jws(bad, key.public_key())
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [("de", "Anmelden mit Test provider"), ("fr", "Se connecter avec Test provider")],
+)
+def test_the_button_speaks_the_persons_language(
+    client, db, configured, language, words
+):
+    page = client.get("/accounts/login/", headers={"Accept-Language": language})
+    assert words in page.content.decode()
+
+
+def test_a_provider_account_may_add_a_password_and_delete_itself(
+    client, catalogue, configured
+):
+    """An account made through the provider has no password: it may set one
+    (without an old one) and then sign in either way; deleting it asks for its
+    username instead."""
+    sign_in(client, configured, "grace")
+    page = client.get("/accounts/password_change/").content.decode()
+    assert 'name="old_password"' not in page and 'name="new_password1"' in page
+    chosen = "a-local-password-9931"
+    answer = client.post(
+        "/accounts/password_change/",
+        {"new_password1": chosen, "new_password2": chosen},
+    )
+    assert answer.status_code == 302
+    client.post("/accounts/logout/")
+    login = {"username": "grace", "password": chosen}
+    assert client.post("/accounts/login/", login).status_code == 302
+    client.post("/accounts/logout/")
+
+    User.objects.filter(username="grace").update(password="!unusable")
+    sign_in(client, configured, "grace")
+    page = client.get("/accounts/settings/delete/").content.decode()
+    assert "Type your username to confirm." in page
+    wrong = client.post("/accounts/settings/delete/", {"password": "someone"})
+    assert "That is not your username" in wrong.content.decode()
+    client.post("/accounts/settings/delete/", {"password": "grace"})
+    assert not User.objects.filter(username="grace").exists()
+    assert not ProviderIdentity.objects.exists()

@@ -155,3 +155,18 @@ def test_password_login_alone_is_refused_even_for_htmx(client, admin_user, requi
     assert answer.status_code == 403
     assert answer["HX-Redirect"] == "/accounts/two-factor/setup/"
     assert User.objects.get(pk=admin_user.pk).is_superuser
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [("de", "Zwei-Faktor-Anmeldung"), ("fr", "Connexion à deux facteurs")],
+)
+def test_the_code_page_speaks_the_persons_language(
+    client, admin_user, required, language, words
+):
+    log_in(client, admin_user)
+    set_up(client)
+    client.post("/accounts/logout/")
+    log_in(client, admin_user)
+    page = client.get("/accounts/two-factor/", headers={"Accept-Language": language})
+    assert words in page.content.decode()
