@@ -139,8 +139,6 @@ class OIDCProvider:
             timeout=10,
         )
         answer.raise_for_status()
-        if "sessionid" not in str(session.cookies) and not any(
-            c.name == "provider_session" for c in session.cookies
-        ):
+        if "provider_session" not in session.cookies:
             raise AssertionError(f"{username} could not sign in at the provider")
         return session
