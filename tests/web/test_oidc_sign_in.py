@@ -264,3 +264,28 @@ def test_a_provider_account_may_add_a_password_and_delete_itself(
     client.post("/accounts/settings/delete/", {"password": "grace"})
     assert not User.objects.filter(username="grace").exists()
     assert not ProviderIdentity.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("environment", "problem"),
+    [
+        ({"issuer": "http://id.example.eu/realms/x"}, "must be an https://"),
+        ({"client_id": ""}, "DJANGO_OIDC_CLIENT_ID must be set"),
+        ({"client_secret": ""}, "DJANGO_OIDC_CLIENT_SECRET must be set"),
+        ({"scopes": "openid profile"}, "must include openid and email"),
+        ({}, ""),
+        ({"issuer": "http://127.0.0.1:8080/o"}, ""),  # loopback: a test provider
+    ],
+)
+def test_settings_name_what_is_missing(environment, problem):
+    from aifactory.env import oidc_settings_problem
+
+    values = {
+        "issuer": "https://id.example.eu/realms/x",
+        "client_id": "wizard",
+        "client_secret": "s3cret",
+        "scopes": "openid email profile",
+        **environment,
+    }
+    found = oidc_settings_problem(**values, debug=False)
+    assert (problem in found) if problem else found == ""
