@@ -60,3 +60,28 @@ def env_addresses(name: str) -> list[tuple[str, str]]:
                 f"{name} must list mail addresses, not {(display or address)!r}"
             )
     return [(display or address, address) for display, address in pairs]
+
+
+_LOOPBACK = {"127.0.0.1", "localhost", "::1"}
+
+
+def oidc_settings_problem(
+    *, issuer: str, client_id: str, client_secret: str, scopes: str, debug: bool
+) -> str:
+    """Why the OpenID Connect settings cannot work (``""``: they can): a client id
+    and secret go with an issuer, which is an ``https://`` address (``http://`` only
+    on loopback or in debug), and the scopes ask for ``openid`` and ``email``."""
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(issuer)
+    if parts.scheme not in ("https", "http") or not parts.hostname:
+        return f"DJANGO_OIDC_ISSUER must be an https:// address, not {issuer!r}"
+    if parts.scheme == "http" and not debug and parts.hostname not in _LOOPBACK:
+        return f"DJANGO_OIDC_ISSUER must be an https:// address, not {issuer!r}"
+    if not client_id:
+        return "DJANGO_OIDC_CLIENT_ID must be set with DJANGO_OIDC_ISSUER."
+    if not client_secret:
+        return "DJANGO_OIDC_CLIENT_SECRET must be set with DJANGO_OIDC_ISSUER."
+    if not {"openid", "email"} <= set(scopes.split()):
+        return "DJANGO_OIDC_SCOPES must include openid and email."
+    return ""

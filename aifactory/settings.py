@@ -14,7 +14,14 @@ import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
 from aifactory import caching
-from aifactory.env import env_addresses, env_bool, env_int, env_list, env_str
+from aifactory.env import (
+    env_addresses,
+    env_bool,
+    env_int,
+    env_list,
+    env_str,
+    oidc_settings_problem,
+)
 from proposals.domain.fields import most_step_characters, most_step_inputs
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -61,6 +68,10 @@ INSTALLED_APPS = [
     "crispy_bootstrap5",
     "django_htmx",
     "axes",
+    # Second factor for staff (TOTP, and recovery codes as static tokens).
+    "django_otp",
+    "django_otp.plugins.otp_totp",
+    "django_otp.plugins.otp_static",
     # Before django_tasks_db: its ``db_worker`` command (aifactory/management/) wraps
     # upstream's with a worker that rides out database outages.
     "aifactory",
@@ -85,6 +96,10 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # request.user.is_verified(): whether this session passed a second factor; then
+    # staff who must pass one see nothing else until they do (proposals/two_factor.py).
+    "django_otp.middleware.OTPMiddleware",
+    "proposals.two_factor.SecondFactorMiddleware",
     # Language, numbers and times in the person's conventions (proposals/localization.py).
     "proposals.middleware.PersonLocaleMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
@@ -170,8 +185,48 @@ AUTH_PASSWORD_VALIDATORS = [
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
+    # Sign-in with an OpenID Connect provider; answers nothing unless it is configured
+    # (DJANGO_OIDC_ISSUER, below) and the request is the provider's callback.
+    "proposals.oidc.ProviderBackend",
 ]
 LOGIN_URL = "login"
+
+# Sign-in with an OpenID Connect provider (MyAccessID, a site's Keycloak), through
+# mozilla-django-oidc (proposals/oidc.py): on when DJANGO_OIDC_ISSUER is set. The
+# endpoints come from the issuer's discovery document; the login page then offers
+# "Sign in with <DJANGO_OIDC_LABEL>" beside the password form.
+OIDC_ISSUER = env_str("DJANGO_OIDC_ISSUER").strip()
+OIDC_RP_CLIENT_ID = env_str("DJANGO_OIDC_CLIENT_ID").strip()
+OIDC_RP_CLIENT_SECRET = env_str("DJANGO_OIDC_CLIENT_SECRET")
+OIDC_LABEL = env_str("DJANGO_OIDC_LABEL").strip()
+OIDC_RP_SCOPES = env_str("DJANGO_OIDC_SCOPES", "openid email profile").strip()
+OIDC_RP_SIGN_ALGO = env_str("DJANGO_OIDC_SIGN_ALGO", "RS256").strip()
+if OIDC_ISSUER:
+    _oidc_problem = oidc_settings_problem(
+        issuer=OIDC_ISSUER,
+        client_id=OIDC_RP_CLIENT_ID,
+        client_secret=OIDC_RP_CLIENT_SECRET,
+        scopes=OIDC_RP_SCOPES,
+        debug=DEBUG,
+    )
+    if _oidc_problem:
+        raise ImproperlyConfigured(_oidc_problem)
+# PKCE (S256) on every sign-in; a provider that does not know it ignores it.
+OIDC_USE_PKCE = True
+# Seconds before a silent provider counts as failed (the person is told so).
+OIDC_TIMEOUT = 10
+OIDC_AUTHENTICATION_CALLBACK_URL = "oidc_callback"
+LOGIN_REDIRECT_URL_FAILURE = "login"
+
+# A second factor (TOTP app, recovery codes) for the staff: "optional" (default): a
+# staff member may set one up on Settings and is then asked for it at every sign-in;
+# "required": every staff member (support staff, admin) sets one up and passes it
+# before any page opens (proposals/two_factor.py).
+STAFF_2FA = env_str("DJANGO_STAFF_2FA", default="optional").strip().lower()
+if STAFF_2FA not in ("optional", "required"):
+    raise ImproperlyConfigured("DJANGO_STAFF_2FA must be optional or required.")
+# The name the authenticator app shows beside the codes.
+OTP_TOTP_ISSUER = "AI Factory wizard"
 
 # Login throttling (django-axes): after 5 failed logins for one username from one
 # address, that pair is refused for 15 minutes (every failure during the lock restarts

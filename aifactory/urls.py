@@ -1,7 +1,8 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from proposals.views import accounts, public
+from proposals import oidc
+from proposals.views import accounts, public, two_factor
 
 handler500 = "aifactory.errors.server_error"
 
@@ -22,6 +23,35 @@ urlpatterns = [
         "accounts/verify/again/",
         accounts.verify_email_resend,
         name="verify_email_resend",
+    ),
+    # Before Django's auth URLs: the login page with the provider's button.
+    path("accounts/login/", accounts.SignInView.as_view(), name="login"),
+    path(
+        "accounts/password_change/",
+        accounts.PasswordChange.as_view(),
+        name="password_change",
+    ),
+    # Sign-in with an OpenID Connect provider (404 unless DJANGO_OIDC_ISSUER is set);
+    # the callback is the redirect URI registered at the provider.
+    path("accounts/oidc/start/", oidc.ProviderStartView.as_view(), name="oidc_start"),
+    path(
+        "accounts/oidc/callback/",
+        oidc.ProviderCallbackView.as_view(),
+        name="oidc_callback",
+    ),
+    # The second factor for staff (proposals/two_factor.py).
+    path(
+        "accounts/two-factor/", two_factor.two_factor_verify, name="two_factor_verify"
+    ),
+    path(
+        "accounts/two-factor/setup/",
+        two_factor.two_factor_setup,
+        name="two_factor_setup",
+    ),
+    path(
+        "accounts/two-factor/recovery-codes/",
+        two_factor.recovery_codes_new,
+        name="recovery_codes_new",
     ),
     # Before Django's auth URLs, so that this throttled view wins.
     path("accounts/password_reset/", accounts.password_reset, name="password_reset"),

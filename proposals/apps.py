@@ -49,6 +49,10 @@ class ProposalsConfig(AppConfig):
         from proposals import localization
 
         user_logged_in.connect(localization.remember_language_at_login)
+        # And whether the session owes the staff's second factor (two_factor.py).
+        from proposals import two_factor
+
+        user_logged_in.connect(two_factor.remember_at_login)
 
         # The in-process copy of the catalogue and call terms forgets itself on edits.
         from proposals import reference_data  # noqa: F401

@@ -54,6 +54,17 @@ def _account(user) -> dict:
         "time_zone": preferences.time_zone if preferences else None,
         "language": preferences.language if preferences else None,
         "browser_language": preferences.browser_language if preferences else None,
+        # Sign-in with an OpenID Connect provider: who the provider says they are.
+        "provider_identities": [
+            {
+                "issuer": identity.issuer,
+                "subject": identity.subject,
+                "email": identity.email,
+                "linked_at": _when(identity.linked_at),
+                "last_used_at": _when(identity.last_used_at),
+            }
+            for identity in user.identities.order_by("linked_at")
+        ],
     }
 
 

@@ -6,7 +6,12 @@ One module per kind: ``accounts`` (sign-up, preferences, deletion), ``proposals`
 form per table row). Import them from here.
 """
 
-from .accounts import AccountDeleteForm, PreferencesForm, SignUpForm
+from .accounts import (
+    AccountDeleteForm,
+    PreferencesForm,
+    SecondFactorForm,
+    SignUpForm,
+)
 from .base import ENGLISH, GpuUnitMixin, WizardStepForm, field_names
 from .fields import YES_NO_UNKNOWN, ClusterChoiceField, NumberField, country_choices
 from .proposals import ProposalCreateForm, ProposalDuplicateForm
@@ -18,6 +23,7 @@ __all__ = [
     "ENGLISH",
     "YES_NO_UNKNOWN",
     "AccountDeleteForm",
+    "SecondFactorForm",
     "ClusterChoiceField",
     "CodeEntryForm",
     "GpuUnitMixin",

@@ -88,12 +88,47 @@ class AccountDeleteForm(forms.Form):
     def __init__(self, user, *args, **kwargs):
         self.user = user
         super().__init__(*args, **kwargs)
+        if not user.has_usable_password():
+            # An account made by signing in with a provider has no password here:
+            # its username confirms instead.
+            self.fields["password"] = forms.CharField(
+                label=_("Your username"), strip=True
+            )
 
     def clean_password(self):
         password = self.cleaned_data["password"]
+        if not self.user.has_usable_password():
+            if password != self.user.get_username():
+                raise ValidationError(
+                    _("That is not your username: nothing was deleted."),
+                    code="username_incorrect",
+                )
+            return password
         if not self.user.check_password(password):
             raise ValidationError(
                 _("That is not your password: nothing was deleted."),
                 code="password_incorrect",
             )
         return password
+
+
+class SecondFactorForm(forms.Form):
+    """The six digits the authenticator app shows (or, at sign-in, a recovery
+    code)."""
+
+    code = forms.CharField(
+        label=_("Code"),
+        max_length=32,
+        strip=True,
+        widget=forms.TextInput(
+            attrs={
+                "autocomplete": "one-time-code",
+                "inputmode": "numeric",
+                "autofocus": True,
+                "spellcheck": "false",
+            }
+        ),
+    )
+
+    def clean_code(self):
+        return self.cleaned_data["code"].replace(" ", "").lower()

@@ -10,6 +10,7 @@ above 100) are refused by validators and by database constraints alike.
 
 from .accounts import (
     AccountProfile,
+    ProviderIdentity,
 )
 from .calls import (
     CallFamily,
@@ -106,6 +107,7 @@ __all__ = [
     "PendingImport",
     "Preferences",
     "AccountProfile",
+    "ProviderIdentity",
     "PdfExport",
     "LogReading",
     "LogUpload",

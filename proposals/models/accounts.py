@@ -20,3 +20,30 @@ class AccountProfile(models.Model):
 
     def __str__(self):
         return f"{self.user} <{self.email or ''}>"
+
+
+class ProviderIdentity(models.Model):
+    """A person's account at an OpenID Connect provider (MyAccessID, a site's
+    Keycloak), linked to one account here: the provider's ``iss`` and ``sub``, which
+    name the person at that provider for good (their address there may change).
+    Written only by ``services.account_from_provider``."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="identities"
+    )
+    issuer = models.CharField(max_length=255)
+    subject = models.CharField(max_length=255)
+    # The address the provider gave when the link was made, and when it was used.
+    email = models.EmailField(blank=True)
+    linked_at = models.DateTimeField()
+    last_used_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["issuer", "subject"], name="provider_identity_unique"
+            )
+        ]
+
+    def __str__(self):
+        return f"{self.user} @ {self.issuer}"

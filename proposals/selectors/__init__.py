@@ -11,6 +11,7 @@ from .accounts import (
     account_is_verified,
     account_memberships,
     account_proposal_counts,
+    account_provider_identities,
     account_team_handovers,
     verified_addresses,
 )
@@ -93,6 +94,7 @@ __all__ = [
     "account_address_in_use",
     "account_data_proposals",
     "account_is_verified",
+    "account_provider_identities",
     "account_memberships",
     "account_proposal_counts",
     "account_team_handovers",

@@ -166,3 +166,10 @@ def verified_addresses(*, addresses) -> set[str]:
     # Verified only while the account still has the address that was confirmed.
     found = {email for email, current in rows if current.lower() == email}
     return {address for address in addresses if address and address.lower() in found}
+
+
+def account_provider_identities(*, user) -> list:
+    """The OpenID Connect identities linked to ``user``, oldest first."""
+    from proposals.models import ProviderIdentity
+
+    return list(ProviderIdentity.objects.filter(user=user).order_by("linked_at"))

@@ -12,9 +12,13 @@ from .accounts import (
     AccountError,
     account_delete,
     account_expire_unconfirmed,
+    account_from_provider,
     account_send_verification,
     account_signup,
     account_verify,
+    recovery_codes_renew,
+    second_factor_confirm,
+    second_factor_start,
 )
 from .comments import comment_add
 from .exports import (
@@ -176,7 +180,11 @@ __all__ = [
     "mail_withheld",
     "RETRY_BASE_DELAY",
     "AccountError",
+    "account_from_provider",
     "account_signup",
+    "recovery_codes_renew",
+    "second_factor_confirm",
+    "second_factor_start",
     "account_verify",
     "account_send_verification",
     "SIGNUP_CREATED",

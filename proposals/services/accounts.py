@@ -1,7 +1,9 @@
 """Writes of accounts: sign-up (one account per address, nothing revealed about
-other accounts), the confirmation of an e-mail address, expiry of unconfirmed
-sign-ups, and the deletion of an account by its owner."""
+other accounts), sign-in with an OpenID Connect provider (linking or making the
+account), the confirmation of an e-mail address, expiry of unconfirmed sign-ups, and
+the deletion of an account by its owner."""
 
+import re
 from dataclasses import dataclass
 
 from axes.models import AccessAttempt, AccessLog
@@ -11,6 +13,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.db.models.functions import Lower
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from proposals import accounts, notifications, retention, selectors
 from proposals.models import (
@@ -20,6 +23,7 @@ from proposals.models import (
     OutgoingMail,
     Preferences,
     Proposal,
+    ProviderIdentity,
     TeamEvent,
 )
 
@@ -102,6 +106,117 @@ def account_signup(
                 lambda: accounts.send_username_taken(address=address, username=username)
             )
     return outcome
+
+
+def _free_username(*hints: str) -> str:
+    """A username no account has (case-insensitively), from the first usable hint
+    (the provider's ``preferred_username``, the address's local part), with a number
+    after it when taken."""
+    User = get_user_model()
+    limit = User._meta.get_field(User.USERNAME_FIELD).max_length - 4
+    base = ""
+    for hint in hints:
+        base = re.sub(r"[^\w.@+-]", "", hint.strip())[:limit]
+        if base:
+            break
+    base = base or "user"
+    candidate, number = base, 1
+    while User.objects.filter(username__iexact=candidate).exists():
+        number += 1
+        candidate = f"{base}{number}"
+    return candidate
+
+
+@transaction.atomic
+def account_from_provider(
+    *,
+    issuer: str,
+    subject: str,
+    email: str,
+    email_verified: bool,
+    username: str = "",
+    first_name: str = "",
+    last_name: str = "",
+    number_format: str = "",
+):
+    """The account of the person the provider ``issuer`` knows as ``subject``:
+
+    1. the account this identity was linked to before (whatever its address now);
+    2. else the account whose address is ``email``, linked now, when both sides
+       confirmed it: the provider says ``email_verified`` and the account's owner
+       followed our link (``selectors.account_is_verified``); its password stays;
+    3. else, when no account uses the address, a new active account (no password:
+       it signs in through the provider), its address confirmed when the provider
+       vouches for it, with preferences as a sign-up makes them.
+
+    Raises ``AccountError`` (a message for the person) otherwise: an address that
+    an account uses but that one side has not confirmed is never taken over."""
+    User = get_user_model()
+    now = timezone.now()
+    linked = (
+        ProviderIdentity.objects.select_for_update()
+        .select_related("user")
+        .filter(issuer=issuer, subject=subject)
+        .first()
+    )
+    if linked is not None:
+        if not linked.user.is_active:
+            raise AccountError(_("This account is switched off."))
+        linked.last_used_at = now
+        linked.save(update_fields=["last_used_at"])
+        return linked.user
+    address = email.strip().lower()
+    if not address:
+        raise AccountError(
+            _("Your provider did not give us your e-mail address, which we need.")
+        )
+    holder = (
+        User.objects.filter(Q(account__email=address) | Q(email__iexact=address))
+        .order_by("pk")
+        .first()
+    )
+    if holder is not None:
+        if not (
+            email_verified
+            and holder.is_active
+            and selectors.account_is_verified(user=holder)
+        ):
+            raise AccountError(
+                _(
+                    "An account here already uses %(email)s, but the address is not "
+                    "confirmed on both sides, so we did not link them. Sign in with "
+                    "your username and password (confirm your address first if we "
+                    "asked you to), then try again."
+                )
+                % {"email": address}
+            )
+        user = holder
+    else:
+        user = User(
+            username=_free_username(username, address.partition("@")[0]),
+            email=User.objects.normalize_email(email.strip()),
+            first_name=first_name.strip()[:150],
+            last_name=last_name.strip()[:150],
+            is_active=True,
+        )
+        user.set_unusable_password()
+        user.save()
+        AccountProfile.objects.create(
+            user=user, email=address, verified_at=now if email_verified else None
+        )
+        if number_format:
+            Preferences.objects.create(user=user, number_format=number_format)
+        if not email_verified:
+            transaction.on_commit(lambda: accounts.send_verification(user=user))
+    ProviderIdentity.objects.create(
+        user=user,
+        issuer=issuer,
+        subject=subject,
+        email=address,
+        linked_at=now,
+        last_used_at=now,
+    )
+    return user
 
 
 @transaction.atomic
@@ -227,3 +342,52 @@ def account_delete(*, user) -> AccountDeletion:
     AccessLog.objects.filter(username=username).delete()
     user.delete()
     return AccountDeletion(deleted=deleted, kept=kept, handed_over=handed_over)
+
+
+@transaction.atomic
+def second_factor_start(*, user):
+    """The authenticator ``user`` is setting up: their unconfirmed TOTP device (a
+    new key the first time; the same one while they have not confirmed it, so a
+    page reload does not invalidate the QR code they scanned)."""
+    from django_otp.plugins.otp_totp.models import TOTPDevice
+
+    from proposals.two_factor import AUTHENTICATOR_NAME
+
+    device = TOTPDevice.objects.filter(user=user, confirmed=False).first()
+    if device is None:
+        device = TOTPDevice.objects.create(
+            user=user, name=AUTHENTICATOR_NAME, confirmed=False
+        )
+    return device
+
+
+@transaction.atomic
+def recovery_codes_renew(*, user) -> list[str]:
+    """New one-time recovery codes for ``user`` (the old ones stop working)."""
+    from django_otp.plugins.otp_static.models import StaticDevice, StaticToken
+
+    from proposals.two_factor import RECOVERY_CODES, RECOVERY_NAME
+
+    device, _ = StaticDevice.objects.get_or_create(user=user, name=RECOVERY_NAME)
+    device.token_set.all().delete()
+    codes = [StaticToken.random_token() for _ in range(RECOVERY_CODES)]
+    StaticToken.objects.bulk_create(
+        StaticToken(device=device, token=code) for code in codes
+    )
+    return codes
+
+
+@transaction.atomic
+def second_factor_confirm(*, user, device, code: str) -> list[str] | None:
+    """Confirm the authenticator ``device`` with a ``code`` it shows now: it becomes
+    ``user``'s (replacing any other), and they get new recovery codes (returned,
+    shown once). ``None`` (nothing changed) when the code is wrong."""
+    from django_otp.plugins.otp_totp.models import TOTPDevice
+
+    device = TOTPDevice.objects.select_for_update().get(pk=device.pk, user=user)
+    if not device.verify_token(code.strip().replace(" ", "")):
+        return None
+    TOTPDevice.objects.filter(user=user).exclude(pk=device.pk).delete()
+    device.confirmed = True
+    device.save(update_fields=["confirmed"])
+    return recovery_codes_renew(user=user)

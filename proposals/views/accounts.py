@@ -12,14 +12,22 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import get_user_model, login, logout
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.views import PasswordResetView
+from django.contrib.auth.forms import SetPasswordForm
+from django.contrib.auth.views import (
+    LoginView,
+    PasswordChangeView,
+    PasswordResetView,
+)
 from django.http import HttpResponse
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.encoding import force_str
-from django.utils.http import url_has_allowed_host_and_scheme, urlsafe_base64_decode
+from django.utils.http import (
+    url_has_allowed_host_and_scheme,
+    urlsafe_base64_decode,
+)
 from django.utils.timesince import timeuntil
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -31,14 +39,19 @@ from django.views.decorators.http import (
 )
 from django_ratelimit.decorators import ratelimit
 
-from proposals import localization, selectors, services
+from proposals import localization, oidc, selectors, services
 from proposals.accounts import verification_tokens
 from proposals.domain.numbers import format_for_languages
 from proposals.exports import PORTAL_LANGUAGE
 from proposals.exports.account import account_archive
-from proposals.forms import AccountDeleteForm, PreferencesForm, SignUpForm
+from proposals.forms import (
+    AccountDeleteForm,
+    PreferencesForm,
+    SignUpForm,
+)
 from proposals.selectors.team import invitations_waiting
 from proposals.views.team import invitation_after_signup
+from proposals.views.two_factor import second_factor_status
 
 # Requests per address (or account, or e-mail) and hour that may send e-mail.
 SIGNUP_RATE = "10/h"
@@ -121,6 +134,26 @@ def login_locked_out(request, response, credentials):
     the same whether or not the username exists."""
     now = timezone.now()
     return _too_many(request, wait=timeuntil(now + settings.AXES_COOLOFF_TIME, now))
+
+
+class SignInView(LoginView):
+    """Django's login page, with "Sign in with <provider>" beside the password form
+    when an OpenID Connect provider is configured (proposals/oidc.py)."""
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        context["provider_label"] = oidc.label() if oidc.enabled() else ""
+        return context
+
+
+class PasswordChange(PasswordChangeView):
+    """Django's page; an account made by signing in with a provider has no
+    password yet and sets one without an old one (then it may sign in either way)."""
+
+    def get_form_class(self):
+        if not self.request.user.has_usable_password():
+            return SetPasswordForm
+        return super().get_form_class()
 
 
 @ratelimit(key="ip", rate=SIGNUP_RATE, method="POST")
@@ -255,7 +288,14 @@ def account_settings(request):
     return TemplateResponse(
         request,
         "registration/account_settings.html",
-        {"form": form, "page_title": _("Account settings")},
+        {
+            "form": form,
+            "page_title": _("Account settings"),
+            "second_factor": second_factor_status(request.user),
+            "provider_identities": selectors.account_provider_identities(
+                user=request.user
+            ),
+        },
     )
 
 

@@ -110,6 +110,8 @@ PAGES = {
             "staff-portal-text",
             lambda p: reverse("proposals:export_portal", args=[p.pk]) + "?revision=1",
         ),
+        ("staff-settings", lambda p: reverse("account_settings")),
+        ("two-factor-setup", lambda p: reverse("two_factor_setup")),
     ],
 }
 LOGINS = {

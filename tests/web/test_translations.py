@@ -176,6 +176,12 @@ def test_walk_catches_an_unmarked_sentence_on_a_real_page(client, settings, tmp_
 # Every named URL is walked or said here why not (test_every_page_is_walked).
 NOT_PAGES = {
     "set_language": "POST only (the language switch)",
+    "oidc_start": "a redirect to the OpenID Connect provider (404 when none is "
+    "configured); its button is checked in German in test_oidc_sign_in",
+    "oidc_callback": "the provider's redirect back (test_oidc_sign_in)",
+    "two_factor_verify": "only with an authenticator set up (else a redirect to "
+    "the setup page); checked in German and French in test_two_factor",
+    "recovery_codes_new": "POST only",
     "account_data": "a zip file",
     "verify_email_resend": "POST only",
     "logout": "POST only",
@@ -292,6 +298,7 @@ def _staff_pages(ctx):
             reverse("proposals:export_portal", args=[sent]) + "?revision=1",
         ),
         ("staff_conflicts", reverse("proposals:staff_conflicts")),
+        ("two_factor_setup", reverse("two_factor_setup")),
     ]
 
 
@@ -340,6 +347,7 @@ _ROOT_NAMES = {
     "not-found",
     "account_settings",
     "account_delete",
+    "two_factor_setup",
     "password_change",
     "password_change_done",
 }
