@@ -17,6 +17,7 @@ from zoneinfo import ZoneInfo
 from babel.dates import format_date, format_time, get_datetime_format
 from django.conf import settings
 from django.utils import translation
+from django.utils.translation.trans_real import parse_accept_lang_header
 
 from proposals.domain import numbers
 from proposals.models.preferences import DEFAULT_TIME_ZONE
@@ -158,3 +159,9 @@ def when(value, *, with_time: bool = True) -> str:
     if isinstance(value, date):
         return format_date(value, "medium", locale=locale)
     return str(value)
+
+
+def browser_languages(request) -> list[str]:
+    """The languages of the request's Accept-Language header, preferred first."""
+    header = request.headers.get("Accept-Language", "")
+    return [language for language, _ in parse_accept_lang_header(header)]

@@ -194,7 +194,7 @@ class ProviderBackend(OIDCAuthenticationBackend):
     def get_or_create_user(self, access_token, id_token, payload):
         from proposals import services
         from proposals.domain.numbers import format_for_languages
-        from proposals.views.accounts import browser_languages
+        from proposals.localization import browser_languages
 
         claims = self.get_userinfo(access_token, id_token, payload)
         try:

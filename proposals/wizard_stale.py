@@ -173,3 +173,34 @@ def _form_kwargs(proposal, gpu_unit, number_format, *, codes: bool) -> dict:
         JobTypeForm: rows,
         MeasurementForm: {**rows, "codes": rows_of(proposal, "codes") if codes else []},
     }
+
+
+def gone_now(gone_rows: list, typed: set | None) -> list:
+    """The rows removed in another tab that the save status speaks of. A save's
+    status is its own: it names only the removed rows it found typed into (``typed``),
+    whose typing it could not store; a save that stored all it carried says Saved. A
+    page (``typed`` is ``None``) names every row whose typing is still kept. The note
+    above the step (``gone_rows``) stays either way, until the row is added back or
+    what was typed is discarded."""
+    if typed is None:
+        return gone_rows
+    return [row for row in gone_rows if row["prefix"] in typed]
+
+
+def show_stored(step_forms, bases, stale) -> None:
+    """Bound forms show the stored value of the ``stale`` inputs (the person did
+    not change them here); their bases become the stored values."""
+    if not stale.inputs:
+        return
+    data = None
+    for form in step_forms.all_forms():
+        if not form.is_bound:
+            continue
+        if data is None:
+            data = form.data.copy()
+        form.data = data
+    if data is None:
+        return
+    for key, entry in stale.inputs.items():
+        data[key] = entry["value"]
+        bases[key] = entry["base"]

@@ -31,7 +31,6 @@ from django.utils.http import (
 from django.utils.timesince import timeuntil
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
-from django.utils.translation.trans_real import parse_accept_lang_header
 from django.views.decorators.http import (
     require_GET,
     require_http_methods,
@@ -49,6 +48,7 @@ from proposals.forms import (
     PreferencesForm,
     SignUpForm,
 )
+from proposals.localization import browser_languages
 from proposals.selectors.team import invitations_waiting
 from proposals.views.team import invitation_after_signup
 from proposals.views.two_factor import second_factor_status
@@ -60,12 +60,6 @@ PASSWORD_RESET_PER_ADDRESS_RATE = "3/h"
 RESEND_RATE = "3/h"
 # Password attempts per account and hour on the page that deletes the account.
 DELETE_RATE = "10/h"
-
-
-def browser_languages(request) -> list[str]:
-    """The languages of the request's Accept-Language header, preferred first."""
-    header = request.headers.get("Accept-Language", "")
-    return [language for language, _ in parse_accept_lang_header(header)]
 
 
 def _preferences(request):

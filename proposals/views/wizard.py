@@ -65,16 +65,18 @@ from proposals.wizard import (
     STEPS,
     build_step_forms,
     field_bases,
-    navigated_here,
     neighbours,
-    plan_folded,
-    plan_optional,
     show_read_only,
     shown_row_key,
     table_columns,
+)
+from proposals.wizard_progress import (
+    navigated_here,
+    plan_folded,
+    plan_optional,
     wizard_progress,
 )
-from proposals.wizard_stale import Stale, stale_inputs
+from proposals.wizard_stale import Stale, gone_now, show_stored, stale_inputs
 
 TEMPLATE = "proposals/wizard.html"
 STEP_SLUGS = [step.slug for step in STEPS]
@@ -139,7 +141,7 @@ def _page(request, proposal, step, step_forms, **extra):
     regions["presence"] = presence_region(
         _present_others(request, proposal, step), STEPS, step.slug
     )
-    gone_now = _gone_now(live["gone_rows"], extra.pop("gone_typed", None))
+    gone = gone_now(live["gone_rows"], extra.pop("gone_typed", None))
     every = flatten(regions)
     # The findings under the fields (those of every row, sent or not): the page
     # keeps their keys too, so an autosave re-sends the ones that changed.
@@ -169,7 +171,7 @@ def _page(request, proposal, step, step_forms, **extra):
         "columns": {kind: table_columns(kind) for kind in TABLE_KINDS},
         "units": {key: spec.unit for key, spec in FIELD_BY_KEY.items() if spec.unit},
         **live,
-        "gone_now": gone_now,
+        "gone_now": gone,
         "progress": progress,
         "plan_folded": folded,
         "plan_optional": plan_optional(live["mode_terms"]),
@@ -203,18 +205,6 @@ def _present_others(request, proposal, step) -> tuple:
         proposal=proposal, user=request.user, step=step.slug, seen=seen
     )
     return selectors.present_others(seen, user=request.user)
-
-
-def _gone_now(gone_rows: list, typed: set | None) -> list:
-    """The rows removed in another tab that the save status speaks of. A save's
-    status is its own: it names only the removed rows it found typed into (``typed``),
-    whose typing it could not store; a save that stored all it carried says Saved. A
-    page (``typed`` is ``None``) names every row whose typing is still kept. The note
-    above the step (``gone_rows``) stays either way, until the row is added back or
-    what was typed is discarded."""
-    if typed is None:
-        return gone_rows
-    return [row for row in gone_rows if row["prefix"] in typed]
 
 
 def _regions(proposal, live, progress, folded, chart_url) -> dict:
@@ -401,7 +391,7 @@ def _step_post(
     ):
         # The page again, as posted, but with another tab's newer values in the
         # inputs this page did not change (and those values as their bases).
-        _show_stored(step_forms, saved.bases, stale)
+        show_stored(step_forms, saved.bases, stale)
         context = _page(request, proposal, step, step_forms, **saved.context())
         context["focus_heading"] = True  # not <body>: the step and its messages
         return _answer(request, "page", context)
@@ -451,25 +441,6 @@ def _autosave_answer(request, proposal, step, saved, stale):
         )
     )
     return _answer(request, "autosave", context)
-
-
-def _show_stored(step_forms, bases, stale) -> None:
-    """Bound forms show the stored value of the ``stale`` inputs (the person did
-    not change them here); their bases become the stored values."""
-    if not stale.inputs:
-        return
-    data = None
-    for form in step_forms.all_forms():
-        if not form.is_bound:
-            continue
-        if data is None:
-            data = form.data.copy()
-        form.data = data
-    if data is None:
-        return
-    for key, entry in stale.inputs.items():
-        data[key] = entry["value"]
-        bases[key] = entry["base"]
 
 
 def _after_rows(request, proposal, step, saved):

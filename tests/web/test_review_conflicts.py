@@ -28,7 +28,7 @@ from proposals.models import (
     TechnicalAssessment,
 )
 from proposals.urls import urlpatterns
-from proposals.views import staff, staff_diff
+from proposals.views import staff, staff_conflicts, staff_diff
 from tests.factories import CodeEntryFactory, ProposalFactory, StaffUserFactory
 
 pytestmark = pytest.mark.django_db
@@ -103,7 +103,8 @@ def _staff_patterns():
     return {
         pattern.name: str(pattern.pattern)
         for pattern in urlpatterns
-        if pattern.callback.__module__ in (staff.__name__, staff_diff.__name__)
+        if pattern.callback.__module__
+        in (staff.__name__, staff_diff.__name__, staff_conflicts.__name__)
     }
 
 
