@@ -273,8 +273,8 @@ def compute_lines(a: Assessment) -> list[str]:
     if c and c.base_gpu_hours:
         lines.append(
             "Other systems (GPU-hours rescaled; * estimate from the peak ratio: "
-            "optimistic towards a newer or another vendor's GPU, overstated towards "
-            "an older one of the same vendor):"
+            "optimistic towards a newer GPU of the same vendor, overstated towards "
+            "an older one, off either way between vendors):"
         )
         for o in c.options:
             shown = f"{hours(o.gpu_hours):>12}" if o.gpu_hours is not None else " " * 12

@@ -224,6 +224,20 @@ def tokens_per_second(throughput: float, unit: str, tokens_per_sample) -> float 
     return None
 
 
+def _checkable(proposal: Proposal):
+    """``(index, measurement, code entry, tokens/s)`` of every measurement whose
+    code entry states its parameters and whose unit gives tokens: those an MFU can
+    be computed for once the peak of their GPU is known."""
+    codes = proposal.codes
+    for i, m in enumerate(proposal.scalability.measurements):
+        if m.code is None or not 0 <= m.code < len(codes) or m.gpus <= 0:
+            continue
+        code = codes[m.code]
+        tokens = tokens_per_second(m.throughput, m.unit, code.tokens_per_sample)
+        if code.model_parameters and tokens:
+            yield i, m, code, tokens
+
+
 def check(
     proposal: Proposal,
     catalogue: Catalogue,
@@ -232,15 +246,10 @@ def check(
 ) -> tuple[MfuReading, ...]:
     """Every measurement whose code entry states its parameters, whose unit gives
     tokens, and whose GPU's peak is known (``peak_for_hardware``)."""
-    codes = proposal.codes
     readings = []
-    for i, m in enumerate(proposal.scalability.measurements):
-        if m.code is None or not 0 <= m.code < len(codes) or m.gpus <= 0:
-            continue
-        code = codes[m.code]
-        tokens = tokens_per_second(m.throughput, m.unit, code.tokens_per_sample)
+    for i, m, code, tokens in _checkable(proposal):
         found = peak_for_hardware(m.hardware, catalogue, target, models)
-        if not code.model_parameters or not tokens or found is None:
+        if found is None:
             continue
         peak = found.tflops
         use = code.model_use if code.model_use in FLOPS_PER_TOKEN else "training"
@@ -266,6 +275,62 @@ def check(
             )
         )
     return tuple(readings)
+
+
+# Why a measurement's peak is not known (``Unchecked.reason``).
+UNKNOWN_GPU = "unknown_gpu"  # it names a GPU model with no peak recorded
+UNKNOWN_HARDWARE = "unknown_hardware"  # it names no GPU model or system known
+NO_TARGET_PEAK = "no_target_peak"  # blank, and no target system with a peak
+
+
+@dataclass(frozen=True)
+class Unchecked:
+    """A measurement whose stated MFU cannot be checked because the peak of the
+    hardware it was taken on is not known; ``gpu``: the GPU model its text names
+    ("TPU" is none: ""), ``reason``: one of the three above."""
+
+    index: int
+    gpus: int
+    hardware: str
+    stated_pct: float
+    reason: str
+    gpu: str = ""
+
+
+def known_gpus(catalogue: Catalogue, models: tuple[GpuModel, ...] | None = None):
+    """The GPU models whose peak is known, by family token, sorted: the variants'
+    and those of the catalogue systems that record a peak."""
+    found = {m.family for m in models or gpus.default_gpu_models()}
+    found |= {gpu_token(c.gpu_model) for c in catalogue.values() if c.peak_bf16_tflops}
+    return [gpus.family_label(token) for token in sorted(found) if token]
+
+
+def unchecked(
+    proposal: Proposal,
+    catalogue: Catalogue,
+    target: Cluster | None,
+    models: tuple[GpuModel, ...] | None = None,
+) -> tuple[Unchecked, ...]:
+    """Measurements that state an MFU which :func:`check` would compare with their
+    throughput (their code entry states its parameters, their unit gives tokens)
+    but for the peak of the hardware they name, which nothing records."""
+    found = []
+    for i, m, _code, _tokens in _checkable(proposal):
+        if m.mfu_pct is None:
+            continue
+        if peak_for_hardware(m.hardware, catalogue, target, models) is not None:
+            continue
+        text = (m.hardware or "").strip()
+        token = gpu_token(text)
+        if not text:
+            reason = NO_TARGET_PEAK
+        elif token:
+            reason = UNKNOWN_GPU
+        else:
+            reason = UNKNOWN_HARDWARE
+        label = gpus.family_label(token) if token else ""
+        found.append(Unchecked(i, m.gpus, text, m.mfu_pct, reason, label))
+    return tuple(found)
 
 
 def disagreements(readings: Iterable[MfuReading]) -> list[MfuReading]:
