@@ -24,12 +24,13 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from . import gpus
+from . import gpus, units
 from .estimate import FLOPS_PER_TOKEN
 from .gpus import GpuModel, gpu_token
 from .i18n import Labels, gettext_noop
 from .numbers import json_number as n
 from .types import Catalogue, Cluster, Proposal
+from .units import read_unit
 
 TOLERANCE_POINTS = 10.0
 """How far (percentage points) the implied MFU may be from the stated one."""
@@ -216,7 +217,16 @@ class MfuReading:
 
 
 def tokens_per_second(throughput: float, unit: str, tokens_per_sample) -> float | None:
-    """Tokens/s from a tokens/s or samples/s throughput (``None``: cannot tell)."""
+    """Tokens/s from a tokens/s or samples/s throughput (``None``: cannot tell). The
+    unit is read in the five languages of :mod:`.units` ("jetons/s", "Bilder/s",
+    "muestras por segundo"), else by its English stem ("tokens_per_sec")."""
+    canonical = read_unit(unit).canonical
+    if canonical == units.TOKENS:
+        return throughput
+    if canonical in (units.SAMPLES, units.IMAGES):
+        return throughput * tokens_per_sample if tokens_per_sample else None
+    if canonical == units.STEPS:
+        return None
     if TOKENS_UNIT.search(unit or ""):
         return throughput
     if SAMPLES_UNIT.search(unit or "") and tokens_per_sample:
@@ -254,7 +264,7 @@ def check(
         peak = found.tflops
         use = code.model_use if code.model_use in FLOPS_PER_TOKEN else "training"
         flops = FLOPS_PER_TOKEN[use] * code.model_parameters * tokens
-        per_gpu_unit = bool(PER_GPU_UNIT.search(m.unit))
+        per_gpu_unit = read_unit(m.unit).per_gpu or bool(PER_GPU_UNIT.search(m.unit))
         one_gpu = 100 * flops / (peak * 1e12)
         readings.append(
             MfuReading(
