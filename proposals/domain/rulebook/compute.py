@@ -165,8 +165,8 @@ def mfu_unchecked(ctx: Context) -> Iterator[Hit]:
     """A measurement states an MFU that PLAN-2 would compare with its throughput
     (its code entry states the parameters, its unit gives tokens or samples with
     tokens per sample) but the peak of the GPU it was measured on is not known: its
-    "Hardware tested on" text names a GPU model with no peak recorded (a V100, a
-    TPU), or names no GPU model or catalogue system at all, or is blank while no
+    "Hardware tested on" text names a GPU model with no peak recorded (a V100), or
+    names no GPU model or catalogue system at all (a TPU), or is blank while no
     target system with a recorded peak is chosen. The note says which, and which
     GPU models have a peak."""
     known = join_and(mfu.known_gpus(ctx.catalogue, ctx.gpu_models))
