@@ -210,7 +210,9 @@ class Assessment:
                 f"{percent(p.efficiency)}"
                 for p in self.scaling_points
             ]
-        if self.projection:
+        if self.projection and not self.projection.needed:
+            lines.append(self.projection.not_needed_text)
+        elif self.projection:
             p = self.projection
             lines.append(
                 f"Projection at {grouped(p.target_gpus, 0)} GPUs: "
@@ -273,8 +275,8 @@ def compute_lines(a: Assessment) -> list[str]:
     if c and c.base_gpu_hours:
         lines.append(
             "Other systems (GPU-hours rescaled; * estimate from the peak ratio: "
-            "optimistic towards a newer or another vendor's GPU, overstated towards "
-            "an older one of the same vendor):"
+            "optimistic towards a newer GPU of the same vendor, overstated towards "
+            "an older one, off either way between vendors):"
         )
         for o in c.options:
             shown = f"{hours(o.gpu_hours):>12}" if o.gpu_hours is not None else " " * 12
@@ -391,13 +393,15 @@ def assess(
     largest_measured = max((p.gpus for p in analysis.points), default=0)
     # High-throughput evidence is a representative job measured (at the jobs' size)
     # with its runtime stability: a stability figure alone is no throughput data.
-    high_throughput = (
+    # One measured below the jobs' size is said as such (``representative_below``).
+    small_jobs = (
         scal.workload == "many_small_jobs"
         and scal.runtime_stability_pct is not None
         and (target or 0) <= (family.small_job_max_gpus or 0)
         and largest_measured > 0
-        and largest_measured >= (target or 0)
     )
+    high_throughput = small_jobs and largest_measured >= (target or 0)
+    below = (largest_measured, target) if small_jobs and not high_throughput else None
     recommendation = recommend_tier(
         hours=hours,
         hpc_experience=proposal.experience.hpc_experience,
@@ -406,6 +410,7 @@ def assess(
         has_scaling_data=has_data,
         high_throughput_evidence=high_throughput,
         covers_target=bool(target) and largest_measured >= target,
+        representative_below=below,
         family=family,
     )
     schedule = summarise(scal.schedule, hours, selection.duration_months)
@@ -426,6 +431,7 @@ def assess(
         multi_node=multi_node,
         has_scaling_data=has_data,
         high_throughput_evidence=high_throughput,
+        representative_below=below,
         countries=countries,
         gpu_models=gpu_models,
     )

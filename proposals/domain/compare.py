@@ -9,11 +9,15 @@ figures carry over unchanged. Job walltimes are rescaled by the same factor. Eac
 system's rescaled request falls into a tier of the call terms, shown beside it: 30,000
 GPU-hours of H100 become about 77,000 of MI250X, a Large Scale request.
 
-The ratio of peaks is optimistic between GPU generations: measured training speed-ups
-are usually smaller than the datasheet ratio (A100 to H100 is x3.17 on paper), so an
-estimate from it says so (``PEAK_RATIO_CAVEAT``); towards an older GPU of the same
-vendor the ratio overstates the gap instead (``PEAK_RATIO_SLOWER_CAVEAT``), and equal
-peaks carry the figure over (``PEAK_EQUAL_CAVEAT``).
+The ratio of peaks is optimistic between GPU generations of one vendor: measured
+training speed-ups are usually smaller than the datasheet ratio (A100 to H100 is
+x3.17 on paper), so an estimate towards a newer GPU says so (``PEAK_RATIO_CAVEAT``);
+towards an older GPU of the same vendor the ratio overstates the gap instead
+(``PEAK_RATIO_SLOWER_CAVEAT``), and equal peaks carry the figure over
+(``PEAK_EQUAL_CAVEAT``). Between vendors the datasheets give peaks, not a direction:
+nothing in them says whether a vendor's GPU reaches more or less of its peak than
+another's, so the caveat says the figure may be off either way
+(``PEAK_RATIO_VENDOR_CAVEAT``).
 """
 
 from __future__ import annotations
@@ -53,6 +57,14 @@ PEAK_RATIO_SLOWER_CAVEAT = gettext_noop(
     "The ratio of datasheet peaks overstates the gap between GPU generations: "
     "measured training speed-ups are usually smaller, so fewer GPU-hours than this "
     "may do. Measure on this system where you can."
+)
+# Between vendors (H100 to MI250X, MI300X to H100) the datasheets support no
+# direction: each gives its own peak, not how much of it training reaches.
+PEAK_RATIO_VENDOR_CAVEAT = gettext_noop(
+    "The datasheet peaks of GPUs from different vendors do not say which way the "
+    "real speed differs: how much of its peak a GPU reaches depends on the "
+    "software stack and the code, so the figure may be too high or too low. "
+    "Measure on this system where you can."
 )
 PEAK_EQUAL_CAVEAT = gettext_noop(
     "The datasheet peaks are equal, so the figure carries over; memory, interconnect "
@@ -100,7 +112,9 @@ class SystemOption:
             return ""
         if abs(self.factor - 1) < 0.005:
             return gettext(PEAK_EQUAL_CAVEAT)
-        if self.factor > 1 and self.same_vendor:
+        if not self.same_vendor:
+            return gettext(PEAK_RATIO_VENDOR_CAVEAT)
+        if self.factor > 1:
             return gettext(PEAK_RATIO_SLOWER_CAVEAT)
         return gettext(PEAK_RATIO_CAVEAT)
 

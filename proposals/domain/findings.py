@@ -87,6 +87,9 @@ class Context:
     multi_node: bool
     has_scaling_data: bool
     high_throughput_evidence: bool
+    # Many small jobs whose representative job was measured below the jobs' size:
+    # (GPUs measured, GPUs per job); None otherwise.
+    representative_below: tuple[int, int] | None = None
     countries: Countries | None = None  # eligibility data; None: the shipped one
     gpu_models: tuple[GpuModel, ...] | None = None  # None: the shipped variants
 

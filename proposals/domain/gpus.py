@@ -21,7 +21,13 @@ from pathlib import Path
 
 DEFAULT_FILE = Path(__file__).resolve().parents[2] / "fixtures" / "gpu_models.json"
 
-GPU_TOKEN = re.compile(r"\b(MI\d{3}[A-Z]?|GH\d{3}|GB\d{3}|[ABHLV]\d{2,3})\b", re.I)
+# A GPU family as people write it: "MI250X", "GH200", "GB200", "H100", "L40S", and
+# Intel's "Gaudi 3" / "Gaudi3" / "Gaudi-2" (token "GAUDI3"; a bare "Gaudi" is the
+# first generation, token "GAUDI").
+GPU_TOKEN = re.compile(
+    r"\b(MI\d{3}[A-Z]?|GH\d{3}|GB\d{3}|[ABHLV]\d{2,3}S?)\b|\b(Gaudi)\s*-?\s*(\d?)\b",
+    re.I,
+)
 # How people write a form factor: "SXM4", "HGX", "DGX" (SXM boards), "PCIe",
 # "PCI-e", "NVL". The order matters only for texts that name two.
 FORM_WORDS = (
@@ -35,7 +41,15 @@ MEMORY = re.compile(r"(\d{2,3})\s*-?\s*gi?b\b", re.I)
 def gpu_token(text: str) -> str:
     """The GPU family named in ``text`` ("A100" in "NVIDIA A100 64 GB"), or ""."""
     match = GPU_TOKEN.search(text or "")
-    return match[1].upper() if match else ""
+    if not match:
+        return ""
+    return (match[1] or match[2] + match[3]).upper()
+
+
+def family_label(token: str) -> str:
+    """A family token as people read it: "Gaudi 3" for "GAUDI3", else the token."""
+    gaudi = re.fullmatch(r"GAUDI(\d?)", token)
+    return f"Gaudi {gaudi[1]}".strip() if gaudi else token
 
 
 @dataclass(frozen=True)

@@ -24,12 +24,13 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from . import gpus
+from . import gpus, units
 from .estimate import FLOPS_PER_TOKEN
 from .gpus import GpuModel, gpu_token
 from .i18n import Labels, gettext_noop
 from .numbers import json_number as n
 from .types import Catalogue, Cluster, Proposal
+from .units import read_unit
 
 TOLERANCE_POINTS = 10.0
 """How far (percentage points) the implied MFU may be from the stated one."""
@@ -216,12 +217,35 @@ class MfuReading:
 
 
 def tokens_per_second(throughput: float, unit: str, tokens_per_sample) -> float | None:
-    """Tokens/s from a tokens/s or samples/s throughput (``None``: cannot tell)."""
+    """Tokens/s from a tokens/s or samples/s throughput (``None``: cannot tell). The
+    unit is read in the five languages of :mod:`.units` ("jetons/s", "Bilder/s",
+    "muestras por segundo"), else by its English stem ("tokens_per_sec")."""
+    canonical = read_unit(unit).canonical
+    if canonical == units.TOKENS:
+        return throughput
+    if canonical in (units.SAMPLES, units.IMAGES):
+        return throughput * tokens_per_sample if tokens_per_sample else None
+    if canonical == units.STEPS:
+        return None
     if TOKENS_UNIT.search(unit or ""):
         return throughput
     if SAMPLES_UNIT.search(unit or "") and tokens_per_sample:
         return throughput * tokens_per_sample
     return None
+
+
+def _checkable(proposal: Proposal):
+    """``(index, measurement, code entry, tokens/s)`` of every measurement whose
+    code entry states its parameters and whose unit gives tokens: those an MFU can
+    be computed for once the peak of their GPU is known."""
+    codes = proposal.codes
+    for i, m in enumerate(proposal.scalability.measurements):
+        if m.code is None or not 0 <= m.code < len(codes) or m.gpus <= 0:
+            continue
+        code = codes[m.code]
+        tokens = tokens_per_second(m.throughput, m.unit, code.tokens_per_sample)
+        if code.model_parameters and tokens:
+            yield i, m, code, tokens
 
 
 def check(
@@ -232,20 +256,15 @@ def check(
 ) -> tuple[MfuReading, ...]:
     """Every measurement whose code entry states its parameters, whose unit gives
     tokens, and whose GPU's peak is known (``peak_for_hardware``)."""
-    codes = proposal.codes
     readings = []
-    for i, m in enumerate(proposal.scalability.measurements):
-        if m.code is None or not 0 <= m.code < len(codes) or m.gpus <= 0:
-            continue
-        code = codes[m.code]
-        tokens = tokens_per_second(m.throughput, m.unit, code.tokens_per_sample)
+    for i, m, code, tokens in _checkable(proposal):
         found = peak_for_hardware(m.hardware, catalogue, target, models)
-        if not code.model_parameters or not tokens or found is None:
+        if found is None:
             continue
         peak = found.tflops
         use = code.model_use if code.model_use in FLOPS_PER_TOKEN else "training"
         flops = FLOPS_PER_TOKEN[use] * code.model_parameters * tokens
-        per_gpu_unit = bool(PER_GPU_UNIT.search(m.unit))
+        per_gpu_unit = read_unit(m.unit).per_gpu or bool(PER_GPU_UNIT.search(m.unit))
         one_gpu = 100 * flops / (peak * 1e12)
         readings.append(
             MfuReading(
@@ -266,6 +285,62 @@ def check(
             )
         )
     return tuple(readings)
+
+
+# Why a measurement's peak is not known (``Unchecked.reason``).
+UNKNOWN_GPU = "unknown_gpu"  # it names a GPU model with no peak recorded
+UNKNOWN_HARDWARE = "unknown_hardware"  # it names no GPU model or system known
+NO_TARGET_PEAK = "no_target_peak"  # blank, and no target system with a peak
+
+
+@dataclass(frozen=True)
+class Unchecked:
+    """A measurement whose stated MFU cannot be checked because the peak of the
+    hardware it was taken on is not known; ``gpu``: the GPU model its text names
+    ("TPU" is none: ""), ``reason``: one of the three above."""
+
+    index: int
+    gpus: int
+    hardware: str
+    stated_pct: float
+    reason: str
+    gpu: str = ""
+
+
+def known_gpus(catalogue: Catalogue, models: tuple[GpuModel, ...] | None = None):
+    """The GPU models whose peak is known, by family token, sorted: the variants'
+    and those of the catalogue systems that record a peak."""
+    found = {m.family for m in models or gpus.default_gpu_models()}
+    found |= {gpu_token(c.gpu_model) for c in catalogue.values() if c.peak_bf16_tflops}
+    return [gpus.family_label(token) for token in sorted(found) if token]
+
+
+def unchecked(
+    proposal: Proposal,
+    catalogue: Catalogue,
+    target: Cluster | None,
+    models: tuple[GpuModel, ...] | None = None,
+) -> tuple[Unchecked, ...]:
+    """Measurements that state an MFU which :func:`check` would compare with their
+    throughput (their code entry states its parameters, their unit gives tokens)
+    but for the peak of the hardware they name, which nothing records."""
+    found = []
+    for i, m, _code, _tokens in _checkable(proposal):
+        if m.mfu_pct is None:
+            continue
+        if peak_for_hardware(m.hardware, catalogue, target, models) is not None:
+            continue
+        text = (m.hardware or "").strip()
+        token = gpu_token(text)
+        if not text:
+            reason = NO_TARGET_PEAK
+        elif token:
+            reason = UNKNOWN_GPU
+        else:
+            reason = UNKNOWN_HARDWARE
+        label = gpus.family_label(token) if token else ""
+        found.append(Unchecked(i, m.gpus, text, m.mfu_pct, reason, label))
+    return tuple(found)
 
 
 def disagreements(readings: Iterable[MfuReading]) -> list[MfuReading]:

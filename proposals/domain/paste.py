@@ -6,7 +6,8 @@ semicolon-separated (CSV, read with :mod:`csv` and its ``Sniffer``), a Markdown 
 (pipes, with or without an alignment row) or columns aligned with spaces (a training
 log). Columns are mapped by their header, using the labels and units of the
 vocabulary (:mod:`.fields`) and the synonyms below; a column whose header says
-nothing known is left for the person to map. Numbers are read in the person's number
+nothing known is left for the person to map. Throughput units are stored canonical
+or refused (:mod:`.paste_units`). Numbers are read in the person's number
 format (:func:`.numbers.parse_number`) and checked against :mod:`.bounds`; a GPU
 count given in GCDs or nodes is converted to physical GPUs. Nothing is dropped
 silently: every refused cell, skipped line and ignored column is said.
@@ -32,15 +33,17 @@ from .paste_columns import (
     NODES,
     PASTE_KINDS,
     SYNONYMS,
-    UNIT,
     Grid,
     Target,
     match_header,
+    read_header,
     split_cells,
     targets,
 )
 from .paste_totals import is_total, repeats_the_sums, sum_line_note
+from .paste_units import store_unit, strip_suffix, unit_problem
 from .sections import TABLE_BY_KIND
+from .units import read_unit
 
 __all__ = [
     "COMPUTED",
@@ -73,18 +76,31 @@ _TEXT_LIMITS = {
 @dataclass(frozen=True)
 class Column:
     """One pasted column: its header (or "Column 3" when there is none), the target
-    it was mapped to (``None``: unknown, the person chooses) and the throughput unit
-    the header names."""
+    it was mapped to (``None``: unknown, the person chooses), the throughput unit
+    the header names as written (``unit_text``) and as stored (``unit``, canonical;
+    "" when the header names none or one that cannot be read)."""
 
     index: int
     header: str
     target: str | None
     unit: str = ""
     chosen: bool = False
+    unit_text: str = ""
 
     @property
     def known(self) -> bool:
         return self.target is not None
+
+    @property
+    def unit_refused(self) -> bool:
+        """The header names a unit that cannot be read."""
+        return bool(self.unit_text) and not self.unit
+
+    @property
+    def unit_renamed(self) -> bool:
+        """The header's unit is stored under another spelling ("Token/s" as
+        tokens/s)."""
+        return bool(self.unit) and self.unit_text != self.unit
 
 
 @dataclass
@@ -170,21 +186,6 @@ def _number(text: str, key: str, kind: str, fmt: NumberFormat, row: PastedRow):
     return int(value) if bound.places == 0 else value
 
 
-def _strip_suffix(text: str, key: str) -> tuple[str, str]:
-    """A cell without the unit people write after the number: ``85 %``, ``24 h``,
-    ``1,200 samples/s`` -> (number text, throughput unit or "")."""
-    text = text.strip()
-    if key.endswith("_pct") and text.endswith("%"):
-        return text[:-1].strip(), ""
-    if key == "hours" and re.fullmatch(r".*\d\s*h", text):
-        return text[:-1].strip(), ""
-    if key == "throughput":
-        match = UNIT.search(text)
-        if match:
-            return text[: match.start()].strip(), match.group(0).replace(" ", "")
-    return text, ""
-
-
 def _months(text: str, row: PastedRow) -> None:
     match = re.fullmatch(r"\s*(\d{1,3})\s*(?:(?:-|–|—|to|\.\.)\s*(\d{1,3}))?\s*", text)
     if not match:
@@ -244,6 +245,8 @@ def _cell(column: Column, text: str, kind: str, ctx: Context, row: PastedRow) ->
                     limit=format_number(_TEXT_LIMITS[key], ctx.fmt),
                 )
             )
+        elif key == "unit":
+            store_unit(text, _label(kind, key), row)
         elif key == "code":
             found = ctx.codes.get(text.strip().lower())
             if found is None:
@@ -258,9 +261,9 @@ def _cell(column: Column, text: str, kind: str, ctx: Context, row: PastedRow) ->
         else:
             row.values[key] = text
         return
-    number_text, unit = _strip_suffix(text, key)
+    number_text, unit = strip_suffix(text, key)
     if unit:
-        row.values["unit"] = unit
+        store_unit(unit, _label(kind, key), row)
     elif key == "throughput" and column.unit:
         # "Throughput (tokens/s)": the header's unit, unless a unit column says.
         row.values.setdefault("unit", column.unit)
@@ -346,7 +349,7 @@ def _check_row(kind: str, row: PastedRow, ctx: Context) -> None:
 
 def _is_number(text: str, fmt: NumberFormat) -> bool:
     try:
-        parse_number(_strip_suffix(text, "throughput")[0].rstrip("%"), fmt, places=6)
+        parse_number(strip_suffix(text, "throughput")[0].rstrip("%"), fmt, places=6)
     except NumberError:
         return False
     return True
@@ -390,29 +393,32 @@ def read_paste(
         )
         return paste
     first_line, first = grid.lines[0]
-    matches = [match_header(cell, kind) for cell in first]
+    matches = [read_header(cell, kind) for cell in first]
     has_header = any(key for key, _ in matches) or not any(
         _is_number(cell, ctx.fmt) for cell in first if cell
     )
     width = max(len(cells) for _, cells in grid.lines)
     for index in range(width):
         header = first[index] if has_header and index < len(first) else ""
-        target, unit = (
+        target, unit_text = (
             matches[index] if has_header and index < len(matches) else (None, "")
         )
         chosen = False
         if mapping and index in mapping:
             chosen = mapping[index] != target
             target = mapping[index]
-        paste.columns.append(
-            Column(
-                index,
-                header or gettext("Column {number}").format(number=index + 1),
-                target,
-                unit,
-                chosen,
-            )
+        column = Column(
+            index,
+            header or gettext("Column {number}").format(number=index + 1),
+            target,
+            read_unit(unit_text).unit if unit_text else "",
+            chosen,
+            unit_text,
         )
+        paste.columns.append(column)
+        if column.unit_refused and target == "throughput":
+            named = gettext("Column “{header}”").format(header=column.header)
+            paste.problems.append(unit_problem(named, unit_text))
     stored = [
         c.target for c in paste.columns if c.target not in (IGNORE, COMPUTED, None)
     ]

@@ -12,6 +12,7 @@ from functools import cache
 from .fields import columns
 from .fieldspec import FieldSpec
 from .i18n import gettext, gettext_noop
+from .units import UNIT_TEXT, read_unit
 
 # The tables a person can paste into.
 PASTE_KINDS = ("measurements", "jobs", "schedule")
@@ -255,10 +256,22 @@ for _kind, _fields in _LOCAL.items():
         SYNONYMS[_kind][_key] = SYNONYMS[_kind][_key] + _words_of
 
 # Throughput units a header or a cell may carry ("Throughput (tokens/s)", "1,200
-# samples/s"): anything per second. The unit's word is bounded (64 characters): an
-# unbounded one was tried from every letter of a long word to its end, quadratic
-# time (100,000 characters kept a worker busy past its timeout).
-UNIT = re.compile(r"[A-Za-z][\w-]{0,63}\s*/\s*(?:s|sec|second)\b", re.IGNORECASE)
+# samples/s", "Durchsatz (Token pro Sekunde)", "Débit (échantillons/s)"): the five
+# languages' vocabulary of :mod:`.units`, read there into the canonical units. The
+# unit's word is bounded (an unbounded one was tried from every letter of a long
+# word to its end, quadratic time: 100,000 characters kept a worker busy past its
+# timeout).
+UNIT = UNIT_TEXT
+# A bracket that says "per second" in a way the unit pattern does not read
+# ("(Sequenzen pro Knoten und Sekunde)"): its whole text is the unit, refused
+# rather than left out (the column would otherwise get the default unit).
+_PER_SECOND = re.compile(
+    r"/\s{0,3}(?:s|sec|secs|second|seconds)\b|"
+    r"\b(?:seconds?|sekunden?|secondes?|secondi|secondo|segundos?)\b",
+    re.IGNORECASE,
+)
+# Words between a column's name and its unit: "Débit en échantillons/s".
+_UNIT_JOINERS = ("in", "en", "em", "as", "als", "como", "come", "de", "di", "-", ":")
 _BRACKETED = re.compile(r"\(([^)]*)\)|\[([^\]]*)\]")
 _ALIGNMENT = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$")
 
@@ -297,25 +310,44 @@ def _words(text: str) -> str:
     return " ".join(text.replace("*", "").replace("_", " ").lower().split())
 
 
+def _unit_text(text: str) -> str:
+    return " ".join(text.split())
+
+
 def _header_unit(header: str) -> tuple[str, str]:
-    """``"Throughput (tokens/s)"`` -> (``"throughput"``, ``"tokens/s"``)."""
+    """``"Throughput (tokens/s)"`` -> (``"throughput"``, ``"tokens/s"``): the
+    header's words without its unit, and the unit as written ("" when none). The
+    unit is one in brackets, else one written after the name ("Durchsatz Token/s",
+    "Débit en échantillons/s") or the whole header ("samples/s")."""
     unit = ""
     for match in _BRACKETED.finditer(header):
         inside = (match.group(1) or match.group(2) or "").strip()
-        if UNIT.search(inside):
-            unit = UNIT.search(inside).group(0).replace(" ", "")
-    bare = _words(_BRACKETED.sub(" ", header))
-    if not unit and UNIT.fullmatch(bare.replace(" ", "")):
-        unit = bare.replace(" ", "")
+        found = UNIT.search(inside)
+        if found:
+            unit = _unit_text(found.group(0))
+        elif _PER_SECOND.search(inside):
+            unit = _unit_text(inside)
+    plain = _BRACKETED.sub(" ", header)
+    bare = _words(plain)
+    if not unit:
+        found = UNIT.search(plain.replace("*", ""))
+        if found:
+            unit = _unit_text(found.group(0))
+            rest = plain.replace("*", "")
+            words = _words(rest[: found.start()] + " " + rest[found.end() :]).split()
+            while words and words[-1] in _UNIT_JOINERS:
+                words.pop()
+            bare = " ".join(words)
     return bare, unit
 
 
-def match_header(header: str, kind: str) -> tuple[str | None, str]:
+def read_header(header: str, kind: str) -> tuple[str | None, str]:
     """The target a header names (``None``: unknown) and the throughput unit it
-    carries. ``"GPUs"`` -> gpus, ``"GCDs"`` -> gcds, ``"tokens/s"`` -> throughput."""
+    carries as written ("" when none; :func:`.units.read_unit` says what it
+    means)."""
     bare, unit = _header_unit(header)
     full = _words(header)
-    if unit and (not bare or bare == unit or UNIT.fullmatch(bare.replace(" ", ""))):
+    if unit and not bare:
         return ("throughput" if kind == "measurements" else None), unit
     for spec in columns(kind):
         names = {_words(spec.label), _words(spec.header), _words(spec.name)}
@@ -330,6 +362,14 @@ def match_header(header: str, kind: str) -> tuple[str | None, str]:
             if key in SYNONYMS[kind] and bare in SYNONYMS[kind][key]:
                 return key, unit
     return None, unit
+
+
+def match_header(header: str, kind: str) -> tuple[str | None, str]:
+    """The target a header names (``None``: unknown) and the canonical throughput
+    unit it carries ("" when none, or when it cannot be read). ``"GPUs"`` -> gpus,
+    ``"GCDs"`` -> gcds, ``"Token/s"`` -> (throughput, tokens/s)."""
+    target, unit = read_header(header, kind)
+    return target, read_unit(unit).unit if unit else ""
 
 
 # --- Splitting the text into cells -------------------------------------------------

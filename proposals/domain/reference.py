@@ -133,7 +133,17 @@ def systems_markdown(
         "the admin). Per physical",
         "GPU: one MI250X module (two GCDs), dense tensor/matrix units without",
         "sparsity. *Default*: the variant assumed when the text names only the",
-        "family and no catalogue system has that GPU.",
+        "family and no catalogue system has that GPU. A measurement that states an",
+        "MFU on a GPU none of these (nor a catalogue system) names gets PLAN-5, a",
+        "note that no check was possible and why. A source marked **unverified**",
+        "is not the vendor's datasheet (Intel publishes no Gaudi 2 BF16 figure).",
+        "",
+        "Compare systems rescales by the ratio of these peaks where no measurement",
+        "covers both GPUs. Between GPUs of one vendor the datasheets' ratio is",
+        "optimistic towards a newer GPU and overstates the gap towards an older one;",
+        "between vendors the datasheets give each GPU's peak but nothing about how",
+        "much of it training reaches, so the caveat says the figure may be off either",
+        "way and names no direction.",
         "",
         "| GPU | Form | Memory (GB) | BF16 TFLOP/s | FP32 TFLOP/s | Default | "
         "Source (checked) |",
@@ -143,7 +153,7 @@ def systems_markdown(
         lines.append(
             f"| {m.name} | {m.form} | {m.memory_gb or ''} | {m.peak_bf16_tflops:g} | "
             f"{'' if m.peak_fp32_tflops is None else f'{m.peak_fp32_tflops:g}'} | "
-            f"{'yes' if m.default else ''} | {m.source} ({m.checked}) |"
+            f"{'yes' if m.default else ''} | {_marked(m.source)} ({m.checked}) |"
         )
     return lines + [""]
 

@@ -19,6 +19,8 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from .i18n import gettext
+from .numbers import num
 from .terms import ModeTerms, default_terms
 from .tiers import INDUSTRIAL
 from .types import Measurement
@@ -96,6 +98,35 @@ class Projection:
     def band_width(self) -> float:
         """Width of the efficiency band between the two models."""
         return self.efficiency_high - self.efficiency_low
+
+    @property
+    def needed(self) -> bool:
+        """Whether the target lies above the largest measured GPU count: only then
+        is anything projected (at or below it the measurements cover the target,
+        and "0.25x beyond the data" would mean nothing)."""
+        return self.target_gpus > self.largest_measured_gpus
+
+    @property
+    def not_needed_text(self) -> str:
+        """What to say instead of a projection when none is needed ("" when one
+        is), in the active language."""
+        if self.needed:
+            return ""
+        if self.target_gpus < self.base_gpus:
+            text = gettext(
+                "No projection is needed: the largest job, {gpus} GPUs, is below "
+                "the measured range ({base} to {measured} GPUs)."
+            )
+        else:
+            text = gettext(
+                "No projection is needed: the largest job, {gpus} GPUs, is within "
+                "the measured range ({base} to {measured} GPUs)."
+            )
+        return text.format(
+            gpus=num(self.target_gpus, 0),
+            base=num(self.base_gpus, 0),
+            measured=num(self.largest_measured_gpus, 0),
+        )
 
 
 def _usable(m: Measurement) -> bool:

@@ -11,6 +11,7 @@ Nothing in the engine repeats a figure from here.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import date
@@ -43,6 +44,13 @@ def unverified(source: str) -> bool:
     return (source or "").strip().lower().startswith(UNVERIFIED.lower())
 
 
+# A figure given roughly: "about 6-month allocations", "approximately 12 months",
+# "~6 months".
+APPROXIMATE = re.compile(
+    r"\b(?:about|approximately|approx\.|around|roughly|circa|some)\s+\d|~\s?\d", re.I
+)
+
+
 @dataclass(frozen=True)
 class Source:
     """Where a fact comes from (URL or document title) and when it was checked. A
@@ -55,6 +63,12 @@ class Source:
     @property
     def verified(self) -> bool:
         return not unverified(self.source)
+
+    @property
+    def approximate(self) -> bool:
+        """Whether the source gives the figure only roughly ("about 6-month
+        allocations"): a request that differs from it is a note, not a warning."""
+        return bool(APPROXIMATE.search(self.source or ""))
 
 
 @dataclass(frozen=True)

@@ -72,6 +72,7 @@ def recommend_tier(
     high_throughput_evidence: bool,
     covers_target: bool,
     family: FamilyTerms | None = None,
+    representative_below: tuple[int, int] | None = None,
 ) -> Recommendation:
     """Apply the quick-selection advice of both guides.
 
@@ -81,6 +82,10 @@ def recommend_tier(
     job measured at their size. ``covers_target``: the
     largest measurement reaches the target GPU count. ``family``: the call terms
     (default: the industrial ones); a family without tiers gets no recommendation.
+    ``representative_below``: such a workload whose representative job was measured
+    below the jobs' size, as (GPUs measured, GPUs per job): throughput data, but not
+    at the size Large Scale asks for, so Fast Lane (where it can be measured), not
+    Playground.
     """
     family = family or default_terms()[INDUSTRIAL]
     if not family.tiered:
@@ -93,7 +98,9 @@ def recommend_tier(
             ),
         )
     implied = tier_for_hours(hours, family)
-    evidence = has_scaling_data or high_throughput_evidence
+    evidence = (
+        has_scaling_data or high_throughput_evidence or bool(representative_below)
+    )
     playground = []
     if stack_demonstrated is False:
         playground.append(
@@ -123,6 +130,19 @@ def recommend_tier(
         return Recommendation(PLAYGROUND, tuple(playground))
     if implied is None:
         return Recommendation(None, (_("Enter the total GPU-hours to get a tier."),))
+    if implied == LARGE_SCALE and representative_below and not covers_target:
+        measured, size = representative_below
+        return Recommendation(
+            FAST_LANE,
+            (
+                _(
+                    "The representative job was measured at {measured} GPUs, below "
+                    "the jobs' {size} GPUs: Large Scale needs it measured at the jobs' "
+                    "size, with its runtime stability. Measure it there, in a Fast "
+                    "Lane allocation first if needed."
+                ).format(measured=grouped(measured, 0), size=grouped(size, 0)),
+            ),
+        )
     if implied == LARGE_SCALE and not (covers_target or high_throughput_evidence):
         return Recommendation(
             FAST_LANE,

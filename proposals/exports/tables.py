@@ -337,6 +337,8 @@ def projection_sentence(assessment: Assessment) -> str:
             "Measured {efficiency} efficiency at {gpus} GPUs, the largest job size: "
             "no extrapolation needed."
         ).format(efficiency=percent(measured[-1].efficiency), gpus=num(p.target_gpus))
+    if not p.needed:
+        return p.not_needed_text
     low, high = percent(p.efficiency_low), percent(p.efficiency_high)
     band = low if low == high else f"{low[:-1]}-{high}"
     log2 = percent(max(0.0, p.log2_efficiency))

@@ -425,4 +425,12 @@ CASES = [
     ("PLAN-1", LARGE, {"codes[0]__training_tokens": 1e13}, None),
     ("PLAN-2", LARGE, {}, "scalability.measurements[0].mfu_pct"),
     ("PLAN-2", LARGE, {"codes[0]__model_parameters": None}, None),
+    # PLAN-5: the BSC example's first measurement (38 % stated) on a TPU: no peak.
+    (
+        "PLAN-5",
+        LARGE,
+        {"scalability__measurements[0]__hardware": "Google TPU v5p"},
+        "scalability.measurements[0].hardware",
+    ),
+    ("PLAN-5", LARGE, {}, None),
 ]

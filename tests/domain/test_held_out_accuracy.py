@@ -98,7 +98,8 @@ def test_italian_paste_keeps_its_unit():
     paste = read_paste(text, "measurements", Context(fmt))
     assert paste.ready
     (row,) = paste.accepted
-    assert row.values["unit"] == "immagini/s" and row.values["hardware"] == "LUMI-G"
+    # Issue 32: kept as the canonical unit (was verbatim "immagini/s").
+    assert row.values["unit"] == "images/s" and row.values["hardware"] == "LUMI-G"
     assert str(row.values["throughput"]) == "1200.5"
 
 

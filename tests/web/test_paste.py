@@ -235,3 +235,36 @@ def test_the_header_unit_and_the_only_code_entry_are_stored(user_client, proposa
         (8, "tokens/s", code.pk),
         (16, "tokens/s", code.pk),
     ]
+
+
+def test_the_preview_says_how_each_header_unit_was_read(user_client, proposal):
+    """Issue 32: "Durchsatz (Token/s)" is stored as tokens/s and the preview says
+    so; "Débit (échantillons/s)" is not cut to "chantillons/s"; a unit that cannot
+    be read is refused beside the table, and nothing can be added."""
+    text = "Anzahl GPUs\tDurchsatz (Token/s)\n8\t12,000\n"
+    page = user_client.post(
+        url(proposal, "measurements"),
+        {"paste-measurements-text": text, "paste": "1"},
+    ).content.decode()
+    assert "(unit “Token/s” read as tokens/s)" in page
+    text = "GPUs\tDébit (échantillons/s)\n8\t1,200\n"
+    page = user_client.post(
+        url(proposal, "measurements"),
+        {"paste-measurements-text": text, "paste": "1"},
+    ).content.decode()
+    assert "(unit “échantillons/s” read as samples/s)" in page
+    assert "chantillons/s”" not in page.replace("échantillons/s”", "")
+    text = "GPUs\tThroughput (frames/s)\n8\t100\n"
+    refused = user_client.post(
+        url(proposal, "measurements"),
+        {"paste-measurements-text": text, "paste": "1"},
+    ).content.decode()
+    assert "(unit “frames/s”: cannot be read)" in refused
+    assert "the unit “frames/s” cannot be read as tokens/s" in refused
+    assert 'data-testid="paste-measurements-add" disabled' in refused
+    added = user_client.post(
+        url(proposal, "measurements"),
+        {"paste-measurements-text": text, "paste_add": "1"},
+    )
+    assert added.status_code != 302
+    assert not ScalingMeasurement.objects.filter(proposal=proposal, gpus=8).exists()

@@ -133,3 +133,22 @@ def test_step_comments_fragment_declares_its_language(user, user_client, submitt
     url = reverse("proposals:review_step_comments", args=[submitted.pk, "selection"])
     page = user_client.get(url, HTTP_ACCEPT_LANGUAGE="fr").content.decode()
     assert re.match(r'\s*<section [^>]*lang="fr"', page)
+
+
+def test_sidebar_says_no_projection_is_needed_within_the_measured_range(
+    user_client, lumi
+):
+    """Issue 32: a largest job of 4 GPUs, measured at 4, 8 and 16, was "Projected
+    100 %–100 % efficiency ... (0.25x beyond the data)"."""
+    lumi.max_gpus_per_job = 4
+    lumi.save()
+    for headers, words in (
+        ({}, "No projection is needed: the largest job, 4 GPUs, is within"),
+        (GERMAN, "Keine Prognose nötig: Der größte Job mit 4 GPUs liegt innerhalb"),
+    ):
+        page = user_client.get(step_url(lumi, "scalability"), **headers)
+        found = re.search(
+            r'data-testid="projection">(.*?)</p>', page.content.decode(), re.S
+        )
+        assert found and words in found.group(1)
+        assert "beyond the data" not in found.group(1)

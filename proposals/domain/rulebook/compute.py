@@ -1,5 +1,5 @@
-"""PLAN rules on compute: the job plan against the 6·N·D estimate, and the stated MFU
-against the MFU the throughput implies.
+"""PLAN rules on compute: the job plan against the 6·N·D estimate, the stated MFU
+against the MFU the throughput implies, and a stated MFU that cannot be checked.
 
 Each rule's docstring is its documentation (``docs/rules.md`` is generated from it),
 so it states when the rule fires. Field paths use the JSON format's names.
@@ -11,9 +11,9 @@ from collections.abc import Iterator
 
 from .. import mfu
 from ..estimate import estimate
-from ..findings import WARNING, Context, Hit, rule
+from ..findings import INFO, WARNING, Context, Hit, rule
 from ..i18n import gettext as _
-from ..i18n import gettext_noop
+from ..i18n import gettext_noop, join_and
 from ..numbers import grouped, hours, points
 from .common import num
 
@@ -108,8 +108,9 @@ def mfu_cross_check(ctx: Context) -> Iterator[Hit]:
     (2·N for inference) FLOPs per token times tokens/s (samples/s times tokens per
     sample), over the peak dense BF16 throughput of the GPU it was measured on. The
     peak follows the measurement's "Hardware tested on" text: a variant it names
-    (H100 PCIe or NVL, A100 40/80 GB SXM or PCIe, GH200, MI250X per module, MI300A,
-    MI300X; see "GPU variants" below), else the catalogue system it names, else the
+    (H100 PCIe or NVL, H200 SXM or NVL, A100 40/80 GB SXM or PCIe, GH200, B200,
+    GB200, L40S, MI250 and MI250X per module, MI300A, MI300X, MI325X, Gaudi 2 and 3;
+    see "GPU variants" below), else the catalogue system it names, else the
     family's SXM variant, said to be assumed; blank means the target system. The
     message gives both readings of the throughput (the total of all GPUs, or one
     GPU's) and says which, if either, reconciles them."""
@@ -152,3 +153,52 @@ def mfu_cross_check(ctx: Context) -> Iterator[Hit]:
                 "the model size, the throughput and how the MFU was computed."
             ).format(reading=mfu.READING_WORDS[other], value=pct(r.pct(other)))
         yield Hit(f"scalability.measurements[{r.index}].mfu_pct", text)
+
+
+@rule(
+    "PLAN-5",
+    severity=INFO,
+    title=gettext_noop("Stated MFU not checked: the GPU's peak is not known"),
+    step="scalability",
+)
+def mfu_unchecked(ctx: Context) -> Iterator[Hit]:
+    """A measurement states an MFU that PLAN-2 would compare with its throughput
+    (its code entry states the parameters, its unit gives tokens or samples with
+    tokens per sample) but the peak of the GPU it was measured on is not known: its
+    "Hardware tested on" text names a GPU model with no peak recorded (a V100), or
+    names no GPU model or catalogue system at all (a TPU), or is blank while no
+    target system with a recorded peak is chosen. The note says which, and which
+    GPU models have a peak."""
+    known = join_and(mfu.known_gpus(ctx.catalogue, ctx.gpu_models))
+    for u in mfu.unchecked(ctx.proposal, ctx.catalogue, ctx.cluster, ctx.gpu_models):
+        if u.reason == mfu.UNKNOWN_GPU:
+            text = _(
+                "At {gpus} GPUs the stated MFU of {stated} was not checked against "
+                "the throughput: no peak throughput is recorded for the {gpu} that "
+                "“{hardware}” names (peaks are recorded for {known}). Check the MFU "
+                "against the dense BF16 peak on the GPU's datasheet."
+            )
+        elif u.reason == mfu.UNKNOWN_HARDWARE:
+            text = _(
+                "At {gpus} GPUs the stated MFU of {stated} was not checked against "
+                "the throughput: “{hardware}” names no GPU model or catalogue system "
+                "whose peak throughput is recorded (peaks are recorded for {known}). "
+                "Name the GPU model as its datasheet does."
+            )
+        else:
+            text = _(
+                "At {gpus} GPUs the stated MFU of {stated} was not checked against "
+                "the throughput: the measurement names no hardware and no target "
+                "system with a recorded peak throughput is chosen. Name the GPU it "
+                "was measured on."
+            )
+        yield Hit(
+            f"scalability.measurements[{u.index}].hardware",
+            text.format(
+                gpus=num(u.gpus),
+                stated=pct(u.stated_pct),
+                gpu=u.gpu,
+                hardware=u.hardware,
+                known=known,
+            ),
+        )

@@ -173,10 +173,22 @@ def scal_measurements(ctx: Context) -> Iterator[Hit]:
     """Tiers whose terms require scaling data (Fast Lane, Large Scale): fewer than
     two usable measurements at distinct GPU counts, unless the workload is many small
     jobs with a runtime stability figure and a representative job measured at the
-    jobs' size (a stability figure without a measurement is no throughput data)."""
+    jobs' size (a stability figure without a measurement is no throughput data). A
+    representative job measured below the jobs' size is named as such."""
     if requires(ctx, "scaling_data_required") and not (
         ctx.has_scaling_data or ctx.high_throughput_evidence
     ):
+        if ctx.representative_below:
+            measured, size = ctx.representative_below
+            yield Hit(
+                "scalability.measurements",
+                _(
+                    "The representative job was measured at {measured} GPUs, below "
+                    "the jobs' {size} GPUs: measure it at {size} GPUs, or add "
+                    "throughput measurements at two or more GPU counts."
+                ).format(measured=num(measured), size=num(size)),
+            )
+            return
         yield Hit(
             "scalability.measurements",
             _(

@@ -177,7 +177,7 @@ def tier_multi_node_without_data(ctx: Context) -> Iterator[Hit]:
 
 @rule(
     "TIER-5",
-    severity=WARNING,
+    severity=(WARNING, INFO),
     title=gettext_noop("Duration outside the call's terms"),
     step="selection",
 )
@@ -185,12 +185,36 @@ def tier_duration(ctx: Context) -> Iterator[Hit]:
     """The allocation duration is not one the terms list for the tier (or, for a
     family without tiers, for the family; see the call terms below). The advice
     names a tier whose terms list the duration, when there is one; a family without
-    tiers is only asked to adjust the duration."""
+    tiers is only asked to adjust the duration. A note, not a warning, where the
+    terms' source gives the duration only roughly ("about 6-month allocations", the
+    AI for Science figure): the request is asked to be checked against the call
+    text."""
     duration = ctx.proposal.selection.duration_months
     mode = ctx.mode
     if duration is None or mode is None or not mode.durations_months:
         return
     if duration in mode.durations_months:
+        return
+    source = mode.source("durations_months")
+    if source is not None and source.approximate:
+        name = tier_label(ctx.tier) if ctx.family.tiered else ctx.family.label
+        yield Hit(
+            "selection.duration_months",
+            ngettext(
+                "{name} allocations last about {durations}, by a source that gives "
+                "no exact figure; {duration} month differs from that. Check the "
+                "current call text for the durations it allows.",
+                "{name} allocations last about {durations}, by a source that gives "
+                "no exact figure; {duration} months differs from that. Check the "
+                "current call text for the durations it allows.",
+                duration,
+            ).format(
+                name=name,
+                durations=months(mode.durations_months),
+                duration=num(duration),
+            ),
+            severity=INFO,
+        )
         return
     advice = _("Adjust the duration.")
     if ctx.family.tiered:
