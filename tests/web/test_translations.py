@@ -221,6 +221,7 @@ def _anonymous_pages(ctx):
         ("guide", reverse("proposals:guide")),
         ("rules", reverse("proposals:rules")),
         ("privacy", reverse("privacy")),
+        ("accessibility", reverse("accessibility")),
         ("login", reverse("login")),
         ("signup", reverse("signup")),
         ("signup_done", reverse("signup_done")),
@@ -329,6 +330,7 @@ def test_every_page_is_walked():
 _ROOT_NAMES = {
     "home",
     "privacy",
+    "accessibility",
     "login",
     "signup",
     "signup_done",
