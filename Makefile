@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 # make run PORT=8080 where 8000 is taken.
 PORT ?= 8000
 
-.PHONY: translations messages run worker setup venv assets migrate demo test test-fast e2e lint format bench check-deploy clean system-packages loadtest lock install-prod prodcheck
+.PHONY: translations messages run worker setup venv assets migrate demo test test-fast e2e lint format bench check-deploy clean system-packages loadtest warmup-bench lock install-prod prodcheck
 
 ## make run: set everything up, load the demo data and serve at http://127.0.0.1:$(PORT)
 ## (8000 unless PORT= says otherwise; the links mailed point there too, unless
@@ -114,6 +114,15 @@ loadtest: venv
 	@pg="$${LOADTEST_PG:-$$DATABASE_URL}"; \
 	  if [ -z "$$pg" ]; then pg=$$(bash scripts/local_postgres.sh) || exit 1; fi; \
 	  LOADTEST_PG="$$pg" $(PY) -m scripts.loadtest
+
+## make warmup-bench: what a recycled gunicorn worker costs the typists, warm-up off
+## and on (scripts/loadtest/warmup.py): a fresh worker's first step page and
+## autosave against a warm one's, and the autosave p95 while workers recycle; same
+## scratch PostgreSQL database as make loadtest (LOADTEST_PG), loopback only.
+warmup-bench: venv
+	@pg="$${LOADTEST_PG:-$$DATABASE_URL}"; \
+	  if [ -z "$$pg" ]; then pg=$$(bash scripts/local_postgres.sh) || exit 1; fi; \
+	  LOADTEST_PG="$$pg" $(PY) -m scripts.loadtest.warmup
 
 ## make lock: write requirements/production.txt (no test tools) and requirements/test.txt
 ## from pyproject.toml with uv (pip install uv), pinned with hashes for Linux x86_64.

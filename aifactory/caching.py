@@ -11,6 +11,11 @@ counts failed logins in the database (``AccessAttempt``), whatever the cache.
   shared by every instance, on this machine or several. Redis removes a key when its
   time is up or, under ``maxmemory``, by its own ``maxmemory-policy``; never because
   other keys were added.
+  When Redis cannot be reached, the site goes on without it (``RedisCache``
+  below): what is only a copy (sessions, kept in the database too, charts, the
+  reference data's stamp) is read from where it comes from, and what needs the
+  cache (the rate limits' counters) fails, answered with the 503 page that names
+  the cache (aifactory/errors.py); ``/readyz`` says ``"cache": false``.
 - otherwise ``DJANGO_CACHE_BACKEND``: ``db``, the database cache (shared by the
   processes of a site; when it holds ``MAX_ENTRIES`` it deletes the third of its keys
   that sort first by name, whatever their age or use), or ``locmem`` (the default:
@@ -19,12 +24,18 @@ counts failed logins in the database (``AccessAttempt``), whatever the cache.
 
 from __future__ import annotations
 
+import logging
 import re
+import time
 from urllib.parse import urlsplit
 
+from django.core.cache.backends.base import DEFAULT_TIMEOUT
+from django.core.cache.backends.redis import RedisCache as DjangoRedisCache
 from django.core.exceptions import ImproperlyConfigured
 
-REDIS_BACKEND = "django.core.cache.backends.redis.RedisCache"
+logger = logging.getLogger(__name__)
+
+REDIS_BACKEND = "aifactory.caching.RedisCache"
 DATABASE_BACKEND = "django.core.cache.backends.db.DatabaseCache"
 LOCMEM_BACKEND = "django.core.cache.backends.locmem.LocMemCache"
 BACKENDS = {"locmem": LOCMEM_BACKEND, "db": DATABASE_BACKEND}
@@ -138,3 +149,118 @@ def caches(*, url: str, backend: str, key_prefix: str) -> dict:
             "OPTIONS": {"MAX_ENTRIES": MAX_ENTRIES},
         }
     }
+
+
+def cache_unavailable_errors() -> tuple[type[BaseException], ...]:
+    """redis-py's errors for "the server cannot be reached or did not answer in
+    time", as opposed to a wrong command; empty when redis is not installed."""
+    try:
+        import redis
+    except ImportError:  # pragma: no cover - it is in both lock files
+        return ()
+    return (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError)
+
+
+class CacheUnavailable(Exception):
+    """The cache cannot be reached and the operation cannot do without it."""
+
+
+# While Redis does not answer, a process asks it again only after this many seconds:
+# a Redis that hangs (not one that refuses at once) would otherwise cost every cache
+# read of every request ``socket_timeout`` seconds.
+RETRY_AFTER_SECONDS = 5
+
+
+class RedisCache(DjangoRedisCache):
+    """Django's ``RedisCache`` that a Redis outage does not turn into server errors.
+
+    Reads and writes of what is only a copy (``get``, ``set``, ``delete``, their
+    ``_many`` forms, ``has_key``, ``touch``) answer "not there" / do nothing when
+    Redis cannot be reached, so the callers fall back to the source: ``cached_db``
+    sessions to the database (nobody is signed out), a chart is drawn again, the
+    reference data is read from the database. ``add`` and ``incr`` (the rate
+    limits' counters) raise :class:`CacheUnavailable` instead: a limit that cannot
+    be counted must not let everything through. After a failure the process leaves
+    Redis alone for ``RETRY_AFTER_SECONDS``; the first failure of an outage is
+    logged with its reason, and the first success after it."""
+
+    _down_until = 0.0  # monotonic; shared by the process's copies of the cache
+
+    def _down(self) -> bool:
+        return time.monotonic() < RedisCache._down_until
+
+    def _failed(self, exc: BaseException) -> None:
+        if not RedisCache._down_until:
+            logger.error("Redis cache unavailable, going on without it: %s", exc)
+        RedisCache._down_until = time.monotonic() + RETRY_AFTER_SECONDS
+
+    def _answered(self) -> None:
+        if RedisCache._down_until:
+            RedisCache._down_until = 0.0
+            logger.warning("Redis cache reachable again")
+
+    def _copy(self, method, *args, missing=None, **kwargs):
+        if self._down():
+            return missing
+        try:
+            result = method(*args, **kwargs)
+        except cache_unavailable_errors() as exc:
+            self._failed(exc)
+            return missing
+        self._answered()
+        return result
+
+    def _needed(self, method, *args, **kwargs):
+        if self._down():
+            raise CacheUnavailable("the Redis cache is not answering")
+        try:
+            result = method(*args, **kwargs)
+        except cache_unavailable_errors() as exc:
+            self._failed(exc)
+            raise CacheUnavailable(str(exc)) from exc
+        self._answered()
+        return result
+
+    def ping(self) -> bool:
+        """Redis answers now (``/readyz``), whatever the process last saw."""
+        try:
+            answered = bool(self._cache.get_client(None).ping())
+        except cache_unavailable_errors():
+            return False
+        if answered:
+            self._answered()
+        return answered
+
+    def get(self, key, default=None, version=None):
+        return self._copy(super().get, key, default, version, missing=default)
+
+    def get_many(self, keys, version=None):
+        return self._copy(super().get_many, keys, version, missing={})
+
+    def has_key(self, key, version=None):
+        return self._copy(super().has_key, key, version, missing=False)
+
+    def set(self, key, value, timeout=DEFAULT_TIMEOUT, version=None):
+        self._copy(super().set, key, value, timeout, version)
+
+    def set_many(self, data, timeout=DEFAULT_TIMEOUT, version=None):
+        failed = list(data)
+        return self._copy(super().set_many, data, timeout, version, missing=failed)
+
+    def touch(self, key, timeout=DEFAULT_TIMEOUT, version=None):
+        return self._copy(super().touch, key, timeout, version, missing=False)
+
+    def delete(self, key, version=None):
+        return self._copy(super().delete, key, version, missing=False)
+
+    def delete_many(self, keys, version=None):
+        self._copy(super().delete_many, keys, version)
+
+    def add(self, key, value, timeout=DEFAULT_TIMEOUT, version=None):
+        return self._needed(super().add, key, value, timeout, version)
+
+    def incr(self, key, delta=1, version=None):
+        return self._needed(super().incr, key, delta, version)
+
+    def clear(self):
+        return self._needed(super().clear)

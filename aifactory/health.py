@@ -1,6 +1,7 @@
 """Health endpoints for a load balancer or a monitor: ``/healthz`` (the process
 answers; touches no database) and ``/readyz`` (the database answers, and the cache
-table exists where the database cache is used).
+does: its table exists where the database cache is used, Redis answers a ``PING``
+where ``DJANGO_CACHE_URL`` names it).
 
 Readiness is about this instance only. The task queue is shared by every instance: a
 backlog (PDFs at a deadline) or stopped workers would fail every instance at once and
@@ -17,11 +18,12 @@ error text): 200 when all passed, 503 otherwise.
 import logging
 
 from django.conf import settings
+from django.core.cache import caches
 from django.core.cache.backends.db import DatabaseCache
 from django.db import DatabaseError, connection
 from django.http import HttpResponseNotAllowed, JsonResponse
 
-from aifactory import metrics
+from aifactory import caching, metrics
 
 logger = logging.getLogger(__name__)
 
@@ -34,6 +36,18 @@ def check_database() -> bool:
     with connection.cursor() as cursor:
         cursor.execute("SELECT 1")
         return cursor.fetchone() == (1,)
+
+
+def check_cache() -> bool:
+    """Every Redis cache answers (a stopped Redis does not fail the pages, which go
+    on without it, but it fails the rate-limited forms and puts every session
+    read on the database), and every database cache's table exists."""
+    redis_answers = all(
+        caches[alias].ping()
+        for alias, params in settings.CACHES.items()
+        if params["BACKEND"] == caching.REDIS_BACKEND
+    )
+    return redis_answers and check_cache_table()
 
 
 def check_cache_table() -> bool:
@@ -51,7 +65,7 @@ def check_cache_table() -> bool:
 
 READINESS_CHECKS = {
     "database": check_database,
-    "cache": check_cache_table,
+    "cache": check_cache,
 }
 
 

@@ -257,6 +257,11 @@ LOGOUT_REDIRECT_URL = "login"
 # Who answers questions about personal data (the operator's data-protection contact:
 # an e-mail address or a web address), named on the privacy notice (/privacy/).
 PRIVACY_CONTACT = env_str("DJANGO_PRIVACY_CONTACT", default="")
+# Where people report an accessibility problem or ask for content in another form
+# (an e-mail or web address), named on the accessibility statement
+# (/accessibility/); unset, the statement sends them to the privacy contact's
+# address if there is one, else to the help desk.
+ACCESSIBILITY_CONTACT = env_str("DJANGO_ACCESSIBILITY_CONTACT", default="")
 
 LANGUAGE_CODE = "en-gb"
 # The interface's languages: English (the portal's, and the default), German, French.

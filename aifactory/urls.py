@@ -14,6 +14,7 @@ urlpatterns = [
     path("accounts/settings/data.zip", accounts.account_data, name="account_data"),
     path("accounts/settings/delete/", accounts.account_delete, name="account_delete"),
     path("privacy/", public.privacy, name="privacy"),
+    path("accessibility/", public.accessibility, name="accessibility"),
     # The language switch for visitors who are not signed in (Django's set_language).
     path("i18n/", include("django.conf.urls.i18n")),
     path(

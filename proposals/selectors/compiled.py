@@ -43,12 +43,22 @@ class _Compiled:
 
 class CompiledQuery:
     """The first row of ``build(*PLACEHOLDERS[:n])`` as a model instance, its SQL
-    compiled at the first call for the database in use and reused after."""
+    compiled at the first call for the database in use and reused after (or
+    before the first call, by :meth:`compile_all`: a gunicorn worker's warm-up)."""
+
+    every: list[CompiledQuery] = []
 
     def __init__(self, build: Callable[..., QuerySet], arity: int) -> None:
         self.build = build
         self.arity = arity
         self._by_vendor: dict[str, _Compiled] = {}
+        CompiledQuery.every.append(self)
+
+    @classmethod
+    def compile_all(cls) -> None:
+        """Compile every query made so far for the database in use."""
+        for query in cls.every:
+            query._compiled()
 
     def _compiled(self) -> _Compiled:
         found = self._by_vendor.get(connection.vendor)

@@ -1,5 +1,6 @@
 """Pages for people who have not started yet: the landing page, the "first five
-minutes" guide, the glossary and the privacy notice. Readable without an account."""
+minutes" guide, the glossary, the privacy notice and the accessibility statement.
+Readable without an account."""
 
 from django.conf import settings
 from django.contrib.staticfiles import finders
@@ -7,6 +8,7 @@ from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.views.decorators.http import require_GET
 
+from proposals import accessibility as statement
 from proposals import retention, selectors
 from proposals.assess import terms_from_db
 from proposals.domain.calls import calls, preparation
@@ -64,5 +66,20 @@ def privacy(request):
         {
             "expiring": retention.expiring(),
             "contact": settings.PRIVACY_CONTACT,
+        },
+    )
+
+
+@require_GET
+def accessibility(request):
+    """The accessibility statement: conformance as the project's own browser tests
+    show it, the known gaps, the contact and the statement's date
+    (proposals/accessibility.py)."""
+    return TemplateResponse(
+        request,
+        "accessibility.html",
+        {
+            "statement": statement,
+            "contact": settings.ACCESSIBILITY_CONTACT or settings.PRIVACY_CONTACT,
         },
     )

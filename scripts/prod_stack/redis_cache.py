@@ -4,10 +4,15 @@ Debian's ``redis-server`` on loopback, ``check --deploy`` clean with
 restarted with it. Then: whoever was signed in stays signed in (sessions become
 ``cached_db``), the session is kept in Redis, the password-reset limit counts on
 both instances together, and a Redis restart (this one keeps nothing on disk)
-signs nobody out and costs no request an error."""
+signs nobody out and costs no request an error. Last, Redis stopped: ``/readyz``
+answers 503 naming the cache on both instances, the signed-in applicant's pages
+and autosaves go on (sessions from the database), the password-reset form answers
+the 503 page that names the cache, and all is ready again once Redis is back."""
 
 from __future__ import annotations
 
+import http.client
+import json
 import os
 import signal
 import subprocess
@@ -44,6 +49,50 @@ def _restart_instances(stack: Stack, env: dict[str, str]) -> None:
         )
     for port in stack.web_ports.values():
         wait_for(f"gunicorn on {port} with Redis", lambda p=port: stack._listening(p))
+
+
+def _readiness(stack: Stack, name: str) -> tuple[int, dict]:
+    conn = http.client.HTTPConnection("127.0.0.1", stack.web_ports[name], timeout=10)
+    conn.request("GET", "/readyz")
+    response = conn.getresponse()
+    checks = json.loads(response.read())["checks"]
+    conn.close()
+    return response.status, checks
+
+
+def redis_stopped(stack, server, browser, typist) -> None:
+    """Redis stopped: each piece fails in its defined way, nothing answers 500."""
+    server.stop()
+    for name in stack.web_ports:
+        status, checks = _readiness(stack, name)
+        check(
+            (status, checks) == (503, {"database": True, "cache": False}),
+            f"{name}: /readyz with Redis stopped answered {status} {checks}",
+        )
+    for via in stack.web_ports:
+        browser.page("/proposals/", via=via)  # signed in: the session from the database
+    typist.save("Saved while Redis was stopped.", via="nginx")
+    stranger = Browser(stack)
+    via = next(iter(stack.web_ports))
+    action, fields = form_with(
+        stranger.page("/accounts/password_reset/", via=via), "email"
+    )
+    fields["email"] = "nobody-during-the-outage@example.org"
+    response, data = stranger.post(
+        action or "/accounts/password_reset/", fields, via=via
+    )
+    check(
+        response.status == 503 and b"cache" in data,
+        f"a password reset with Redis stopped answered {response.status}",
+    )
+    server.start()
+    stack.processes["redis"] = server.process
+    for name in stack.web_ports:
+        wait_for(
+            f"{name} ready again with Redis back",
+            lambda n=name: _readiness(stack, n)[0] == 200,
+        )
+    typist.save("Saved with Redis back.", via="nginx")
 
 
 def _session_keys(server: RedisServer) -> int:
@@ -109,6 +158,7 @@ def instances_on_redis(stack: Stack, browser: Browser, typist: Typist) -> dict:
         "the save after the Redis restart is not on the page",
     )
     check(_session_keys(server) >= 1, "the session was not kept in Redis again")
+    redis_stopped(stack, server, browser, typist)
     figures = {"password resets over both instances": " ".join(map(str, answers))}
     for label, value in figures.items():
         print(f"    {label}: {value}", flush=True)

@@ -2,6 +2,7 @@
 jitter, and gunicorn itself reads it that way; the application is preloaded, and each
 instance has its own control socket (issue 24)."""
 
+import json
 import os
 import runpy
 import signal
@@ -11,6 +12,7 @@ import sys
 import time
 import urllib.request
 from pathlib import Path
+from types import SimpleNamespace
 
 from gunicorn.config import Config
 from prometheus_client import CollectorRegistry
@@ -137,3 +139,103 @@ def _get(port: int) -> str:
             if time.monotonic() > deadline:
                 raise
             time.sleep(0.1)
+
+
+# Warm workers, replaced one at a time (issue 33) -----------------------------------
+
+
+def _hooks(monkeypatch, **env) -> dict:
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    return runpy.run_path(str(CONF))
+
+
+def _server(workers: int, max_requests: int):
+    return SimpleNamespace(
+        cfg=SimpleNamespace(max_requests=max_requests, preload_app=False),
+        WORKERS={},
+        num_workers=workers,
+        slots_started=set(),
+    )
+
+
+def _fork(hooks, server, pid: int):
+    worker = SimpleNamespace(max_requests=None)
+    hooks["pre_fork"](server, worker)
+    server.WORKERS[pid] = worker
+    return worker
+
+
+def test_an_instance_s_workers_are_recycled_one_at_a_time(monkeypatch):
+    """Five workers of an instance, 1,000 requests each: the first ones' limits are
+    spaced by a fifth of that (so under an even load one is replaced at a time),
+    and a replacement keeps its slot's place with the plain limit."""
+    hooks = _hooks(monkeypatch)
+    server = _server(workers=5, max_requests=1000)
+    first = [_fork(hooks, server, pid) for pid in range(5)]
+    limits = sorted(w.max_requests for w in first)
+    assert limits[0] >= 1000 and limits[-1] <= 1000 + 4 * 200 + 50
+    assert min(b - a for a, b in zip(limits, limits[1:], strict=False)) >= 150
+    # The worker in slot 2 reached its limit; its replacement takes the slot.
+    recycled = next(pid for pid, w in server.WORKERS.items() if w.metrics_slot == 2)
+    del server.WORKERS[recycled]
+    replacement = _fork(hooks, server, 99)
+    assert replacement.metrics_slot == 2
+    assert 1000 <= replacement.max_requests <= 1050
+
+
+def test_staggering_can_be_turned_off(monkeypatch):
+    hooks = _hooks(monkeypatch, GUNICORN_STAGGER="0")
+    worker = _fork(hooks, _server(workers=5, max_requests=1000), 1)
+    assert worker.max_requests is None  # gunicorn's own random jitter stays
+
+
+WARM_CHECK = """
+import json, django
+django.setup()
+from django.db import connection
+from django.template import engines
+from django.urls import get_resolver
+from django.utils.translation import trans_real
+from proposals.selectors.compiled import CompiledQuery
+
+def state():
+    loader = engines["django"].engine.template_loaders[0].loaders[0]  # partials, cached
+    return {
+        "urls": get_resolver()._populated,
+        "templates": sorted(loader.get_template_cache),
+        "queries": [connection.vendor in q._by_vendor for q in CompiledQuery.every],
+        "languages": sorted(trans_real._translations),
+    }
+
+before = state()
+from aifactory import warmup
+warmup.warm_code()
+print(json.dumps({"before": before, "after": state()}))
+"""
+
+
+def test_the_warm_up_builds_what_a_worker_s_first_requests_built(tmp_path):
+    """After ``warm_code`` (in the arbiter, before forking) the URL configuration
+    is loaded, the wizard's templates compiled, its compiled queries compiled and
+    the German and French catalogues loaded: none of it is left to a worker's
+    first request."""
+    env = dict(
+        os.environ,
+        DJANGO_SETTINGS_MODULE="aifactory.settings",
+        DJANGO_DEBUG="0",
+        DJANGO_SECRET_KEY="x" * 50,
+        DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}",
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", WARM_CHECK],
+        cwd=CONF.parent, env=env, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    states = json.loads(done.stdout.strip().splitlines()[-1])
+    before, after = states["before"], states["after"]
+    assert not before["urls"] and after["urls"]
+    assert "proposals/wizard.html" not in before["templates"]
+    assert {"proposals/wizard.html", "base.html", "503.html"} <= set(after["templates"])
+    assert after["queries"] and all(after["queries"])
+    assert {"de", "fr"} <= set(after["languages"])

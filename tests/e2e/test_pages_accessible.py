@@ -86,6 +86,7 @@ PAGES = {
         ("landing", lambda p: reverse("home")),
         ("glossary", lambda p: reverse("proposals:glossary")),
         ("privacy", lambda p: reverse("privacy")),
+        ("accessibility", lambda p: reverse("accessibility")),
     ],
     "staff": [
         ("queue", lambda p: reverse("proposals:review_queue")),

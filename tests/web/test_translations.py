@@ -227,6 +227,7 @@ def _anonymous_pages(ctx):
         ("guide", reverse("proposals:guide")),
         ("rules", reverse("proposals:rules")),
         ("privacy", reverse("privacy")),
+        ("accessibility", reverse("accessibility")),
         ("login", reverse("login")),
         ("signup", reverse("signup")),
         ("signup_done", reverse("signup_done")),
@@ -336,6 +337,7 @@ def test_every_page_is_walked():
 _ROOT_NAMES = {
     "home",
     "privacy",
+    "accessibility",
     "login",
     "signup",
     "signup_done",
