@@ -64,6 +64,12 @@ from .review import (
     StatusChange,
     TechnicalAssessment,
 )
+from .routes import (
+    AccessRoute,
+    AiFactory,
+    Cutoff,
+    ProposalRoute,
+)
 from .team import (
     FORMER_MEMBER,
     ROLE_LABELS,
@@ -77,6 +83,10 @@ from .team import (
 )
 
 __all__ = [
+    "AccessRoute",
+    "AiFactory",
+    "Cutoff",
+    "ProposalRoute",
     "MAX_GPU_HOURS",
     "MAX_GPUS",
     "MAX_HOURS_PER_JOB",
