@@ -12,7 +12,6 @@ from zoneinfo import ZoneInfo
 
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
-from icalendar import Calendar, Event
 
 from proposals import localization, selectors
 from proposals.assess import catalogue_from_db, countries_from_db, terms_from_db
@@ -21,14 +20,12 @@ from proposals.domain.i18n import join_or
 from proposals.domain.numbers import grouped
 from proposals.domain.router import (
     WARN_DAYS,
-    Cutoff,
     Decision,
     Profile,
-    Route,
-    RouteData,
     proposal_route,
     route_profile,
 )
+from proposals.domain.routes import Cutoff, Route, RouteData
 from proposals.domain.terms import unit_label
 
 PRODID = "-//AI Factory proposal wizard//Cut-offs//EN"
@@ -172,6 +169,8 @@ def calendar(
     """An iCalendar feed: one VEVENT per cut-off (UID stable across feeds, DTSTAMP
     the time the feed was made, in UTC; the start with its published zone, or the
     published date alone as an all-day event), with the route and a link."""
+    from icalendar import Calendar, Event  # only the feeds need it
+
     cal = Calendar()
     cal.add("prodid", PRODID)
     cal.add("version", "2.0")

@@ -1,7 +1,7 @@
 """The routes and cut-offs as the router reads them (three queries, no caching:
 the admin's edits apply from the next page load)."""
 
-from proposals.domain.router import RouteData, load_routes
+from proposals.domain.routes import RouteData, load_routes
 from proposals.models import AccessRoute, Cutoff, ProposalRoute
 
 ROUTE_FIELDS = [

@@ -116,13 +116,14 @@ def cutoffs_ics(request):
 @login_required
 @require_GET
 def proposal_cutoff_ics(request, pk):
-    """The next cut-off of a proposal's route, to add to a calendar."""
+    """The next cut-off of a proposal's route, to add to a calendar (without one,
+    back to the proposal: the sidebar offers the link only when there is one)."""
     proposal = member_proposal(request, pk, may=Capability.READ, children=False)
     data = selectors.routes_data()
     route = routing.route_of(proposal, data)
     upcoming = data.next_cutoff(route.slug, timezone.now()) if route else None
     if upcoming is None:
-        raise Http404("No published cut-off for this proposal's route.")
+        return redirect(proposal)
     body = routing.calendar(
         [upcoming],
         data,

@@ -13,16 +13,14 @@ import pytest
 from proposals.domain.countries import eligible_countries, names
 from proposals.domain.estimate import DEFAULT_MFU_PCT, FLOPS_PER_TOKEN
 from proposals.domain.router import (
-    Cutoff,
     Profile,
-    RouteData,
     decide,
     in_unit,
-    load_routes,
     proposal_route,
     route_profile,
     vendor,
 )
+from proposals.domain.routes import Cutoff, RouteData, load_routes
 from proposals.domain.terms import default_terms, unverified
 from proposals.domain.tiers import INDUSTRIAL, tier_for_hours
 

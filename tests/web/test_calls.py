@@ -161,7 +161,7 @@ def test_a_proposal_adds_its_next_cut_off_to_a_calendar(user_client, user, route
     route = AccessRoute.objects.get(slug="ai-for-science")
     proposal = ProposalFactory(owner=user, call_family="ai_for_science")
     url = reverse("proposals:proposal_cutoff_ics", args=[proposal.pk])
-    assert user_client.get(url).status_code == 404
+    assert user_client.get(url).url == proposal.get_absolute_url()
     add_cutoff(route, timezone.now() - timedelta(days=3))
     upcoming = add_cutoff(route, timezone.now() + timedelta(days=30))
     add_cutoff(route, timezone.now() + timedelta(days=60))
