@@ -300,7 +300,7 @@ def decide(
     upcoming = data.next_cutoff(route.slug, now)
     late = False
     if route.continuous:
-        notes.append(_("Open all year: no cut-off."))
+        notes.append(_marked(_("Open all year: no cut-off."), route, "continuous"))
     elif upcoming is None and cutoffs:
         against.append(
             _("Its last published cut-off, {date}, has passed.").format(
@@ -313,7 +313,13 @@ def decide(
         late = True
         notes.append(_("Its next cut-off is after the date you need the compute."))
     if route.access:
-        notes.append(_("Typical time to access: {access}").format(access=route.access))
+        notes.append(
+            _marked(
+                _("Typical time to access: {access}").format(access=route.access),
+                route,
+                "access",
+            )
+        )
 
     return Decision(
         route=route,
@@ -325,6 +331,15 @@ def decide(
         estimated=estimated,
         late=late,
     )
+
+
+def _marked(text: str, route: Route, fact: str) -> str:
+    """``text`` with "(unverified)" when no public document states ``fact``."""
+    source = route.sources.get(fact)
+    if source is not None and source.verified:
+        return text
+    marker = _("(unverified)")
+    return f"{text} {marker}"
 
 
 def _unit(family: FamilyTerms, route: Route) -> str:

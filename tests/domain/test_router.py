@@ -276,3 +276,23 @@ def test_cut_off_without_a_time_counts_the_whole_day():
     start = datetime(2027, 3, 28, 0, 0, tzinfo=zone)
     # 23 hours: the clocks go forward that night.
     assert cutoff.moment.astimezone(UTC) - start.astimezone(UTC) == timedelta(hours=23)
+
+
+def test_docs_list_every_route_cut_off_and_source():
+    text = open("docs/calls.md", encoding="utf-8").read()
+    for route in DATA.routes:
+        assert f"`{route.slug}`" in text
+        for source in route.sources.values():
+            assert source.source in text, (route.slug, source.source)
+    for cutoff in DATA.cutoffs:
+        assert cutoff.source in text and cutoff.date.isoformat() in text
+
+
+def test_unverified_terms_say_so_where_shown():
+    fitting, _ = run(company(gpu_hours=100))
+    shown = [d for d in fitting if d.route.continuous]
+    assert shown
+    for decision in shown:
+        source = decision.route.sources.get("continuous")
+        (note,) = [r for r in decision.reasons if "Open all year" in r]
+        assert ("(unverified)" in note) is (source is None or not source.verified)
