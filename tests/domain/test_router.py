@@ -24,9 +24,9 @@ from proposals.domain.routes import Cutoff, RouteData, load_routes
 from proposals.domain.terms import default_terms, unverified
 from proposals.domain.tiers import INDUSTRIAL, tier_for_hours
 
-from .builders import catalogue
+from .builders import ROOT, catalogue
 
-DATA = load_routes("fixtures/routes.json")
+DATA = load_routes(ROOT / "fixtures" / "routes.json")
 TERMS = default_terms()
 NOW = datetime(2026, 12, 5, 12, tzinfo=UTC)
 INDUSTRIAL_MODES = TERMS[INDUSTRIAL].modes
@@ -279,7 +279,7 @@ def test_cut_off_without_a_time_counts_the_whole_day():
 
 
 def test_docs_list_every_route_cut_off_and_source():
-    text = open("docs/calls.md", encoding="utf-8").read()
+    text = (ROOT / "docs" / "calls.md").read_text(encoding="utf-8")
     for route in DATA.routes:
         assert f"`{route.slug}`" in text
         for source in route.sources.values():
