@@ -52,6 +52,8 @@ ACCELERATORS = Labels(
 )
 EXPERIENCE_ORDER = ("none", "some", "proven")
 WARN_DAYS = 7  # a cut-off closer than this is shown with a warning
+# Days before a cut-off that the team of a draft not yet sent for review is mailed.
+REMINDER_DAYS = (14, 3)
 
 
 @dataclass(frozen=True)

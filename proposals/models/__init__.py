@@ -68,6 +68,7 @@ from .routes import (
     AccessRoute,
     AiFactory,
     Cutoff,
+    CutoffReminder,
     ProposalRoute,
 )
 from .team import (
@@ -86,6 +87,7 @@ __all__ = [
     "AccessRoute",
     "AiFactory",
     "Cutoff",
+    "CutoffReminder",
     "ProposalRoute",
     "MAX_GPU_HOURS",
     "MAX_GPUS",

@@ -163,3 +163,26 @@ class ProposalRoute(models.Model):
 
     def __str__(self):
         return f"{self.proposal_id} on {self.route}"
+
+
+class CutoffReminder(models.Model):
+    """A reminder mail sent to a proposal's team ``days_before`` a cut-off (kept
+    so that each is sent once)."""
+
+    proposal = models.ForeignKey(
+        Proposal, on_delete=models.CASCADE, related_name="cutoff_reminders"
+    )
+    cutoff = models.ForeignKey(Cutoff, on_delete=models.CASCADE, related_name="+")
+    days_before = models.PositiveSmallIntegerField()
+    sent_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["proposal", "cutoff", "days_before"],
+                name="cutoff_reminder_once",
+            )
+        ]
+
+    def __str__(self):
+        return f"{self.proposal_id}: {self.days_before} days before {self.cutoff}"

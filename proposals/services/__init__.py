@@ -69,7 +69,7 @@ from .review import (
     staff_group_grant_rights,
 )
 from .revisions import RevisionConflict, canonical
-from .routes import proposal_create_on_route
+from .routes import cutoff_reminders_send, proposal_create_on_route
 from .rows import (
     ROW_MODELS,
     ROW_OPERATIONS,
@@ -107,6 +107,7 @@ from .team import (
 )
 
 __all__ = [
+    "cutoff_reminders_send",
     "proposal_create_on_route",
     "TeamError",
     "invitation_accept",
