@@ -216,3 +216,10 @@ def test_time_of_a_cut_off_without_one_published(client, routes):
     )
     page = client.get(reverse("proposals:calls"), science_answers())
     assert "(no time published)" in page.text
+
+
+def test_a_new_proposal_and_the_guide_lead_to_the_router(user_client, routes):
+    router = reverse("proposals:calls")
+    for url in (reverse("proposals:create"), reverse("proposals:guide")):
+        page = user_client.get(url)
+        assert f'href="{router}"' in page.text
