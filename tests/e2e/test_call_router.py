@@ -72,3 +72,44 @@ def vendor_of(cluster):
     from proposals.assess import catalogue_from_db
 
     return vendor(catalogue_from_db()[cluster.slug])
+
+
+def test_the_sidebar_warns_and_chromium_downloads_the_cut_off(
+    browser, live_server, routes, tmp_path
+):
+    from datetime import date, timedelta
+
+    from django.utils import timezone
+    from icalendar import Calendar
+
+    from proposals.models import Cutoff
+    from tests.e2e.test_input_trust import log_in
+    from tests.factories import ProposalFactory
+
+    user = UserFactory()
+    route = AccessRoute.objects.get(slug="ai-for-science")
+    proposal = ProposalFactory(owner=user, call_family=route.family)
+    soon = timezone.localtime(timezone.now() + timedelta(days=4))
+    cutoff = Cutoff.objects.create(
+        route=route,
+        date=soon.date(),
+        time=soon.time().replace(hour=10, minute=0, second=0, microsecond=0),
+        zone="Europe/Brussels",
+        source="test",
+        checked=date(2026, 12, 5),
+    )
+    context = browser.new_context(accept_downloads=True)
+    page = context.new_page()
+    log_in(page, live_server.url, user.username)
+    page.goto(f"{live_server.url}/proposals/{proposal.pk}/organisation/")
+    card = page.get_by_test_id("sidebar-cutoff")
+    expect(card).to_contain_text(route.label)
+    expect(card.get_by_test_id("cutoff-soon")).to_be_visible()
+    with page.expect_download() as info:
+        card.get_by_role("link", name="Add to calendar").click()
+    saved = tmp_path / "cutoff.ics"
+    info.value.save_as(saved)
+    (event,) = Calendar.from_ical(saved.read_bytes()).walk("VEVENT")
+    assert event.decoded("dtstart").date() == cutoff.date
+    assert route.label in str(event["summary"])
+    context.close()
