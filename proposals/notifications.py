@@ -368,3 +368,17 @@ def withdrawal_to_staff(*, change, state=None) -> list[Mail]:
     return _messages(
         "review_withdrawn", context, handler_or_staff(proposal=proposal, state=state)
     )
+
+
+def cutoff_reminder_to_team(*, proposal, route, cutoff, days: int) -> list[Mail]:
+    """Remind the team (those who did not switch the proposal's mail off) that
+    its route's next cut-off is ``days`` away and the draft is not sent yet."""
+    context = {
+        "proposal": proposal,
+        "route": route.label,
+        "moment": cutoff.moment if cutoff.time is not None else cutoff.date,
+        "timed": cutoff.time is not None,
+        "days": days,
+        "url": site_url(proposal.get_absolute_url()),
+    }
+    return _messages("cutoff_reminder", context, team_addresses(proposal))

@@ -1,8 +1,8 @@
 from django.urls import path, re_path
 
 from proposals.http import MAX_DIGITS
-from proposals.views import charts as chart_views
 from proposals.views import (
+    calls,
     exports,
     planning,
     proposals,
@@ -14,6 +14,7 @@ from proposals.views import (
     staff_diff,
     wizard,
 )
+from proposals.views import charts as chart_views
 from proposals.views import paste as paste_views
 from proposals.views import team as team_views
 from proposals.views import training_logs as log_views
@@ -24,6 +25,14 @@ urlpatterns = [
     path("rules/", reference.rule_reference, name="rules"),
     path("glossary/", public.glossary, name="glossary"),
     path("start/", public.guide, name="guide"),
+    path("calls/", calls.calls, name="calls"),
+    path("calls/cutoffs.ics", calls.cutoffs_ics, name="cutoffs_ics"),
+    path("calls/<slug:route>/start/", calls.calls_start, name="calls_start"),
+    path(
+        "proposals/<int:pk>/cutoff.ics",
+        calls.proposal_cutoff_ics,
+        name="proposal_cutoff_ics",
+    ),
     path("proposals/", proposals.proposal_list, name="list"),
     path("proposals/new/", proposals.proposal_create, name="create"),
     path("proposals/<int:pk>/", proposals.proposal_detail, name="detail"),

@@ -7,10 +7,13 @@ from django.utils.translation import gettext_lazy, pgettext_lazy
 from proposals.domain.countries import STATUS_LABELS
 from proposals.domain.terms import unverified
 from proposals.models import (
+    AccessRoute,
+    AiFactory,
     CallFamily,
     CallMode,
     Cluster,
     CountryEligibility,
+    Cutoff,
     GpuModel,
 )
 
@@ -169,3 +172,34 @@ class CountryEligibilityAdmin(admin.ModelAdmin):
             for a in obj.associations or ()
             if isinstance(a, dict)
         )
+
+
+class CutoffInline(admin.TabularInline):
+    model = Cutoff
+    extra = 0
+    fields = ["date", "time", "zone", "systems", "source", "checked"]
+
+
+@admin.register(AccessRoute)
+class AccessRouteAdmin(admin.ModelAdmin):
+    """Routes to AI compute and their cut-offs (the router and the calendar read
+    them from the next page load). A fact whose source starts with "Unverified" is
+    listed as such."""
+
+    list_display = ["label", "slug", "family", "mode", "continuous", "unverified"]
+    readonly_fields = ["unverified"]
+    filter_horizontal = ["systems"]
+    inlines = [CutoffInline]
+
+    @admin.display(description=gettext_lazy("unverified (no public document found)"))
+    def unverified(self, obj):
+        return unverified_facts(obj.sources)
+
+
+@admin.register(AiFactory)
+class AiFactoryAdmin(admin.ModelAdmin):
+    """The AI Factories and their systems: one in production links to its catalogue
+    entry; one not yet in production says when it is expected."""
+
+    list_display = ["name", "country", "system", "in_production", "expected", "checked"]
+    list_filter = ["in_production"]

@@ -65,6 +65,13 @@ from .review import (
     StatusChange,
     TechnicalAssessment,
 )
+from .routes import (
+    AccessRoute,
+    AiFactory,
+    Cutoff,
+    CutoffReminder,
+    ProposalRoute,
+)
 from .team import (
     FORMER_MEMBER,
     ROLE_LABELS,
@@ -78,6 +85,11 @@ from .team import (
 )
 
 __all__ = [
+    "AccessRoute",
+    "AiFactory",
+    "Cutoff",
+    "CutoffReminder",
+    "ProposalRoute",
     "MAX_GPU_HOURS",
     "MAX_GPUS",
     "MAX_HOURS_PER_JOB",

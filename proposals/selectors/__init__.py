@@ -64,6 +64,7 @@ from .review import (
     review_team,
     staff_members,
 )
+from .routes import route_of_proposal, routes_data
 from .rows import (
     attach_rows,
 )
@@ -81,6 +82,8 @@ from .together import (
 )
 
 __all__ = [
+    "route_of_proposal",
+    "routes_data",
     "Conflict",
     "conflict_between",
     "conflict_of",

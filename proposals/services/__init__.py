@@ -73,6 +73,7 @@ from .review import (
     staff_group_grant_rights,
 )
 from .revisions import RevisionConflict, canonical
+from .routes import cutoff_reminders_send, proposal_create_on_route
 from .rows import (
     ROW_MODELS,
     ROW_OPERATIONS,
@@ -110,6 +111,8 @@ from .team import (
 )
 
 __all__ = [
+    "cutoff_reminders_send",
+    "proposal_create_on_route",
     "TeamError",
     "invitation_accept",
     "invitation_revoke",

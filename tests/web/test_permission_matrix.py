@@ -89,6 +89,7 @@ def _row(step, kind, operation, row=None):
 MATRIX = [
     Entry("proposals:detail", get=C.READ),
     Entry("proposals:edit", get=C.READ),
+    Entry("proposals:proposal_cutoff_ics", get=C.READ),
     *[
         Entry(
             "proposals:step",

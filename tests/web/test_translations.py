@@ -3,6 +3,9 @@ page shows a string left in English (tests/web/translation_check.py says how tha
 detected). How the language is chosen, and the e-mails and portal text, are in
 test_language_choice.py."""
 
+import datetime
+from datetime import timedelta
+
 import pytest
 from django.apps import apps
 from django.contrib.auth.models import User
@@ -13,7 +16,7 @@ from django.utils import timezone
 
 from proposals import services
 from proposals.domain.sections import STEP_SLUGS
-from proposals.models import Membership, Proposal
+from proposals.models import AccessRoute, Cutoff, Membership, Proposal
 from tests.web import translation_check as check
 
 # Catalogues ------------------------------------------------------------------------
@@ -217,7 +220,16 @@ NOT_PAGES = {
     "proposals:landing": "a redirect after login",
     "proposals:detail": "a redirect to the current step",
     "proposals:edit": "a redirect to the first step",
+    "proposals:cutoffs_ics": "an iCalendar file (parsed in test_calls)",
+    "proposals:proposal_cutoff_ics": "an iCalendar file (parsed in test_calls)",
 }
+# The call router's answers: an academic in the Netherlands (a route fits, another
+# does not, a cut-off is shown).
+ROUTER_ANSWERS = (
+    "organisation_kind=academic&country=NL&work=research&accelerator=any"
+    "&experience=some&gpu_hours=20000&zone=Europe/Berlin"
+)
+_routes = __import__("proposals.migrations.0040_routes", fromlist=["load"])
 
 
 def _anonymous_pages(ctx):
@@ -225,6 +237,8 @@ def _anonymous_pages(ctx):
         ("home", reverse("home")),
         ("glossary", reverse("proposals:glossary")),
         ("guide", reverse("proposals:guide")),
+        ("calls", reverse("proposals:calls")),
+        ("calls-answered", reverse("proposals:calls") + "?" + ROUTER_ANSWERS),
         ("rules", reverse("proposals:rules")),
         ("privacy", reverse("privacy")),
         ("accessibility", reverse("accessibility")),
@@ -245,6 +259,12 @@ def _applicant_pages(ctx):
     pages = [
         ("list", reverse("proposals:list")),
         ("create", reverse("proposals:create")),
+        (
+            "calls_start",
+            reverse("proposals:calls_start", args=["ai-for-science"])
+            + "?"
+            + ROUTER_ANSWERS,
+        ),
         ("account_settings", reverse("account_settings")),
         ("account_delete", reverse("account_delete")),
         ("password_change", reverse("password_change")),
@@ -407,6 +427,15 @@ def demo(catalogue):
     )
     token = services.team_invite(
         proposal=draft, by=owner, email="invited@example.eu", role="viewer"
+    )
+    # The routes, and a cut-off within a week (the router and the sidebar show it).
+    _routes.load_routes(apps, None)
+    Cutoff.objects.create(
+        route=AccessRoute.objects.get(slug="ai-for-science"),
+        date=(timezone.now() + timedelta(days=5)).date(),
+        time=datetime.time(10),
+        source="test",
+        checked=datetime.date(2026, 12, 5),
     )
     return {"sent": sent, "draft": draft, "member": member, "token": token}
 
