@@ -221,9 +221,18 @@ def job_row(job: Job) -> tuple[dict | None, str]:
 
 def _bounded(key: str, value, what: str) -> tuple[Decimal | None, str]:
     bound = BOUNDS[key]
-    number = Decimal(str(value)).quantize(
-        Decimal(1).scaleb(-bound.places), rounding=ROUND_HALF_UP
-    )
+    number = Decimal(str(value))
+    if number.is_nan():
+        return None, gettext("{what}: not a number").format(what=what)
+    # Far past a bound, refused before it is rounded: rounding a number of more
+    # digits than the context holds (or infinity) is itself an error. Within one
+    # unit of a bound it is rounded first, then compared, as always.
+    if number > bound.high + 1 or number < bound.low - 1:
+        why = bound.why_high if number > bound.high else bound.why_low
+        return None, gettext("{what} {number}: {why}").format(
+            what=what, number=number, why=why
+        )
+    number = number.quantize(Decimal(1).scaleb(-bound.places), rounding=ROUND_HALF_UP)
     if number < bound.low:
         return None, gettext("{what} {number}: {why}").format(
             what=what, number=number, why=bound.why_low
