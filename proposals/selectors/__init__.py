@@ -76,6 +76,7 @@ from .together import (
     presence_of,
     present_others,
     revision_authors,
+    row_ids_of,
     stamps_by_path,
 )
 
@@ -137,6 +138,7 @@ __all__ = [
     "person_name",
     "presence_of",
     "present_others",
+    "row_ids_of",
     "stamps_by_path",
     "revision_authors",
 ]

@@ -129,6 +129,7 @@ def review_submit(*, proposal: Proposal, user, note: str = ""):
         info_count=counts["info"],
         findings=[finding.to_dict() for finding in assessment.findings],
         stamps=selectors.stamps_by_path(proposal=loaded),
+        row_ids=selectors.row_ids_of(proposal=loaded),
         created_by=user,
     )
     now = timezone.now()
