@@ -29,7 +29,12 @@ class QueueFilterForm(forms.Form):
     :meth:`problems` says what was ignored."""
 
     q = forms.CharField(
-        label=_("Title or organisation"), required=False, max_length=100
+        label=_("Title, organisation or person"),
+        required=False,
+        max_length=100,
+        help_text=_(
+            "A person: the applicant or a team member, by name, username or e-mail."
+        ),
     )
     show = forms.ChoiceField(
         label=_("Show"),

@@ -3,12 +3,14 @@
 import datetime
 
 from django.conf import settings
-from django.db.models import OuterRef, Q, Subquery
+from django.db.models import Exists, OuterRef, Q, Subquery, Value
+from django.db.models.functions import Concat
 from django.utils import timezone
 
 from proposals import reference_data
 from proposals.domain import response_times, workflow
 from proposals.models import (
+    Membership,
     ReviewState,
     ReviewVisit,
 )
@@ -67,6 +69,41 @@ def _late(today) -> Q:
             mode &= Q(latest_revision__tier=tier)
         late |= mode & Q(submitted_at__lt=timezone.make_aware(next_day, zone))
     return late & Q(proposal__status__in=workflow.WAITING_FOR_STAFF)
+
+
+def _person_matches(search: str, user: str, full_name: str) -> Q:
+    """``user`` (a path to a user, ``proposal__owner``) is a person ``search``
+    names: part of their username, e-mail address, or of "first last" (the
+    annotation ``full_name``)."""
+    return (
+        Q(**{f"{user}__username__icontains": search})
+        | Q(**{f"{user}__email__icontains": search})
+        | Q(**{f"{full_name}__icontains": search})
+    )
+
+
+def _full_name(user: str) -> Concat:
+    return Concat(f"{user}__first_name", Value(" "), f"{user}__last_name")
+
+
+def queue_search(queryset, search: str):
+    """Review states whose proposal's title or organisation contains ``search``,
+    or whose applicant or a team member is a person it names (see
+    :func:`_person_matches`). Filters in the queue's one query: no query of its
+    own."""
+    search = search.strip()
+    if not search:
+        return queryset
+    members = Membership.objects.annotate(member_name=_full_name("user")).filter(
+        _person_matches(search, "user", "member_name"),
+        proposal=OuterRef("proposal"),
+    )
+    return queryset.annotate(applicant_full_name=_full_name("proposal__owner")).filter(
+        Q(proposal__title__icontains=search)
+        | Q(proposal__organisation_name__icontains=search)
+        | _person_matches(search, "proposal__owner", "applicant_full_name")
+        | Exists(members)
+    )
 
 
 def review_queue(
@@ -131,10 +168,5 @@ def review_queue(
         queryset = queryset.filter(latest_revision__error_count__gt=0)
     elif has_errors is False:
         queryset = queryset.filter(latest_revision__error_count=0)
-    search = search.strip()
-    if search:
-        queryset = queryset.filter(
-            Q(proposal__title__icontains=search)
-            | Q(proposal__organisation_name__icontains=search)
-        )
+    queryset = queue_search(queryset, search)
     return queryset.order_by(*QUEUE_ORDERS.get(order, QUEUE_ORDERS["waiting"]))

@@ -1,6 +1,8 @@
 """The help desk at scale (issue 34), in Chromium: the diff compares table rows by
 identity (a moved row is one move), and the queue search finds people."""
 
+import re
+
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page, expect
 
@@ -81,3 +83,49 @@ def test_a_moved_job_row_reads_as_one_move(
     expect(jobs_section).to_contain_text("Job type 2 (pretrain) › ")
     assert serious_violations(page) == []
     page.screenshot(path=artifacts / "staff-diff-moved-row.png", full_page=True)
+
+
+def test_the_queue_search_finds_people(
+    page: Page, live_server, e2e_catalogue, artifacts
+):
+    from django.utils import timezone
+
+    from proposals.models import Membership
+
+    StaffUserFactory(username="desk")
+    olga = UserFactory(
+        username="olga",
+        first_name="Olga",
+        last_name="Virtanen",
+        email="olga@uni.example",
+    )
+    ada = UserFactory(username="ada", first_name="Ada", last_name="Lovelace")
+    ben = UserFactory(username="ben", first_name="Ben", last_name="Okafor")
+    for owner, title in ((olga, "Protein folding"), (ada, "Difference engine")):
+        proposal = ProposalFactory(owner=owner, title=title)
+        CodeEntryFactory(proposal=proposal, position=0)
+        services.review_submit(proposal=proposal, user=owner)
+    Membership.objects.create(
+        proposal=Proposal.objects.get(title="Protein folding"),
+        user=ben,
+        role="editor",
+        since=timezone.now(),
+    )
+
+    base = live_server.url
+    log_in(page, base, "desk")
+    expect(page.get_by_test_id("queue-row")).to_have_count(2)
+    search = page.get_by_label("Title, organisation or person")
+    search.fill("Okafor")  # a team member: the queue answers as one types
+    expect(page.get_by_test_id("queue-row")).to_have_count(1)
+    expect(page.get_by_test_id("queue-row")).to_contain_text("Protein folding")
+    expect(page.get_by_test_id("queue-applicant")).to_contain_text(
+        "Olga Virtanen (olga)"
+    )
+    expect(page.get_by_test_id("queue-applicant")).to_contain_text("olga@uni.example")
+    search.fill("lovelace")
+    expect(page.get_by_test_id("queue-row")).to_have_count(1)
+    expect(page.get_by_test_id("queue-row")).to_contain_text("Difference engine")
+    expect(page).to_have_url(re.compile(r"/staff/review/\?q=lovelace&"))  # shareable
+    assert serious_violations(page) == []
+    page.screenshot(path=artifacts / "staff-queue-people-search.png", full_page=True)
