@@ -5,6 +5,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from proposals.domain import workflow
+from proposals.domain.response_times import calendar_problem
 from proposals.domain.tiers import TIER_LABELS
 from proposals.models import Cluster, Proposal, ReviewComment
 
@@ -78,6 +79,7 @@ class QueueFilterForm(forms.Form):
         label=_("Sort"),
         choices=[
             ("waiting", _("Longest waiting first")),
+            ("time_left", _("Least time left first")),
             ("recent", _("Newest first")),
         ],
         required=False,
@@ -221,3 +223,29 @@ class ConflictForm(forms.Form):
             "marked, and closed to you; no staff mail about them."
         ),
     )
+
+
+class DeskSettingsForm(forms.Form):
+    """A staff member's own desk settings: the calendar their working days follow."""
+
+    holiday_calendar = forms.CharField(
+        label=_("Your public holidays"),
+        required=False,
+        max_length=16,
+        help_text=_(
+            "A country with an optional region (FI, ES-CT, DE-BY): your waiting "
+            "times and late marks skip its public holidays. Empty: the desk's."
+        ),
+    )
+
+    def clean_holiday_calendar(self) -> str:
+        code = self.cleaned_data["holiday_calendar"].strip().upper()
+        if calendar_problem(code):
+            raise forms.ValidationError(
+                _(
+                    "%(code)s is not a calendar the wizard knows: a country code "
+                    "(FI), or a country and its region (ES-CT)."
+                )
+                % {"code": code}
+            )
+        return code

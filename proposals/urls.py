@@ -11,6 +11,7 @@ from proposals.views import (
     review,
     staff,
     staff_diff,
+    staff_settings,
     wizard,
 )
 from proposals.views import paste as paste_views
@@ -86,6 +87,7 @@ urlpatterns += [
     path("staff/review/", staff.staff_queue, name="review_queue"),
     path("staff/review/queue.csv", staff.staff_queue_csv, name="review_queue_csv"),
     path("staff/conflicts/", staff.staff_conflicts, name="staff_conflicts"),
+    path("staff/settings/", staff_settings.staff_settings, name="staff_settings"),
     path(
         "staff/review/<int:pk>/handler/",
         staff.staff_assign,

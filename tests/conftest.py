@@ -28,6 +28,9 @@ _gpu_models = __import__(
     "proposals.migrations.0029_gpu_models", fromlist=["load_gpu_models"]
 )
 _terms = __import__("proposals.migrations.0010_call_terms", fromlist=["load_terms"])
+_targets = __import__(
+    "proposals.migrations.0038_deskscale_clock", fromlist=["set_targets"]
+)
 _countries = __import__(
     "proposals.migrations.0012_country_eligibility", fromlist=["load_countries"]
 )
@@ -43,6 +46,7 @@ def catalogue(db):
     _size.load_system_size(apps, None)
     _gpu_models.load_gpu_models(apps, None)
     _terms.load_terms(apps, None)
+    _targets.set_targets(apps, None)
     _countries.load_countries(apps, None)
     _associations.load_associations(apps, None)
 

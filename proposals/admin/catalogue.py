@@ -11,6 +11,7 @@ from proposals.models import (
     CallMode,
     Cluster,
     CountryEligibility,
+    DeskClosure,
     GpuModel,
 )
 
@@ -93,6 +94,7 @@ class CallModeInline(admin.StackedInline):
                     ("request_unit", "max_gpus_per_job"),
                     "durations_months",
                     ("access_working_days", "review"),
+                    "target_working_days",
                 ]
             },
         ),
@@ -169,3 +171,12 @@ class CountryEligibilityAdmin(admin.ModelAdmin):
             for a in obj.associations or ()
             if isinstance(a, dict)
         )
+
+
+@admin.register(DeskClosure)
+class DeskClosureAdmin(admin.ModelAdmin):
+    """The desk's closure days: every working-day count skips them (read with the
+    reference data, so a change shows within seconds in every process)."""
+
+    list_display = ["label", "start", "end"]
+    date_hierarchy = "start"

@@ -28,6 +28,9 @@ from .constraints import (
     MAX_MONTHS,
     MAX_TB,
 )
+from .desk import (
+    DeskClosure,
+)
 from .entries import (
     CodeEntry,
     JobType,
@@ -77,6 +80,7 @@ from .team import (
 )
 
 __all__ = [
+    "DeskClosure",
     "MAX_GPU_HOURS",
     "MAX_GPUS",
     "MAX_HOURS_PER_JOB",

@@ -50,6 +50,18 @@ class Preferences(models.Model):
         default="",
         help_text=_("The language of the wizard's pages and of its e-mails to you."),
     )
+    # Support staff only: the public holidays of their site ("ES-CT"); blank: the
+    # desk's (``DJANGO_HOLIDAY_COUNTRY``). Set on the staff's "Desk settings" page.
+    holiday_calendar = models.CharField(
+        _("Your public holidays"),
+        max_length=16,
+        blank=True,
+        default="",
+        help_text=_(
+            "A country with an optional region (FI, ES-CT, DE-BY): your waiting "
+            "times and late marks skip its public holidays. Empty: the desk's."
+        ),
+    )
     # The page language of the person's last sign-in (what their browser asked for):
     # their e-mails' language while ``language`` is blank. Not shown: it follows.
     browser_language = models.CharField(

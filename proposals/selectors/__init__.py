@@ -45,8 +45,10 @@ from .queue import (
     QUEUE_PAGE_SIZE,
     QUEUE_SHOW,
     STAFF_GROUP,
+    Clock,
     queue_late_since,
     review_queue,
+    staff_clock,
     user_is_support_staff,
 )
 from .review import (
@@ -114,7 +116,9 @@ __all__ = [
     "QUEUE_PAGE_SIZE",
     "QUEUE_SHOW",
     "STAFF_GROUP",
+    "Clock",
     "queue_late_since",
+    "staff_clock",
     "review_queue",
     "user_is_support_staff",
     "proposal_get_for_reader",

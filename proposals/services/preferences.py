@@ -5,6 +5,7 @@ import zoneinfo
 from django.conf import settings
 
 from proposals.domain.numbers import NUMBER_FORMAT_BY_NAME
+from proposals.domain.response_times import calendar_problem
 from proposals.models import Preferences
 
 
@@ -26,4 +27,18 @@ def preferences_set(
             raise ValueError(f"Unknown time zone {time_zone!r}.")
         defaults["time_zone"] = time_zone
     preferences, _ = Preferences.objects.update_or_create(user=user, defaults=defaults)
+    return preferences
+
+
+def staff_calendar_set(*, user, holiday_calendar: str) -> Preferences:
+    """Store the public-holiday calendar ``user`` (support staff) counts working
+    days on: a country with an optional subdivision (``ES-CT``), or ``""`` for the
+    desk's (``DJANGO_HOLIDAY_COUNTRY``)."""
+    code = holiday_calendar.strip().upper()
+    problem = calendar_problem(code)
+    if problem:
+        raise ValueError(problem)
+    preferences, _ = Preferences.objects.update_or_create(
+        user=user, defaults={"holiday_calendar": code}
+    )
     return preferences

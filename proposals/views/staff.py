@@ -4,7 +4,6 @@ status, comments and diff. Every page answers 404 to a signed-in user outside th
 proposal exists.
 """
 
-from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
@@ -48,7 +47,7 @@ from proposals.review_forms import (
 )
 from proposals.review_page import review_sections, sidebar
 from proposals.views import proposal_revision, staff_proposal
-from proposals.views.accounts import number_format
+from proposals.views.accounts import _preferences, number_format
 from proposals.views.review import (
     add_comment,
     comment_url_for,
@@ -84,7 +83,7 @@ def _note_help(note_required, targets, latest):
     return _("Needed for %(statuses)s.") % {"statuses": get_text_list(names, _("and"))}
 
 
-def _with_wait(state, today, terms):
+def _with_wait(state, today, terms, clock):
     """Attach ``wait`` (working days waited against the call mode's typical
     response time, the desk's holidays skipped) to a review state that waits for
     the staff, ``None`` to the others; and ``new_activity``: something happened
@@ -97,7 +96,7 @@ def _with_wait(state, today, terms):
             response=response_time(
                 terms, state.proposal.call_family, state.latest_revision.tier
             ),
-            country=settings.HOLIDAY_COUNTRY,
+            **clock(),
         )
     opened = getattr(state, "handler_opened_at", None)
     state.new_activity = bool(
@@ -118,8 +117,11 @@ def landing(request):
 
 
 def _queue(request):
+    """The filter form, the reader's clock and the filtered queue."""
     form = QueueFilterForm(request.GET or None)
-    return form, selectors.review_queue(**form.filters(), user=request.user)
+    clock = selectors.staff_clock(preferences=_preferences(request))
+    queue = selectors.review_queue(**form.filters(), user=request.user, clock=clock)
+    return form, clock, queue
 
 
 @staff_required
@@ -127,14 +129,14 @@ def _queue(request):
 def staff_queue(request):
     """Proposals sent for review, filtered (the filters live in the URL) and
     paginated; htmx gets the results."""
-    form, queryset = _queue(request)
+    form, clock, queryset = _queue(request)
     page = Paginator(queryset, selectors.QUEUE_PAGE_SIZE).get_page(
         request.GET.get("page")
     )
     today = timezone.localdate()
     terms = reference_data.cached_terms()
     for state in selectors.queue_mark_conflicts(page.object_list, user=request.user):
-        _with_wait(state, today, terms)
+        _with_wait(state, today, terms, clock)
     query = request.GET.copy()
     query.pop("page", None)
     template = "proposals/staff_queue.html"
@@ -147,7 +149,8 @@ def staff_queue(request):
             "form": form,
             "filter_problems": form.problems(),
             "response_times": every_response_time(terms),
-            "holiday_country": settings.HOLIDAY_COUNTRY,
+            "holiday_country": clock.country,
+            "closure_days": len(clock.closed),
             "page": page,
             "query": query.urlencode(),
             "changed_statuses": list(workflow.AFTER_EDIT.values()),
@@ -159,7 +162,7 @@ def staff_queue(request):
 @require_GET
 def staff_queue_csv(request):
     """The filtered queue as a CSV file (every row, not one page), for a meeting."""
-    form, queryset = _queue(request)
+    form, clock, queryset = _queue(request)
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = (
         f'attachment; filename="review-queue-{timezone.localdate():%Y-%m-%d}.csv"'
@@ -170,7 +173,7 @@ def staff_queue_csv(request):
     states = selectors.queue_mark_conflicts(queryset.iterator(), user=request.user)
     queue_csv(
         response,
-        (_with_wait(state, today, terms) for state in states),
+        (_with_wait(state, today, terms, clock) for state in states),
         link=lambda state: site_reverse("proposals:staff_review", state.proposal_id),
         fmt=number_format(request),
     )

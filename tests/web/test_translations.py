@@ -292,6 +292,7 @@ def _staff_pages(ctx):
             reverse("proposals:export_portal", args=[sent]) + "?revision=1",
         ),
         ("staff_conflicts", reverse("proposals:staff_conflicts")),
+        ("staff_settings", reverse("proposals:staff_settings")),
     ]
 
 
