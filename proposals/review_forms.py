@@ -8,6 +8,7 @@ from proposals.domain import workflow
 from proposals.domain.response_times import calendar_problem
 from proposals.domain.tiers import TIER_LABELS
 from proposals.models import Cluster, Proposal, ReviewComment
+from proposals.models.preferences import StaffMail
 
 # Every status a proposal sent for review can have, in the workflow's order.
 QUEUE_STATUSES = [
@@ -226,7 +227,16 @@ class ConflictForm(forms.Form):
 
 
 class DeskSettingsForm(forms.Form):
-    """A staff member's own desk settings: the calendar their working days follow."""
+    """A staff member's own desk settings: the calendar their working days follow
+    and which staff mail they get."""
+
+    # The daily digest is stored as a choice but not offered until its sender
+    # exists (issue 34): a choice that sends nothing would be a broken promise.
+    staff_mail = forms.ChoiceField(
+        label=_("Staff mail"),
+        choices=[c for c in StaffMail.choices if c[0] != StaffMail.DIGEST],
+        required=False,
+    )
 
     holiday_calendar = forms.CharField(
         label=_("Your public holidays"),

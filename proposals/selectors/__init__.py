@@ -12,6 +12,7 @@ from .accounts import (
     account_memberships,
     account_proposal_counts,
     account_team_handovers,
+    address_confirmed,
     verified_addresses,
 )
 from .conflicts import (
@@ -99,6 +100,7 @@ __all__ = [
     "account_memberships",
     "account_proposal_counts",
     "account_team_handovers",
+    "address_confirmed",
     "verified_addresses",
     "number_format_of",
     "pending_import_document",

@@ -166,3 +166,9 @@ def verified_addresses(*, addresses) -> set[str]:
     # Verified only while the account still has the address that was confirmed.
     found = {email for email, current in rows if current.lower() == email}
     return {address for address in addresses if address and address.lower() in found}
+
+
+def address_confirmed(*, user) -> bool:
+    """Whether mail to ``user`` reaches them: an active account with a confirmed
+    address (``verified_addresses``)."""
+    return bool(user.email and verified_addresses(addresses=[user.email]))

@@ -39,7 +39,7 @@ from .mail import (
     mail_retry,
     mail_withheld,
 )
-from .preferences import preferences_set, staff_calendar_set
+from .preferences import preferences_set, staff_settings_set
 from .proposals import (
     proposal_create,
     proposal_delete,
@@ -125,7 +125,7 @@ __all__ = [
     "pdf_export_retry",
     "render_pdf_export",
     "preferences_set",
-    "staff_calendar_set",
+    "staff_settings_set",
     "proposal_create",
     "RevisionConflict",
     "SaveOutcome",

@@ -4,6 +4,7 @@ status, comments and diff. Every page answers 404 to a signed-in user outside th
 proposal exists.
 """
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
@@ -17,13 +18,13 @@ from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import (
     require_GET,
-    require_http_methods,
     require_POST,
 )
 
 from proposals import (
     exports,
     localization,
+    notifications,
     reference_data,
     selectors,
     services,
@@ -35,13 +36,11 @@ from proposals.domain.response_times import (
     response_time,
     wait_for,
 )
-from proposals.http import parse_int
 from proposals.links import site_reverse
 from proposals.models import Proposal, ReviewComment
 from proposals.queue_csv import queue_csv
 from proposals.review_forms import (
     AssignForm,
-    ConflictForm,
     QueueFilterForm,
     StatusForm,
 )
@@ -180,46 +179,23 @@ def staff_queue_csv(request):
     return response
 
 
-@staff_required
-@require_http_methods(["GET", "POST"])
-def staff_conflicts(request):
-    """The organisations the staff member declared a conflict of interest with:
-    add one, or withdraw one (``remove``)."""
-    form = ConflictForm(request.POST or None) if "remove" not in request.POST else None
-    if request.method == "POST" and form is None:
-        removed = services.staff_conflict_remove(
-            user=request.user, pk=parse_int(request.POST["remove"], name="remove")
-        )
-        if removed is not None:
-            messages.success(
-                request,
-                _("Conflict with %(organisation)s withdrawn.")
-                % {"organisation": removed.organisation},
-            )
-        return redirect("proposals:staff_conflicts")
-    if request.method == "POST" and form.is_valid():
-        try:
-            declared = services.staff_conflict_declare(
-                user=request.user, organisation=form.cleaned_data["organisation"]
-            )
-        except services.ReviewError as exc:
-            form.add_error("organisation", str(exc))
-        else:
-            messages.success(
-                request,
-                _("Conflict with %(organisation)s declared.")
-                % {"organisation": declared.organisation},
-            )
-            return redirect("proposals:staff_conflicts")
-    return TemplateResponse(
-        request,
-        "proposals/staff_conflicts.html",
-        {
-            "form": form or ConflictForm(),
-            "conflicts": selectors.staff_conflicts_list(user=request.user),
-        },
-        status=422 if form is not None and form.errors else 200,
-    )
+def _unconfirmed_handover(state, by) -> str:
+    """The warning after handing a proposal to a colleague whose address is
+    unconfirmed: who heard of it instead."""
+    others = notifications.handover_addresses(state=state, by=by)
+    name = state.handled_by
+    if not others:
+        return _(
+            "%(name)s has not confirmed their e-mail address: the hand-over mail "
+            "waits until they do (nobody else could be told)."
+        ) % {"name": name}
+    return _(
+        "%(name)s has not confirmed their e-mail address: the hand-over mail went "
+        "to %(where)s instead."
+    ) % {
+        "name": name,
+        "where": settings.DESK_EMAIL or _("the other staff"),
+    }
 
 
 @staff_required
@@ -242,7 +218,7 @@ def staff_assign(request, pk):
             return redirect("proposals:staff_review", pk=proposal.pk)
     expected = form.cleaned_data["expected_handler"]
     try:
-        services.review_assign(
+        state = services.review_assign(
             proposal=proposal,
             user=request.user,
             to=to,
@@ -264,6 +240,8 @@ def staff_assign(request, pk):
             message = _("Now handled by you.")
         else:
             message = _("Now handled by %(name)s.") % {"name": to}
+            if not selectors.address_confirmed(user=to):
+                messages.warning(request, _unconfirmed_handover(state, request.user))
         messages.success(request, message)
     return redirect("proposals:staff_review", pk=proposal.pk)
 

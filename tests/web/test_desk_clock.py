@@ -103,7 +103,7 @@ def test_a_staff_members_own_calendar_decides_late(settings, catalogue, staff_us
     desk = selectors.staff_clock()
     assert desk.country == "ES"
     assert selectors.review_queue(late=True, today=today, clock=desk).count() == 1
-    services.staff_calendar_set(user=staff_user, holiday_calendar="es-ct")
+    services.staff_settings_set(user=staff_user, holiday_calendar="es-ct")
     own = selectors.staff_clock(preferences=staff_user.preferences)
     assert own.country == "ES-CT"
     assert selectors.review_queue(late=True, today=today, clock=own).count() == 0
