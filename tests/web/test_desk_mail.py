@@ -106,3 +106,16 @@ def test_desk_settings_page_stores_the_mail_choice(client, staff_user):
     assert "daily digest" not in page
     refused = client.post(url, {"holiday_calendar": "", "staff_mail": "digest"})
     assert refused.status_code == 422
+
+
+def test_an_archived_proposal_under_review_is_marked_in_the_queue(
+    client, user, staff_user
+):
+    proposal = send(user, "Filed away")
+    client.force_login(staff_user)
+    page = client.get(reverse("proposals:review_queue")).text
+    assert 'data-testid="queue-archived"' not in page
+    services.proposal_set_archived(proposal=proposal, archived=True)
+    page = client.get(reverse("proposals:review_queue")).text
+    assert 'data-testid="queue-archived"' in page
+    assert "archived by the applicant" in page
