@@ -343,6 +343,10 @@ SINGLE_INSTANCE = env_bool("DJANGO_SINGLE_INSTANCE", default=False)
 # Whose public holidays the help desk does not work on (ISO 3166 code for the
 # ``holidays`` library): the queue's working days skip them.
 HOLIDAY_COUNTRY = env_str("DJANGO_HOLIDAY_COUNTRY", default="BE")
+# The help desk's shared mailbox: staff mail that would otherwise reach nobody (a
+# hand-over to a colleague whose address is unconfirmed, a proposal nobody is
+# subscribed to at once) goes there; blank: to the other staff instead.
+DESK_EMAIL = env_str("DJANGO_DESK_EMAIL", default="")
 
 # Background tasks (the review workflow's e-mails) are stored in the database and run
 # by ``manage.py db_worker`` (django-tasks with the django-tasks-db backend).

@@ -25,7 +25,13 @@ from proposals import localization
 from proposals.domain.team import mentioned_names
 from proposals.links import site_reverse, site_url, team_path
 from proposals.models import NotificationMute
-from proposals.selectors import STAFF_GROUP, staff_conflicted_on, verified_addresses
+from proposals.models.preferences import StaffMail
+from proposals.selectors import (
+    STAFF_GROUP,
+    address_confirmed,
+    staff_conflicted_on,
+    verified_addresses,
+)
 
 
 @dataclass(frozen=True)
@@ -70,14 +76,22 @@ def _messages(template: str, context: dict, recipients) -> list[Mail]:
     return [Mail(to, subject, body, undeliverable=reason)]
 
 
-def staff_addresses(*, proposal, exclude=None) -> list[str]:
+def staff_addresses(*, proposal, exclude=None, subscribed=False) -> list[str]:
     """E-mail addresses of the active support staff who may review ``proposal``
     (none conflicted on it: ``selectors.staff_conflicted_on``), without
-    ``exclude``'s."""
+    ``exclude``'s. ``subscribed``: only those who want every new proposal at once
+    (``Preferences.staff_mail``: "all", or automatic before they first took one);
+    when nobody does, the desk's shared address (``DESK_EMAIL``) if set."""
     users = get_user_model().objects.filter(groups__name=STAFF_GROUP, is_active=True)
     users = users.exclude(pk__in=staff_conflicted_on(proposal=proposal))
     if exclude is not None:
         users = users.exclude(pk=exclude.pk)
+    if subscribed:
+        users = users.exclude(
+            preferences__staff_mail__in=[StaffMail.MINE, StaffMail.DIGEST]
+        )
+        found = sorted({e for e in users.values_list("email", flat=True) if e})
+        return found or ([settings.DESK_EMAIL] if settings.DESK_EMAIL else [])
     return sorted({email for email in users.values_list("email", flat=True) if email})
 
 
@@ -321,7 +335,7 @@ def handler_or_staff(*, proposal, state=None) -> list[str]:
         and handler.pk not in staff_conflicted_on(proposal=proposal)
     ):
         return [handler.email]
-    return staff_addresses(proposal=proposal)
+    return staff_addresses(proposal=proposal, subscribed=True)
 
 
 def _free(person, proposal) -> bool:
@@ -337,7 +351,31 @@ def handover_to_staff(*, state, by) -> list[Mail]:
         return []
     url = site_reverse("proposals:staff_review", proposal.pk)
     context = {"proposal": proposal, "by": by, "url": url, "state": state}
-    return _messages("review_handover", context, [state.handled_by.email])
+    handler = state.handled_by
+    mails = _messages("review_handover", context, [handler.email])
+    if address_confirmed(user=handler):
+        return mails
+    # Stored "undeliverable" (sent by Retry once they confirm the address); as it
+    # reaches nobody now, somebody else hears of the hand-over.
+    others = handover_addresses(state=state, by=by)
+    if not others:
+        return mails
+    context["handler"] = handler.get_full_name() or handler.get_username()
+    return mails + _messages("review_handover_unconfirmed", context, others)
+
+
+def handover_addresses(*, state, by) -> list[str]:
+    """Who hears of a hand-over instead of a new handler whose address is
+    unconfirmed (a mail to it would reach nobody): the desk's shared address
+    (``DESK_EMAIL``), else the other staff who may review it."""
+    handler = state.handled_by
+    if settings.DESK_EMAIL:
+        return [settings.DESK_EMAIL]
+    return [
+        address
+        for address in staff_addresses(proposal=state.proposal, exclude=handler)
+        if address != by.email
+    ]
 
 
 def taken_from_staff(*, state, by, previous) -> list[Mail]:

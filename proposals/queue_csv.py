@@ -38,6 +38,7 @@ HEADERS = (
     _("Typical response (working days)"),
     _("Late"),
     _("Handled by"),
+    _("Applicant e-mail"),
     _("Link"),
 )
 
@@ -80,6 +81,7 @@ def _row(state, link, fmt: NumberFormat) -> list:
         "" if wait is None else (wait.response.working_days or gettext("none")),
         gettext("yes") if wait is not None and wait.overdue else "",
         handler,
+        proposal.applicant_email,
         link(state) if conflict is None else conflict.label,
     ]
 

@@ -1,5 +1,5 @@
-"""The catalogue (with the GPU variants), the call terms and the country eligibility,
-kept in process.
+"""The catalogue (with the GPU variants), the call terms, the country eligibility
+and the desk's closure days, kept in process.
 
 Every autosave assesses the proposal against these three tables, which change only
 when an administrator edits them. They are read from the database once and kept in
@@ -28,6 +28,7 @@ from proposals.models import (
     CallMode,
     Cluster,
     CountryEligibility,
+    DeskClosure,
     GpuModel,
 )
 
@@ -74,6 +75,8 @@ def _current() -> dict:
         "terms": assess.terms_from_db(),
         "countries": assess.countries_from_db(),
         "gpu_models": assess.gpu_models_from_db(),
+        "closure_rows": (closure_rows := tuple(DeskClosure.objects.all())),
+        "closures": tuple(sorted({day for row in closure_rows for day in row.days()})),
         # The model instances, for the wizard's choice of system.
         "clusters": {str(c.pk): c for c in Cluster.objects.all()},
     }
@@ -92,6 +95,16 @@ def cached_terms() -> dict[str, domain.FamilyTerms]:
 
 def cached_countries() -> dict[str, domain.Country] | None:
     return _current()["countries"]
+
+
+def cached_closures() -> tuple:
+    """The desk's closure days (``DeskClosure``), every day of each, in order."""
+    return _current()["closures"]
+
+
+def cached_closure_rows() -> tuple:
+    """The desk's closures (``DeskClosure`` rows: first and last day, label)."""
+    return _current()["closure_rows"]
 
 
 def cached_clusters() -> dict[str, Cluster]:
@@ -120,6 +133,13 @@ def _changed(sender, **kwargs):
 
 # Receivers for these models only: a delete receiver for every model would make
 # every bulk delete in the project read its rows first.
-for _model in (Cluster, CallFamily, CallMode, CountryEligibility, GpuModel):
+for _model in (
+    Cluster,
+    CallFamily,
+    CallMode,
+    CountryEligibility,
+    GpuModel,
+    DeskClosure,
+):
     post_save.connect(_changed, sender=_model, dispatch_uid=f"refdata-save-{_model}")
     post_delete.connect(_changed, sender=_model, dispatch_uid=f"refdata-del-{_model}")

@@ -5,8 +5,10 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from proposals.domain import workflow
+from proposals.domain.response_times import calendar_problem
 from proposals.domain.tiers import TIER_LABELS
 from proposals.models import Cluster, Proposal, ReviewComment
+from proposals.models.preferences import StaffMail
 
 # Every status a proposal sent for review can have, in the workflow's order.
 QUEUE_STATUSES = [
@@ -29,7 +31,12 @@ class QueueFilterForm(forms.Form):
     :meth:`problems` says what was ignored."""
 
     q = forms.CharField(
-        label=_("Title or organisation"), required=False, max_length=100
+        label=_("Title, organisation or person"),
+        required=False,
+        max_length=100,
+        help_text=_(
+            "A person: the applicant or a team member, by name, username or e-mail."
+        ),
     )
     show = forms.ChoiceField(
         label=_("Show"),
@@ -73,6 +80,7 @@ class QueueFilterForm(forms.Form):
         label=_("Sort"),
         choices=[
             ("waiting", _("Longest waiting first")),
+            ("time_left", _("Least time left first")),
             ("recent", _("Newest first")),
         ],
         required=False,
@@ -216,3 +224,38 @@ class ConflictForm(forms.Form):
             "marked, and closed to you; no staff mail about them."
         ),
     )
+
+
+class DeskSettingsForm(forms.Form):
+    """A staff member's own desk settings: the calendar their working days follow
+    and which staff mail they get."""
+
+    # The daily digest is stored as a choice but not offered until its sender
+    # exists (issue 34): a choice that sends nothing would be a broken promise.
+    staff_mail = forms.ChoiceField(
+        label=_("Staff mail"),
+        choices=[c for c in StaffMail.choices if c[0] != StaffMail.DIGEST],
+        required=False,
+    )
+
+    holiday_calendar = forms.CharField(
+        label=_("Your public holidays"),
+        required=False,
+        max_length=16,
+        help_text=_(
+            "A country with an optional region (FI, ES-CT, DE-BY): your waiting "
+            "times and late marks skip its public holidays. Empty: the desk's."
+        ),
+    )
+
+    def clean_holiday_calendar(self) -> str:
+        code = self.cleaned_data["holiday_calendar"].strip().upper()
+        if calendar_problem(code):
+            raise forms.ValidationError(
+                _(
+                    "%(code)s is not a calendar the wizard knows: a country code "
+                    "(FI), or a country and its region (ES-CT)."
+                )
+                % {"code": code}
+            )
+        return code

@@ -10,8 +10,8 @@ from proposals.views import (
     reference,
     review,
     staff,
-    staff_conflicts,
     staff_diff,
+    staff_settings,
     wizard,
 )
 from proposals.views import charts as chart_views
@@ -95,7 +95,8 @@ urlpatterns += [
     path("signed-in/", staff.landing, name="landing"),
     path("staff/review/", staff.staff_queue, name="review_queue"),
     path("staff/review/queue.csv", staff.staff_queue_csv, name="review_queue_csv"),
-    path("staff/conflicts/", staff_conflicts.staff_conflicts, name="staff_conflicts"),
+    path("staff/conflicts/", staff_settings.staff_conflicts, name="staff_conflicts"),
+    path("staff/settings/", staff_settings.staff_settings, name="staff_settings"),
     path(
         "staff/review/<int:pk>/handler/",
         staff.staff_assign,

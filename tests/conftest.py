@@ -28,6 +28,7 @@ _gpu_models = __import__(
     "proposals.migrations.0029_gpu_models", fromlist=["load_gpu_models"]
 )
 _terms = __import__("proposals.migrations.0010_call_terms", fromlist=["load_terms"])
+_targets = __import__("proposals.migrations.0043_desk_clock", fromlist=["set_targets"])
 _countries = __import__(
     "proposals.migrations.0012_country_eligibility", fromlist=["load_countries"]
 )
@@ -43,6 +44,7 @@ def catalogue(db):
     _size.load_system_size(apps, None)
     _gpu_models.load_gpu_models(apps, None)
     _terms.load_terms(apps, None)
+    _targets.set_targets(apps, None)
     _countries.load_countries(apps, None)
     _associations.load_associations(apps, None)
 

@@ -14,6 +14,7 @@ from proposals.models import (
     Cluster,
     CountryEligibility,
     Cutoff,
+    DeskClosure,
     GpuModel,
 )
 
@@ -96,6 +97,7 @@ class CallModeInline(admin.StackedInline):
                     ("request_unit", "max_gpus_per_job"),
                     "durations_months",
                     ("access_working_days", "review"),
+                    "target_working_days",
                 ]
             },
         ),
@@ -203,3 +205,12 @@ class AiFactoryAdmin(admin.ModelAdmin):
 
     list_display = ["name", "country", "system", "in_production", "expected", "checked"]
     list_filter = ["in_production"]
+
+
+@admin.register(DeskClosure)
+class DeskClosureAdmin(admin.ModelAdmin):
+    """The desk's closure days: every working-day count skips them (read with the
+    reference data, so a change shows within seconds in every process)."""
+
+    list_display = ["label", "start", "end"]
+    date_hierarchy = "start"

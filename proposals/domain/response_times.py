@@ -1,12 +1,13 @@
 """How long a call typically takes to answer, and how long a proposal has waited.
 
-The typical answer time of each call mode is data: the call terms' ``access_working_days``
-with its recorded source (Playground about 2 working days, Fast Lane about 4, from the
-typical call terms). A mode without one (Large Scale, with technical and peer review
-and two cut-offs a month; AI for Science, with peer review) has an explicit "none" with
-its review procedure as the reason, which the queue shows. Working days skip weekends
-and the desk's public holidays (the ``holidays`` library, for the country the settings
-name). Pure Python (numpy counts the working days).
+The desk's target answer time of each call mode is data: the call terms'
+``target_working_days`` with its recorded source (Playground about 2 working days,
+Fast Lane about 4, the calls' typical access times). A mode without one (Large Scale,
+with technical and peer review and two cut-offs a month; AI for Science, with peer
+review) has an explicit "none" with its recorded reason, which the queue shows.
+Working days skip weekends, the public holidays of a calendar (the ``holidays``
+library, for the country and subdivision the settings or the staff member name) and
+the desk's own closure days. Pure Python (numpy counts the working days).
 """
 
 from __future__ import annotations
@@ -47,15 +48,22 @@ def _mode(family: FamilyTerms, tier: str | None) -> ModeTerms | None:
 
 
 def response_time(terms: CallTerms, family: str, tier: str | None) -> ResponseTime:
-    """The typical answer time of ``family``'s mode ``tier`` (the single mode of a
-    family without tiers)."""
+    """The desk's target answer time of ``family``'s mode ``tier`` (the single mode
+    of a family without tiers): its ``target_working_days`` with the source
+    recorded for it, or "none" with the reason recorded (else the call's review
+    procedure)."""
     call = terms.get(family)
     if call is None:
         return ResponseTime(None, gettext("Unknown call: no typical answer time."))
     mode = _mode(call, tier)
     if mode is None:
         return ResponseTime(None, gettext("No tier yet, so no typical answer time."))
-    if mode.access_working_days is None:
+    source = mode.source("target_working_days")
+    if mode.target_working_days is None:
+        if source:
+            return ResponseTime(
+                None, gettext("No target: {why}").format(why=source.source)
+            )
         return ResponseTime(
             None,
             gettext("The call publishes no typical answer time ({review}).").format(
@@ -64,10 +72,9 @@ def response_time(terms: CallTerms, family: str, tier: str | None) -> ResponseTi
             if mode.review
             else gettext("The call publishes no typical answer time."),
         )
-    source = mode.source("access_working_days")
     where = source.source if source else gettext("the call terms (no source recorded)")
     return ResponseTime(
-        mode.access_working_days, gettext("Source: {where}.").format(where=where)
+        mode.target_working_days, gettext("Source: {where}.").format(where=where)
     )
 
 
@@ -87,13 +94,13 @@ def every_response_time(terms: CallTerms) -> list[tuple[str, ResponseTime]]:
 
 
 def typical_days_by_mode(terms: CallTerms) -> dict[tuple[str, str], int]:
-    """``{(family, tier): working days}`` for every mode that has a typical answer
+    """``{(family, tier): working days}`` for every mode that has a target answer
     time; the tier is blank for a family without tiers."""
     return {
-        (family.slug, mode.slug if family.tiered else ""): mode.access_working_days
+        (family.slug, mode.slug if family.tiered else ""): mode.target_working_days
         for family in terms.values()
         for mode in family.modes
-        if mode.access_working_days is not None
+        if mode.target_working_days is not None
     }
 
 
@@ -136,31 +143,65 @@ def public_holidays(country: str, year: int) -> tuple[datetime.date, ...]:
     )
 
 
-def working_days_between(
-    start: datetime.date, end: datetime.date, *, country: str = ""
-) -> int:
-    """Working days (Monday to Friday, not a public holiday of ``country``) from
-    ``start`` to ``end``: the day a proposal was sent does not count, a full working
-    day after it does. Never negative."""
-    if end <= start:
-        return 0
-    days_off = [
+def days_off(
+    start: datetime.date, end: datetime.date, country: str = "", closed=()
+) -> list[datetime.date]:
+    """The public holidays of ``country`` and the desk's ``closed`` days (closure
+    days set in the admin) from ``start`` to ``end``."""
+    return [
         day
         for year in range(start.year, end.year + 1)
         for day in public_holidays(country, year)
-    ]
-    return int(np.busday_count(start + DAY, end + DAY, holidays=days_off))
+    ] + [day for day in closed if start <= day <= end]
+
+
+def working_days_between(
+    start: datetime.date, end: datetime.date, *, country: str = "", closed=()
+) -> int:
+    """Working days (Monday to Friday, not a public holiday of ``country`` nor one
+    of the desk's ``closed`` days) from ``start`` to ``end``: the day a proposal was
+    sent does not count, a full working day after it does. Never negative."""
+    if end <= start:
+        return 0
+    off = days_off(start, end, country, closed)
+    return int(np.busday_count(start + DAY, end + DAY, holidays=off))
 
 
 def late_if_sent_by(
-    *, today: datetime.date, typical: int, country: str = ""
+    *, today: datetime.date, typical: int, country: str = "", closed=()
 ) -> datetime.date:
     """The last sending day that is late today: a proposal sent on it, or before,
     has waited more than ``typical`` working days."""
+    return sent_by(today=today, waited=typical + 1, country=country, closed=closed)
+
+
+def sent_by(
+    *, today: datetime.date, waited: int, country: str = "", closed=()
+) -> datetime.date:
+    """The last sending day from which ``waited`` working days or more have passed
+    by ``today`` (a proposal sent on it, or before, has waited that long)."""
     day = today
-    while working_days_between(day, today, country=country) <= typical:
+    while working_days_between(day, today, country=country, closed=closed) < waited:
         day -= DAY
     return day
+
+
+def sending_days_back(
+    *, today: datetime.date, waits: int, country: str = "", closed=()
+) -> dict[int, datetime.date]:
+    """``{w: the last sending day from which w working days have passed by
+    today}`` for ``w`` from 1 to ``waits``: one walk back over the calendar (a
+    proposal sent on that day or before has waited at least ``w``)."""
+    off = set(days_off(today - 3 * 366 * DAY, today, country, closed))
+    found: dict[int, datetime.date] = {}
+    waited, day = 0, today
+    while len(found) < waits and (today - day).days < 3 * 366:
+        if day.weekday() < 5 and day not in off:
+            waited += 1
+        day -= DAY
+        if waited and waited not in found:
+            found[waited] = day
+    return found
 
 
 @dataclass(frozen=True)
@@ -185,5 +226,8 @@ def wait_for(
     today: datetime.date,
     response: ResponseTime,
     country: str = "",
+    closed=(),
 ) -> Wait:
-    return Wait(working_days_between(sent, today, country=country), response)
+    return Wait(
+        working_days_between(sent, today, country=country, closed=closed), response
+    )

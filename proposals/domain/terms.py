@@ -96,6 +96,9 @@ class ModeTerms:
     max_extrapolation_factor: float | None = None
     max_projection_band: float | None = None  # fraction: 0.15 is 15 points
     access_working_days: int | None = None
+    # The desk's own target for answering (working days; None: none, its reason
+    # recorded under ``sources["target_working_days"]``).
+    target_working_days: int | None = None
     review: str = ""
     sources: Mapping[str, Source] = field(default_factory=dict)
 

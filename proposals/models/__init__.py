@@ -29,6 +29,9 @@ from .constraints import (
     MAX_MONTHS,
     MAX_TB,
 )
+from .desk import (
+    DeskClosure,
+)
 from .entries import (
     CodeEntry,
     JobType,
@@ -90,6 +93,7 @@ __all__ = [
     "Cutoff",
     "CutoffReminder",
     "ProposalRoute",
+    "DeskClosure",
     "MAX_GPU_HOURS",
     "MAX_GPUS",
     "MAX_HOURS_PER_JOB",

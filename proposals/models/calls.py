@@ -122,6 +122,14 @@ class CallMode(models.Model):
         help_text="Fraction: 0.15 is 15 points between the models.",
     )
     access_working_days = models.PositiveSmallIntegerField(null=True, blank=True)
+    target_working_days = models.PositiveSmallIntegerField(
+        "target (working days)",
+        null=True,
+        blank=True,
+        help_text="The desk's own target for answering a proposal of this mode: the "
+        "queue marks it late after this many working days and sorts by the time "
+        "left. Empty: none (say why under its source).",
+    )
     review = models.CharField(max_length=200, blank=True)
     sources = models.JSONField(default=dict, blank=True, help_text=SOURCES_HELP)
 
@@ -151,6 +159,13 @@ class CallMode(models.Model):
                 {"durations_months": "A list of whole months, e.g. [1, 2, 3]."}
             )
         _check_sources(self.sources, f"mode {self.slug}")
+        if not (self.sources or {}).get("target_working_days"):
+            raise ValidationError(
+                {
+                    "sources": "Record the source of the target (or why there is "
+                    'none) under "target_working_days".'
+                }
+            )
 
 
 def _iso_code(value: str) -> None:

@@ -14,6 +14,16 @@ from proposals.domain.numbers import (
 DEFAULT_TIME_ZONE = "Europe/Brussels"
 
 
+class StaffMail(models.TextChoices):
+    """Which staff mail a support staff member gets. Blank (automatic): every new
+    proposal until they first take one, then only their own."""
+
+    AUTOMATIC = "", _("Automatic: all new ones until I take one, then only mine")
+    ALL = "all", _("All new proposals, and everything about mine")
+    MINE = "mine", _("Only the proposals I handle")
+    DIGEST = "digest", _("Only mine at once, the rest in a daily digest")
+
+
 class Preferences(models.Model):
     """One per user, created at sign-up from the browser's language; changed on the
     account settings page."""
@@ -49,6 +59,26 @@ class Preferences(models.Model):
         blank=True,
         default="",
         help_text=_("The language of the wizard's pages and of its e-mails to you."),
+    )
+    # Support staff only: the public holidays of their site ("ES-CT"); blank: the
+    # desk's (``DJANGO_HOLIDAY_COUNTRY``). Set on the staff's "Desk settings" page.
+    holiday_calendar = models.CharField(
+        _("Your public holidays"),
+        max_length=16,
+        blank=True,
+        default="",
+        help_text=_(
+            "A country with an optional region (FI, ES-CT, DE-BY): your waiting "
+            "times and late marks skip its public holidays. Empty: the desk's."
+        ),
+    )
+    staff_mail = models.CharField(
+        _("Staff mail"), max_length=8, blank=True, default="", choices=StaffMail
+    )
+    digest_hour = models.PositiveSmallIntegerField(
+        _("Digest hour"),
+        default=8,
+        help_text=_("The hour of the daily digest, in your time zone (0-23)."),
     )
     # The page language of the person's last sign-in (what their browser asked for):
     # their e-mails' language while ``language`` is blank. Not shown: it follows.

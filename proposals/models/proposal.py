@@ -283,5 +283,16 @@ class Proposal(GivenRelations, RestatedConstraints):
 
     @property
     def applicant_name(self) -> str:
-        """The owner's username, as the staff pages and the queue's CSV show it."""
-        return self.owner.get_username() if self.owner_id else self.ACCOUNT_DELETED
+        """Who applied, as the staff pages, the queue and its CSV show it: the
+        owner's full name with their username ("Olga Virtanen (olga)"), or the
+        username alone."""
+        if not self.owner_id:
+            return self.ACCOUNT_DELETED
+        username = self.owner.get_username()
+        full = self.owner.get_full_name()
+        return f"{full} ({username})" if full else username
+
+    @property
+    def applicant_email(self) -> str:
+        """The owner's e-mail address ("" once the account is deleted)."""
+        return self.owner.email if self.owner_id else ""

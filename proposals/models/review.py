@@ -79,6 +79,10 @@ class ProposalRevision(AppendOnlyModel):
     # user's id (None once deleted), "name", "at"}; "*" says who wrote the fields
     # nobody stamped (the owner, before the proposal had a team).
     stamps = models.JSONField(default=dict, blank=True)
+    # Each table's row ids in the snapshot's order (kind -> [id, ...]): the diff
+    # compares rows by identity, so a moved row is a move, not changed values.
+    # Empty for revisions stored before it was kept (the diff pairs by content).
+    row_ids = models.JSONField(default=dict, blank=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.SET_NULL,

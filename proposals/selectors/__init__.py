@@ -13,6 +13,7 @@ from .accounts import (
     account_proposal_counts,
     account_provider_identities,
     account_team_handovers,
+    address_confirmed,
     verified_addresses,
 )
 from .conflicts import (
@@ -46,8 +47,10 @@ from .queue import (
     QUEUE_PAGE_SIZE,
     QUEUE_SHOW,
     STAFF_GROUP,
+    Clock,
     queue_late_since,
     review_queue,
+    staff_clock,
     user_is_support_staff,
 )
 from .review import (
@@ -78,6 +81,7 @@ from .together import (
     presence_of,
     present_others,
     revision_authors,
+    row_ids_of,
     stamps_by_path,
 )
 
@@ -101,6 +105,7 @@ __all__ = [
     "account_memberships",
     "account_proposal_counts",
     "account_team_handovers",
+    "address_confirmed",
     "verified_addresses",
     "number_format_of",
     "pending_import_document",
@@ -118,7 +123,9 @@ __all__ = [
     "QUEUE_PAGE_SIZE",
     "QUEUE_SHOW",
     "STAFF_GROUP",
+    "Clock",
     "queue_late_since",
+    "staff_clock",
     "review_queue",
     "user_is_support_staff",
     "proposal_get_for_reader",
@@ -142,6 +149,7 @@ __all__ = [
     "person_name",
     "presence_of",
     "present_others",
+    "row_ids_of",
     "stamps_by_path",
     "revision_authors",
 ]

@@ -173,3 +173,9 @@ def account_provider_identities(*, user) -> list:
     from proposals.models import ProviderIdentity
 
     return list(ProviderIdentity.objects.filter(user=user).order_by("linked_at"))
+
+
+def address_confirmed(*, user) -> bool:
+    """Whether mail to ``user`` reaches them: an active account with a confirmed
+    address (``verified_addresses``)."""
+    return bool(user.email and verified_addresses(addresses=[user.email]))

@@ -1,14 +1,27 @@
 """The support staff and their review queue."""
 
 import datetime
+from dataclasses import dataclass
 
 from django.conf import settings
-from django.db.models import OuterRef, Q, Subquery
+from django.db.models import (
+    Case,
+    Exists,
+    F,
+    IntegerField,
+    OuterRef,
+    Q,
+    Subquery,
+    Value,
+    When,
+)
+from django.db.models.functions import Concat
 from django.utils import timezone
 
 from proposals import reference_data
 from proposals.domain import response_times, workflow
 from proposals.models import (
+    Membership,
     ReviewState,
     ReviewVisit,
 )
@@ -16,7 +29,16 @@ from proposals.models import (
 from .proposals import member_role
 
 STAFF_GROUP = "Support staff"
-QUEUE_ORDERS = {"waiting": ("submitted_at", "pk"), "recent": ("-submitted_at", "-pk")}
+QUEUE_ORDERS = {
+    "waiting": ("submitted_at", "pk"),
+    "recent": ("-submitted_at", "-pk"),
+    # Least time left against the call mode's target first (late ones first);
+    # modes without a target, and rows not waiting for the staff, last.
+    "time_left": (F("time_left").asc(nulls_last=True), "submitted_at", "pk"),
+}
+# Time left is counted exactly up to this many working days past the largest
+# target; longer waits rank by when they were sent.
+TIME_LEFT_HORIZON = 60
 QUEUE_PAGE_SIZE = 25
 
 
@@ -42,31 +64,129 @@ QUEUE_SHOW = {
 }
 
 
-def queue_late_since(*, today) -> dict[tuple[str, str], datetime.date]:
+@dataclass(frozen=True)
+class Clock:
+    """The calendar a staff member's working days follow: the public holidays of
+    ``country`` (``ES-CT``; their own, else the desk's) and the desk's closure
+    days (``closed``)."""
+
+    country: str
+    closed: tuple = ()
+
+    def __call__(self) -> dict:
+        """The keyword arguments of the ``response_times`` counts."""
+        return {"country": self.country, "closed": self.closed}
+
+
+def staff_clock(*, preferences=None) -> Clock:
+    """The clock of the staff member whose ``Preferences`` these are (``None``:
+    the desk's, ``DJANGO_HOLIDAY_COUNTRY``), with the desk's closure days. No
+    query (the closure days are kept with the reference data)."""
+    own = getattr(preferences, "holiday_calendar", "") or ""
+    return Clock(
+        own or settings.HOLIDAY_COUNTRY or "", reference_data.cached_closures()
+    )
+
+
+def queue_late_since(
+    *, today, clock: Clock | None = None
+) -> dict[tuple[str, str], datetime.date]:
     """``{(family, tier): day}``: a proposal of that call mode waiting for the
-    staff since that day or earlier is late today (working days, the desk's
-    holidays skipped)."""
+    staff since that day or earlier is late today (working days on ``clock``)."""
+    clock = clock or staff_clock()
     return {
-        mode: response_times.late_if_sent_by(
-            today=today, typical=days, country=settings.HOLIDAY_COUNTRY
-        )
+        mode: response_times.late_if_sent_by(today=today, typical=days, **clock())
         for mode, days in response_times.typical_days_by_mode(
             reference_data.cached_terms()
         ).items()
     }
 
 
-def _late(today) -> Q:
-    """Waiting for the staff for longer than the call mode's typical answer time."""
+def _local_midnight_after(day: datetime.date) -> datetime.datetime:
+    next_day = datetime.datetime.combine(day + response_times.DAY, datetime.time())
+    return timezone.make_aware(next_day, timezone.get_current_timezone())
+
+
+def _mode_q(family: str, tier: str) -> Q:
+    mode = Q(proposal__call_family=family)
+    if tier:
+        mode &= Q(latest_revision__tier=tier)
+    return mode
+
+
+def _late(today, clock: Clock | None = None) -> Q:
+    """Waiting for the staff for longer than the call mode's target."""
     late = Q(pk__in=[])
-    zone = timezone.get_current_timezone()
-    for (family, tier), day in queue_late_since(today=today).items():
-        next_day = datetime.datetime.combine(day + response_times.DAY, datetime.time())
-        mode = Q(proposal__call_family=family)
-        if tier:
-            mode &= Q(latest_revision__tier=tier)
-        late |= mode & Q(submitted_at__lt=timezone.make_aware(next_day, zone))
+    for (family, tier), day in queue_late_since(today=today, clock=clock).items():
+        late |= _mode_q(family, tier) & Q(submitted_at__lt=_local_midnight_after(day))
     return late & Q(proposal__status__in=workflow.WAITING_FOR_STAFF)
+
+
+def _time_left(today, clock: Clock):
+    """Working days left against the call mode's target (negative once late), for
+    a proposal waiting for the staff of a mode with a target; else NULL. In SQL:
+    the sending days that mark each whole working day waited are computed here."""
+    targets = response_times.typical_days_by_mode(reference_data.cached_terms())
+    if not targets:
+        return Value(None, output_field=IntegerField())
+    days_back = response_times.sending_days_back(
+        today=today, waits=max(targets.values()) + TIME_LEFT_HORIZON, **clock()
+    )
+    waited = Case(
+        *(
+            When(submitted_at__lt=_local_midnight_after(day), then=Value(w))
+            for w, day in sorted(days_back.items(), reverse=True)
+        ),
+        default=Value(0),
+        output_field=IntegerField(),
+    )
+    return Case(
+        *(
+            When(
+                _mode_q(family, tier)
+                & Q(proposal__status__in=workflow.WAITING_FOR_STAFF),
+                then=Value(days) - waited,
+            )
+            for (family, tier), days in targets.items()
+        ),
+        default=Value(None),
+        output_field=IntegerField(),
+    )
+
+
+def _person_matches(search: str, user: str, full_name: str) -> Q:
+    """``user`` (a path to a user, ``proposal__owner``) is a person ``search``
+    names: part of their username, e-mail address, or of "first last" (the
+    annotation ``full_name``)."""
+    return (
+        Q(**{f"{user}__username__icontains": search})
+        | Q(**{f"{user}__email__icontains": search})
+        | Q(**{f"{full_name}__icontains": search})
+    )
+
+
+def _full_name(user: str) -> Concat:
+    return Concat(f"{user}__first_name", Value(" "), f"{user}__last_name")
+
+
+def queue_search(queryset, search: str):
+    """Review states whose proposal's title or organisation contains ``search``,
+    or whose applicant or a team member is a person it names (see
+    :func:`_person_matches`). Filters in the queue's one query: no query of its
+    own."""
+    search = search.strip()
+    if not search:
+        return queryset
+    members = Membership.objects.annotate(member_name=_full_name("user")).filter(
+        _person_matches(search, "user", "member_name"),
+        proposal=OuterRef("proposal"),
+    )
+    return queryset.annotate(applicant_full_name=_full_name("proposal__owner")).filter(
+        Q(proposal__title__icontains=search)
+        | Q(proposal__organisation_name__icontains=search)
+        | _person_matches(search, "proposal__owner", "applicant_full_name")
+        | Exists(members)
+    )
 
 
 def review_queue(
@@ -82,6 +202,7 @@ def review_queue(
     handler: str = "",
     user=None,
     today=None,
+    clock: Clock | None = None,
 ):
     """Proposals sent for review at least once, with their latest revision's
     summary (tier, system, GPU-hours, finding counts), their handler and when the
@@ -92,6 +213,8 @@ def review_queue(
     every status), ``statuses`` narrows to several statuses at once, ``late`` to
     proposals waiting for the staff beyond their call's typical answer time.
     ``handler`` is ``"mine"`` (handled by ``user``), ``"nobody"`` or blank (any).
+    ``clock``: the reader's calendar (``staff_clock``; the desk's by default) for
+    "late" and the time left (``order="time_left"``).
     With ``user``, each row carries ``reader_role``: their role on the proposal's
     team (``None`` off it), for ``queue_mark_conflicts``."""
     queryset = (
@@ -117,8 +240,10 @@ def review_queue(
         queryset = queryset.filter(proposal__status__in=QUEUE_SHOW[show])
     if statuses:
         queryset = queryset.filter(proposal__status__in=list(statuses))
+    today = today or timezone.localdate()
+    clock = clock or staff_clock()
     if late:
-        queryset = queryset.filter(_late(today or timezone.localdate()))
+        queryset = queryset.filter(_late(today, clock))
     if handler == "mine" and user is not None:
         queryset = queryset.filter(handled_by=user)
     elif handler == "nobody":
@@ -131,10 +256,7 @@ def review_queue(
         queryset = queryset.filter(latest_revision__error_count__gt=0)
     elif has_errors is False:
         queryset = queryset.filter(latest_revision__error_count=0)
-    search = search.strip()
-    if search:
-        queryset = queryset.filter(
-            Q(proposal__title__icontains=search)
-            | Q(proposal__organisation_name__icontains=search)
-        )
+    queryset = queue_search(queryset, search)
+    if order == "time_left":
+        queryset = queryset.annotate(time_left=_time_left(today, clock))
     return queryset.order_by(*QUEUE_ORDERS.get(order, QUEUE_ORDERS["waiting"]))

@@ -125,6 +125,29 @@ def stamps_by_path(*, proposal) -> dict:
     return kept
 
 
+def row_ids_of(*, proposal) -> dict[str, list[int]]:
+    """Each table's row ids in the document's order (``ProposalRevision.row_ids``);
+    no query for a proposal read with its rows."""
+    return {kind: [row.pk for row in rows_of(proposal, kind)] for kind in TABLE_KINDS}
+
+
+def _author_entry(change, stamps: dict, present) -> dict | None:
+    """The stamp that says who made ``change``: its field's, or for a row added
+    whole the latest of its fields'; none for a row removed or moved (nothing on
+    the later side records who moved it)."""
+    if getattr(change, "row", False):
+        if change.kind != "added":
+            return None
+        start = change.path + "."
+        found = [entry for path, entry in stamps.items() if path.startswith(start)]
+        if found:
+            return max(found, key=lambda entry: entry.get("at") or "")
+        return stamps.get(BEFORE_TEAM)
+    if change.path in present:
+        return stamps.get(change.path) or stamps.get(BEFORE_TEAM)
+    return None
+
+
 def change_authors(changes, stamps: dict, present) -> dict[str, str]:
     """Who made each of ``changes`` (``documents.FieldChange``; their path) as the
     later side's ``stamps`` say (``stamps_by_path``), by path: the last to change
@@ -133,10 +156,9 @@ def change_authors(changes, stamps: dict, present) -> dict[str, str]:
     row). ``present``: the later side's paths. One query (who still exists)."""
     entries = {}
     for change in changes:
-        if change.path in present:
-            entry = stamps.get(change.path) or stamps.get(BEFORE_TEAM)
-            if entry is not None:
-                entries[change.path] = entry
+        entry = _author_entry(change, stamps, present)
+        if entry is not None:
+            entries[change.path] = entry
     ids = {entry["id"] for entry in entries.values() if entry.get("id")}
     alive = set(
         get_user_model().objects.filter(pk__in=ids).values_list("pk", flat=True)
@@ -155,14 +177,15 @@ def revision_authors(*, proposal) -> dict[int, list[tuple[str, list[str]]]]:
     of their first change. Two queries (the revisions, who still exists)."""
     revisions = list(
         proposal.revisions.order_by("number").values_list(
-            "number", "snapshot", "stamps"
+            "number", "snapshot", "stamps", "row_ids"
         )
     )
     changed = {}
-    for (_n, old, _s), (number, new, stamps) in zip(
+    for (_n, old, _s, old_ids), (number, new, stamps, new_ids) in zip(
         revisions, revisions[1:], strict=False
     ):
-        rows = [row for section in diff_documents(old, new) for row in section.rows]
+        sections = diff_documents(old, new, old_ids=old_ids, new_ids=new_ids)
+        rows = [row for section in sections for row in section.rows]
         present = {path for path, _value in flatten(new)}
         changed[number] = (rows, stamps or {}, present)
     ids = {
@@ -180,11 +203,7 @@ def revision_authors(*, proposal) -> dict[int, list[tuple[str, list[str]]]]:
     for number, (rows, stamps, present) in changed.items():
         people: dict[str, list[str]] = {}
         for row in rows:
-            entry = (
-                stamps.get(row.path) or stamps.get(BEFORE_TEAM)
-                if row.path in present
-                else None
-            )
+            entry = _author_entry(row, stamps, present)
             if entry is None:
                 continue
             name = entry["name"] if entry.get("id") in alive else _("former member")

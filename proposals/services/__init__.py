@@ -43,7 +43,7 @@ from .mail import (
     mail_retry,
     mail_withheld,
 )
-from .preferences import preferences_set
+from .preferences import preferences_set, staff_settings_set
 from .proposals import (
     proposal_create,
     proposal_delete,
@@ -132,6 +132,7 @@ __all__ = [
     "pdf_export_retry",
     "render_pdf_export",
     "preferences_set",
+    "staff_settings_set",
     "proposal_create",
     "RevisionConflict",
     "SaveOutcome",

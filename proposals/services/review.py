@@ -12,6 +12,7 @@ from proposals import assess, notifications, selectors
 from proposals.domain import i18n, jsonformat, numbers, technical_review, workflow
 from proposals.domain.team import Capability, allows, organisation_key
 from proposals.models import (
+    Preferences,
     Proposal,
     ProposalRevision,
     ReviewState,
@@ -20,6 +21,7 @@ from proposals.models import (
     StatusChange,
     TechnicalAssessment,
 )
+from proposals.models.preferences import StaffMail
 
 from .mail import mail_queue
 
@@ -129,6 +131,7 @@ def review_submit(*, proposal: Proposal, user, note: str = ""):
         info_count=counts["info"],
         findings=[finding.to_dict() for finding in assessment.findings],
         stamps=selectors.stamps_by_path(proposal=loaded),
+        row_ids=selectors.row_ids_of(proposal=loaded),
         created_by=user,
     )
     now = timezone.now()
@@ -430,6 +433,11 @@ def review_assign(*, proposal: Proposal, user, to=None, expected_handler=UNCHECK
         raise HandledByColleague(previous)
     ReviewState.objects.filter(pk=state.pk).update(handled_by=to)
     state.handled_by = to
+    if to is not None:
+        # "Only mine" becomes the default once a person handles something.
+        prefs, _created = Preferences.objects.get_or_create(user=to)
+        if prefs.staff_mail == StaffMail.AUTOMATIC:
+            Preferences.objects.filter(pk=prefs.pk).update(staff_mail=StaffMail.MINE)
     mails = []
     if to is not None and to.pk != user.pk:
         mails += notifications.handover_to_staff(state=state, by=user)

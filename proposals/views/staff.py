@@ -24,6 +24,7 @@ from django.views.decorators.http import (
 from proposals import (
     exports,
     localization,
+    notifications,
     reference_data,
     selectors,
     services,
@@ -45,7 +46,7 @@ from proposals.review_forms import (
 )
 from proposals.review_page import review_sections, sidebar
 from proposals.views import proposal_revision, staff_proposal
-from proposals.views.accounts import number_format
+from proposals.views.accounts import _preferences, number_format
 from proposals.views.review import (
     add_comment,
     comment_url_for,
@@ -81,7 +82,7 @@ def _note_help(note_required, targets, latest):
     return _("Needed for %(statuses)s.") % {"statuses": get_text_list(names, _("and"))}
 
 
-def _with_wait(state, today, terms):
+def _with_wait(state, today, terms, clock):
     """Attach ``wait`` (working days waited against the call mode's typical
     response time, the desk's holidays skipped) to a review state that waits for
     the staff, ``None`` to the others; and ``new_activity``: something happened
@@ -94,7 +95,7 @@ def _with_wait(state, today, terms):
             response=response_time(
                 terms, state.proposal.call_family, state.latest_revision.tier
             ),
-            country=settings.HOLIDAY_COUNTRY,
+            **clock(),
         )
     opened = getattr(state, "handler_opened_at", None)
     state.new_activity = bool(
@@ -115,8 +116,11 @@ def landing(request):
 
 
 def _queue(request):
+    """The filter form, the reader's clock and the filtered queue."""
     form = QueueFilterForm(request.GET or None)
-    return form, selectors.review_queue(**form.filters(), user=request.user)
+    clock = selectors.staff_clock(preferences=_preferences(request))
+    queue = selectors.review_queue(**form.filters(), user=request.user, clock=clock)
+    return form, clock, queue
 
 
 @staff_required
@@ -124,14 +128,14 @@ def _queue(request):
 def staff_queue(request):
     """Proposals sent for review, filtered (the filters live in the URL) and
     paginated; htmx gets the results."""
-    form, queryset = _queue(request)
+    form, clock, queryset = _queue(request)
     page = Paginator(queryset, selectors.QUEUE_PAGE_SIZE).get_page(
         request.GET.get("page")
     )
     today = timezone.localdate()
     terms = reference_data.cached_terms()
     for state in selectors.queue_mark_conflicts(page.object_list, user=request.user):
-        _with_wait(state, today, terms)
+        _with_wait(state, today, terms, clock)
     query = request.GET.copy()
     query.pop("page", None)
     template = "proposals/staff_queue.html"
@@ -144,7 +148,8 @@ def staff_queue(request):
             "form": form,
             "filter_problems": form.problems(),
             "response_times": every_response_time(terms),
-            "holiday_country": settings.HOLIDAY_COUNTRY,
+            "holiday_country": clock.country,
+            "closure_days": len(clock.closed),
             "page": page,
             "query": query.urlencode(),
             "changed_statuses": list(workflow.AFTER_EDIT.values()),
@@ -156,7 +161,7 @@ def staff_queue(request):
 @require_GET
 def staff_queue_csv(request):
     """The filtered queue as a CSV file (every row, not one page), for a meeting."""
-    form, queryset = _queue(request)
+    form, clock, queryset = _queue(request)
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = (
         f'attachment; filename="review-queue-{timezone.localdate():%Y-%m-%d}.csv"'
@@ -167,11 +172,30 @@ def staff_queue_csv(request):
     states = selectors.queue_mark_conflicts(queryset.iterator(), user=request.user)
     queue_csv(
         response,
-        (_with_wait(state, today, terms) for state in states),
+        (_with_wait(state, today, terms, clock) for state in states),
         link=lambda state: site_reverse("proposals:staff_review", state.proposal_id),
         fmt=number_format(request),
     )
     return response
+
+
+def _unconfirmed_handover(state, by) -> str:
+    """The warning after handing a proposal to a colleague whose address is
+    unconfirmed: who heard of it instead."""
+    others = notifications.handover_addresses(state=state, by=by)
+    name = state.handled_by
+    if not others:
+        return _(
+            "%(name)s has not confirmed their e-mail address: the hand-over mail "
+            "waits until they do (nobody else could be told)."
+        ) % {"name": name}
+    return _(
+        "%(name)s has not confirmed their e-mail address: the hand-over mail went "
+        "to %(where)s instead."
+    ) % {
+        "name": name,
+        "where": settings.DESK_EMAIL or _("the other staff"),
+    }
 
 
 @staff_required
@@ -194,7 +218,7 @@ def staff_assign(request, pk):
             return redirect("proposals:staff_review", pk=proposal.pk)
     expected = form.cleaned_data["expected_handler"]
     try:
-        services.review_assign(
+        state = services.review_assign(
             proposal=proposal,
             user=request.user,
             to=to,
@@ -216,6 +240,8 @@ def staff_assign(request, pk):
             message = _("Now handled by you.")
         else:
             message = _("Now handled by %(name)s.") % {"name": to}
+            if not selectors.address_confirmed(user=to):
+                messages.warning(request, _unconfirmed_handover(state, request.user))
         messages.success(request, message)
     return redirect("proposals:staff_review", pk=proposal.pk)
 

@@ -35,7 +35,13 @@ def staff_diff(request, pk):
     b = number("b", latest)
     old = _side(proposal, a)
     new = _side(proposal, b)
-    sections = diff_documents(old["document"], new["document"], choice_name)
+    sections = diff_documents(
+        old["document"],
+        new["document"],
+        choice_name,
+        old_ids=old["row_ids"],
+        new_ids=new["row_ids"],
+    )
     return TemplateResponse(
         request,
         "proposals/staff_diff.html",
@@ -73,6 +79,7 @@ def _side(proposal, number) -> dict:
             "findings": [f.to_dict() for f in assessment.findings],
             "counts": assessment.counts,
             "stamps": selectors.stamps_by_path(proposal=proposal),
+            "row_ids": selectors.row_ids_of(proposal=proposal),
         }
     revision = proposal_revision(proposal, number)
     return {
@@ -83,6 +90,7 @@ def _side(proposal, number) -> dict:
         "tier_label": tier_label(revision.tier or None),
         "findings": revision.findings,
         "stamps": revision.stamps or {},
+        "row_ids": revision.row_ids or {},
         "counts": {
             "error": revision.error_count,
             "warning": revision.warning_count,

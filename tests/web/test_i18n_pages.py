@@ -34,7 +34,7 @@ def test_the_review_queue_speaks_german(staff_client, submitted):
     for german in (
         "Prüfwarteschlange",
         "Als CSV herunterladen",
-        "Titel oder Organisation",
+        "Titel, Organisation oder Person",
     ):
         assert german in page
     for english in ("Download as CSV", "Title or organisation"):

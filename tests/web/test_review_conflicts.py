@@ -28,7 +28,7 @@ from proposals.models import (
     TechnicalAssessment,
 )
 from proposals.urls import urlpatterns
-from proposals.views import staff, staff_conflicts, staff_diff
+from proposals.views import staff, staff_diff, staff_settings
 from tests.factories import CodeEntryFactory, ProposalFactory, StaffUserFactory
 
 pytestmark = pytest.mark.django_db
@@ -104,7 +104,7 @@ def _staff_patterns():
         pattern.name: str(pattern.pattern)
         for pattern in urlpatterns
         if pattern.callback.__module__
-        in (staff.__name__, staff_diff.__name__, staff_conflicts.__name__)
+        in (staff.__name__, staff_diff.__name__, staff_settings.__name__)
     }
 
 
@@ -132,6 +132,7 @@ LIST_REQUESTS = [
     ("review_queue", "get", {"show": "all", "q": "Conflicted"}, True),
     ("review_queue_csv", "get", {"show": "all"}, False),
     ("staff_conflicts", "get", {}, False),
+    ("staff_settings", "get", {}, False),
     ("landing", "get", {}, False),
 ]
 # The exports a staff member reads as staff (``proposal_get_for_reader``).
@@ -202,7 +203,7 @@ def test_lists_mark_the_proposal_and_never_link_to_it(
     assert response.status_code == 200
     assert SECRET not in body
     assert reverse("proposals:staff_review", args=[proposal.pk]) not in body
-    if name != "staff_conflicts":
+    if name not in ("staff_conflicts", "staff_settings"):
         assert proposal.title in body
         mark = (
             "conflict: organisation example ai"

@@ -8,7 +8,7 @@ import pytest
 from django.urls import reverse
 
 from proposals.urls import urlpatterns
-from proposals.views import review, staff, staff_conflicts, staff_diff
+from proposals.views import review, staff, staff_diff, staff_settings
 
 pytestmark = pytest.mark.django_db
 
@@ -51,7 +51,7 @@ def test_every_review_url_is_covered():
             review.__name__,
             staff.__name__,
             staff_diff.__name__,
-            staff_conflicts.__name__,
+            staff_settings.__name__,
         )
     }
     covered = {row[0] for row in APPLICANT_URLS + STAFF_URLS} | SHARED_URLS

@@ -29,7 +29,10 @@ def queue_queries(client, django_assert_num_queries, params, count):
     return response, captured
 
 
-@pytest.mark.parametrize("params", [{}, {"status": "submitted", "errors": "yes"}])
+@pytest.mark.parametrize(
+    "params",
+    [{}, {"status": "submitted", "errors": "yes"}, {"q": "user", "show": "all"}],
+)
 def test_query_count_does_not_grow_with_rows(
     staff_client, catalogue, django_assert_num_queries, params
 ):
@@ -113,3 +116,75 @@ def test_bad_filter_values_are_ignored(staff_client, catalogue):
     assert response.status_code == 200
     assert rows(response.text) == 3
     assert "The filter \u201cRequested tier\u201d was ignored" in response.text
+
+
+# --- People search and the applicant column (issue 34) ---------------------------
+
+
+@pytest.fixture
+def people(catalogue):
+    """Three proposals in the queue: Olga Virtanen's (with Ben Okafor on its
+    team), Ada's, and one whose organisation is called "Virta"."""
+    from django.utils import timezone
+
+    from proposals.models import Membership
+    from tests.factories import UserFactory
+
+    made = queue_rows(3, owners=3)
+    olga, ada, other = (p.owner for p in made)
+    for person, first, last, email in (
+        (olga, "Olga", "Virtanen", "olga.v@uni-helsinki.example"),
+        (ada, "Ada", "Lovelace", "ada@analytical.example"),
+        (other, "", "", "x@nowhere.example"),
+    ):
+        person.first_name, person.last_name, person.email = first, last, email
+        person.save()
+    ben = UserFactory(
+        username="bokafor",
+        first_name="Ben",
+        last_name="Okafor",
+        email="ben@lab.example",
+    )
+    Membership.objects.create(
+        proposal=made[0], user=ben, role="editor", since=timezone.now()
+    )
+    Proposal.objects.filter(pk=made[2].pk).update(organisation_name="Virta Labs")
+    return made
+
+
+def titles(search: str) -> set[str]:
+    return {s.proposal.title for s in selectors.review_queue(search=search)}
+
+
+def test_search_finds_applicants_and_team_members(people):
+    olga_s, ada_s, virta_s = (p.title for p in people)
+    assert titles("Olga Virtanen") == {olga_s}  # first and last name together
+    assert titles("lovelace") == {ada_s}
+    assert titles(people[1].owner.username) == {ada_s}
+    assert titles("uni-helsinki") == {olga_s}  # part of an e-mail address
+    assert titles("Okafor") == {olga_s}  # a team member
+    assert titles("ben@lab.example") == {olga_s}
+    assert titles("bokafor") == {olga_s}
+    assert titles("Virta") == {olga_s, virta_s}  # a person and an organisation
+    assert titles("nobody-by-this-name") == set()
+    # Several members matching count the proposal once.
+    assert selectors.review_queue(search="example").count() == 3
+
+
+def test_queue_and_csv_show_who_applied(staff_client, people):
+    import csv
+    import io
+
+    page = staff_client.get(reverse("proposals:review_queue"), {"q": "Olga"}).text
+    assert rows(page) == 1
+    assert '<th scope="col">Applicant</th>' in page
+    cell = page.split('data-testid="queue-applicant">')[1].split("</td>")[0]
+    assert "Olga Virtanen (" in cell and "olga.v@uni-helsinki.example" in cell
+    text = staff_client.get(
+        reverse("proposals:review_queue_csv"), {"q": "Okafor"}
+    ).content.decode("utf-8-sig")
+    header, *found = list(csv.reader(io.StringIO(text)))
+    assert len(found) == 1
+    row = dict(zip(header, found[0], strict=True))
+    assert row["Applicant"].startswith("Olga Virtanen (")
+    assert row["Applicant e-mail"] == "olga.v@uni-helsinki.example"

@@ -389,6 +389,10 @@ def test_a_revisions_stamps_are_as_immutable_as_the_rest(shared, user):
     _send(shared, user)
     revisions = ProposalRevision.objects.filter(proposal=shared)
     assert revisions.get().stamps["*"]["id"] == user.pk
-    for values in ({"snapshot": {"format": "forged"}}, {"stamps": {"*": {}}}):
+    for values in (
+        {"snapshot": {"format": "forged"}},
+        {"stamps": {"*": {}}},
+        {"row_ids": {"jobs": [1]}},
+    ):
         with pytest.raises(IntegrityError), transaction.atomic():
             revisions.update(**values)

@@ -320,6 +320,7 @@ def _staff_pages(ctx):
         ),
         ("staff_conflicts", reverse("proposals:staff_conflicts")),
         ("two_factor_setup", reverse("two_factor_setup")),
+        ("staff_settings", reverse("proposals:staff_settings")),
     ]
 
 

@@ -1,16 +1,45 @@
-"""The organisations a staff member declared a conflict of interest with (their
-proposals are treated as if the staff member were on the team)."""
+"""A staff member's own settings: the calendar their working days follow, which
+staff mail they get, and their declared conflicts of interest."""
 
+from django.conf import settings
 from django.contrib import messages
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from proposals import selectors, services
+from proposals import reference_data, selectors, services
 from proposals.http import parse_int
-from proposals.review_forms import ConflictForm
+from proposals.review_forms import ConflictForm, DeskSettingsForm
+from proposals.views.accounts import _preferences
 from proposals.views.review import staff_required
+
+
+@staff_required
+@require_http_methods(["GET", "POST"])
+def staff_settings(request):
+    """Show and change the staff member's desk settings."""
+    preferences = _preferences(request)
+    initial = {
+        name: getattr(preferences, name)
+        for name in ("holiday_calendar", "staff_mail")
+        if preferences is not None
+    }
+    form = DeskSettingsForm(request.POST or None, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        services.staff_settings_set(user=request.user, **form.cleaned_data)
+        messages.success(request, _("Desk settings saved."))
+        return redirect("proposals:staff_settings")
+    return TemplateResponse(
+        request,
+        "proposals/staff_settings.html",
+        {
+            "form": form,
+            "desk_calendar": settings.HOLIDAY_COUNTRY,
+            "closures": reference_data.cached_closure_rows(),
+        },
+        status=422 if form.errors else 200,
+    )
 
 
 @staff_required
