@@ -37,6 +37,7 @@ STAFF_URLS = [
     ("staff_assess", "post", {}, {"outcome": "feasible", "action": "record"}, False),
     ("staff_conflicts", "get", None, {}, False),
     ("staff_conflicts", "post", None, {"organisation": "Example AI"}, False),
+    ("staff_settings", "get", None, {}, False),
 ]
 # Open to every signed-in user; tested on its own below.
 SHARED_URLS = {"landing"}
