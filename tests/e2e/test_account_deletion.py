@@ -50,8 +50,13 @@ def test_download_data_then_delete_the_account(
     # Deleting asks for the password and says what goes and what stays.
     page.get_by_role("link", name="Delete my account…").click()
     consequences = page.get_by_test_id("delete-consequences")
+    # The first demo proposal has a team (the demo colleague, an editor): it is
+    # handed over, not deleted.
     expect(consequences).to_contain_text(
-        "Your 2 drafts never sent for review are deleted"
+        "Your 1 draft never sent for review is deleted"
+    )
+    expect(page.get_by_test_id("delete-team")).to_contain_text(
+        "colleague, its longest-standing editor, becomes its owner"
     )
     expect(consequences).to_contain_text(
         "The 3 proposals you sent for review stay with the help desk"
@@ -67,14 +72,16 @@ def test_download_data_then_delete_the_account(
     page.get_by_label("Your password").fill("aifactory-demo")
     page.get_by_role("button", name="Delete my account").click()
     expect(page.get_by_role("status").first).to_contain_text(
-        "Your account and your drafts were deleted. The 3 proposals you sent for "
+        "Your account and your drafts were deleted. 1 proposal with a team now "
+        "belongs to its longest-standing editor. The 3 proposals you sent for "
         "review stay with the help desk"
     )
     nav = page.get_by_role("navigation", name="Main")
     expect(nav.get_by_role("link", name="Log in")).to_be_visible()
     assert not User.objects.filter(username="demo").exists()
-    assert set(Proposal.objects.values_list("pk", flat=True)) == sent
-    assert not Proposal.objects.filter(owner__isnull=False).exists()
+    handed = Proposal.objects.get(owner__username="colleague")
+    assert set(Proposal.objects.values_list("pk", flat=True)) == sent | {handed.pk}
+    assert not Proposal.objects.exclude(pk=handed.pk).filter(owner__isnull=False)
 
     # The login is gone too.
     log_in(page, base, "demo", "aifactory-demo")

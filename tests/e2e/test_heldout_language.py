@@ -18,7 +18,8 @@ from playwright.sync_api import Browser, Page, expect
 
 from proposals import services
 from proposals.domain import workflow
-from proposals.models import OutgoingMail, Proposal
+from proposals.models import OutgoingMail, Preferences, Proposal
+from proposals.models.preferences import StaffMail
 from proposals.wizard import STEPS
 from tests.e2e.test_language_layout import _too_wide
 from tests.web.translation_check import (
@@ -170,6 +171,9 @@ def test_mails_come_in_the_recipients_language(browser, live_server, demo):
     services.preferences_set(user=applicant, number_format="de_DE", language="")
     staff = User.objects.get(username="staff")
     services.preferences_set(user=staff, number_format="fr_FR", language="fr")
+    # The demo's staff member handled proposals, so by default only their own
+    # proposals' mail reaches them: this one asks for every new proposal.
+    Preferences.objects.filter(user=staff).update(staff_mail=StaffMail.ALL)
     context = _context(browser, "de-DE")
     page = context.new_page()
     _log_in(page, live_server.url, "demo", "aifactory-demo")
