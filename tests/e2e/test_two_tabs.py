@@ -203,8 +203,10 @@ def test_an_input_being_typed_in_keeps_its_text_and_shows_the_conflict(two_tabs)
     held[0].continue_()
     conflict = tab_a.get_by_test_id("conflict")
     expect(conflict).to_be_visible()
-    expect(conflict).to_contain_text("29000")
-    expect(conflict).to_contain_text("saved elsewhere 27000")
+    # Both values in the person's number format (en-US here), and who saved the
+    # other one: the same person, in another tab.
+    expect(conflict).to_contain_text("you saved 27,000 in another tab")
+    expect(conflict).to_contain_text("here you typed 29,000")
     expect(tab_a.locator("#id_total_gpu_hours")).to_have_value("29000")
     assert Proposal.objects.get(pk=proposal.pk).total_gpu_hours == 27000
 
