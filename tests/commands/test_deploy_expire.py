@@ -26,3 +26,15 @@ def test_the_timer_runs_the_expiry_command_daily():
     *_, manage, command = shlex.split(service["Service"]["ExecStart"])
     assert manage == "manage.py" and command in get_commands()
     assert command == "expire_stale"
+
+
+def test_the_reminders_timer_runs_the_cutoff_reminders_daily():
+    timer = _unit("aifactory-reminders.timer")
+    assert timer["Timer"]["OnCalendar"] == "*-*-* 07:00:00"
+    assert timer["Timer"]["Persistent"] == "true"
+    assert timer["Install"]["WantedBy"] == "timers.target"
+    service = _unit("aifactory-reminders.service")
+    assert service["Service"]["Type"] == "oneshot"
+    *_, manage, command = shlex.split(service["Service"]["ExecStart"])
+    assert manage == "manage.py" and command in get_commands()
+    assert command == "remind_cutoffs"

@@ -41,6 +41,8 @@ def test_the_units_are_found():
         "aifactory-worker@.service",
         "aifactory-expire.service",
         "aifactory-expire.timer",
+        "aifactory-reminders.service",
+        "aifactory-reminders.timer",
     } <= names
 
 
