@@ -15,8 +15,3 @@ def site_url(path: str = "/") -> str:
 def site_reverse(name: str, *args) -> str:
     """The absolute link of the URL pattern ``name``."""
     return site_url(reverse(name, args=args))
-
-
-def team_path(pk: int) -> str:
-    """The site-relative address of proposal ``pk``'s Team page."""
-    return reverse("proposals:team", args=[pk])

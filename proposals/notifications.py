@@ -23,7 +23,7 @@ from django.utils import translation
 
 from proposals import localization
 from proposals.domain.team import mentioned_names
-from proposals.links import site_reverse, site_url, team_path
+from proposals.links import site_reverse, site_url
 from proposals.models import NotificationMute
 from proposals.models.preferences import StaffMail
 from proposals.selectors import (
@@ -261,7 +261,7 @@ def invitation_to_person(*, invitation, token: str, by) -> list[Mail]:
 
 def ownership_to_team(*, proposal, by, to) -> list[Mail]:
     """Tell the whole team that the proposal has a new owner."""
-    url = site_url(team_path(proposal.pk))
+    url = site_reverse("proposals:team", proposal.pk)
     context = {"proposal": proposal, "by": by, "to": to, "url": url}
     return _messages("team_ownership", context, team_addresses(proposal))
 

@@ -117,11 +117,6 @@ class Invitation(models.Model):
     def expired(self) -> bool:
         return self.expires_at <= timezone.now()
 
-    @property
-    def open(self) -> bool:
-        """Neither accepted nor revoked (it may still have expired)."""
-        return self.accepted_at is None and self.revoked_at is None
-
 
 class TeamEvent(models.Model):
     """One change to a proposal's team, as the Team page lists it: who did it,

@@ -7,7 +7,6 @@ from django.db.models import Count, Exists, OuterRef, Prefetch, Q, QuerySet
 
 from proposals.assess import with_children
 from proposals.domain.team import Role
-from proposals.links import team_path
 from proposals.models import (
     AccountProfile,
     Membership,
@@ -27,10 +26,6 @@ class TeamHandover:
     proposal: Proposal
     heir: Membership | None
     members: int
-
-    @property
-    def team_url(self) -> str:
-        return team_path(self.proposal.pk)
 
 
 def account_team_handovers(*, user) -> list[TeamHandover]:
