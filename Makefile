@@ -98,7 +98,9 @@ format-files:
 	$(PY) -c "from pathlib import Path; from proposals.domain.jsonformat import dumps, loads; \
 	  [p.write_text(dumps(loads(p.read_text()))) for p in sorted(Path('fixtures/examples').glob('*.json'))]"
 
-## make bench: performance figures, as ratios against baselines measured in the same run.
+## make bench: performance figures, as ratios against baselines measured in the same run
+## (each ratio the median of seven alternated rounds, printed with its spread; a miss
+## only when the whole spread is beyond the target).
 bench: venv assets
 	AIFACTORY_BENCH=1 \
 	  $(PY) -m pytest tests/bench -p no:cacheprovider -s -q --no-header -o addopts=""
