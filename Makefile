@@ -59,13 +59,14 @@ demo: migrate
 ## make test: the whole suite (domain, web, commands, browser) on SQLite, or on
 ## PostgreSQL when DATABASE_URL points at it. Installs Chromium (and what the PDF
 ## export needs) with apt-get when it can, or says what to install.
-## In parallel (pytest-xdist): TEST_WORKERS processes, 4 by default (many tests wait
-## on a browser, a server or a subprocess, so more than the 2 cores of a CI machine
-## pay); TEST_WORKERS=0 runs in this process. Tests that share a module-scoped
+## In parallel (pytest-xdist): TEST_WORKERS processes, one per core by default
+## (auto; each collects the whole suite, and on a machine already busy more workers
+## than cores were slower); TEST_WORKERS=4 for more, where many tests wait on a
+## browser or a subprocess; TEST_WORKERS=0 runs in this process. Tests that share a module-scoped
 ## server carry an xdist_group marker (--dist loadgroup). The long property runs are
 ## bounded; PYTEST_ARGS=--long-properties runs them in full (tests/properties.py).
 ## PYTEST_ARGS adds arguments: make test PYTEST_ARGS='-m "not e2e"'.
-TEST_WORKERS ?= 4
+TEST_WORKERS ?= auto
 XDIST = $(if $(filter 0,$(TEST_WORKERS)),,-n $(TEST_WORKERS) --dist loadgroup)
 test: venv assets system-packages translations
 	$(PY) -m pytest $(XDIST) $(PYTEST_ARGS)
