@@ -59,14 +59,23 @@ demo: migrate
 ## make test: the whole suite (domain, web, commands, browser) on SQLite, or on
 ## PostgreSQL when DATABASE_URL points at it. Installs Chromium (and what the PDF
 ## export needs) with apt-get when it can, or says what to install.
+## In parallel (pytest-xdist): TEST_WORKERS processes, one per core by default
+## (auto; each collects the whole suite, and on a machine already busy more workers
+## than cores were slower); TEST_WORKERS=4 for more, where many tests wait on a
+## browser or a subprocess; TEST_WORKERS=0 runs in this process. Tests that share a module-scoped
+## server carry an xdist_group marker (--dist loadgroup). The long property runs are
+## bounded; PYTEST_ARGS=--long-properties runs them in full (tests/properties.py).
+## PYTEST_ARGS adds arguments: make test PYTEST_ARGS='-m "not e2e"'.
+TEST_WORKERS ?= auto
+XDIST = $(if $(filter 0,$(TEST_WORKERS)),,-n $(TEST_WORKERS) --dist loadgroup)
 test: venv assets system-packages translations
-	$(PY) -m pytest
+	$(PY) -m pytest $(XDIST) $(PYTEST_ARGS)
 
 system-packages:
 	@bash scripts/system_packages.sh
 
 test-fast: venv assets translations
-	$(PY) -m pytest -m "not e2e"
+	$(PY) -m pytest $(XDIST) -m "not e2e" $(PYTEST_ARGS)
 
 ## The interface's German and French catalogues (locale/): compiled for every run
 ## (msgfmt, Debian's gettext); `make messages` extracts new strings into them.
@@ -98,7 +107,9 @@ format-files:
 	$(PY) -c "from pathlib import Path; from proposals.domain.jsonformat import dumps, loads; \
 	  [p.write_text(dumps(loads(p.read_text()))) for p in sorted(Path('fixtures/examples').glob('*.json'))]"
 
-## make bench: performance figures, as ratios against baselines measured in the same run.
+## make bench: performance figures, as ratios against baselines measured in the same run
+## (each ratio the median of seven alternated rounds, printed with its spread; a miss
+## only when the whole spread is beyond the target).
 bench: venv assets
 	AIFACTORY_BENCH=1 \
 	  $(PY) -m pytest tests/bench -p no:cacheprovider -s -q --no-header -o addopts=""

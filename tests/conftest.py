@@ -3,6 +3,7 @@ from django.apps import apps
 from django.db import transaction
 from django.utils import translation
 
+from tests import properties
 from tests.factories import ProposalFactory, StaffUserFactory, UserFactory
 
 # The data migration's own loader, reused for tests whose database was flushed.
@@ -32,6 +33,37 @@ _targets = __import__("proposals.migrations.0043_desk_clock", fromlist=["set_tar
 _countries = __import__(
     "proposals.migrations.0012_country_eligibility", fromlist=["load_countries"]
 )
+
+
+def pytest_addoption(parser):
+    parser.addoption(
+        "--long-properties",
+        action="store_true",
+        help="run the long property tests (marked long_property) with their full "
+        "example counts instead of the bounded default (tests/properties.py)",
+    )
+
+
+def pytest_configure(config):
+    properties.LONG = config.getoption("--long-properties")
+
+
+# A test that reaches the test database: through these fixtures (directly or by way
+# of another fixture) or the django_db marker.
+DATABASE_FIXTURES = frozenset(
+    {"db", "transactional_db", "django_db_reset_sequences", "live_server"}
+)
+
+
+def pytest_collection_modifyitems(items):
+    """Mark every test that uses the test database ``database``: CI runs those on
+    SQLite and again on PostgreSQL, the others (the domain, files, settings read in
+    fresh processes, servers of their own) once (.ci/run)."""
+    database = pytest.mark.database
+    for item in items:
+        fixtures = set(getattr(item, "fixturenames", ()))
+        if fixtures & DATABASE_FIXTURES or item.get_closest_marker("django_db"):
+            item.add_marker(database)
 
 
 @pytest.fixture

@@ -7,7 +7,7 @@ import dataclasses
 from proposals.domain import assess
 from proposals.domain.codeentry import CodeEntry
 from proposals.domain.types import Job, Measurement
-from tests.bench.conftest import median_ms, meets, report
+from tests.bench.conftest import Spread, median_ms, meets_spread, report, rounds_ms
 from tests.domain.builders import catalogue, example
 
 EXAMPLES = ["playground", "lumi-fast-lane", "bsc-large-scale", "bsc-many-small-jobs"]
@@ -49,15 +49,28 @@ def test_assessment_time_and_growth():
             (f"{name}", f"{median_ms(lambda p=proposal: assess(p, clusters)):.2f} ms")
         )
     small, large = synthetic(1), synthetic(10)
-    small_ms = median_ms(lambda: assess(small, clusters), repeat=50)
-    large_ms = median_ms(lambda: assess(large, clusters), repeat=20)
+    # In alternated rounds: the growth is the median of the rounds' ratios.
+    timed = rounds_ms(
+        {
+            "small": lambda: assess(small, clusters),
+            "large": lambda: assess(large, clusters),
+        },
+        repeat=7,
+    )
+    growth = Spread.ratio(timed, "large", "small")
     rows += [
-        ("synthetic: 20 jobs, 10 measurements, 2 codes", f"{small_ms:.2f} ms"),
-        ("synthetic x10: 200 jobs, 100 measurements, 20 codes", f"{large_ms:.2f} ms"),
+        (
+            "synthetic: 20 jobs, 10 measurements, 2 codes",
+            Spread.of(timed, "small").shown(unit=" ms"),
+        ),
+        (
+            "synthetic x10: 200 jobs, 100 measurements, 20 codes",
+            Spread.of(timed, "large").shown(unit=" ms"),
+        ),
         (
             "growth for 10x the rows (target <= 10x)",
-            f"{large_ms / small_ms:.1f}x "
-            f"{meets('engine growth for 10x the rows', large_ms / small_ms, 10)}",
+            f"{growth.shown('.1f')} "
+            f"{meets_spread('engine growth for 10x the rows', growth, 10)}",
         ),
     ]
     report("Engine: time per assessment (median)", rows)

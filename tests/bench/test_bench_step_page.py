@@ -2,8 +2,6 @@
 rows, against the demo's own page, in the same run (issue 16: at most 2x)."""
 
 import resource
-import statistics
-import time
 
 import pytest
 from django.core.management import call_command
@@ -12,7 +10,7 @@ from django.urls import reverse
 
 from proposals import services
 from proposals.models import Proposal
-from tests.bench.conftest import meets, report
+from tests.bench.conftest import Spread, meets_spread, report, rounds_ms
 
 pytestmark = pytest.mark.django_db
 
@@ -26,20 +24,6 @@ def _plain_template_rendering(monkeypatch):
 
     if hasattr(Template, "_original_render"):
         monkeypatch.setattr(Template, "_render", Template._original_render)
-
-
-def interleaved_medians(first, second, *, repeat: int) -> tuple[float, float]:
-    """Median milliseconds of ``first()`` and ``second()``, run in turns so that a
-    change of load on a shared machine weighs on both alike."""
-    for func in (first, second):
-        func()
-    times: tuple[list[float], list[float]] = ([], [])
-    for _ in range(repeat):
-        for samples, func in zip(times, (first, second), strict=True):
-            start = time.perf_counter()
-            func()
-            samples.append((time.perf_counter() - start) * 1000)
-    return statistics.median(times[0]), statistics.median(times[1])
 
 
 def page_faults(func, *, repeat: int) -> float:
@@ -113,16 +97,26 @@ def test_step_page_with_ten_times_the_rows(client, catalogue, title, step):
 
     small_size = len(get(demo)().content)
     big_size = len(get(bigger)().content)
-    small, big = interleaved_medians(get(demo), get(bigger), repeat=25)
+    # Seven alternated rounds: the ratio is their median, printed with its spread.
+    timed = rounds_ms({"small": get(demo), "big": get(bigger)}, repeat=5, warmup=1)
+    ratio = Spread.ratio(timed, "big", "small")
+    small, big = Spread.of(timed, "small"), Spread.of(timed, "big")
     faults = [page_faults(get(proposal), repeat=10) for proposal in (demo, bigger)]
     report(
         f"Step page '{step}' with ten times the demo's rows ({counts})",
         [
-            ("demo's rows, median", f"{small:.1f} ms, {small_size / 1024:.0f} KB"),
-            ("ten times the rows, median", f"{big:.1f} ms, {big_size / 1024:.0f} KB"),
+            (
+                "demo's rows, median",
+                f"{small.shown('.1f', ' ms')}, {small_size / 1024:.0f} KB",
+            ),
+            (
+                "ten times the rows, median",
+                f"{big.shown('.1f', ' ms')}, {big_size / 1024:.0f} KB",
+            ),
             (
                 "ratio (target <= 2x)",
-                f"{big / small:.2f}x {meets(f'step page {step!r} at 10x rows', big / small, 2)}",
+                f"{ratio.shown()} "
+                + meets_spread(f"step page {step!r} at 10x rows", ratio, 2),
             ),
             ("page faults per request", "{:.0f} and {:.0f}".format(*faults)),
         ],

@@ -21,7 +21,14 @@ from matplotlib.figure import Figure
 from proposals import charts, services
 from proposals.assess import assess_proposal
 from proposals.models import Proposal
-from tests.bench.conftest import median_ms, medians_ms, meets, report
+from tests.bench.conftest import (
+    Spread,
+    median_ms,
+    meets,
+    meets_spread,
+    report,
+    rounds_ms,
+)
 from tests.factories import (
     CodeEntryFactory,
     JobTypeFactory,
@@ -173,42 +180,50 @@ def test_recompute_request_against_trivial_view(demo_client):
     def owner_save():
         assert form_post(client, owner_url, body).status_code == 200
 
-    # In turns: the autosave and its baselines see the same spells of load.
-    times = medians_ms(
+    # In alternated rounds: the autosave and its baselines see the same spells of
+    # load; each ratio is the median of the rounds', printed with their spread.
+    times = rounds_ms(
         {
             "trivial": lambda: client.get("/bench/trivial/"),
             "select_update": lambda: client.get(baseline_url),
             "owner": owner_save,
             "autosave": post,
         },
-        repeat=150,
+        repeat=22,
     )
-    trivial, select_update = times["trivial"], times["select_update"]
-    owner_select_update, recompute = times["owner"], times["autosave"]
     assert 'id="live-chart"' not in post.state["last"]  # still unchanged
+    to_owner = Spread.ratio(times, "autosave", "owner")
     report(
         "Recompute-and-save request (Fast Lane demo, chart unchanged)",
         [
-            ("trivial view (small template), median", f"{trivial:.2f} ms"),
-            ("one SELECT + one UPDATE view, median", f"{select_update:.2f} ms"),
-            ("autosave + recompute + fragments, median", f"{recompute:.2f} ms"),
-            ("ratio to the trivial view", f"{recompute / trivial:.1f}x"),
+            (
+                "trivial view (small template), median",
+                Spread.of(times, "trivial").shown(unit=" ms"),
+            ),
+            (
+                "one SELECT + one UPDATE view, median",
+                Spread.of(times, "select_update").shown(unit=" ms"),
+            ),
+            (
+                "autosave + recompute + fragments, median",
+                Spread.of(times, "autosave").shown(unit=" ms"),
+            ),
+            (
+                "ratio to the trivial view",
+                Spread.ratio(times, "autosave", "trivial").shown(".1f"),
+            ),
             (
                 "ratio to the anonymous GET SELECT + UPDATE",
-                f"{recompute / select_update:.1f}x",
+                Spread.ratio(times, "autosave", "select_update").shown(".1f"),
             ),
             (
                 "authenticated POST of the same inputs: owner's SELECT + UPDATE",
-                f"{owner_select_update:.2f} ms",
+                Spread.of(times, "owner").shown(unit=" ms"),
             ),
             (
                 "ratio to the authenticated SELECT + UPDATE (target <= 3x)",
-                f"{recompute / owner_select_update:.1f}x "
-                + meets(
-                    "autosave / authenticated SELECT + UPDATE",
-                    recompute / owner_select_update,
-                    3,
-                ),
+                f"{to_owner.shown()} "
+                + meets_spread("autosave / authenticated SELECT + UPDATE", to_owner, 3),
             ),
             (
                 "SQL statements per autosave (target <= 6)",
@@ -261,8 +276,8 @@ def test_autosave_with_the_chart_changed(demo_client):
         changed_post.state["last"] = content
 
     changed()
-    times = medians_ms({"unchanged": unchanged, "changed": changed}, repeat=60)
-    unchanged_ms, changed_ms = times["unchanged"], times["changed"]
+    times = rounds_ms({"unchanged": unchanged, "changed": changed}, repeat=9)
+    ratio = Spread.ratio(times, "changed", "unchanged")
     assert 'id="live-chart"' not in unchanged.state["last"]
     src = changed_post.state["last"].split('scaling-chart"><img src="')[1]
     src = src.split('"')[0]
@@ -277,16 +292,18 @@ def test_autosave_with_the_chart_changed(demo_client):
     report(
         "Autosave with the chart changed (a measurement's throughput)",
         [
-            ("autosave, chart unchanged, median", f"{unchanged_ms:.2f} ms"),
-            ("autosave, chart changed (numbers only), median", f"{changed_ms:.2f} ms"),
+            (
+                "autosave, chart unchanged, median",
+                Spread.of(times, "unchanged").shown(unit=" ms"),
+            ),
+            (
+                "autosave, chart changed (numbers only), median",
+                Spread.of(times, "changed").shown(unit=" ms"),
+            ),
             (
                 "ratio changed / unchanged (target <= 1.5x)",
-                f"{changed_ms / unchanged_ms:.2f}x "
-                + meets(
-                    "autosave, chart changed / unchanged",
-                    changed_ms / unchanged_ms,
-                    1.5,
-                ),
+                f"{ratio.shown()} "
+                + meets_spread("autosave, chart changed / unchanged", ratio, 1.5),
             ),
             ("the chart image afterwards, drawn (cache empty)", f"{first:.1f} ms"),
         ],
@@ -343,20 +360,26 @@ def test_chart_cold_render_and_cache_hit(demo_client):
         cache.clear()
         charts.scaling_chart_svg(assessment)
 
-    # In turns, so that a slower spell of the shared machine weighs on both (the
-    # ratio has a target: a miss fails ``make bench``).
-    timed = medians_ms({"bare": lambda: _bare_render(data), "cold": cold}, repeat=15)
-    bare, cold_ms = timed["bare"], timed["cold"]
+    # In alternated rounds, so that a slower spell of the shared machine weighs on
+    # both (the ratio has a target: a spread wholly above it fails ``make bench``).
+    timed = rounds_ms({"bare": lambda: _bare_render(data), "cold": cold}, repeat=3)
+    ratio = Spread.ratio(timed, "cold", "bare")
     charts.scaling_chart_svg(assessment)
     hit = median_ms(lambda: charts.scaling_chart_svg(assessment), repeat=200)
     report(
         "Scaling chart (SVG)",
         [
-            ("bare matplotlib render of the same figure", f"{bare:.1f} ms"),
-            ("cold render through charts.py", f"{cold_ms:.1f} ms"),
+            (
+                "bare matplotlib render of the same figure",
+                Spread.of(timed, "bare").shown(".1f", " ms"),
+            ),
+            (
+                "cold render through charts.py",
+                Spread.of(timed, "cold").shown(".1f", " ms"),
+            ),
             (
                 "ratio (target <= 1.2x)",
-                f"{cold_ms / bare:.2f}x {meets('chart cold / bare', cold_ms / bare, 1.2)}",
+                f"{ratio.shown()} {meets_spread('chart cold / bare', ratio, 1.2)}",
             ),
             (
                 "cache hit (target <= 2 ms)",

@@ -167,6 +167,11 @@ class _Gunicorn(BaseHTTPRequestHandler):
         self.wfile.write(b"ok")
 
 
+# One worker runs the module (make test runs in parallel, --dist loadgroup):
+# its nginx (module scope) is then started once, not once per worker.
+pytestmark = pytest.mark.xdist_group("nginx-site")
+
+
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
     directory = tmp_path_factory.mktemp("nginx")

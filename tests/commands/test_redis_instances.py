@@ -25,6 +25,12 @@ from tests.redis_server import running_redis
 ROOT = Path(__file__).resolve().parents[2]
 
 
+# One worker runs the module (make test runs in parallel, --dist loadgroup):
+# its redis-server and two development servers (module scope) are then started
+# once, not once per worker.
+pytestmark = pytest.mark.xdist_group("redis-instances")
+
+
 @pytest.fixture(scope="module")
 def redis_server():
     with running_redis() as server:

@@ -39,6 +39,8 @@ PATTERNS = patterns()
 
 
 def _seconds(func, repeat: int = 5) -> float:
+    # The thread's processor time: a parallel run (make test) preempts long
+    # searches more often than short ones (tests/domain/test_log_reader_linear.py).
     best = float("inf")
     for _ in range(repeat):
         start = time.thread_time()  # not the time a busy machine made it wait

@@ -30,7 +30,9 @@ from proposals.views.accounts import PASSWORD_RESET_PER_ADDRESS_RATE
 from tests.factories import UserFactory
 from tests.redis_server import running_redis
 
-pytestmark = pytest.mark.django_db
+# One worker runs the module (make test runs in parallel, --dist loadgroup): its
+# redis-server (module scope) is then started once, not once per worker.
+pytestmark = [pytest.mark.django_db, pytest.mark.xdist_group("redis-cache")]
 
 
 @pytest.fixture(scope="module")

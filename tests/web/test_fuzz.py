@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from proposals.domain import jsonformat
 from proposals.domain.fields import FIELDS, section_fields
+from tests.properties import examples, long_property
 from tests.web.test_exports import EXAMPLES
 from tests.web.test_wizard import HX, step_url
 
@@ -65,8 +66,9 @@ def test_the_parser_answers_any_bytes_with_a_proposal_or_a_refusal(raw):
 
 
 @pytest.mark.django_db
+@long_property  # 60 examples in CI, 15 in ``make test`` (tests/properties.py)
 @settings(
-    max_examples=60,
+    max_examples=examples(60, bounded=15),
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture],
 )

@@ -2,7 +2,8 @@
 the wizard's steps, the row buttons, the "copy for another system" form and the JSON
 import. Whatever is posted, the answer is a page or a refusal, never a server error
 (the test client re-raises a view's exception, so a 500 fails the test). Each test
-is bounded to a few dozen examples; run it with ``DATABASE_URL`` on PostgreSQL too,
+is bounded to a few dozen examples (a quarter of them outside CI:
+tests/properties.py); run it with ``DATABASE_URL`` on PostgreSQL too,
 where a NUL in a query is an error rather than a miss."""
 
 import json
@@ -20,21 +21,29 @@ from tests.factories import (
     ScalingMeasurementFactory,
     UsageMonthFactory,
 )
+from tests.properties import examples, long_property
 from tests.web.test_import_json import IMPORT, example, upload
 from tests.web.test_wizard import HX
 
 pytestmark = pytest.mark.django_db
 
 
-def fuzz(examples: int):
-    return settings(
-        max_examples=examples,
+def fuzz(full: int):
+    """A long property run: ``full`` examples under --long-properties (CI), a
+    quarter of them (at least 10) in ``make test`` (tests/properties.py)."""
+    bounded = settings(
+        max_examples=examples(full, bounded=max(10, full // 4)),
         deadline=None,
         suppress_health_check=[
             HealthCheck.function_scoped_fixture,
             HealthCheck.too_slow,
         ],
     )
+
+    def decorate(test):
+        return long_property(bounded(test))
+
+    return decorate
 
 
 # What the fuzz run of issue 20 found, and its relatives.
