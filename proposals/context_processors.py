@@ -10,6 +10,8 @@ from proposals import selectors
 # hands them over as JSON (``json_script``, no inline script), read by ``message()``
 # in each script. "%(name)s" placeholders are filled there.
 SCRIPT_MESSAGES = {
+    "typing": _("Typing…"),
+    "saving": _("Saving…"),
     "retrying": _("Not saved, retrying…"),
     "changedElsewhere": _("Changed in another tab"),
     "removedElsewhere": _("Removed in another tab"),

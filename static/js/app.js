@@ -54,7 +54,7 @@ function pageMessage(key, fallback, values) {
     const form = autosaveForm();
     if (!form || !form.contains(event.target)) return;
     state.dirty = true;
-    setStatus(form, "dirty", "Typing…");
+    setStatus(form, "dirty", pageMessage("typing", "Typing…"));
     nudgeLater();
   }, true);
 
@@ -100,7 +100,7 @@ function pageMessage(key, fallback, values) {
     state.inFlight = true;
     state.dirtyAtSend = state.dirty;
     state.dirty = false;
-    setStatus(form, "saving", "Saving…");
+    setStatus(form, "saving", pageMessage("saving", "Saving…"));
   });
 
   function retryLater(form) {
@@ -126,7 +126,7 @@ function pageMessage(key, fallback, values) {
       return;
     }
     state.retries = 0;
-    if (state.dirty) setStatus(form, "dirty", "Typing…");
+    if (state.dirty) setStatus(form, "dirty", pageMessage("typing", "Typing…"));
     if (state.pendingSubmit && !state.dirty) {
       const submitter = state.pendingSubmit;
       state.pendingSubmit = null;
@@ -149,10 +149,47 @@ function pageMessage(key, fallback, values) {
     state.submitting = true;
   }, true);
 
+  // Leaving (reload, another page, closing the tab) within the typing delay: what
+  // was typed is sent at once, as the autosave it would have been, and the browser
+  // still asks first while it is on its way. If the person stays, its answer
+  // arrives as any autosave's does.
   window.addEventListener("beforeunload", function (event) {
-    if ((state.dirty || state.inFlight) && !state.submitting) {
+    if (state.submitting) return;
+    const form = autosaveForm();
+    if (form && state.dirty && !state.inFlight) htmx.trigger(form, "autosave-retry");
+    if (state.dirty || state.inFlight) {
       event.preventDefault();
       event.returnValue = "";
+    }
+  });
+
+  // The page goes (the person confirmed leaving, or a phone dropped the page): a
+  // change not yet stored is sent again as a keepalive request, which outlives the
+  // page, in case the request under way is cut off with it. It carries the page's
+  // bases like any autosave, so a field saved by the request it repeats is not a
+  // conflict, and one saved by someone else since is refused as always.
+  function sendBeforeGoing() {
+    const form = autosaveForm();
+    if (!form || !(state.dirty || state.inFlight) || state.submitting) return;
+    const body = new URLSearchParams(new FormData(form));
+    body.set("autosave", "1");
+    state.dirty = false;
+    fetch(form.getAttribute("hx-post"), {
+      method: "POST",
+      body: body,
+      keepalive: true,
+      credentials: "same-origin",
+      headers: { "HX-Request": "true" },
+    }).catch(function () { state.dirty = true; });
+  }
+  window.addEventListener("pagehide", sendBeforeGoing);
+  document.addEventListener("visibilitychange", function () {
+    if (document.visibilityState !== "hidden") return;
+    const form = autosaveForm();
+    // Still open (another app, another tab): the ordinary autosave, whose answer
+    // the page applies when it is shown again.
+    if (form && state.dirty && !state.inFlight && !state.submitting) {
+      htmx.trigger(form, "autosave-retry");
     }
   });
 

@@ -1,6 +1,9 @@
 """Autosave never loses work: failed saves are retried, leaving with unsaved changes
 asks first."""
 
+import datetime
+import time
+
 from playwright.sync_api import Page, expect
 
 from tests.factories import PASSWORD, ProposalFactory, UserFactory
@@ -89,3 +92,49 @@ def test_without_javascript_steps_save_validate_and_navigate(
     assert (proposal.total_gpu_hours, proposal.duration_months) == (18176, 3)
     assert list(proposal.codes.values_list("role", flat=True)) == ["main"]
     context.close()
+
+
+def test_leaving_within_the_typing_delay_keeps_what_was_typed(
+    browser, live_server, e2e_catalogue
+):
+    """Issue 36: the last words typed just before leaving (within the 200 ms before
+    the autosave) were lost once the person confirmed the "leave site?" dialog."""
+    user = UserFactory()
+    proposal = ProposalFactory(owner=user, libraries="PyTorch")
+    context = browser.new_context()
+    page = context.new_page()
+    log_in(page, live_server.url, user.username)
+    page.clock.install()
+    page.goto(f"{live_server.url}/proposals/{proposal.pk}/selection/")
+    # The page's clock stops: the 200 ms typing delay never ends by itself.
+    page.clock.pause_at(datetime.datetime.now() + datetime.timedelta(minutes=1))
+    dialogs = []
+
+    def leave(dialog):
+        dialogs.append(dialog.type)
+        dialog.accept()
+
+    page.on("dialog", leave)
+    page.click("#id_libraries")
+    page.keyboard.press("End")
+    page.keyboard.type(" 2.5 and JAX", delay=5)
+    again = context.new_page()
+    page.close(run_before_unload=True)  # at once: no autosave has been sent yet
+    again.wait_for_timeout(500)  # Playwright answers the dialog while it waits
+    assert dialogs == ["beforeunload"]  # the browser still asked first
+    assert _stored(proposal, "PyTorch 2.5 and JAX")
+    again.goto(f"{live_server.url}/proposals/{proposal.pk}/selection/")
+    expect(again.locator("#id_libraries")).to_have_value("PyTorch 2.5 and JAX")
+    context.close()
+
+
+def _stored(proposal, value: str, timeout: float = 10.0) -> bool:
+    """Wait until the server has stored ``value`` (it arrives as the page goes, or
+    just after)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        proposal.refresh_from_db()
+        if proposal.libraries == value:
+            return True
+        time.sleep(0.1)
+    return False
