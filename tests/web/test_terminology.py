@@ -42,11 +42,19 @@ def read_terms(path: Path) -> dict[str, list[str]]:
     }
 
 
+# Code and file names (``MAX_MACHINE_SHARE``, docs/calls.md) are no words to translate.
+CODE = re.compile(r"``.*?``|<code\b[^>]*>.*?</code>|\S+/\S+", re.S)
+
+
 def _english_text(msgid: str) -> str:
     """What of ``msgid`` is English words to translate: without what it keeps in
-    English on purpose, its tags and its placeholders."""
-    text = ENGLISH_ON_PURPOSE.sub(" ", msgid)
+    English on purpose, code, its tags and its placeholders."""
+    text = CODE.sub(" ", ENGLISH_ON_PURPOSE.sub(" ", msgid))
     return re.sub(f"{check.TAG.pattern}|{check.PLACEHOLDER.pattern}", " ", text)
+
+
+def _word(term: str) -> re.Pattern:
+    return re.compile(rf"(?<![\w-]){re.escape(term)}(?![\w-])", re.I)
 
 
 def _says(text: str, forms: list[str]) -> bool:
@@ -58,10 +66,15 @@ def _says(text: str, forms: list[str]) -> bool:
 
 def term_misses(catalogues: list[Path], terms: dict[str, list[str]]) -> list[str]:
     """Each (term, msgid) whose msgid says the term and whose translation does not
-    say it in any of the term's accepted forms."""
-    patterns = {
-        term: re.compile(rf"(?<![\w-]){re.escape(term)}(?![\w-])", re.I)
-        for term in terms
+    say it in any of the term's accepted forms. A longer term that holds a shorter
+    one speaks for it ("peak throughput", German "Spitzenleistung", is no
+    "throughput", "Durchsatz")."""
+    patterns = {term: _word(term) for term in terms}
+    longer = {
+        term: [
+            _word(other) for other in terms if other != term and pattern.search(other)
+        ]
+        for term, pattern in patterns.items()
     }
     misses = []
     for path in catalogues:
@@ -83,7 +96,10 @@ def term_misses(catalogues: list[Path], terms: dict[str, list[str]]) -> list[str
             for msgid, translations in pairs:
                 english = _english_text(msgid)
                 for term, pattern in patterns.items():
-                    if pattern.search(english) and not all(
+                    own = english
+                    for other in longer[term]:
+                        own = other.sub(" ", own)
+                    if pattern.search(own) and not all(
                         _says(t, terms[term]) for t in translations
                     ):
                         misses.append(
@@ -130,6 +146,8 @@ def test_the_check_finds_a_term_said_otherwise(tmp_path):
         'msgid "Rows of %(job_plan)s"\nmsgstr "Righe di %(job_plan)s"\n\n'
         'msgid "The portal asks <span lang=\\"en\\">job plan</span>"\n'
         'msgstr "Il portale chiede <span lang=\\"en\\">job plan</span>"\n\n'
+        'msgid "See docs/job plan.md and ``job plan``"\nmsgstr "Vedi docs/job plan.md"\n\n'
+        'msgid "The peak throughput"\nmsgstr "La potenza di picco"\n\n'
         'msgid "one job plan"\nmsgid_plural "%(n)s job plans"\n'
         'msgstr[0] "un piano dei job"\nmsgstr[1] "%(n)s piani di lavoro"\n',
         encoding="utf-8",
@@ -139,6 +157,17 @@ def test_the_check_finds_a_term_said_otherwise(tmp_path):
         "'job plan' -> 'piano dei job': 'Check the job plan' "
         "is 'Controlla il piano di lavoro'",
     ]
+    # A longer term speaks for the shorter one it holds.
+    assert term_misses([po], {"throughput": ["throughput"]}) == [
+        "'throughput' -> 'throughput': 'The peak throughput' is 'La potenza di picco'"
+    ]
+    assert (
+        term_misses(
+            [po],
+            {"throughput": ["throughput"], "peak throughput": ["potenza di picco"]},
+        )
+        == []
+    )
     terms["job plans"] = ["piani dei job"]
     assert term_misses([po], terms) == [
         "'job plan' -> 'piano dei job': 'Check the job plan' "
