@@ -77,7 +77,7 @@ system-packages:
 test-fast: venv assets translations
 	$(PY) -m pytest $(XDIST) -m "not e2e" $(PYTEST_ARGS)
 
-## The interface's German and French catalogues (locale/): compiled for every run
+## The interface's German, French, Italian and Spanish catalogues (locale/): compiled for every run
 ## (msgfmt, Debian's gettext); `make messages` extracts new strings into them.
 translations: venv
 	@command -v msgfmt >/dev/null || bash scripts/system_packages.sh
@@ -85,8 +85,8 @@ translations: venv
 
 MESSAGE_IGNORES := -i '.venv/*' -i 'node_modules/*' -i 'static/*' -i 'staticfiles/*' -i 'tests/*' -i 'test-artifacts/*' -i 'var/*' -i 'scripts/*' -i 'deploy/*' -i 'docs/*'
 messages: venv
-	DJANGO_DEBUG=1 $(PY) manage.py makemessages -l de -l fr --no-obsolete --no-wrap $(MESSAGE_IGNORES)
-	DJANGO_DEBUG=1 $(PY) manage.py rule_messages -l de -l fr -v 0
+	DJANGO_DEBUG=1 $(PY) manage.py makemessages -l de -l fr -l it -l es --no-obsolete --no-wrap $(MESSAGE_IGNORES)
+	DJANGO_DEBUG=1 $(PY) manage.py rule_messages -l de -l fr -l it -l es -v 0
 
 lint: venv
 	$(VENV)/bin/ruff check .

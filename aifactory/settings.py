@@ -264,9 +264,17 @@ PRIVACY_CONTACT = env_str("DJANGO_PRIVACY_CONTACT", default="")
 ACCESSIBILITY_CONTACT = env_str("DJANGO_ACCESSIBILITY_CONTACT", default="")
 
 LANGUAGE_CODE = "en-gb"
-# The interface's languages: English (the portal's, and the default), German, French.
-# A person's choice in Settings wins over the browser's Accept-Language.
-LANGUAGES = [("en-gb", "English"), ("de", "Deutsch"), ("fr", "Français")]
+# The interface's languages: English (the portal's, and the default), German, French,
+# Italian and Spanish. A person's choice in Settings wins over the browser's
+# Accept-Language. Each but English has its catalogues in locale/ and its terms in
+# locale/terms/<code>.json (tests/web/test_translations.py, test_terminology.py).
+LANGUAGES = [
+    ("en-gb", "English"),
+    ("de", "Deutsch"),
+    ("fr", "Français"),
+    ("it", "Italiano"),
+    ("es", "Español"),
+]
 # locale/: what makemessages extracts; locale/rules/: the rules' descriptions (their
 # docstrings), written by `manage.py rule_messages` (xgettext skips docstrings).
 LOCALE_PATHS = [BASE_DIR / "locale", BASE_DIR / "locale" / "rules"]

@@ -1,7 +1,8 @@
 """Held-out check of issue 25, the interface's language, in Chromium: the page's
-language follows the browser (de-DE and de-CH German, fr-FR French, it-IT and en-GB
-English), the Settings choice wins over it, no English is left on the wizard's,
-the export's and the staff's pages in German and French, the portal text stays
+language follows the browser (de-DE and de-CH German, fr-FR French, it-IT Italian,
+es-ES Spanish, pt-PT and en-GB English), the Settings choice wins over it, no English
+is left on the wizard's, the export's and the staff's pages in German, French,
+Italian and Spanish, the portal text stays
 English (and is declared so), e-mails come in the recipient's language, and the
 wizard holds at 390 px in German. Screenshots in test-artifacts/ (heldout-*).
 
@@ -23,6 +24,7 @@ from proposals.models.preferences import StaffMail
 from proposals.wizard import STEPS
 from tests.e2e.test_language_layout import _too_wide
 from tests.web.translation_check import (
+    LANGUAGES,
     catalogue_path,
     english_pieces,
     offences,
@@ -34,7 +36,9 @@ PAGE_LANGUAGE = {
     "de-DE": "de",
     "de-CH": "de",
     "fr-FR": "fr",
-    "it-IT": "en",
+    "it-IT": "it",
+    "es-ES": "es",
+    "pt-PT": "en",  # a language the interface does not speak
     "en-GB": "en",
 }
 PHONE = {"width": 390, "height": 844}
@@ -105,7 +109,7 @@ def test_the_browsers_language_is_the_pages_and_settings_wins(
         page.goto(f"{base}{url}")
         assert _language(page) == expected, name
     # The person's own choice in Settings, over the browser's.
-    chosen = {"de": "fr", "fr": "de", "en": "de"}[expected]
+    chosen = {"de": "fr", "fr": "de", "it": "de", "es": "de", "en": "de"}[expected]
     page.goto(f"{base}{reverse('account_settings')}")
     page.select_option("#id_language", chosen)
     page.locator("#id_language").evaluate("el => el.form.requestSubmit()")
@@ -116,7 +120,7 @@ def test_the_browsers_language_is_the_pages_and_settings_wins(
 
 
 @pytest.mark.django_db(transaction=True)
-@pytest.mark.parametrize("language", ["de", "fr"])
+@pytest.mark.parametrize("language", LANGUAGES)
 def test_no_english_left_on_the_pages_a_person_and_the_staff_visit(
     browser, live_server, demo, artifacts, language
 ):
@@ -127,7 +131,7 @@ def test_no_english_left_on_the_pages_a_person_and_the_staff_visit(
     catalogue = read_catalogue(catalogue_path(language))
     pieces, names = english_pieces(catalogue), proper_names(catalogue)
     data = _stored_text()
-    locale = {"de": "de-DE", "fr": "fr-FR"}[language]
+    locale = {"de": "de-DE", "fr": "fr-FR", "it": "it-IT", "es": "es-ES"}[language]
     found = []
 
     def walk(username: str, password: str, pages: dict) -> None:

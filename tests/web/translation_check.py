@@ -1,8 +1,9 @@
-"""What the translation tests read: the German and French catalogues, the msgids of
+"""What the translation tests read: the catalogues of every language but English
+(German, French, Italian, Spanish: ``settings.LANGUAGES``), the msgids of
 today's source (extracted into a scratch copy), and the text a person sees on a page,
 with a detector for text left in English.
 
-The detector flags, on a page rendered in German or French:
+The detector flags, on a page rendered in one of them:
 
 - ``catalogue``: visible text (a text node, or a ``title``, ``aria-label``, ``alt``,
   ``placeholder`` or button ``value``) equal to an English msgid of the catalogue, or to
@@ -34,9 +35,15 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 from babel.messages.pofile import read_po
+from django.conf import settings
 
 ROOT = Path(__file__).resolve().parents[2]
-LANGUAGES = ("de", "fr")
+SOURCE_LANGUAGE = "en"  # the msgids' language: it has no catalogue
+# Every interface language but English: a language added to settings.LANGUAGES is
+# checked (complete, current, no English left on its pages) without a word here.
+LANGUAGES = tuple(
+    code for code, _name in settings.LANGUAGES if code.split("-")[0] != SOURCE_LANGUAGE
+)
 
 # The sources `make messages` reads: everything but these (the Makefile's ignores).
 IGNORED = {
@@ -170,8 +177,9 @@ def stale_msgids(catalogue: Path) -> list[str]:
 PLACEHOLDER = re.compile(r"%\([a-z_0-9]+\)[sd]|%[sd]|\{[a-z_0-9]*\}")
 TAG = re.compile(r"<[^>]+>")
 WORD = re.compile(r"[A-Za-z][A-Za-z'’]*")
-# Words of an English sentence that German and French do not use as words of their own
-# (no "in", "an", "was", "will", "so", "a", "on", "as", "die").
+# Words of an English sentence that German, French, Italian and Spanish do not use as
+# words of their own (no "in", "an", "was", "will", "so", "a", "on", "as", "die",
+# "no", "come").
 ENGLISH_WORDS = frozenset(
     [
         "the",
