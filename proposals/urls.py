@@ -10,6 +10,7 @@ from proposals.views import (
     reference,
     review,
     staff,
+    staff_desk,
     staff_diff,
     staff_settings,
     wizard,
@@ -119,6 +120,11 @@ urlpatterns += [
         name="staff_set_status",
     ),
     path("staff/review/<int:pk>/diff/", staff_diff.staff_diff, name="staff_diff"),
+    path(
+        "staff/review/<int:pk>/canned-reply/",
+        staff_desk.staff_reply_insert,
+        name="staff_reply_insert",
+    ),
 ]
 
 # Exports and the JSON import.

@@ -30,6 +30,7 @@ from .constraints import (
     MAX_TB,
 )
 from .desk import (
+    CannedReply,
     DeskClosure,
 )
 from .entries import (
@@ -93,6 +94,7 @@ __all__ = [
     "Cutoff",
     "CutoffReminder",
     "ProposalRoute",
+    "CannedReply",
     "DeskClosure",
     "MAX_GPU_HOURS",
     "MAX_GPUS",

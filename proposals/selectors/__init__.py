@@ -28,6 +28,10 @@ from .conflicts import (
     staff_conflicts_list,
     staff_members_free,
 )
+from .desk import (
+    canned_replies_for,
+    canned_reply_get,
+)
 from .proposals import (
     member_filter,
     member_may,
@@ -86,6 +90,8 @@ from .together import (
 )
 
 __all__ = [
+    "canned_replies_for",
+    "canned_reply_get",
     "route_of_proposal",
     "routes_data",
     "Conflict",

@@ -366,6 +366,7 @@ def _review_page(request, proposal, *, assessment_form=None, status=200):
             "decisions": technical_review.DECISIONS,
             "comment_url": comment_url_for(proposal, staff=True),
             "staff_view": True,
+            "canned_replies": selectors.canned_replies_for(language=get_language()),
             # Whom it can be handed to: nobody conflicted on it.
             "staff_members": selectors.staff_members_free(proposal=proposal),
             "team": selectors.review_team(proposal=proposal),

@@ -8,7 +8,7 @@ import pytest
 from django.urls import reverse
 
 from proposals.urls import urlpatterns
-from proposals.views import review, staff, staff_diff, staff_settings
+from proposals.views import review, staff, staff_desk, staff_diff, staff_settings
 
 pytestmark = pytest.mark.django_db
 
@@ -38,6 +38,8 @@ STAFF_URLS = [
     ("staff_conflicts", "get", None, {}, False),
     ("staff_conflicts", "post", None, {"organisation": "Example AI"}, False),
     ("staff_settings", "get", None, {}, False),
+    ("staff_reply_insert", "post", {}, {"section": "general", "reply": ""}, False),
+    ("staff_reply_insert", "post", {}, {"section": "codes", "reply": ""}, True),
 ]
 # Open to every signed-in user; tested on its own below.
 SHARED_URLS = {"landing"}
@@ -51,6 +53,7 @@ def test_every_review_url_is_covered():
         in (
             review.__name__,
             staff.__name__,
+            staff_desk.__name__,
             staff_diff.__name__,
             staff_settings.__name__,
         )
