@@ -96,6 +96,7 @@ urlpatterns += [
     path("signed-in/", staff.landing, name="landing"),
     path("staff/review/", staff.staff_queue, name="review_queue"),
     path("staff/review/queue.csv", staff.staff_queue_csv, name="review_queue_csv"),
+    path("staff/review/bulk/", staff_desk.staff_queue_bulk, name="review_queue_bulk"),
     path("staff/conflicts/", staff_settings.staff_conflicts, name="staff_conflicts"),
     path("staff/settings/", staff_settings.staff_settings, name="staff_settings"),
     path(

@@ -29,8 +29,13 @@ from .conflicts import (
     staff_members_free,
 )
 from .desk import (
+    BULK_ACTIONS,
+    BULK_LIMIT,
+    BulkRow,
+    bulk_status_targets,
     canned_replies_for,
     canned_reply_get,
+    queue_bulk_plan,
 )
 from .proposals import (
     member_filter,
@@ -90,6 +95,11 @@ from .together import (
 )
 
 __all__ = [
+    "BULK_ACTIONS",
+    "BULK_LIMIT",
+    "BulkRow",
+    "bulk_status_targets",
+    "queue_bulk_plan",
     "canned_replies_for",
     "canned_reply_get",
     "route_of_proposal",

@@ -21,6 +21,7 @@ from .accounts import (
     second_factor_start,
 )
 from .comments import comment_add
+from .desk import BulkRefused, review_bulk
 from .exports import (
     pdf_export_render,
     pdf_export_request,
@@ -111,6 +112,8 @@ from .team import (
 )
 
 __all__ = [
+    "BulkRefused",
+    "review_bulk",
     "cutoff_reminders_send",
     "proposal_create_on_route",
     "TeamError",

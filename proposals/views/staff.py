@@ -52,6 +52,7 @@ from proposals.views.review import (
     comment_url_for,
     staff_required,
 )
+from proposals.views.staff_desk import queue_tools
 
 # Staff ----------------------------------------------------------------------------
 
@@ -153,6 +154,7 @@ def staff_queue(request):
             "page": page,
             "query": query.urlencode(),
             "changed_statuses": list(workflow.AFTER_EDIT.values()),
+            **queue_tools(request),
         },
     )
 

@@ -1,20 +1,23 @@
 """The help desk's tools around the queue and the review page: canned replies,
 bulk actions on the queue, saved views of the queue."""
 
-from django.http import Http404
+from django.contrib import messages
+from django.http import Http404, QueryDict
+from django.shortcuts import redirect
 from django.template.response import TemplateResponse
+from django.urls import reverse
 from django.utils import timezone
-from django.utils.translation import get_language
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from proposals import routing, selectors
+from proposals import routing, selectors, services
 from proposals.domain import canned, numbers
 from proposals.domain.tiers import tier_label
 from proposals.models import ReviewComment
+from proposals.review_forms import BulkForm
 from proposals.views import staff_proposal
 from proposals.views.review import staff_required
-from proposals.views.staff import _review_page
 
 # Canned replies ---------------------------------------------------------------
 
@@ -72,6 +75,99 @@ def staff_reply_insert(request, pk):
             "proposals/review_threads.html#comment-box",
             {"section": {"key": section}, "prefill": prefill},
         )
+    from proposals.views.staff import _review_page  # it imports this module
+
     response = _review_page(request, proposal)
     response.context_data["prefill"] = prefill
     return response
+
+
+# Bulk actions on the queue -------------------------------------------------------
+
+
+def queue_tools(request) -> dict:
+    """What the queue page shows of the desk's tools: the bulk action form and
+    the colleagues to hand to (lazy: a query only when the rows are shown)."""
+    return {
+        "bulk_form": BulkForm(),
+        "colleagues": selectors.staff_members(),
+    }
+
+
+def _picked(request) -> list[int]:
+    """The proposal ids picked in the queue (at most ``BULK_LIMIT``), in order."""
+    picked = []
+    for value in request.POST.getlist("pick"):
+        good = value.isascii() and value.isdigit() and len(value) <= 9
+        if good and int(value) not in picked:
+            picked.append(int(value))
+    return picked[: selectors.BULK_LIMIT]
+
+
+def _queue_url(query: str) -> str:
+    """The queue with the filters of ``query`` (re-encoded: nothing else)."""
+    query = QueryDict(query).urlencode()
+    return reverse("proposals:review_queue") + (f"?{query}" if query else "")
+
+
+@staff_required
+@require_POST
+def staff_queue_bulk(request):
+    """A bulk action on the rows picked in the queue: first a confirmation that
+    lists what will change and which rows are refused (and why), then, once
+    confirmed, all of it or nothing."""
+    form = BulkForm(request.POST)
+    picked = _picked(request)
+    query = request.POST.get("query", "")
+    if not form.is_valid() or not picked:
+        problems = [e for errors in form.errors.values() for e in errors]
+        messages.error(
+            request,
+            " ".join(problems) if picked else _("Pick at least one proposal first."),
+        )
+        return redirect(_queue_url(query))
+    data = form.cleaned_data
+    to = None
+    if data["action"] == "hand_over":
+        to = selectors.staff_members().filter(pk=data["to"]).first()
+        if to is None:
+            messages.error(request, _("That person is not a support staff member."))
+            return redirect(_queue_url(query))
+    options = {
+        "action": data["action"],
+        "to": to,
+        "to_status": data["to_status"],
+        "note": data["note"],
+    }
+    if data["confirm"]:
+        seen = {}
+        for pk in picked:
+            handler = request.POST.get(f"handler-{pk}", "")
+            seen[pk] = (
+                int(handler) if handler.isdigit() else None,
+                request.POST.get(f"status-{pk}", ""),
+            )
+        try:
+            done = services.review_bulk(user=request.user, seen=seen, **options)
+        except services.ReviewError as exc:
+            messages.error(request, _("Nothing was changed. %(why)s") % {"why": exc})
+        else:
+            messages.success(
+                request,
+                ngettext("Done for %(n)s proposal.", "Done for %(n)s proposals.", done)
+                % {"n": done},
+            )
+            return redirect(_queue_url(query))
+    rows = selectors.queue_bulk_plan(user=request.user, pks=picked, **options)
+    return TemplateResponse(
+        request,
+        "proposals/staff_queue_bulk.html",
+        {
+            "form": form,
+            "to": to,
+            "query": query,
+            "queue_url": _queue_url(query),
+            "changing": [row for row in rows if not row.refused],
+            "refused": [row for row in rows if row.refused],
+        },
+    )

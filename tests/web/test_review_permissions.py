@@ -39,6 +39,7 @@ STAFF_URLS = [
     ("staff_conflicts", "post", None, {"organisation": "Example AI"}, False),
     ("staff_settings", "get", None, {}, False),
     ("staff_reply_insert", "post", {}, {"section": "general", "reply": ""}, False),
+    ("review_queue_bulk", "post", None, {"action": "take", "pick": [1]}, False),
     ("staff_reply_insert", "post", {}, {"section": "codes", "reply": ""}, True),
 ]
 # Open to every signed-in user; tested on its own below.

@@ -1,0 +1,82 @@
+"""The help desk's own writes: bulk actions on the queue, saved views of the
+queue, and the daily digest."""
+
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from proposals import selectors
+from proposals.models import Proposal, ReviewState
+
+from .review import ReviewError, review_assign, review_set_status
+
+
+class BulkRefused(ReviewError):
+    """A bulk action that could not be done on one of its rows: nothing of it
+    was done (the message names the proposal and says why)."""
+
+
+@transaction.atomic
+def review_bulk(
+    *,
+    user,
+    seen: dict[int, tuple[int | None, str]],
+    action: str,
+    to=None,
+    to_status: str = "",
+    note: str = "",
+) -> int:
+    """Do ``action`` (``selectors.BULK_ACTIONS``) on every proposal of ``seen``
+    (``{pk: (handler id, status)}`` as the staff member confirmed them), all or
+    nothing: a row whose handler or status changed since, or that is refused
+    now (a conflict of interest, a move the workflow does not allow), undoes the
+    whole action with :class:`BulkRefused`. Each row goes through the single
+    services (``review_assign``, ``review_set_status``), mails included; returns
+    the number of rows done."""
+    if action not in selectors.BULK_ACTIONS:
+        raise ReviewError(_("Choose what to do with the proposals."))
+    if not seen or len(seen) > selectors.BULK_LIMIT:
+        raise ReviewError(
+            _("Pick between 1 and %(n)s proposals.") % {"n": selectors.BULK_LIMIT}
+        )
+    # Lock the picked rows in one order, so two bulk actions cannot cross.
+    locked = list(
+        ReviewState.objects.select_for_update(of=("self",))
+        .filter(proposal_id__in=list(seen))
+        .order_by("proposal_id")
+        .values_list("proposal_id", flat=True)
+    )
+    if len(locked) != len(seen):
+        raise BulkRefused(_("One of the proposals is no longer in the queue."))
+    plan = selectors.queue_bulk_plan(
+        user=user, pks=list(seen), action=action, to=to, to_status=to_status, note=note
+    )
+    proposals = Proposal.objects.in_bulk([row.state.proposal_id for row in plan])
+    for row in plan:
+        title = row.state.proposal.title
+        if (row.handler_id, row.status) != tuple(seen[row.state.proposal_id]):
+            raise BulkRefused(
+                _("“%(title)s” changed since you looked: nothing was done.")
+                % {"title": title}
+            )
+        if row.refused:
+            raise BulkRefused(f"“{title}”: {row.refused}")
+        proposal = proposals[row.state.proposal_id]
+        try:
+            if action == "status":
+                review_set_status(
+                    proposal=proposal,
+                    user=user,
+                    to_status=to_status,
+                    note=note,
+                    expected_status=row.status,
+                )
+            else:
+                review_assign(
+                    proposal=proposal,
+                    user=user,
+                    to={"take": user, "hand_over": to}.get(action),
+                    expected_handler=row.handler_id,
+                )
+        except ReviewError as exc:
+            raise BulkRefused(f"“{title}”: {exc}") from exc
+    return len(plan)
