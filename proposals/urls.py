@@ -97,6 +97,12 @@ urlpatterns += [
     path("staff/review/", staff.staff_queue, name="review_queue"),
     path("staff/review/queue.csv", staff.staff_queue_csv, name="review_queue_csv"),
     path("staff/review/bulk/", staff_desk.staff_queue_bulk, name="review_queue_bulk"),
+    path("staff/review/views/", staff_desk.staff_view_save, name="review_view_save"),
+    path(
+        "staff/review/views/<int:view_id>/delete/",
+        staff_desk.staff_view_delete,
+        name="review_view_delete",
+    ),
     path("staff/conflicts/", staff_settings.staff_conflicts, name="staff_conflicts"),
     path("staff/settings/", staff_settings.staff_settings, name="staff_settings"),
     path(

@@ -32,6 +32,7 @@ from .constraints import (
 from .desk import (
     CannedReply,
     DeskClosure,
+    SavedQueueView,
 )
 from .entries import (
     CodeEntry,
@@ -96,6 +97,7 @@ __all__ = [
     "ProposalRoute",
     "CannedReply",
     "DeskClosure",
+    "SavedQueueView",
     "MAX_GPU_HOURS",
     "MAX_GPUS",
     "MAX_HOURS_PER_JOB",

@@ -96,3 +96,30 @@ class CannedReply(models.Model):
                     % {"names": braced(unknown)}
                 }
             )
+
+
+class SavedQueueView(models.Model):
+    """A staff member's named set of queue filters (the query string of the
+    queue's filter form), shown as a link above their queue."""
+
+    MAX_PER_PERSON = 30
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    name = models.CharField(_("name"), max_length=80)
+    query = models.CharField(max_length=1000, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name", "id"]
+        verbose_name = _("saved queue view")
+        verbose_name_plural = _("saved queue views")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user", "name"], name="savedqueueview_name_once"
+            ),
+        ]
+
+    def __str__(self):
+        return self.name

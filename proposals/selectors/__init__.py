@@ -36,6 +36,7 @@ from .desk import (
     canned_replies_for,
     canned_reply_get,
     queue_bulk_plan,
+    saved_views_of,
 )
 from .proposals import (
     member_filter,
@@ -100,6 +101,7 @@ __all__ = [
     "BulkRow",
     "bulk_status_targets",
     "queue_bulk_plan",
+    "saved_views_of",
     "canned_replies_for",
     "canned_reply_get",
     "route_of_proposal",

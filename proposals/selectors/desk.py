@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from django.utils.translation import gettext as _
 
 from proposals.domain import workflow
-from proposals.models import CannedReply, Proposal, ReviewState
+from proposals.models import CannedReply, Proposal, ReviewState, SavedQueueView
 
 from .conflicts import conflict_between, declared_organisations, queue_mark_conflicts
 from .proposals import member_role
@@ -145,3 +145,11 @@ def queue_bulk_plan(
         _row_plan(row, user=user, action=action, to=to, to_status=to_status, note=note)
         rows.append(row)
     return rows
+
+
+# Saved views of the queue ---------------------------------------------------------
+
+
+def saved_views_of(*, user):
+    """``user``'s saved queue views, by name; lazy, one query when read."""
+    return SavedQueueView.objects.filter(user=user)

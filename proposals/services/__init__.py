@@ -21,7 +21,7 @@ from .accounts import (
     second_factor_start,
 )
 from .comments import comment_add
-from .desk import BulkRefused, review_bulk
+from .desk import BulkRefused, review_bulk, saved_view_delete, saved_view_save
 from .exports import (
     pdf_export_render,
     pdf_export_request,
@@ -114,6 +114,8 @@ from .team import (
 __all__ = [
     "BulkRefused",
     "review_bulk",
+    "saved_view_delete",
+    "saved_view_save",
     "cutoff_reminders_send",
     "proposal_create_on_route",
     "TeamError",

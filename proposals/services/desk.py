@@ -5,7 +5,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from proposals import selectors
-from proposals.models import Proposal, ReviewState
+from proposals.models import Proposal, ReviewState, SavedQueueView
 
 from .review import ReviewError, review_assign, review_set_status
 
@@ -80,3 +80,41 @@ def review_bulk(
         except ReviewError as exc:
             raise BulkRefused(f"“{title}”: {exc}") from exc
     return len(plan)
+
+
+# Saved views of the queue ---------------------------------------------------------
+
+
+@transaction.atomic
+def saved_view_save(*, user, name: str, query: str) -> SavedQueueView:
+    """Save the queue's filters (``query``, the filter form's query string) under
+    ``name`` for staff member ``user``; a view of the same name is replaced.
+    Refused: anybody outside the staff, a blank name, more than
+    ``SavedQueueView.MAX_PER_PERSON`` views."""
+    if not selectors.user_is_support_staff(user=user):
+        raise ReviewError(_("Only support staff save views of the queue."))
+    name = " ".join(name.split())[:80]
+    if not name:
+        raise ReviewError(_("Give the view a name."))
+    views = SavedQueueView.objects.select_for_update().filter(user=user)
+    if (
+        not views.filter(name=name).exists()
+        and views.count() >= SavedQueueView.MAX_PER_PERSON
+    ):
+        raise ReviewError(
+            _("You have %(n)s saved views already: delete one first.")
+            % {"n": SavedQueueView.MAX_PER_PERSON}
+        )
+    view, _created = SavedQueueView.objects.update_or_create(
+        user=user, name=name, defaults={"query": query[:1000]}
+    )
+    return view
+
+
+def saved_view_delete(*, user, pk: int) -> SavedQueueView | None:
+    """Delete ``user``'s saved view ``pk`` (another person's is left alone);
+    returns it, or ``None`` when there was none."""
+    view = SavedQueueView.objects.filter(user=user, pk=pk).first()
+    if view is not None:
+        view.delete()
+    return view

@@ -15,7 +15,7 @@ from proposals import routing, selectors, services
 from proposals.domain import canned, numbers
 from proposals.domain.tiers import tier_label
 from proposals.models import ReviewComment
-from proposals.review_forms import BulkForm
+from proposals.review_forms import BulkForm, QueueFilterForm
 from proposals.views import staff_proposal
 from proposals.views.review import staff_required
 
@@ -86,11 +86,14 @@ def staff_reply_insert(request, pk):
 
 
 def queue_tools(request) -> dict:
-    """What the queue page shows of the desk's tools: the bulk action form and
-    the colleagues to hand to (lazy: a query only when the rows are shown)."""
+    """What the queue page shows of the desk's tools: the bulk action form, the
+    colleagues to hand to and the reader's saved views (lazy: a query each, only
+    when shown), and the filters a view would save."""
     return {
         "bulk_form": BulkForm(),
         "colleagues": selectors.staff_members(),
+        "saved_views": selectors.saved_views_of(user=request.user),
+        "filters_query": filters_query(request.GET.urlencode()),
     }
 
 
@@ -171,3 +174,44 @@ def staff_queue_bulk(request):
             "refused": [row for row in rows if row.refused],
         },
     )
+
+
+# Saved views of the queue ------------------------------------------------------
+
+
+def filters_query(query: str) -> str:
+    """``query`` with the queue's filters only (``QueueFilterForm``'s fields),
+    re-encoded: what a saved view keeps."""
+    given = QueryDict(query)
+    kept = QueryDict(mutable=True)
+    for name in QueueFilterForm.base_fields:
+        values = [v for v in given.getlist(name) if v]
+        if values:
+            kept.setlist(name, values)
+    return kept.urlencode()
+
+
+@staff_required
+@require_POST
+def staff_view_save(request):
+    """Save the queue's current filters (``query``) under ``name``."""
+    query = filters_query(request.POST.get("query", ""))
+    try:
+        view = services.saved_view_save(
+            user=request.user, name=request.POST.get("name", ""), query=query
+        )
+    except services.ReviewError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, _("View “%(name)s” saved.") % {"name": view.name})
+    return redirect(_queue_url(query))
+
+
+@staff_required
+@require_POST
+def staff_view_delete(request, view_id):
+    """Delete one of the staff member's saved views."""
+    view = services.saved_view_delete(user=request.user, pk=view_id)
+    if view is not None:
+        messages.success(request, _("View “%(name)s” deleted.") % {"name": view.name})
+    return redirect("proposals:review_queue")
