@@ -231,12 +231,19 @@ class DeskSettingsForm(forms.Form):
     """A staff member's own desk settings: the calendar their working days follow
     and which staff mail they get."""
 
-    # The daily digest is stored as a choice but not offered until its sender
-    # exists (issue 34): a choice that sends nothing would be a broken promise.
+    # The daily digest is sent by ``manage.py send_digests`` (hourly timer).
     staff_mail = forms.ChoiceField(
-        label=_("Staff mail"),
-        choices=[c for c in StaffMail.choices if c[0] != StaffMail.DIGEST],
+        label=_("Staff mail"), choices=StaffMail.choices, required=False
+    )
+    digest_hour = forms.IntegerField(
+        label=_("Digest hour"),
+        min_value=0,
+        max_value=23,
         required=False,
+        help_text=_(
+            "The daily digest comes once per working day at this hour, in your "
+            "time zone (0-23)."
+        ),
     )
 
     holiday_calendar = forms.CharField(

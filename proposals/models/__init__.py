@@ -33,6 +33,7 @@ from .desk import (
     CannedReply,
     DeskClosure,
     SavedQueueView,
+    StaffDigest,
 )
 from .entries import (
     CodeEntry,
@@ -98,6 +99,7 @@ __all__ = [
     "CannedReply",
     "DeskClosure",
     "SavedQueueView",
+    "StaffDigest",
     "MAX_GPU_HOURS",
     "MAX_GPUS",
     "MAX_HOURS_PER_JOB",

@@ -123,3 +123,26 @@ class SavedQueueView(models.Model):
 
     def __str__(self):
         return self.name
+
+
+class StaffDigest(models.Model):
+    """One daily digest of a staff member (``Preferences.staff_mail`` "daily
+    digest"): the working day it was for, in their zone, and when it was made,
+    so each day gets one and the next lists what came since."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    day = models.DateField()
+    sent_at = models.DateTimeField()
+    arrived = models.PositiveIntegerField(default=0)
+    changed = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["-sent_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(fields=["user", "day"], name="staffdigest_once"),
+        ]
+
+    def __str__(self):
+        return f"Digest of {self.user} for {self.day}"

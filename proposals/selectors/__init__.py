@@ -35,6 +35,7 @@ from .desk import (
     bulk_status_targets,
     canned_replies_for,
     canned_reply_get,
+    digest_of,
     queue_bulk_plan,
     saved_views_of,
 )
@@ -101,6 +102,7 @@ __all__ = [
     "BulkRow",
     "bulk_status_targets",
     "queue_bulk_plan",
+    "digest_of",
     "saved_views_of",
     "canned_replies_for",
     "canned_reply_get",

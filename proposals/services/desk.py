@@ -1,12 +1,21 @@
 """The help desk's own writes: bulk actions on the queue, saved views of the
 queue, and the daily digest."""
 
+import datetime
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
+from django_tasks import task
 
-from proposals import selectors
-from proposals.models import Proposal, ReviewState, SavedQueueView
+from proposals import notifications, selectors
+from proposals.domain.response_times import working_days_between
+from proposals.models import Proposal, ReviewState, SavedQueueView, StaffDigest
+from proposals.models.preferences import DEFAULT_TIME_ZONE, StaffMail
 
+from .mail import mail_queue
 from .review import ReviewError, review_assign, review_set_status
 
 
@@ -118,3 +127,85 @@ def saved_view_delete(*, user, pk: int) -> SavedQueueView | None:
     if view is not None:
         view.delete()
     return view
+
+
+# The daily digest -------------------------------------------------------------------
+
+# The longest stretch a digest looks back (after a long absence).
+DIGEST_LOOKBACK = datetime.timedelta(days=7)
+
+
+def _zone(name: str):
+    try:
+        return ZoneInfo(name)
+    except (ValueError, ZoneInfoNotFoundError):
+        return ZoneInfo(DEFAULT_TIME_ZONE)
+
+
+def _since_last_working_day(day, clock) -> datetime.timedelta:
+    """From ``day`` back to the working day before it on ``clock`` (Monday: to
+    Friday), at most ``DIGEST_LOOKBACK``."""
+    back = datetime.timedelta(days=1)
+    while back < DIGEST_LOOKBACK and not working_days_between(
+        day - back - datetime.timedelta(days=1), day - back, **clock()
+    ):
+        back += datetime.timedelta(days=1)
+    return back
+
+
+def staff_digests_send(*, now=None) -> int:
+    """Mail each staff member who chose the daily digest (``StaffMail.DIGEST``)
+    their digest once per working day (their calendar: weekends, public holidays,
+    the desk's closures), at or after their digest hour in their zone: what
+    arrived or changed since their last digest (a day before the first; at most
+    ``DIGEST_LOOKBACK``). An empty digest is recorded, not sent. Returns the
+    digests mailed."""
+    now = now or timezone.now()
+    people = (
+        get_user_model()
+        .objects.filter(
+            groups__name=selectors.STAFF_GROUP,
+            is_active=True,
+            preferences__staff_mail=StaffMail.DIGEST,
+        )
+        .select_related("preferences")
+    )
+    sent = 0
+    for person in people:
+        prefs = person.preferences
+        local = now.astimezone(_zone(prefs.time_zone))
+        day = local.date()
+        clock = selectors.staff_clock(preferences=prefs)
+        if local.hour < prefs.digest_hour or not working_days_between(
+            day - datetime.timedelta(days=1), day, **clock()
+        ):
+            continue
+        with transaction.atomic():
+            digests = StaffDigest.objects.select_for_update().filter(user=person)
+            if digests.filter(day=day).exists():
+                continue
+            last = digests.order_by("-sent_at").first()
+            first = now - _since_last_working_day(day, clock)
+            since = max(last.sent_at if last else first, now - DIGEST_LOOKBACK)
+            arrived, changed = selectors.digest_of(user=person, since=since, until=now)
+            StaffDigest.objects.create(
+                user=person,
+                day=day,
+                sent_at=now,
+                arrived=len(arrived),
+                changed=len(changed),
+            )
+            if arrived or changed:
+                mail_queue(
+                    mails=notifications.staff_digest(
+                        person=person, arrived=arrived, changed=changed, since=since
+                    )
+                )
+                sent += 1
+    return sent
+
+
+@task()
+def send_staff_digests() -> int:
+    """The worker's task (``manage.py send_digests`` queues it every hour)."""
+    return staff_digests_send()
