@@ -167,7 +167,7 @@ def saved_views_of(*, user):
 def digest_of(*, user, since, until) -> tuple[list, list]:
     """What staff member ``user``'s digest lists: the review states of proposals
     that arrived (sent for review) from ``since`` to ``until``, and of those
-    that changed then (a status change or the applicant's activity) without
+    that changed then (a status change, a revision or a comment) without
     arriving; neither the ones ``user`` handles (their mail comes at once) nor
     the ones they are conflicted on. Three queries."""
     states = (
