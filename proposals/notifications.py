@@ -420,3 +420,21 @@ def cutoff_reminder_to_team(*, proposal, route, cutoff, days: int) -> list[Mail]
         "url": site_url(proposal.get_absolute_url()),
     }
     return _messages("cutoff_reminder", context, team_addresses(proposal))
+
+
+def staff_digest(*, person, arrived, changed, since) -> list[Mail]:
+    """The daily digest of staff member ``person``: the proposals that arrived
+    and those that changed since ``since`` (``selectors.digest_of``), each with
+    its link."""
+    context = {
+        "since": since,
+        "arrived": [
+            (s, site_reverse("proposals:staff_review", s.proposal_id)) for s in arrived
+        ],
+        "changed": [
+            (s, site_reverse("proposals:staff_review", s.proposal_id)) for s in changed
+        ],
+        "queue": site_reverse("proposals:review_queue"),
+        "settings": site_reverse("proposals:staff_settings"),
+    }
+    return _messages("staff_digest", context, [person.email])

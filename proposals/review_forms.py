@@ -9,6 +9,7 @@ from proposals.domain.response_times import calendar_problem
 from proposals.domain.tiers import TIER_LABELS
 from proposals.models import Cluster, Proposal, ReviewComment
 from proposals.models.preferences import StaffMail
+from proposals.selectors.desk import bulk_status_targets
 
 # Every status a proposal sent for review can have, in the workflow's order.
 QUEUE_STATUSES = [
@@ -230,12 +231,19 @@ class DeskSettingsForm(forms.Form):
     """A staff member's own desk settings: the calendar their working days follow
     and which staff mail they get."""
 
-    # The daily digest is stored as a choice but not offered until its sender
-    # exists (issue 34): a choice that sends nothing would be a broken promise.
+    # The daily digest is sent by ``manage.py send_digests`` (hourly timer).
     staff_mail = forms.ChoiceField(
-        label=_("Staff mail"),
-        choices=[c for c in StaffMail.choices if c[0] != StaffMail.DIGEST],
+        label=_("Staff mail"), choices=StaffMail.choices, required=False
+    )
+    digest_hour = forms.IntegerField(
+        label=_("Digest hour"),
+        min_value=0,
+        max_value=23,
         required=False,
+        help_text=_(
+            "The daily digest comes once per working day at this hour, in your "
+            "time zone (0-23)."
+        ),
     )
 
     holiday_calendar = forms.CharField(
@@ -259,3 +267,46 @@ class DeskSettingsForm(forms.Form):
                 % {"code": code}
             )
         return code
+
+
+class BulkForm(forms.Form):
+    """A bulk action on the rows picked in the queue (``pick``: proposal ids,
+    read by the view); ``confirm`` once the staff member saw what will change."""
+
+    action = forms.ChoiceField(
+        label=_("With the chosen proposals"),
+        choices=[
+            ("take", _("Take them")),
+            ("hand_over", _("Hand them to a colleague")),
+            ("release", _("Release them")),
+            ("status", _("Mark them as")),
+        ],
+    )
+    to = forms.IntegerField(label=_("Colleague"), required=False)
+    to_status = forms.ChoiceField(
+        label=_("New status"),
+        choices=[("", "—")]
+        + [(s, Proposal.Status(s).label) for s in bulk_status_targets()],
+        required=False,
+    )
+    note = forms.CharField(
+        label=_("Note to the applicants"),
+        required=False,
+        max_length=4000,
+        widget=forms.Textarea(attrs={"rows": 2}),
+    )
+    confirm = forms.BooleanField(required=False)
+    # The queue's filters, to go back to the same rows.
+    query = forms.CharField(required=False, max_length=2000)
+
+    def clean(self):
+        data = super().clean()
+        action = data.get("action")
+        if action == "hand_over" and not data.get("to"):
+            self.add_error("to", gettext("Choose the colleague to hand it over to."))
+        if action == "status":
+            if not data.get("to_status"):
+                self.add_error("to_status", gettext("Choose the new status."))
+            elif problem := workflow.note_problem(data["to_status"], data["note"]):
+                self.add_error("note", problem)
+        return data

@@ -10,6 +10,7 @@ from proposals.views import (
     reference,
     review,
     staff,
+    staff_desk,
     staff_diff,
     staff_settings,
     wizard,
@@ -95,6 +96,13 @@ urlpatterns += [
     path("signed-in/", staff.landing, name="landing"),
     path("staff/review/", staff.staff_queue, name="review_queue"),
     path("staff/review/queue.csv", staff.staff_queue_csv, name="review_queue_csv"),
+    path("staff/review/bulk/", staff_desk.staff_queue_bulk, name="review_queue_bulk"),
+    path("staff/review/views/", staff_desk.staff_view_save, name="review_view_save"),
+    path(
+        "staff/review/views/<int:view_id>/delete/",
+        staff_desk.staff_view_delete,
+        name="review_view_delete",
+    ),
     path("staff/conflicts/", staff_settings.staff_conflicts, name="staff_conflicts"),
     path("staff/settings/", staff_settings.staff_settings, name="staff_settings"),
     path(
@@ -119,6 +127,11 @@ urlpatterns += [
         name="staff_set_status",
     ),
     path("staff/review/<int:pk>/diff/", staff_diff.staff_diff, name="staff_diff"),
+    path(
+        "staff/review/<int:pk>/canned-reply/",
+        staff_desk.staff_reply_insert,
+        name="staff_reply_insert",
+    ),
 ]
 
 # Exports and the JSON import.

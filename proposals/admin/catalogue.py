@@ -11,6 +11,7 @@ from proposals.models import (
     AiFactory,
     CallFamily,
     CallMode,
+    CannedReply,
     Cluster,
     CountryEligibility,
     Cutoff,
@@ -214,3 +215,13 @@ class DeskClosureAdmin(admin.ModelAdmin):
 
     list_display = ["label", "start", "end"]
     date_hierarchy = "start"
+
+
+@admin.register(CannedReply)
+class CannedReplyAdmin(admin.ModelAdmin):
+    """The desk's reply templates, one language each: staff writing in that
+    language insert them into comments on the review page, placeholders filled."""
+
+    list_display = ["title", "language", "updated_at"]
+    list_filter = ["language"]
+    search_fields = ["title", "body"]

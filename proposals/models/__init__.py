@@ -30,7 +30,10 @@ from .constraints import (
     MAX_TB,
 )
 from .desk import (
+    CannedReply,
     DeskClosure,
+    SavedQueueView,
+    StaffDigest,
 )
 from .entries import (
     CodeEntry,
@@ -93,7 +96,10 @@ __all__ = [
     "Cutoff",
     "CutoffReminder",
     "ProposalRoute",
+    "CannedReply",
     "DeskClosure",
+    "SavedQueueView",
+    "StaffDigest",
     "MAX_GPU_HOURS",
     "MAX_GPUS",
     "MAX_HOURS_PER_JOB",

@@ -28,6 +28,17 @@ from .conflicts import (
     staff_conflicts_list,
     staff_members_free,
 )
+from .desk import (
+    BULK_ACTIONS,
+    BULK_LIMIT,
+    BulkRow,
+    bulk_status_targets,
+    canned_replies_for,
+    canned_reply_get,
+    digest_of,
+    queue_bulk_plan,
+    saved_views_of,
+)
 from .proposals import (
     member_filter,
     member_may,
@@ -86,6 +97,15 @@ from .together import (
 )
 
 __all__ = [
+    "BULK_ACTIONS",
+    "BULK_LIMIT",
+    "BulkRow",
+    "bulk_status_targets",
+    "queue_bulk_plan",
+    "digest_of",
+    "saved_views_of",
+    "canned_replies_for",
+    "canned_reply_get",
     "route_of_proposal",
     "routes_data",
     "Conflict",

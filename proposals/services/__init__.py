@@ -21,6 +21,14 @@ from .accounts import (
     second_factor_start,
 )
 from .comments import comment_add
+from .desk import (
+    BulkRefused,
+    review_bulk,
+    saved_view_delete,
+    saved_view_save,
+    send_staff_digests,
+    staff_digests_send,
+)
 from .exports import (
     pdf_export_render,
     pdf_export_request,
@@ -111,6 +119,12 @@ from .team import (
 )
 
 __all__ = [
+    "BulkRefused",
+    "review_bulk",
+    "send_staff_digests",
+    "staff_digests_send",
+    "saved_view_delete",
+    "saved_view_save",
     "cutoff_reminders_send",
     "proposal_create_on_route",
     "TeamError",

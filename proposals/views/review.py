@@ -14,6 +14,7 @@ from django.http import Http404
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import reverse
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -86,6 +87,9 @@ def _threads_response(
             "comment_url": comment_url_for(proposal, staff),
             "form": form,
             "field_rows": field_rows,
+            "canned_replies": (
+                selectors.canned_replies_for(language=get_language()) if staff else ()
+            ),
         },
     )
 

@@ -52,6 +52,7 @@ from proposals.views.review import (
     comment_url_for,
     staff_required,
 )
+from proposals.views.staff_desk import queue_tools
 
 # Staff ----------------------------------------------------------------------------
 
@@ -153,6 +154,7 @@ def staff_queue(request):
             "page": page,
             "query": query.urlencode(),
             "changed_statuses": list(workflow.AFTER_EDIT.values()),
+            **queue_tools(request),
         },
     )
 
@@ -366,6 +368,7 @@ def _review_page(request, proposal, *, assessment_form=None, status=200):
             "decisions": technical_review.DECISIONS,
             "comment_url": comment_url_for(proposal, staff=True),
             "staff_view": True,
+            "canned_replies": selectors.canned_replies_for(language=get_language()),
             # Whom it can be handed to: nobody conflicted on it.
             "staff_members": selectors.staff_members_free(proposal=proposal),
             "team": selectors.review_team(proposal=proposal),

@@ -22,7 +22,7 @@ def staff_settings(request):
     preferences = _preferences(request)
     initial = {
         name: getattr(preferences, name)
-        for name in ("holiday_calendar", "staff_mail")
+        for name in ("holiday_calendar", "staff_mail", "digest_hour")
         if preferences is not None
     }
     form = DeskSettingsForm(request.POST or None, initial=initial)

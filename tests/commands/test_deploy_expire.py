@@ -38,3 +38,15 @@ def test_the_reminders_timer_runs_the_cutoff_reminders_daily():
     *_, manage, command = shlex.split(service["Service"]["ExecStart"])
     assert manage == "manage.py" and command in get_commands()
     assert command == "remind_cutoffs"
+
+
+def test_the_digests_timer_runs_the_staff_digests_hourly():
+    timer = _unit("aifactory-digests.timer")
+    assert timer["Timer"]["OnCalendar"] == "*-*-* *:05:00"
+    assert timer["Timer"]["Persistent"] == "true"
+    assert timer["Install"]["WantedBy"] == "timers.target"
+    service = _unit("aifactory-digests.service")
+    assert service["Service"]["Type"] == "oneshot"
+    *_, manage, command = shlex.split(service["Service"]["ExecStart"])
+    assert manage == "manage.py" and command in get_commands()
+    assert command == "send_digests"

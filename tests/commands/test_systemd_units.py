@@ -43,6 +43,8 @@ def test_the_units_are_found():
         "aifactory-expire.timer",
         "aifactory-reminders.service",
         "aifactory-reminders.timer",
+        "aifactory-digests.service",
+        "aifactory-digests.timer",
     } <= names
 
 

@@ -56,6 +56,7 @@ STAFF_URLS = frozenset(
         "proposals:staff_diff",
         "proposals:staff_assign",
         "proposals:staff_assess",
+        "proposals:staff_reply_insert",
     }
 )
 STEPS = ("organisation", "selection", "codes", "scalability", "optimisation", "review")

@@ -8,13 +8,14 @@ import pytest
 from django.urls import reverse
 
 from proposals.urls import urlpatterns
-from proposals.views import review, staff, staff_diff, staff_settings
+from proposals.views import review, staff, staff_desk, staff_diff, staff_settings
 
 pytestmark = pytest.mark.django_db
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
-# (URL name, method, needs the proposal's pk, extra path kwargs, POST data, htmx)
+# (URL name, method, needs the proposal's pk, extra path kwargs, POST data, htmx);
+# None: no path arguments, a tuple: positional ones other than the pk.
 APPLICANT_URLS = [
     ("review_status", "get", {}, {}, False),
     ("review_send", "get", {}, {}, False),
@@ -38,6 +39,11 @@ STAFF_URLS = [
     ("staff_conflicts", "get", None, {}, False),
     ("staff_conflicts", "post", None, {"organisation": "Example AI"}, False),
     ("staff_settings", "get", None, {}, False),
+    ("staff_reply_insert", "post", {}, {"section": "general", "reply": ""}, False),
+    ("review_queue_bulk", "post", None, {"action": "take", "pick": [1]}, False),
+    ("review_view_save", "post", None, {"name": "Mine", "query": "late=on"}, False),
+    ("review_view_delete", "post", (1,), {}, False),
+    ("staff_reply_insert", "post", {}, {"section": "codes", "reply": ""}, True),
 ]
 # Open to every signed-in user; tested on its own below.
 SHARED_URLS = {"landing"}
@@ -51,6 +57,7 @@ def test_every_review_url_is_covered():
         in (
             review.__name__,
             staff.__name__,
+            staff_desk.__name__,
             staff_diff.__name__,
             staff_settings.__name__,
         )
@@ -62,6 +69,8 @@ def test_every_review_url_is_covered():
 def _request(client, proposal, name, method, kwargs, data, htmx):
     if kwargs is None:
         url = reverse(f"proposals:{name}")
+    elif isinstance(kwargs, tuple):  # positional, not the proposal's pk
+        url = reverse(f"proposals:{name}", args=kwargs)
     else:
         url = reverse(f"proposals:{name}", kwargs={"pk": proposal.pk, **kwargs})
     extra = HTMX if htmx else {}
