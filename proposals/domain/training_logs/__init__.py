@@ -48,6 +48,7 @@ from ..bounds import BOUNDS
 from ..i18n import gettext
 from ..numbers import grouped
 from .consoles import _Composer, _MaxText
+from .filekind import HEAD_BYTES, Rewound, not_a_log
 from .frameworks import _DeepSpeed, _Megatron, _Torchtitan
 from .lines import _Reader, _Unread, iter_lines
 from .loops import _HuggingFace, _PlainLoop
@@ -110,9 +111,14 @@ def read_file(
 ) -> Reading:
     """Read a binary ``stream`` (an upload, a file) a block at a time, as
     :func:`read_log` reads its lines (:mod:`.scan`); ``progress`` is called with
-    the bytes read so far."""
+    the bytes read so far. An empty file, an image, a PDF or an archive is refused
+    in one line saying what it is (:mod:`.filekind`)."""
+    head = stream.read(HEAD_BYTES)
+    refused = not_a_log(file, head)
+    if refused:
+        return Reading(file=file, refused=refused)
     feed = Feed(_READERS)
-    feed_blocks(stream, feed, progress)
+    feed_blocks(Rewound(head, stream), feed, progress)
     return _result(feed, file, gpus)
 
 
