@@ -76,7 +76,7 @@ translations: venv
 
 MESSAGE_IGNORES := -i '.venv/*' -i 'node_modules/*' -i 'static/*' -i 'staticfiles/*' -i 'tests/*' -i 'test-artifacts/*' -i 'var/*' -i 'scripts/*' -i 'deploy/*' -i 'docs/*'
 messages: venv
-	DJANGO_DEBUG=1 $(PY) manage.py makemessages -l de -l fr --no-obsolete --no-wrap $(MESSAGE_IGNORES)
+	DJANGO_DEBUG=1 $(PY) manage.py makemessages -l de -l fr --no-obsolete --no-wrap --no-location $(MESSAGE_IGNORES)
 	DJANGO_DEBUG=1 $(PY) manage.py rule_messages -l de -l fr -v 0
 
 lint: venv
