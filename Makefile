@@ -85,7 +85,7 @@ translations: venv
 
 MESSAGE_IGNORES := -i '.venv/*' -i 'node_modules/*' -i 'static/*' -i 'staticfiles/*' -i 'tests/*' -i 'test-artifacts/*' -i 'var/*' -i 'scripts/*' -i 'deploy/*' -i 'docs/*'
 messages: venv
-	DJANGO_DEBUG=1 $(PY) manage.py makemessages -l de -l fr -l it -l es --no-obsolete --no-wrap $(MESSAGE_IGNORES)
+	DJANGO_DEBUG=1 $(PY) manage.py makemessages -l de -l fr -l it -l es --no-obsolete --no-wrap --no-location $(MESSAGE_IGNORES)
 	DJANGO_DEBUG=1 $(PY) manage.py rule_messages -l de -l fr -l it -l es -v 0
 
 lint: venv

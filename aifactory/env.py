@@ -85,3 +85,23 @@ def oidc_settings_problem(
     if not {"openid", "email"} <= set(scopes.split()):
         return "DJANGO_OIDC_SCOPES must include openid and email."
     return ""
+
+
+def dev_server_url(argv: list[str]) -> str:
+    """The development server's own address when this process is ``manage.py
+    runserver [addr:]port`` (``runserver 8101`` serves at http://127.0.0.1:8101, so
+    its mailed links must point there), or "" for any other command."""
+    if len(argv) < 2 or argv[1] != "runserver":
+        return ""
+    addrport = next((a for a in argv[2:] if not a.startswith("-")), "8000")
+    host, _, port = addrport.rpartition(":")
+    if not port.isdigit():
+        return ""
+    host = host.strip("[]")
+    if host in ("", "0", "0.0.0.0"):
+        host = "127.0.0.1"
+    elif host == "::":
+        host = "::1"
+    if ":" in host:
+        host = f"[{host}]"
+    return f"http://{host}:{port}"

@@ -6,6 +6,7 @@ and a real ``DJANGO_SECRET_KEY`` is required.
 """
 
 import json
+import sys
 from datetime import timedelta
 from pathlib import Path
 from urllib.parse import quote_plus
@@ -15,6 +16,7 @@ from django.core.exceptions import ImproperlyConfigured
 
 from aifactory import caching
 from aifactory.env import (
+    dev_server_url,
     env_addresses,
     env_bool,
     env_int,
@@ -343,8 +345,12 @@ ADMINS = env_addresses("DJANGO_ADMINS")
 SERVER_EMAIL = env_str("DJANGO_SERVER_EMAIL", default=DEFAULT_FROM_EMAIL)
 
 # The site's address as people reach it: every e-mail builds its links from it (never
-# from whichever request caused the mail, which may be an autosave or a worker).
-SITE_URL = env_str("DJANGO_SITE_URL", default="http://127.0.0.1:8000").rstrip("/")
+# from whichever request caused the mail, which may be an autosave or a worker). Unset,
+# ``manage.py runserver 8101`` mails links to its own port (the mail is written by the
+# server's process; the worker only sends it).
+SITE_URL = (
+    env_str("DJANGO_SITE_URL") or dev_server_url(sys.argv) or "http://127.0.0.1:8000"
+).rstrip("/")
 # The site runs one instance, and accepts a cache kept in each of its processes
 # (``check --deploy`` warns about a per-process cache otherwise: proposals/checks.py).
 SINGLE_INSTANCE = env_bool("DJANGO_SINGLE_INSTANCE", default=False)

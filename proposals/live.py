@@ -170,7 +170,11 @@ def _help(evaluation, proposal) -> dict:
 
     return {
         "help": PerField(lambda spec: spec.help_for(tier, help_figures(), system_slug)),
-        "help_examples": PerField(lambda spec: spec.examples_for(tier, system_slug)),
+        "help_examples": PerField(
+            lambda spec: spec.examples_for(
+                tier, system_slug, proposal.organisation_country
+            )
+        ),
     }
 
 

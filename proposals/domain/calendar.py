@@ -136,7 +136,7 @@ class Calendar:
         if self.average_busy_nodes is not None:
             busy += f" ({grouped(self.average_busy_nodes, 2, trim=False)} nodes)"
         text = (
-            f"{grouped(self.gpu_hours, 0)} GPU-hours over {self.duration_months} "
+            f"{grouped(self.gpu_hours)} GPU-hours over {self.duration_months} "
             f"months ({grouped(self.days, 0)} days) keep {busy} busy around the "
             "clock on average"
         )

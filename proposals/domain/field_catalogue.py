@@ -17,6 +17,7 @@ from .fieldspec import FieldSpec, row, scalar
 from .i18n import gettext_noop
 from .types import CODE_ROLES
 from .values import choice, lines, text
+from .vat_examples import vat_example
 
 FIELDS: tuple[FieldSpec, ...] = (
     # --- Organisation and eligibility -----------------------------------------------
@@ -89,7 +90,7 @@ FIELDS: tuple[FieldSpec, ...] = (
                 "offline (not whether it is registered)."
             )
         ),
-        example="FI20774740",
+        by_country=vat_example,
     ),
     scalar(
         "ongoing_eurohpc_project",

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from decimal import Decimal
 
@@ -61,6 +61,9 @@ class FieldSpec:
     term: str = ""
     # Example answers fitted to a tier and a system (see :meth:`examples_for`).
     examples: tuple[Example, ...] = ()
+    # An example per country of incorporation (ISO code -> example), instead of
+    # ``example``: the VAT number's (:mod:`.vat_examples`).
+    by_country: Callable[[str | None], str] | None = None
     # A sentence of help that holds on one system only: (cluster slug, sentence).
     on_system: tuple[tuple[str, str], ...] = ()
     # What the field holds in the JSON format and the domain type (the code card's
@@ -95,12 +98,16 @@ class FieldSpec:
         return fill(text, terms.figures() if figures is None else figures)
 
     def examples_for(
-        self, tier: str | None, system: str | None = None
+        self, tier: str | None, system: str | None = None, country: str | None = None
     ) -> tuple[Example, ...]:
         """The examples that fit ``tier`` and ``system`` (a cluster slug), the most
         specific kind first found: for this tier and system, for this tier, for this
         system, for any; else the general ``example``. An applicant on LUMI reads LUMI words,
-        one on MareNostrum reads MareNostrum words."""
+        one on MareNostrum reads MareNostrum words. A field with examples by country
+        shows the one of ``country`` (the organisation's), none without it."""
+        if self.by_country is not None:
+            example = self.by_country(country)
+            return (Example(example),) if example else ()
         fitting = [e for e in self.examples if e.fits(tier, system)]
         for rank in ((True, True), (True, False), (False, True), (False, False)):
             chosen = tuple(e for e in fitting if (bool(e.tier), bool(e.system)) == rank)

@@ -10,13 +10,14 @@ import contextvars
 import functools
 import math
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from decimal import Decimal, InvalidOperation
 
 import babel
 import babel.localedata
 
+from .countries import sort_key
 from .i18n import gettext, ngettext
 
 
@@ -255,9 +256,10 @@ def _locale_format(name: str) -> NumberFormat | None:
         affix.replace("%", sign)
         for affix in (percent_pattern.prefix[0], percent_pattern.suffix[0])
     )
-    english = locale.get_display_name("en")
-    own = locale.get_display_name(locale)
-    label = english if own == english else f"{english} · {own}"
+    # English and the locale's own name; CLDR lacks one or both for a few locales
+    # ("mhn"): the name that exists, else the locale's code, never "None".
+    names = (locale.get_display_name("en"), locale.get_display_name(locale))
+    label = " · ".join(dict.fromkeys(n for n in names if n)) or str(locale)
     fmt = NumberFormat(
         str(locale),
         label,
@@ -303,23 +305,40 @@ DEFAULT_NUMBER_FORMAT = "en"
 PORTAL = NUMBER_FORMAT_BY_NAME["en"]
 
 
-def number_formats() -> tuple[NumberFormat, ...]:
-    """Every format CLDR knows (Latin digits), ordered by locale name."""
-    return tuple(NUMBER_FORMAT_BY_NAME[name] for name in _format_names())
+def number_formats(languages: Iterable[str] = ()) -> tuple[NumberFormat, ...]:
+    """Every format CLDR knows (Latin digits): those of ``languages`` first (the
+    person's: their setting, their browser's Accept-Language, ``de-CH``), then the
+    others by name, case and accents ignored."""
+    first = tuple(dict.fromkeys(f for f in map(_format_of, languages) if f))
+    return first + tuple(f for f in _by_label() if f not in first)
+
+
+@functools.lru_cache(maxsize=1)
+def _by_label() -> tuple[NumberFormat, ...]:
+    formats = (NUMBER_FORMAT_BY_NAME[name] for name in _format_names())
+    return tuple(sorted(formats, key=_label_key))
+
+
+def _label_key(fmt: NumberFormat) -> tuple:
+    """By language name (case and accents ignored), the language's own format
+    before its regions' ("German" before "German (Austria)")."""
+    language = re.split(r" \(| · |: ", fmt.label, maxsplit=1)[0]
+    return (sort_key(language), "_" in fmt.name, sort_key(fmt.label))
+
+
+def _format_of(language: str) -> NumberFormat | None:
+    """The format of ``language`` (``de-CH``, ``fr_BE``), if CLDR knows it."""
+    try:
+        name = str(babel.Locale.parse(str(language).replace("-", "_")))
+    except (ValueError, TypeError, babel.UnknownLocaleError):
+        return None
+    return NUMBER_FORMAT_BY_NAME.get(name)
 
 
 def format_for_languages(languages) -> NumberFormat:
     """The number format of the first language (in preference order, e.g. from a
     browser's Accept-Language: ``de-CH``) that CLDR knows; English otherwise."""
-    for language in languages:
-        tag = str(language).replace("-", "_")
-        try:
-            name = str(babel.Locale.parse(tag))
-        except (ValueError, TypeError, babel.UnknownLocaleError):
-            continue
-        if name in NUMBER_FORMAT_BY_NAME:
-            return NUMBER_FORMAT_BY_NAME[name]
-    return PORTAL
+    return next((f for f in map(_format_of, languages) if f), PORTAL)
 
 
 # The format numbers are printed in where none is given: activated for a request

@@ -458,7 +458,7 @@ def read_paste(
             )
         for column, cell in zip(paste.columns, cells, strict=False):
             _cell(column, cell.replace("*", "").strip(), kind, ctx, row)
-        if kind == "jobs" and repeats_the_sums(row, paste.rows, ctx.fmt):
+        if kind == "jobs" and repeats_the_sums(row, paste, ctx.fmt):
             paste.skipped.append(sum_line_note(number, by_name=False))
             continue
         waiting = any(

@@ -9,6 +9,10 @@ from decimal import Decimal
 
 from .i18n import gettext
 from .numbers import NumberError, NumberFormat, parse_number
+from .paste_columns import COMPUTED, GCDS, NODES
+
+#: The job-plan columns a spreadsheet's sum line adds up (months and names are not).
+SUMMED = frozenset({"gpus", "hours", "count", GCDS, NODES, COMPUTED})
 
 #: The words a sum line starts with, in the languages applicants write drafts in
 #: (English, German, French, Italian, Spanish): such a line is the table's total,
@@ -55,10 +59,44 @@ def is_total(first_cell: str) -> bool:
     return bool(_TOTAL.match(first_cell))
 
 
-def repeats_the_sums(row, above: list, fmt: NumberFormat) -> bool:
-    """Whether a job-plan line is the sum of the rows above it, whatever its first
-    cell says: no GPUs and no hours (a job has both), at least two rows above, and
-    each number it holds (jobs, GPU-hours) equal to that column's sum."""
+def _number(text: str, fmt: NumberFormat) -> Decimal | None:
+    try:
+        return parse_number(text.replace("*", "").strip(), fmt, places=2).value
+    except NumberError:
+        return None
+
+
+def _repeats_column_sums(cells, above: list, columns, fmt: NumberFormat) -> bool:
+    """Whether each number ``cells`` holds in a summed column equals the sum of that
+    column over the lines ``above`` (the spreadsheet's SUM under every column), with
+    at least one such number and nothing else in those columns."""
+    summed = False
+    for column in columns:
+        text = cells[column.index] if column.index < len(cells) else ""
+        if column.target not in SUMMED or not text.strip():
+            continue
+        own = _number(text, fmt)
+        values = [
+            _number(line[column.index], fmt)
+            for line in above
+            if column.index < len(line) and line[column.index].strip()
+        ]
+        if own is None or None in values or own != sum(values):
+            return False
+        summed = True
+    return summed
+
+
+def repeats_the_sums(row, paste, fmt: NumberFormat) -> bool:
+    """Whether a job-plan line is the sum of the rows above it (``paste.rows``, at
+    least two), whatever its first cell says: every number it holds equals its
+    column's sum, or it has no GPUs and no hours (a job has both) and its jobs and
+    GPU-hours equal the plan's totals."""
+    if len(paste.rows) < 2:
+        return False
+    above = [r.cells for r in paste.rows]
+    if _repeats_column_sums(row.cells, above, paste.columns, fmt):
+        return True
     values = row.values
     if (
         row.problems
@@ -66,7 +104,7 @@ def repeats_the_sums(row, above: list, fmt: NumberFormat) -> bool:
         or values.get("hours") is not None
     ):
         return False
-    jobs = [r.values for r in above if not r.problems]
+    jobs = [r.values for r in paste.rows if not r.problems]
     if len(jobs) < 2:
         return False
     checks = []
@@ -74,9 +112,8 @@ def repeats_the_sums(row, above: list, fmt: NumberFormat) -> bool:
         checks.append(values["count"] == sum(job.get("count") or 0 for job in jobs))
     computed = values.get("_computed")
     if computed:
-        try:
-            pasted = parse_number(computed, fmt, places=2).value
-        except NumberError:
+        pasted = _number(computed, fmt)
+        if pasted is None:
             return False
         parts = [
             Decimal(job["gpus"]) * Decimal(job["hours"]) * Decimal(job["count"])

@@ -23,8 +23,12 @@ from .tables import SOURCES_TITLE, Table
 _INLINE = re.compile(r"([\\`*~\[\]<>|])")
 # "_" only opens emphasis at a word boundary ("core_r0.9" needs no escape).
 _UNDERSCORE = re.compile(r"(?<![0-9A-Za-z])_|_(?![0-9A-Za-z])")
-# Line starts that would make a heading, list, rule or setext underline.
-_LINE_START = re.compile(r"^([#+=-]|\d+(?=[.)]))")
+# Line starts that would make a heading ("#" to "######" then a blank), a list item
+# ("-", "+" or 1 to 9 digits and "." or ")", then a blank), a rule or a setext
+# underline (a line of "-" or "="). "0.75 TB", "-5 °C" or "#42" start nothing.
+_LINE_START = re.compile(
+    r"^(#{1,6}(?=\s|$)|[-+](?=\s|$)|[-=](?=[-=\s]*$)|\d{1,9}(?=[.)](?:\s|$)))"
+)
 # Everything ``str.splitlines`` breaks at (CommonMark itself ends lines at \r and \n).
 _LINE_BREAK = re.compile(r"\r\n|[\n\r\v\f\x1c-\x1e\x85\u2028\u2029]")
 _URL = re.compile(r"https?://[^\s<>\\`]+\Z")

@@ -42,8 +42,9 @@ class SignUpForm(BaseUserCreationForm):
         """No "a user with that username already exists" (see the class)."""
 
 
-def _number_format_choices():
-    return [(fmt.name, fmt.label) for fmt in number_formats()]
+def _number_format_choices(languages=()):
+    """The person's formats first (``languages``), then every other by name."""
+    return [(fmt.name, fmt.label) for fmt in number_formats(languages)]
 
 
 def _time_zone_choices():
@@ -67,8 +68,12 @@ class PreferencesForm(forms.ModelForm):
         model = Preferences
         fields = ["language", "number_format", "time_zone"]
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args, languages=(), **kwargs):
+        """``languages``: the person's (their format, their browser's languages),
+        whose number formats head the list."""
         super().__init__(*args, **kwargs)
+        if languages:
+            self.fields["number_format"].choices = _number_format_choices(languages)
         for name in self.Meta.fields:
             model_field = Preferences._meta.get_field(name)
             # capfirst, not capitalize: "Wie Sie Zahlen und Daten schreiben".

@@ -264,6 +264,12 @@ def account_settings(request):
             "number_format": current.name,
             "time_zone": time_zone(request).key,
         },
+        # The person's own region heads the number formats, then all by name.
+        languages=[
+            current.name,
+            *browser_languages(request),
+            translation.get_language(),
+        ],
     )
     if request.method == "POST" and form.is_valid():
         preferences = services.preferences_set(

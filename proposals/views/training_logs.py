@@ -31,6 +31,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from proposals.assess import gpu_models_from_db
 from proposals.domain import training_logs
 from proposals.domain.numbers import format_number
 from proposals.domain.team import Capability
@@ -143,6 +144,11 @@ def _preview(request, proposal, last: LogReading | None) -> dict:
     code = _code(request, proposal)
     gcds = _gcds(request, proposal)
     system = proposal.system.name if proposal.system else ""
+    peak = training_logs.peak_of(
+        proposal.system.gpu_model if proposal.system else "",
+        proposal.system.peak_bf16_tflops if proposal.system else None,
+        gpu_models_from_db(),
+    )
     context = {
         "gcds_per_gpu": proposal.system.gcds_per_gpu if proposal.system else 1,
         "counts_gcds": gcds > 1,
@@ -170,7 +176,7 @@ def _preview(request, proposal, last: LogReading | None) -> dict:
         measurement = training_logs.counted_in_gcds(measurement, gcds, system)
         if gpus:
             measurement = measurement.with_gpus(gpus)
-        row, problem = training_logs.measurement_row(measurement)
+        row, problem = training_logs.measurement_row(measurement, peak)
         if row is not None and code is not None:
             row["code"] = code
         context["measurements"].append(

@@ -4,6 +4,7 @@ from decimal import Decimal
 
 from django.urls import reverse
 
+from proposals.models import Preferences
 from tests.factories import JobTypeFactory
 
 
@@ -48,3 +49,22 @@ def test_markdown_export_has_the_calendar(user_client, proposal):
         reverse("proposals:export_markdown", args=[proposal.pk])
     ).content.decode()
     assert "**Calendar:** 4,000 GPU-hours over 2 months" in text
+
+
+def test_the_calendar_shows_a_fractional_request_exactly(user_client, proposal):
+    """4,800.5 GPU-hours once showed as 4,800 in the sidebar and the exports."""
+    proposal.total_gpu_hours = Decimal("4800.5")
+    proposal.duration_months = 2
+    proposal.save()
+    step = reverse("proposals:step", args=[proposal.pk, "selection"])
+    sidebar = user_client.get(step).content.decode()
+    assert "4,800.5 GPU-hours over 2 months" in " ".join(sidebar.split())
+    markdown = user_client.get(
+        reverse("proposals:export_markdown", args=[proposal.pk])
+    ).content.decode()
+    assert "**Calendar:** 4,800.5 GPU-hours over 2 months" in markdown
+    Preferences.objects.update_or_create(
+        user=proposal.owner, defaults={"number_format": "de"}
+    )
+    german = " ".join(user_client.get(step).content.decode().split())
+    assert "4.800,5 GPU-hours over 2 months" in german

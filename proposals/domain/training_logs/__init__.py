@@ -48,10 +48,12 @@ from ..bounds import BOUNDS
 from ..i18n import gettext
 from ..numbers import grouped
 from .consoles import _Composer, _MaxText
+from .filekind import HEAD_BYTES, Rewound, not_a_log
 from .frameworks import _DeepSpeed, _Megatron, _Torchtitan
 from .lines import _Reader, _Unread, iter_lines
 from .loops import _HuggingFace, _PlainLoop
 from .nemo import _NeMo
+from .peaks import Peak, above_peak, peak_of
 from .progress import _Bar
 from .results import (
     EXCERPT_CHARS,
@@ -110,9 +112,14 @@ def read_file(
 ) -> Reading:
     """Read a binary ``stream`` (an upload, a file) a block at a time, as
     :func:`read_log` reads its lines (:mod:`.scan`); ``progress`` is called with
-    the bytes read so far."""
+    the bytes read so far. An empty file, an image, a PDF or an archive is refused
+    in one line saying what it is (:mod:`.filekind`)."""
+    head = stream.read(HEAD_BYTES)
+    refused = not_a_log(file, head)
+    if refused:
+        return Reading(file=file, refused=refused)
     feed = Feed(_READERS)
-    feed_blocks(stream, feed, progress)
+    feed_blocks(Rewound(head, stream), feed, progress)
     return _result(feed, file, gpus)
 
 
@@ -149,7 +156,7 @@ def _readers_result(feed: Feed, file: str, gpus: int | None) -> Reading:
                     "{other} lines in the file were left out: the {used} lines say more"
                 ).format(other=name, used=reader.name)
                 for name in others
-            )
+            ) + tuple(flag for m in found if (flag := above_peak(m.tflops_per_gpu)))
             return _reading(file, reader.name, tuple(found), (), unread, notes)
     seen = [reader.name for reader in readers if reader.seen]
     if seen:
@@ -175,9 +182,15 @@ def _readers_result(feed: Feed, file: str, gpus: int | None) -> Reading:
     )
 
 
-def measurement_row(measurement: Measurement) -> tuple[dict | None, str]:
+def measurement_row(
+    measurement: Measurement, peak: Peak | None = None
+) -> tuple[dict | None, str]:
     """The values of a scaling-table row (model field names), or ``None`` and why
-    the measurement cannot be one (within the table's bounds, :mod:`.bounds`)."""
+    the measurement cannot be one (within the table's bounds, :mod:`.bounds`, and
+    its TFLOP/s per GPU within ``peak``, :mod:`.peaks`)."""
+    impossible = above_peak(measurement.tflops_per_gpu, peak)
+    if impossible:
+        return None, impossible
     if measurement.gpus is None or measurement.throughput is None:
         return None, gettext("needs the GPU count: the log does not state it")
     gpus, problem = _bounded("measurements.gpus", measurement.gpus, gettext("GPUs"))
@@ -332,8 +345,10 @@ __all__ = [
     "TOKENS",
     "Job",
     "Measurement",
+    "Peak",
     "Reading",
     "Source",
+    "above_peak",
     "as_dict",
     "counted_in_gcds",
     "elapsed_hours",
@@ -341,6 +356,7 @@ __all__ = [
     "job_row",
     "measurement_row",
     "pack",
+    "peak_of",
     "unpack",
     "read_file",
     "read_log",
