@@ -47,12 +47,12 @@ from proposals.review_forms import (
 from proposals.review_page import review_sections, sidebar
 from proposals.views import proposal_revision, staff_proposal
 from proposals.views.accounts import _preferences, number_format
+from proposals.views.queue_tools import queue_tools
 from proposals.views.review import (
     add_comment,
     comment_url_for,
     staff_required,
 )
-from proposals.views.staff_desk import queue_tools
 
 # Staff ----------------------------------------------------------------------------
 
@@ -282,7 +282,7 @@ def _checklist(latest, previous=None, *, source=None) -> list[dict]:
     return items
 
 
-def _review_page(request, proposal, *, assessment_form=None, status=200):
+def review_page(request, proposal, *, assessment_form=None, status=200):
     """The staff review page (also re-rendered with a refused assessment)."""
     latest = proposal.review_state.latest_revision
     shown = _shown_revision(request, proposal)
@@ -387,7 +387,7 @@ def staff_review(request, pk):
     trail."""
     proposal = staff_proposal(request, pk)
     services.review_visit_record(proposal=proposal, user=request.user)
-    return _review_page(request, proposal)
+    return review_page(request, proposal)
 
 
 @staff_required
@@ -439,7 +439,7 @@ def staff_assess(request, pk):
             "own_conditions": [item["message"] for item in own_items],
         }
         form["problems"] = exc.problems
-        return _review_page(request, proposal, assessment_form=form, status=422)
+        return review_page(request, proposal, assessment_form=form, status=422)
     except services.ReviewError as exc:
         messages.error(request, str(exc))
     else:

@@ -15,9 +15,11 @@ from proposals import routing, selectors, services
 from proposals.domain import canned, numbers
 from proposals.domain.tiers import tier_label
 from proposals.models import ReviewComment
-from proposals.review_forms import BulkForm, QueueFilterForm
+from proposals.review_forms import BulkForm
 from proposals.views import staff_proposal
+from proposals.views.queue_tools import filters_query
 from proposals.views.review import staff_required
+from proposals.views.staff import review_page
 
 # Canned replies ---------------------------------------------------------------
 
@@ -75,26 +77,12 @@ def staff_reply_insert(request, pk):
             "proposals/review_threads.html#comment-box",
             {"section": {"key": section}, "prefill": prefill},
         )
-    from proposals.views.staff import _review_page  # it imports this module
-
-    response = _review_page(request, proposal)
+    response = review_page(request, proposal)
     response.context_data["prefill"] = prefill
     return response
 
 
 # Bulk actions on the queue -------------------------------------------------------
-
-
-def queue_tools(request) -> dict:
-    """What the queue page shows of the desk's tools: the bulk action form, the
-    colleagues to hand to and the reader's saved views (lazy: a query each, only
-    when shown), and the filters a view would save."""
-    return {
-        "bulk_form": BulkForm(),
-        "colleagues": selectors.staff_members(),
-        "saved_views": selectors.saved_views_of(user=request.user),
-        "filters_query": filters_query(request.GET.urlencode()),
-    }
 
 
 def _picked(request) -> list[int]:
@@ -177,18 +165,6 @@ def staff_queue_bulk(request):
 
 
 # Saved views of the queue ------------------------------------------------------
-
-
-def filters_query(query: str) -> str:
-    """``query`` with the queue's filters only (``QueueFilterForm``'s fields),
-    re-encoded: what a saved view keeps."""
-    given = QueryDict(query)
-    kept = QueryDict(mutable=True)
-    for name in QueueFilterForm.base_fields:
-        values = [v for v in given.getlist(name) if v]
-        if values:
-            kept.setlist(name, values)
-    return kept.urlencode()
 
 
 @staff_required
