@@ -44,7 +44,10 @@ def broken_links(path: Path) -> list[str]:
         name, _, anchor = target.partition("#")
         linked = (path.parent / name).resolve() if name else path
         missing_heading = (
-            anchor and linked.suffix == ".md" and anchor not in anchors(linked)
+            linked.exists()
+            and anchor
+            and linked.suffix == ".md"
+            and anchor not in anchors(linked)
         )
         if not linked.exists() or missing_heading:
             broken.append(f"{path.relative_to(ROOT)}: {target}")
