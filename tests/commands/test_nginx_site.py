@@ -260,6 +260,6 @@ def test_http2_is_spelt_for_the_nginx_version():
     assert "listen 443 ssl;" in new and "listen [::]:443 ssl;" in new
 
 
-def test_readme_turns_http2_on_as_the_stack_does():
-    readme = (Path(nginx_site.ROOT) / "README.md").read_text()
-    assert "sed -i -e 's/ ssl http2;/ ssl;/' -e 's/# http2 on;/http2 on;/'" in readme
+def test_operators_guide_turns_http2_on_as_the_stack_does():
+    guide = (Path(nginx_site.ROOT) / "docs" / "operators.md").read_text()
+    assert "sed -i -e 's/ ssl http2;/ ssl;/' -e 's/# http2 on;/http2 on;/'" in guide
