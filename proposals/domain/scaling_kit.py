@@ -41,6 +41,10 @@ from .training_logs.results import STEADY_MIN_INTERVALS, WARMUP_INTERVALS
 from .types import Cluster, Proposal
 
 LAUNCHERS = ("torchrun", "srun", "deepspeed", "accelerate")
+# Launcher options that take no value (the others take one, "--opt=v" or "--opt v").
+SWITCHES = frozenset(
+    ("--standalone", "--multi_gpu", "--use_deepspeed", "--use_fsdp", "--no_python")
+)
 LOG_EVERY = 10  # steps per logged interval
 STEADY_INTERVALS = 9  # intervals in the median: robust to one slow interval
 DEFAULT_STEPS = LOG_EVERY * (WARMUP_INTERVALS + STEADY_INTERVALS)
@@ -260,10 +264,11 @@ def program_of(command: str) -> str:
         return shlex.join(words)
     while words and words[0].startswith("-"):
         option = words.pop(0)
-        takes_value = "=" not in option and option not in ("--standalone",)
-        if takes_value and words and not words[0].startswith("-"):
-            if not words[0].endswith(".py") or len(words) == 1:
-                words.pop(0)
+        takes_value = "=" not in option and option not in SWITCHES
+        value = words[0] if words else ""
+        is_value = value and not value.startswith("-") and not value.endswith(".py")
+        if takes_value and is_value:
+            words.pop(0)
     return shlex.join(words)
 
 
