@@ -53,7 +53,7 @@ MAX_STEPS = 100_000
 STARTUP_MINUTES = 10
 STEP_SECONDS = 6.0  # assumed for a large model's step when nothing says otherwise
 MARGIN = 1.5
-ROUND_MINUTES = 5
+ROUND_MINUTES = 15  # quarter hours: the GPU-hours stay exact decimals
 
 # Why a kit has no job (``Kit.reason``), shown translated by ``Kit.reason_text``.
 NO_SYSTEM = "no_system"
