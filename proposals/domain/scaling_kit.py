@@ -27,6 +27,7 @@ limit and the proposal's own request.
 from __future__ import annotations
 
 import math
+import re
 import shlex
 from dataclasses import dataclass, replace
 
@@ -60,6 +61,16 @@ NO_SYSTEM = "no_system"
 NO_TARGET = "no_target"
 COVERED = "covered"
 TOO_BIG = "too_big"
+
+
+# A kit log's name carries its GPU count as the calls bill them (KitJob.name).
+KIT_NAME = re.compile(r"scaling_([0-9]{1,7})gpus(?![0-9])")
+
+
+def kit_gpus(file: str) -> int:
+    """The GPU count in the name of a kit's log (0 for another file's name)."""
+    found = KIT_NAME.findall(file.rsplit("/", 1)[-1])
+    return int(found[-1]) if found else 0
 
 
 class KitError(ValueError):

@@ -215,9 +215,10 @@ def render_readme(kit: Kit) -> str:
         "    " + submit_all(kit),
         "",
         gettext(
-            "Send back the files scaling_<N>gpus_<job id>.log (and the .sacct files): "
-            "upload them, or a zip or tar of them, in “Add measurements from training "
-            "logs” on the scalability step."
+            "Send back the files scaling_<N>gpus_<job id>.log: upload them, or a zip "
+            "or tar of them, in “Add measurements from training logs” on the "
+            "scalability step; a log that states no GPU count takes the one in its "
+            "name. The .sacct files are for your own records."
         ),
         "",
         gettext(

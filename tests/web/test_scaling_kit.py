@@ -111,3 +111,29 @@ def test_preview_and_readme_in_the_persons_language(
     archive = zipfile.ZipFile(io.BytesIO(response.content))
     text = archive.read(f"scaling-kit-{one_node.pk}/README.txt").decode()
     assert text.startswith(readme)
+
+
+def test_kit_logs_in_a_zip_come_back_at_the_kits_counts(
+    user_client, one_node, run_tasks
+):
+    """The kit's logs, zipped: each is read, and a log that states no GPU count
+    takes the kit's count from its name (LUMI-G: no GCD halving of it)."""
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    from proposals.models import ScalingMeasurement
+    from tests.domain.test_training_logs import LOGS
+
+    log = (LOGS / "torchtitan-2024-wps-no-mesh.log").read_bytes()
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        for gpus in (8, 16, 32):
+            archive.writestr(f"kit/scaling_{gpus}gpus_{gpus}00.log", log)
+    upload = SimpleUploadedFile("kit-logs.zip", buffer.getvalue(), "application/zip")
+    url = reverse("proposals:logs", args=[one_node.pk])
+    assert user_client.post(url, {"logs-files": [upload]}).status_code == 200
+    run_tasks()
+    user_client.post(url, {"logs_add": "1"})
+    added = ScalingMeasurement.objects.filter(proposal=one_node, source__gt="")
+    assert sorted(m.gpus for m in added) == [8, 16, 32]
+    step = user_client.get(reverse("proposals:step", args=[one_node.pk, "scalability"]))
+    assert "Get scripts for the missing measurements" not in step.content.decode()
