@@ -75,6 +75,9 @@ from .routes import (
     CutoffReminder,
     ProposalRoute,
 )
+from .scaling_kits import (
+    ScalingKit,
+)
 from .team import (
     FORMER_MEMBER,
     ROLE_LABELS,
@@ -127,6 +130,7 @@ __all__ = [
     "PdfExport",
     "LogReading",
     "LogUpload",
+    "ScalingKit",
     "FORMER_MEMBER",
     "ROLE_LABELS",
     "FieldStamp",

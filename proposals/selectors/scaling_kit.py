@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import io
 import zipfile
+from dataclasses import dataclass
 
 from proposals import domain
 from proposals.assess import CLUSTER_FIELDS, proposal_to_domain, terms_from_db
-from proposals.domain.scaling_kit import DEFAULT_STEPS, Kit, plan_kit
+from proposals.domain.scaling_kit import DEFAULT_STEPS, Kit, kit_gpus, plan_kit
 from proposals.domain.scaling_scripts import render_files
+from proposals.models import ScalingKit, ScalingMeasurement
 
 
 def scaling_kit_of(
@@ -49,3 +51,36 @@ def scaling_kit_zip(*, kit: Kit, folder: str) -> bytes:
             info.external_attr = (0o100000 | mode) << 16
             archive.writestr(info, text)
     return buffer.getvalue()
+
+
+@dataclass(frozen=True)
+class KitHistory:
+    """The last kit handed out for a proposal, and which of its counts have come
+    back as measurements read from the kit's logs."""
+
+    created_at: object
+    system: str
+    counts: tuple[int, ...]
+    returned: tuple[int, ...]
+
+    @property
+    def missing(self) -> tuple[int, ...]:
+        return tuple(c for c in self.counts if c not in self.returned)
+
+
+def scaling_kit_last(*, proposal) -> KitHistory | None:
+    """The last kit of ``proposal`` (two queries), or ``None``."""
+    record = ScalingKit.objects.filter(proposal=proposal).first()
+    if record is None:
+        return None
+    sources = ScalingMeasurement.objects.filter(
+        proposal=proposal, source__contains="scaling_"
+    ).values_list("source", flat=True)
+    back = {kit_gpus(source.split(",", 1)[0]) for source in sources}
+    counts = tuple(record.counts)
+    return KitHistory(
+        created_at=record.created_at,
+        system=record.system,
+        counts=counts,
+        returned=tuple(c for c in counts if c in back),
+    )

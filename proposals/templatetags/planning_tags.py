@@ -5,7 +5,7 @@ its scaling kit."""
 from django import template
 
 from proposals.assess import calendar_for
-from proposals.selectors.scaling_kit import scaling_kit_of
+from proposals.selectors.scaling_kit import scaling_kit_last, scaling_kit_of
 from proposals.views.paste import last_paste
 from proposals.views.training_logs import last_added
 
@@ -35,6 +35,14 @@ def kit_counts(proposal) -> tuple[int, ...]:
     if proposal is None or proposal.pk is None:
         return ()
     return scaling_kit_of(proposal=proposal, terms_query=False).counts
+
+
+@register.simple_tag
+def kit_last(proposal):
+    """The last scaling kit handed out for ``proposal`` and the counts back."""
+    if proposal is None or proposal.pk is None:
+        return None
+    return scaling_kit_last(proposal=proposal)
 
 
 @register.simple_tag

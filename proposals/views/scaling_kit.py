@@ -11,6 +11,7 @@ from proposals.domain.scaling_kit import DEFAULT_STEPS, LAUNCHERS, KitError
 from proposals.domain.scaling_scripts import render_files, submit_all
 from proposals.domain.team import Capability
 from proposals.selectors.scaling_kit import scaling_kit_of, scaling_kit_zip
+from proposals.services.scaling_kit import scaling_kit_record
 from proposals.views import member_proposal
 
 
@@ -63,6 +64,7 @@ def kit_zip(request, pk):
         kit = scaling_kit_of(proposal=proposal, launcher=launcher, steps=steps)
     except KitError:
         kit = scaling_kit_of(proposal=proposal, launcher=launcher)
+    scaling_kit_record(proposal=proposal, user=request.user, kit=kit)
     folder = f"scaling-kit-{proposal.pk}"
     response = HttpResponse(
         scaling_kit_zip(kit=kit, folder=folder), content_type="application/zip"

@@ -137,3 +137,34 @@ def test_kit_logs_in_a_zip_come_back_at_the_kits_counts(
     assert sorted(m.gpus for m in added) == [8, 16, 32]
     step = user_client.get(reverse("proposals:step", args=[one_node.pk, "scalability"]))
     assert "Get scripts for the missing measurements" not in step.content.decode()
+
+
+def test_a_download_is_recorded_and_shown_to_staff(
+    user_client, client, staff_user, one_node
+):
+    from proposals.models import ScalingKit
+
+    user_client.get(reverse("proposals:kit_zip", args=[one_node.pk]))
+    (record,) = ScalingKit.objects.filter(proposal=one_node)
+    assert record.counts == [8, 16, 32] and record.system == "lumi-g"
+    ScalingMeasurementFactory(
+        proposal=one_node, gpus=8, source="kit/scaling_8gpus_800.log, lines 2-9: x"
+    )
+    page = user_client.get(reverse("proposals:kit", args=[one_node.pk]))
+    text = page.content.decode()
+    assert "for 8, 16, 32 GPUs on lumi-g" in text
+    assert "Logs back for 8 GPUs." in text and "Still to come: 16, 32 GPUs." in text
+
+
+def test_the_staff_page_names_the_kit(client, staff_user, sent):
+    from proposals.models import ScalingKit
+
+    url = reverse("proposals:staff_review", args=[sent.pk])
+    client.force_login(staff_user)
+    assert 'data-testid="kit-history"' not in client.get(url).content.decode()
+    ScalingKit.objects.create(
+        proposal=sent, system="lumi-g", counts=[32, 64], launcher="srun", steps=100
+    )
+    text = client.get(url).content.decode()
+    assert "for 32, 64 GPUs on lumi-g" in text
+    assert "No log has come back yet." in text
