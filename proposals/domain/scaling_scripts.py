@@ -94,8 +94,9 @@ chmod +x ./select_gpu
 FOOTER = Template(
     """
 # The accounting record (the reader takes Elapsed and AllocTRES from it).
+# A cluster without accounting storage has none: the run's log still counts.
 sacct -j "$$SLURM_JOB_ID" -P --format=JobID,JobName,Elapsed,AllocTRES,State \\
-  > "${name}_$${SLURM_JOB_ID}.sacct"
+  > "${name}_$${SLURM_JOB_ID}.sacct" || echo "sacct: no accounting record" >&2
 """
 )
 
