@@ -250,3 +250,14 @@ def test_readme_says_budget_and_submit_command():
     assert 'for s in scaling_*gpus.sh; do sbatch "$s"; done' in readme
     assert "at most 28 GPU-hours in all" in readme
     assert "scaling_32gpus.sh: GPUs 32, nodes 8" in readme
+
+
+def test_a_file_without_launch_commands_still_imports():
+    import json
+
+    from proposals.domain import dumps, loads
+
+    data = json.loads(dumps(one_node("lumi-g")))
+    assert data["codes"][0]["launch_command"] == COMMAND
+    del data["codes"][0]["launch_command"]
+    assert loads(json.dumps(data)).codes[0].launch_command == ""
