@@ -17,6 +17,7 @@ from proposals.views import (
 )
 from proposals.views import charts as chart_views
 from proposals.views import paste as paste_views
+from proposals.views import scaling_kit as kit_views
 from proposals.views import team as team_views
 from proposals.views import training_logs as log_views
 
@@ -212,6 +213,12 @@ urlpatterns += [
         planning.retarget_copy,
         name="retarget_copy",
     ),
+]
+
+# The scaling kit: scripts that measure what the scaling data lacks (issue 37).
+urlpatterns += [
+    path("proposals/<int:pk>/scaling-kit/", kit_views.kit_preview, name="kit"),
+    path("proposals/<int:pk>/scaling-kit.zip", kit_views.kit_zip, name="kit_zip"),
 ]
 
 # The team of a proposal, and the invitation links.

@@ -15,6 +15,8 @@ have_pkg libpangoft2-1.0-0 || need+=(libpangoft2-1.0-0)
 command -v msgfmt >/dev/null || need+=(gettext)
 # systemd-analyze: tests/commands/test_systemd_units.py rates the shipped units' sandbox.
 command -v systemd-analyze >/dev/null || need+=(systemd)
+# shellcheck: tests/domain/test_scaling_kit.py checks every generated Slurm script.
+command -v shellcheck >/dev/null || need+=(shellcheck)
 for pkg in "$@"; do have_pkg "$pkg" || need+=("$pkg"); done
 [ ${#need[@]} -eq 0 ] && exit 0
 

@@ -30,6 +30,10 @@ _gpu_models = __import__(
 )
 _terms = __import__("proposals.migrations.0010_call_terms", fromlist=["load_terms"])
 _targets = __import__("proposals.migrations.0043_desk_clock", fromlist=["set_targets"])
+_job_facts = __import__(
+    "proposals.migrations.0045_kit_launch_command_job_facts",
+    fromlist=["load_job_facts"],
+)
 _countries = __import__(
     "proposals.migrations.0012_country_eligibility", fromlist=["load_countries"]
 )
@@ -74,6 +78,7 @@ def catalogue(db):
     _billing.load_billing_units(apps, None)
     _peaks.load_peak_throughput(apps, None)
     _size.load_system_size(apps, None)
+    _job_facts.load_job_facts(apps, None)
     _gpu_models.load_gpu_models(apps, None)
     _terms.load_terms(apps, None)
     _targets.set_targets(apps, None)

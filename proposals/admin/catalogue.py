@@ -58,6 +58,7 @@ class ClusterAdmin(admin.ModelAdmin):
                 "system size": {"source": obj.gpu_nodes_source},
                 "billing unit": {"source": obj.billing_unit_source},
                 "peak throughput": {"source": obj.peak_source},
+                "job script facts": {"source": obj.job_facts_source},
             }
         )
 

@@ -354,7 +354,7 @@ def mode_label(family, tier: str | None) -> str:
     return tier_label(tier) if family.tiered else family.label
 
 
-def _target_gpus(proposal: Proposal, plan: JobPlan) -> int | None:
+def target_gpus(proposal: Proposal, plan: JobPlan) -> int | None:
     """Maximum GPUs per job when given, else the largest job row."""
     declared = proposal.selection.max_gpus_per_job
     if declared is not None and declared > 0:
@@ -383,7 +383,7 @@ def assess(
     mode = family.mode_for_hours(hours)
     tier = mode.slug if mode and family.tiered else None
     plan = job_plan(scal.jobs, cluster)
-    target = _target_gpus(proposal, plan)
+    target = target_gpus(proposal, plan)
     analysis = analyse(scal.measurements)
     main_codes = tuple(i for i, c in enumerate(proposal.codes) if c.role == "main")
     projection = project(projection_series(analysis, main_codes), target, mode)

@@ -407,6 +407,20 @@ FIELDS: tuple[FieldSpec, ...] = (
         examples=examples.CODE_DESCRIPTION,
         value=text(limits.NARRATIVE_CHARS),
     ),
+    row(
+        "codes",
+        "launch_command",
+        gettext_noop("Launch command"),
+        help=(
+            gettext_noop(
+                "How you start one run, with its launcher (torchrun, srun, deepspeed or "
+                "accelerate) and arguments, as you would type it. The scaling kit runs "
+                "this command at each GPU count still to be measured."
+            )
+        ),
+        example="torchrun --nproc-per-node=4 train.py --config configs/7b.yaml",
+        value=text(limits.COMMAND_CHARS, default=""),
+    ),
     *ESTIMATE_FIELDS,
     *SCALABILITY_FIELDS,
 )

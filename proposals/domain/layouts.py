@@ -160,6 +160,7 @@ ROW_LAYOUTS: dict[str, Layout] = {
                     _row(("name", "col-md-8"), ("version", "col-md-4")),
                     (Cell("references"),),
                     (Cell("description"),),
+                    (Cell("launch_command"),),
                 ),
             ),
             Group(

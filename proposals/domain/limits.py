@@ -18,6 +18,7 @@ LIBRARIES_CHARS = 1_000
 ACTIVITY_CHARS = 300  # a usage period's activity
 LINE_CHARS = 200  # titles, names, hardware
 VERSION_CHARS = 100
+COMMAND_CHARS = 1_000  # a code entry's launch command
 UNIT_CHARS = 40
 VAT_NUMBER_CHARS = 32
 

@@ -197,6 +197,14 @@ class Cluster:
     gpu_nodes: int | None = None
     gpu_nodes_source: str = ""
     gpu_nodes_checked: str = ""
+    # How a job script asks for GPUs (the scaling kit, issue 37): cores per Slurm
+    # GPU (per GCD on LUMI-G), the QoS a job needs, srun's CPU binding, and where
+    # these come from; without a checked date the scripts say they are unverified.
+    cores_per_task: int | None = None
+    qos: str = ""
+    cpu_bind: str = ""
+    job_facts_source: str = ""
+    job_facts_checked: str = ""
 
     def in_billing_units(self, gpu_hours: float | None) -> float | None:
         """``gpu_hours`` in the system's billing unit."""
@@ -224,10 +232,18 @@ class Cluster:
             "billing_unit_source",
             "peak_source",
             "gpu_nodes_source",
+            "qos",
+            "cpu_bind",
+            "job_facts_source",
         ):
             if values.get(key) is None:
                 values[key] = ""
-        for key in ("billing_unit_checked", "peak_checked", "gpu_nodes_checked"):
+        for key in (
+            "billing_unit_checked",
+            "peak_checked",
+            "gpu_nodes_checked",
+            "job_facts_checked",
+        ):
             checked = values.get(key)
             values[key] = "" if checked is None else str(checked)
         for key in ("peak_bf16_tflops", "peak_fp32_tflops"):

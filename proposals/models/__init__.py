@@ -78,6 +78,9 @@ from .routes import (
     CutoffReminder,
     ProposalRoute,
 )
+from .scaling_kits import (
+    ScalingKit,
+)
 from .team import (
     FORMER_MEMBER,
     ROLE_LABELS,
@@ -133,6 +136,7 @@ __all__ = [
     "PdfExport",
     "LogReading",
     "LogUpload",
+    "ScalingKit",
     "FORMER_MEMBER",
     "ROLE_LABELS",
     "FieldStamp",

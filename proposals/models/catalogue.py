@@ -110,6 +110,39 @@ class Cluster(models.Model):
     gpu_nodes_checked = models.DateField(
         "system size checked on", null=True, blank=True
     )
+    # How a job asks for GPUs, as the system's documentation writes it (the scaling
+    # kit's scripts read these; issue 37).
+    cores_per_task = models.PositiveSmallIntegerField(
+        "CPU cores per Slurm GPU",
+        null=True,
+        blank=True,
+        validators=positive(512),
+        help_text="Cores each task gets with one Slurm GPU (LUMI-G: 7 per GCD).",
+    )
+    qos = models.CharField(
+        "QoS for short jobs",
+        max_length=50,
+        blank=True,
+        help_text="The --qos a job needs, if any (MareNostrum 5 ACC: acc_ehpc).",
+    )
+    cpu_bind = models.CharField(
+        "CPU binding",
+        max_length=300,
+        blank=True,
+        help_text="srun --cpu-bind value; blank for cores.",
+    )
+    job_facts_source = models.CharField(
+        "job script facts source",
+        max_length=500,
+        blank=True,
+        help_text="URL or document title for partitions, QoS, cores and binding.",
+    )
+    job_facts_checked = models.DateField(
+        "job script facts checked on",
+        null=True,
+        blank=True,
+        help_text="Blank: the scripts say the facts are unverified.",
+    )
 
     class Meta:
         ordering = ["name"]

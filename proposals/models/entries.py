@@ -95,6 +95,9 @@ class CodeEntry(ProposalChild):
     description = models.TextField(
         label("description", "codes"), max_length=limits.NARRATIVE_CHARS, blank=True
     )
+    launch_command = models.CharField(
+        label("launch_command", "codes"), max_length=limits.COMMAND_CHARS, blank=True
+    )
     # The compute estimate's optional inputs (``domain.estimate``).
     model_use = models.CharField(
         label("model_use", "codes"),

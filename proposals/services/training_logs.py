@@ -13,6 +13,7 @@ from django_tasks import task
 
 from proposals import localization
 from proposals.domain import training_logs
+from proposals.domain.training_logs import archives
 from proposals.models import LogReading, LogUpload, Proposal
 
 from .paste import PastedRowsChanged, proposal_paste_rows, proposal_undo_paste
@@ -210,11 +211,22 @@ def _read_uploads(reading: LogReading) -> dict:
             )
             continue
         data = bytes(upload.data)
-        readings.append(
-            training_logs.read_file(
-                io.BytesIO(data), file=upload.name, progress=progress
+        # A zip or tar of logs (the scaling kit's, all at once): each member is
+        # read as a file of its own.
+        for name, body in archives.members(upload.name, data):
+            if body is None:
+                readings.append(
+                    training_logs.Reading(
+                        file=name,
+                        refused=gettext(
+                            "{file}: larger than {mb} MB; not read."
+                        ).format(file=name, mb=training_logs.MAX_FILE_BYTES // 2**20),
+                    )
+                )
+                continue
+            readings.append(
+                training_logs.read_file(io.BytesIO(body), file=name, progress=progress)
             )
-        )
         done += len(data)
     return {
         "measurements": [

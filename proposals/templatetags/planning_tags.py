@@ -1,9 +1,11 @@
 """Planning helpers for templates: how many rows the last paste added (for "Undo
-paste", from the session) and the calendar of the proposal shown."""
+paste", from the session), the calendar of the proposal shown and the GPU counts of
+its scaling kit."""
 
 from django import template
 
 from proposals.assess import calendar_for
+from proposals.selectors.scaling_kit import scaling_kit_last, scaling_kit_of
 from proposals.views.paste import last_paste
 from proposals.views.training_logs import last_added
 
@@ -25,6 +27,22 @@ def last_logs_count(context, proposal) -> int:
     if request is None or proposal is None:
         return 0
     return sum(len(pks) for pks in last_added(request, proposal.pk).values())
+
+
+@register.simple_tag
+def kit_counts(proposal) -> tuple[int, ...]:
+    """The GPU counts the scaling kit of a saved ``proposal`` would measure."""
+    if proposal is None or proposal.pk is None:
+        return ()
+    return scaling_kit_of(proposal=proposal, terms_query=False).counts
+
+
+@register.simple_tag
+def kit_last(proposal):
+    """The last scaling kit handed out for ``proposal`` and the counts back."""
+    if proposal is None or proposal.pk is None:
+        return None
+    return scaling_kit_last(proposal=proposal)
 
 
 @register.simple_tag

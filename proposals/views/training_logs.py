@@ -34,6 +34,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from proposals.assess import gpu_models_from_db
 from proposals.domain import training_logs
 from proposals.domain.numbers import format_number
+from proposals.domain.scaling_kit import kit_gpus
 from proposals.domain.team import Capability
 from proposals.models import LogReading
 from proposals.services.paste import PastedRowsChanged, PasteError
@@ -174,8 +175,9 @@ def _preview(request, proposal, last: LogReading | None) -> dict:
     for data in reading["measurements"]:
         measurement = training_logs.unpack(data)
         measurement = training_logs.counted_in_gcds(measurement, gcds, system)
-        if gpus:
-            measurement = measurement.with_gpus(gpus)
+        # The count typed, else the scaling kit's count in the file's name
+        # (scaling_8gpus_123.log), for a log that states none.
+        measurement = measurement.with_gpus(gpus or kit_gpus(measurement.source.file))
         row, problem = training_logs.measurement_row(measurement, peak)
         if row is not None and code is not None:
             row["code"] = code

@@ -208,6 +208,7 @@ NOT_PAGES = {
     "proposals:logs_status": "needs a reading of the person's: its German and "
     "French are checked in test_log_reading_worker",
     "proposals:retarget_copy": "POST only",
+    "proposals:kit_zip": "a zip file (Slurm scripts and a README)",
     "proposals:team_invite": "POST only",
     "proposals:team_revoke": "POST only",
     "proposals:team_role": "POST only",
@@ -289,6 +290,7 @@ def _applicant_pages(ctx):
         ("paste", reverse("proposals:paste", args=[draft, "measurements"])),
         ("logs", reverse("proposals:logs", args=[draft])),
         ("compare_systems", reverse("proposals:compare_systems", args=[draft])),
+        ("kit", reverse("proposals:kit", args=[draft])),
         ("team", reverse("proposals:team", args=[draft])),
         (
             "team_transfer",

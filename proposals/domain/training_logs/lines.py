@@ -14,6 +14,8 @@ from .results import (
     EXCERPT_LINES,
     MAX_LINE_CHARS,
     MAX_LISTED,
+    STEADY_MIN_INTERVALS,
+    WARMUP_INTERVALS,
     Measurement,
 )
 
@@ -130,16 +132,16 @@ class _Series:
     def steady(self) -> tuple[float, tuple[int, ...], str]:
         """The median of the intervals after the first, its lines, and what was
         left out."""
-        if len(self.values) == 1:
+        if len(self.values) < STEADY_MIN_INTERVALS:
             return (
                 self.values[0],
                 (self.lines[0],),
                 "only one interval was logged: it includes the warm-up",
             )
-        taken = self.values[1:]
+        taken = self.values[WARMUP_INTERVALS:]
         return (
             _median(taken),
-            tuple(self.lines[1:]),
+            tuple(self.lines[WARMUP_INTERVALS:]),
             f"line {self.lines[0]}, the first interval (warm-up)",
         )
 

@@ -25,6 +25,11 @@ MAX_LINE_CHARS = 16_384
 #: lines) is read up to here, and the reading says so.
 MAX_LINES = 2_000_000
 #: How many unreadable lines are listed by number (the rest are counted).
+# The steady state is the median of the logged intervals after the first (the
+# warm-up): a log needs at least this many intervals for a steady state that leaves
+# the warm-up out (the scaling kit sizes its runs on it).
+WARMUP_INTERVALS = 1
+STEADY_MIN_INTERVALS = WARMUP_INTERVALS + 1
 MAX_LISTED = 20
 #: The excerpt kept with a row: this many lines, each cut to EXCERPT_CHARS.
 EXCERPT_LINES = 3
