@@ -31,7 +31,7 @@ _gpu_models = __import__(
 _terms = __import__("proposals.migrations.0010_call_terms", fromlist=["load_terms"])
 _targets = __import__("proposals.migrations.0043_desk_clock", fromlist=["set_targets"])
 _job_facts = __import__(
-    "proposals.migrations.0045_kit_launch_command_job_facts",
+    "proposals.migrations.0049_kit_launch_command_job_facts",
     fromlist=["load_job_facts"],
 )
 _countries = __import__(
