@@ -141,3 +141,37 @@ def test_copy_button_answers_in_german(browser, live_server, demo):
     page.locator("[data-copy-target]").first.click()
     expect(page.locator("#copy-status")).to_contain_text("Kopiert")
     context.close()
+
+
+# Issue 36: pages that scrolled sideways at first sight. (url name, language, width)
+WIDE_BEFORE = [
+    ("proposals:step", "en-GB", 1366),  # AI for Science: the mode's name as a badge
+    ("proposals:step", "de-DE", 390),
+    ("proposals:compare_systems", "de-DE", 390),  # a hidden header left the scroller
+    ("proposals:export_portal", "fr-FR", 390),  # the download buttons did not wrap
+]
+
+
+@pytest.mark.parametrize(("name", "locale", "width"), WIDE_BEFORE)
+def test_first_sight_pages_fit_the_screen(
+    browser, live_server, demo, artifacts, name, locale, width
+):
+    proposal = demo.proposals.order_by("pk")[2]
+    proposal.call_family = "ai_for_science"
+    proposal.organisation_kind = "university"
+    proposal.save(update_fields=["call_family", "organisation_kind"])
+    args = [proposal.pk, "selection"] if name == "proposals:step" else [proposal.pk]
+    context = browser.new_context(
+        locale=locale, viewport={"width": width, "height": 900}
+    )
+    page = context.new_page()
+    page.goto(f"{live_server.url}{reverse('login')}")
+    page.fill("#id_username", "demo")
+    page.fill("#id_password", "aifactory-demo")
+    page.click("main button[type=submit]")
+    page.goto(f"{live_server.url}{reverse(name, args=args)}")
+    page.screenshot(
+        path=artifacts / f"{locale}-{width}-{name.split(':')[1]}.png", full_page=True
+    )
+    assert _too_wide(page) == []
+    context.close()
