@@ -134,6 +134,13 @@ class Kit:
         return sum(job.gpu_hours for job in self.jobs)
 
     @property
+    def slurm_gpus_per_node(self) -> int | None:
+        """A whole node's GPUs as Slurm counts them (8 GCDs on a LUMI-G node)."""
+        if self.system is None:
+            return None
+        return self.system.gpus_per_node * self.system.gcds_per_gpu
+
+    @property
     def within_playground(self) -> bool | None:
         if self.playground_limit is None:
             return None

@@ -48,6 +48,23 @@ def test_preview_shows_counts_hours_total_and_facts(user_client, one_node):
     assert "standard-g" in text and "docs.lumi-supercomputer.eu" in text
     assert 'data-testid="kit-unverified"' in text
     assert "#SBATCH --gpus-per-node=8" in text  # the first script, GCDs
+    assert 'data-testid="kit-slurm-per-node">8</dd>' in text
+
+
+def test_the_facts_give_a_whole_nodes_slurm_count_for_a_small_first_job(
+    user_client, proposal
+):
+    """A kit whose first script asks for 2 of a node's 4 MI250X: the system's facts
+    still say a LUMI-G node has 8 GPUs as Slurm counts them (not the 4 GCDs that
+    first job asks for)."""
+    proposal.max_gpus_per_job = 4
+    proposal.save()
+    code = CodeEntryFactory(proposal=proposal, launch_command=COMMAND)
+    ScalingMeasurementFactory(proposal=proposal, code=code, gpus=1, throughput=100)
+    text = user_client.get(reverse("proposals:kit", args=[proposal.pk])).text
+    assert "scaling_2gpus.sh" in text
+    assert "#SBATCH --gpus-per-node=4" in text  # the first script: 2 MI250X
+    assert 'data-testid="kit-slurm-per-node">8</dd>' in text
 
 
 def test_zip_holds_valid_scripts_and_readme(user_client, one_node, tmp_path):
