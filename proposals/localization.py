@@ -88,6 +88,21 @@ def remember_language(request, preferences) -> str:
     return language
 
 
+# The page language last recorded as the person's ``browser_language`` in this
+# session: it is written again only when the pages' language changes.
+PAGE_LANGUAGE_SESSION_KEY = "page_language"
+
+
+def _record_page_language(user, page: str) -> None:
+    """``page`` as ``user``'s ``browser_language`` (an account without preferences
+    keeps none: its numbers follow each browser)."""
+    from proposals.models import Preferences
+
+    Preferences.objects.filter(user=user).exclude(browser_language=page).update(
+        browser_language=page
+    )
+
+
 def remember_language_at_login(sender, request, user, **kwargs):
     """``user_logged_in``: the person's language for the whole session (one query);
     and the page language they sign in with, which their e-mails follow while they
@@ -96,9 +111,27 @@ def remember_language_at_login(sender, request, user, **kwargs):
     remember_language(request, preferences)
     page = getattr(request, "LANGUAGE_CODE", "") or ""
     if preferences is not None and page in interface_languages():
-        type(preferences).objects.filter(pk=preferences.pk).exclude(
-            browser_language=page
-        ).update(browser_language=page)
+        _record_page_language(user, page)
+        request.session[PAGE_LANGUAGE_SESSION_KEY] = page
+
+
+def follow_page_language(request) -> None:
+    """A signed-in person who has not chosen a language in Settings reads the pages
+    in their browser's (or the switch's) language: their e-mails follow it. Written
+    when the session first sees that language (a session from before sign-in
+    recorded it, a browser switched to another one), not on every request."""
+    user = getattr(request, "user", None)
+    session = getattr(request, "session", None)
+    if user is None or session is None or not user.is_authenticated:
+        return
+    page = getattr(request, "LANGUAGE_CODE", "") or ""
+    if (
+        page not in interface_languages()
+        or session.get(PAGE_LANGUAGE_SESSION_KEY) == page
+    ):
+        return
+    _record_page_language(user, page)
+    session[PAGE_LANGUAGE_SESSION_KEY] = page
 
 
 def zone_named(name: str | None) -> ZoneInfo:

@@ -26,6 +26,8 @@ class PersonLocaleMiddleware:
             # for Content-Language.
             translation.activate(chosen)
             request.LANGUAGE_CODE = chosen
+        else:
+            localization.follow_page_language(request)
         with localization.activated(
             fmt=lambda: number_format(request), zone=lambda: time_zone(request)
         ):

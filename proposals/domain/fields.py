@@ -185,11 +185,32 @@ def row_path_at(path: str, index: int) -> str:
     return f"{match.group(1)}[{index}]" + (f".{column}" if column else "")
 
 
-def describe_row_named(path: str, label: str, *, deleted: bool = False) -> str:
-    """How a person reads ``path`` with its row called ``label`` (the row's label
-    as it was, e.g. "Code details 2 (nordlicht-train)"), marked when the row is
-    gone, then the column."""
-    row = label or _("A row")
+def names_at(path: str, name: str) -> dict[str, list[str]]:
+    """The row names a row path's own row had (``name`` at its place), for
+    ``describe_path`` and ``row_label``: ``{}`` for a path that is not a row's."""
+    match = ROW_PATH.match(path or "")
+    if not match or match.group(2) is None:
+        return {}
+    index = int(match.group(2))
+    return {TABLE_BY_PATH[match.group(1)].kind: [""] * index + [name or ""]}
+
+
+def row_label_at(path: str, name: str) -> str:
+    """The label of the row ``path`` points at, called ``name`` when the path was
+    written ("Job type 2 (fine-tuning)"), in the active language; ``""`` for a
+    path that is not a row's."""
+    names = names_at(path, name)
+    if not names:
+        return ""
+    ((kind, rows),) = names.items()
+    return row_label(kind, len(rows) - 1, names)
+
+
+def describe_row_named(path: str, name: str, *, deleted: bool = False) -> str:
+    """How a person reads ``path`` with its row called ``name`` as it was (the
+    label made now, in the reader's language: "Code details 2 (nordlicht-train)"),
+    marked when the row is gone, then the column."""
+    row = row_label_at(path, name) or _("A row")
     parts = [_("{row} (row deleted)").format(row=row) if deleted else row]
     match = ROW_PATH.match(path or "")
     if match and match.group(3):

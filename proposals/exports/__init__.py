@@ -11,6 +11,7 @@ import datetime
 import functools
 from dataclasses import dataclass, field
 
+from django.conf import settings
 from django.utils import timezone, translation
 from django.utils.text import slugify
 
@@ -73,6 +74,26 @@ def in_portal_form(function):
     return wrapper
 
 
+def summary_language(code: str | None) -> str:
+    """The language a summary is asked for in (``?lang=de``): one of the interface's,
+    else the portal's English. The portal text inside it stays English."""
+    offered = {language for language, _name in settings.LANGUAGES}
+    return code if code in offered else PORTAL_LANGUAGE
+
+
+def in_summary_form(function):
+    """As :func:`in_portal_form`, in the language named by the ``language`` keyword
+    (the portal's English by default): a summary for the applicant's own team may
+    be in their language; its numbers stay in the portal's plain form."""
+
+    @functools.wraps(function)
+    def wrapper(*args, language: str = PORTAL_LANGUAGE, **kwargs):
+        with translation.override(language), numbers.using(numbers.PORTAL):
+            return function(*args, **kwargs)
+
+    return wrapper
+
+
 def source_for(model) -> Source:
     """Assess ``model`` (a Proposal with its children prefetched)."""
     evaluation = Evaluation.of(model, Reference.fresh())
@@ -111,7 +132,7 @@ def chart_png(source: Source) -> bytes | None:
     return scaling_chart_png(source.assessment, names, dpi=CHART_DPI)
 
 
-@in_portal_form
+@in_summary_form
 def markdown_for(
     source: Source, *, today: datetime.date | None = None, chart: bool = True
 ) -> str:
@@ -119,7 +140,7 @@ def markdown_for(
     return markdown.render(summary, chart_png=chart_png(source) if chart else None)
 
 
-@in_portal_form
+@in_summary_form
 def pdf_for(source: Source, *, today: datetime.date | None = None) -> bytes:
     return pdf.render(summary_for(source, today=today), chart_png=chart_png(source))
 
@@ -133,7 +154,7 @@ def chart_input(source: Source) -> dict | None:
     return chart_data(source.assessment, names)
 
 
-@in_portal_form
+@in_summary_form
 def pdf_job(source: Source, *, today: datetime.date | None = None) -> pdf.Job:
     """What the task worker needs to render the PDF of ``source`` (the HTML with a
     placeholder for the chart, and the chart's data), with its content key. Cheap:

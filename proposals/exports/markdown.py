@@ -5,7 +5,8 @@ tags, links and images (``[x](javascript:...)``), emphasis, code fences and tabl
 lose their meaning. Narrative fields keep their line breaks and paragraphs; single-line
 fields (title, organisation, code names, table cells) have every line break folded into
 a space, so that a line break in a title never starts a heading or a list. Only
-references that are plain http(s) URLs become links. Pure Python: no Django.
+references that are plain http(s) URLs become links. Pure Python: no Django. The
+headings and labels are in the active language (``summary.py``).
 """
 
 from __future__ import annotations
@@ -13,9 +14,10 @@ from __future__ import annotations
 import base64
 import re
 
+from proposals.domain.i18n import gettext as _
 from proposals.domain.sections import TABLE_BY_KIND, section_title
 
-from .summary import SEVERITY_LABELS, FindingLine, Summary
+from .summary import FindingLine, Summary
 from .tables import SOURCES_TITLE, Table
 
 # Characters with inline meaning in CommonMark/GFM; a backslash makes them literal.
@@ -68,10 +70,14 @@ def escape_text(text: str) -> str:
     return "\\\n".join(line for line in lines if line)
 
 
+def _not_filled() -> str:
+    return "_" + _("Not filled in.") + "_"
+
+
 def paragraphs(text: str) -> str:
     """Applicant paragraphs as Markdown (blank-line separated, breaks kept)."""
     if not text.strip():
-        return "_Not filled in._"
+        return _not_filled()
     blocks = [block for block in re.split(r"\n\s*\n", text) if block.strip()]
     return "\n\n".join(escape_text(block) for block in blocks)
 
@@ -104,9 +110,10 @@ def fenced(text: str) -> str:
 
 
 def _finding_rows(findings: tuple[FindingLine, ...]) -> str:
-    head = "| Severity | Rule | Where | What to do |\n|---|---|---|---|"
+    columns = (_("Severity"), _("Rule"), _("Where"), _("What to do"))
+    head = "| " + " | ".join(columns) + " |\n|---|---|---|---|"
     rows = [
-        f"| {SEVERITY_LABELS.get(f.severity, f.severity)} | {escape_inline(f.code)} "
+        f"| {f.severity_label} | {escape_inline(f.code)} "
         f"| {escape_inline(f.where)} | {escape_inline(' '.join(f.message.split()))} |"
         for f in findings
     ]
@@ -117,36 +124,39 @@ def render(summary: Summary, *, chart_png: bytes | None = None) -> str:
     """The whole proposal as Markdown; ``chart_png`` is embedded as a data URL."""
     s = summary
     out = [f"# {escape_inline(s.title)}", ""]
-    meta = f"{s.version}, exported on {s.date}"
+    meta = _("{version}, exported on {date}").format(version=s.version, date=s.date)
     if s.status:
-        meta += f" (status: {escape_inline(s.status)})"
+        meta += " (" + _("status: {status}").format(status=escape_inline(s.status))
+        meta += ")"
     out += [meta + ".", ""]
     out += [f"- **{label}:** {escape_inline(value)}" for label, value in s.organisation]
-    out += ["", "## Assessment summary", ""]
+    out += ["", "## " + _("Assessment summary"), ""]
     out += [f"- **{label}:** {escape_inline(value)}" for label, value in s.assessment]
     if s.reasons:
-        out += ["", "Why this tier is recommended:", ""]
+        out += ["", _("Why this tier is recommended:"), ""]
         out += [f"- {escape_inline(reason)}" for reason in s.reasons]
     if s.energy_assumptions:
-        out += ["", "Assumptions behind the energy estimate:", ""]
+        out += ["", _("Assumptions behind the energy estimate:"), ""]
         out += [f"- {escape_inline(a)}" for a in s.energy_assumptions]
-    out += ["", f"## Findings ({s.counts})", ""]
-    out.append(_finding_rows(s.findings) if s.findings else "No findings.")
+    out += ["", "## " + _("Findings ({counts})").format(counts=s.counts), ""]
+    out.append(_finding_rows(s.findings) if s.findings else _("No findings."))
     out += ["", f"## {section_title('selection')}", ""]
     for block in s.selection:
-        value = paragraphs(block.text) if block.text else "_Not filled in._"
+        value = paragraphs(block.text) if block.text else _not_filled()
         out += [f"**{block.label}**", "", value, ""]
     out += [f"## {section_title('codes')}", ""]
     if not s.codes:
-        out += ["_No code entry yet._", ""]
+        out += ["_" + _("No code entry yet.") + "_", ""]
     for code in s.codes:
-        out += [f"### {escape_inline(code.heading)}", "", f"Role: {code.role}.", ""]
-        out += ["**References**", ""]
+        role = _("Role: {role}.").format(role=code.role)
+        out += [f"### {escape_inline(code.heading)}", "", role, ""]
+        out += ["**" + _("References") + "**", ""]
         if code.references:
             out += [f"- {reference(ref)}" for ref in code.references]
         else:
-            out.append("_None given._")
-        out += ["", "**Description**", "", paragraphs(code.description), ""]
+            out.append("_" + _("None given.") + "_")
+        description = "**" + _("Description") + "**"
+        out += ["", description, "", paragraphs(code.description), ""]
     figs = s.figures
     out += [f"## {section_title('scalability')}", "", paragraphs(s.narrative), ""]
     if figs.workload:
@@ -155,19 +165,22 @@ def render(summary: Summary, *, chart_png: bytes | None = None) -> str:
         out += [f"### {TABLE_BY_KIND['jobs'].title}", "", table(figs.job_table), ""]
         out += [escape_line(figs.job_note), ""]
     if figs.scaling:
-        out += ["### Scaling", ""]
+        out += ["### " + _("Scaling"), ""]
     for scaling in figs.scaling:
         caption = f"**{escape_inline(scaling.caption)}**"
         if scaling.hardware:
-            caption += f" (measured on {escape_inline(scaling.hardware)})"
+            hardware = escape_inline(scaling.hardware)
+            caption += " (" + _("measured on {hardware}").format(hardware=hardware)
+            caption += ")"
         out += [caption, "", table(scaling.table), ""]
     if figs.projection:
         out += [escape_line(figs.projection), ""]
     if chart_png:
         data = base64.b64encode(chart_png).decode("ascii")
-        out += [f"![Scaling efficiency chart](data:image/png;base64,{data})", ""]
+        alt = _("Scaling efficiency chart")
+        out += [f"![{alt}](data:image/png;base64,{data})", ""]
     if figs.sources:
-        out += [f"### {SOURCES_TITLE}", ""]
+        out += [f"### {_(SOURCES_TITLE)}", ""]
         for source in figs.sources:
             out += [f"**{escape_inline(source.label)}**", "", fenced(source.text), ""]
     if figs.schedule_table:
@@ -177,7 +190,7 @@ def render(summary: Summary, *, chart_png: bytes | None = None) -> str:
             out += [escape_line(figs.schedule_note), ""]
     out += [f"## {section_title('optimisation')}", "", paragraphs(s.optimisation), ""]
     if s.review:
-        out += ["## Technical assessment (support staff)", ""]
+        out += ["## " + _("Technical assessment (support staff)"), ""]
         out += [f"- **{label}:** {escape_text(value)}" for label, value in s.review]
         out.append("")
     return "\n".join(out)

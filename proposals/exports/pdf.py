@@ -23,6 +23,7 @@ from django.conf import settings
 from django.contrib.staticfiles import finders
 from django.core.exceptions import SuspiciousFileOperation
 from django.template.loader import render_to_string
+from django.utils import translation
 from weasyprint import HTML
 from weasyprint.urls import URLFetcher, URLFetcherResponse
 
@@ -101,6 +102,8 @@ def render_html(
             # Section and table titles from the vocabulary.
             "sections": SECTION_BY_SLUG,
             "tables": TABLE_BY_KIND,
+            # The summary's language (the portal text inside is marked English).
+            "language": translation.get_language() or "en",
         },
     )
 

@@ -2,7 +2,9 @@
 
 :func:`build_summary` turns a domain proposal and its assessment into formatted
 strings and tables only; the Markdown writer and the PDF template lay them out and
-compute nothing. Pure Python: no Django.
+compute nothing. Pure Python: no Django. Its headings, labels and findings are in
+the active language (English for the portal's summary, the reader's for their own
+team's, issue 36); the portal text blocks in it stay English (``in_english``).
 """
 
 from __future__ import annotations
@@ -14,15 +16,21 @@ from proposals.domain import Assessment, Catalogue, Finding, Proposal, tier_labe
 from proposals.domain.calendar import for_proposal as calendar_of
 from proposals.domain.countries import name as country_name
 from proposals.domain.fields import describe_path, label, row_names
+from proposals.domain.findings import SEVERITY_NAMES
+from proposals.domain.i18n import gettext, in_english, ngettext
 from proposals.domain.jsonformat import dump
 from proposals.domain.numbers import MISSING, num
 from proposals.domain.types import CALL_FAMILY_LABELS, ORGANISATION_KIND_LABELS
 
 from .compute import summary_rows as compute_rows
 from .portal import ROLE_LABELS, Block, selection_blocks
-from .tables import Figures, code_label, figures, normalise, plural
+from .tables import Figures, code_label, figures, normalise
 
-SEVERITY_LABELS = {"error": "Error", "warning": "Warning", "info": "Info"}
+
+def severity_label(severity: str) -> str:
+    """ "Error", "Warning" or "Info" in the active language."""
+    name = SEVERITY_NAMES.get(severity, severity)
+    return name[:1].upper() + name[1:]
 
 
 @dataclass(frozen=True)
@@ -34,6 +42,10 @@ class FindingLine:
     severity: str
     where: str
     message: str
+
+    @property
+    def severity_label(self) -> str:
+        return severity_label(self.severity)
 
 
 def finding_lines(proposal: Proposal, findings) -> tuple[FindingLine, ...]:
@@ -82,11 +94,13 @@ class Summary:
     def version(self) -> str:
         """``Review revision r2`` or ``Draft``: what the document is, in the staff's
         words (never the autosave counter)."""
-        return f"Review revision r{self.revision}" if self.revision else "Working draft"
+        if self.revision:
+            return gettext("Review revision r{number}").format(number=self.revision)
+        return gettext("Working draft")
 
     @property
     def short_version(self) -> str:
-        return f"r{self.revision}" if self.revision else "Draft"
+        return f"r{self.revision}" if self.revision else gettext("Draft")
 
     @property
     def errors(self) -> tuple[FindingLine, ...]:
@@ -98,9 +112,11 @@ def findings_count(assessment: Assessment) -> str:
     c = assessment.counts
     return ", ".join(
         (
-            plural(c["error"], "error"),
-            plural(c["warning"], "warning"),
-            plural(c["info"], "note"),
+            ngettext("{n} error", "{n} errors", c["error"]).format(n=num(c["error"])),
+            ngettext("{n} warning", "{n} warnings", c["warning"]).format(
+                n=num(c["warning"])
+            ),
+            ngettext("{n} note", "{n} notes", c["info"]).format(n=num(c["info"])),
         )
     )
 
@@ -110,36 +126,43 @@ def _assessment_rows(
 ) -> list[tuple[str, str]]:
     a = assessment
     rows = [
-        ("Call tier (from the GPU-hours)", a.mode_label),
-        ("Recommended tier", tier_label(a.recommended_tier)),
-        (
-            "GPU-hours requested",
-            num(a.requested_gpu_hours),
-        ),
+        (gettext("Call tier (from the GPU-hours)"), a.mode_label),
+        (gettext("Recommended tier"), tier_label(a.recommended_tier)),
+        (gettext("GPU-hours requested"), num(a.requested_gpu_hours)),
     ]
     b = a.billing
     if b and b.differs and b.requested is not None:
         rows.append(
             (
-                f"Requested in {b.label} (the system's unit)",
-                f"{num(b.requested)} (1 = {num(b.gpu_hours_per_unit)} GPU-hours; "
-                f"source: {b.source})",
+                gettext("Requested in {unit} (the system's unit)").format(unit=b.label),
+                gettext("{amount} (1 = {rate} GPU-hours; source: {source})").format(
+                    amount=num(b.requested),
+                    rate=num(b.gpu_hours_per_unit),
+                    source=b.source,
+                ),
             )
         )
     if a.plan.rows:
-        rows.append(("GPU-hours in the job plan", num(a.plan.total_gpu_hours)))
+        rows.append((gettext("GPU-hours in the job plan"), num(a.plan.total_gpu_hours)))
     if a.plan.largest_job_gpus:
-        largest = plural(a.plan.largest_job_gpus, "GPU")
-        if a.plan.largest_job_nodes:
-            largest += f" ({plural(a.plan.largest_job_nodes, 'node')})"
-        rows.append(("Largest job", largest))
+        gpus, nodes = a.plan.largest_job_gpus, a.plan.largest_job_nodes
+        largest = ngettext("{n} GPU", "{n} GPUs", gpus).format(n=num(gpus))
+        if nodes:
+            largest += " (" + ngettext("{n} node", "{n} nodes", nodes).format(
+                n=num(nodes)
+            )
+            largest += ")"
+        rows.append((gettext("Largest job"), largest))
     if a.energy is not None:
         e = a.energy
         rows.append(
             (
-                "Energy estimate",
-                f"{num(e.energy_mwh, 1)} MWh, {num(e.carbon_t_co2e, 1)} t CO2e "
-                f"(at {num(e.carbon_intensity_g_per_kwh)} gCO2e/kWh)",
+                gettext("Energy estimate"),
+                gettext("{mwh} MWh, {tonnes} t CO2e (at {grams} gCO2e/kWh)").format(
+                    mwh=num(e.energy_mwh, 1),
+                    tonnes=num(e.carbon_t_co2e, 1),
+                    grams=num(e.carbon_intensity_g_per_kwh),
+                ),
             )
         )
     rows += compute_rows(a)
@@ -188,12 +211,15 @@ def build_summary(
         for i, code in enumerate(proposal.codes)
     )
     rows = _assessment_rows(proposal, assessment)
+    # The portal text's own blocks: English, as pasted into the portal.
+    with in_english():
+        selection = tuple(selection_blocks(proposal, catalogue))
     # The request on the calendar (issue 14): how busy it keeps the system.
     cal = calendar_of(proposal, assessment.plan, catalogue)
     if cal is not None:
-        rows.append(("Calendar", cal.summary()))
+        rows.append((gettext("Calendar"), cal.summary()))
     return Summary(
-        title=proposal.title.strip() or "Untitled proposal",
+        title=proposal.title.strip() or gettext("Untitled proposal"),
         revision=revision,
         date=today.isoformat(),
         status=status,
@@ -203,7 +229,7 @@ def build_summary(
         energy_assumptions=assessment.energy.assumptions if assessment.energy else (),
         findings=finding_lines(proposal, assessment.findings),
         counts=findings_count(assessment),
-        selection=tuple(selection_blocks(proposal, catalogue)),
+        selection=selection,
         codes=codes,
         narrative=normalise(proposal.scalability.narrative),
         figures=figures(proposal, assessment, catalogue),

@@ -5,7 +5,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-from proposals.domain.fields import describe_path, describe_row_named
+from proposals.domain.fields import describe_path, names_at, row_label_at
 from proposals.domain.sections import SECTIONS
 from proposals.domain.technical_review import (
     CHANGE_REQUEST,
@@ -226,10 +226,12 @@ class ReviewComment(AppendOnlyModel):
         help_text="Field path in the JSON format, e.g. selection.total_gpu_hours.",
     )
     # A comment on a table row is anchored to the row itself (its id), not to its
-    # position, and keeps the row's label as it was ("Job type 2 (fine-tuning)"),
-    # so it still names the row after a reorder or once the row is deleted.
+    # position, and keeps the row's name as it was ("fine-tuning"), so it still
+    # names the row after a reorder or once the row is deleted. The label ("Job
+    # type 2 (fine-tuning)") is made from the path and the name in each reader's
+    # language, never stored in the author's.
     row_id = models.PositiveBigIntegerField(null=True, blank=True, editable=False)
-    row_label = models.CharField(max_length=200, blank=True, editable=False)
+    row_name = models.CharField(max_length=200, blank=True, editable=False)
     body = models.TextField(max_length=5000)
     parent = models.ForeignKey(
         "self",
@@ -266,9 +268,13 @@ class ReviewComment(AppendOnlyModel):
             return resolved
         if not self.field:
             return ""
-        if self.row_label:
-            return describe_row_named(self.field, self.row_label)
-        return describe_path(self.field)
+        return describe_path(self.field, names_at(self.field, self.row_name))
+
+    @property
+    def row_label(self) -> str:
+        """The row commented on as it was ("Job type 2 (fine-tuning)"), in the
+        active language; ``""`` off a row."""
+        return row_label_at(self.field, self.row_name)
 
 
 class TechnicalAssessment(AppendOnlyModel):

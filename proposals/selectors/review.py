@@ -238,7 +238,7 @@ def _resolve_row_anchors(proposal: Proposal, comments) -> None:
         else:
             comment.anchor_field = ""
             comment.anchor_label = describe_row_named(
-                comment.field, comment.row_label, deleted=True
+                comment.field, comment.row_name, deleted=True
             )
 
 

@@ -56,6 +56,7 @@ def account_signup(
     email: str,
     password: str,
     number_format: str = "",
+    language: str = "",
 ):
     """Create an inactive account and mail the link that activates it, or mail the
     address why no account was made. One account per address (case-insensitive),
@@ -88,8 +89,12 @@ def account_signup(
                     user.save()
                     AccountProfile.objects.create(user=user, email=address)
                     if number_format:
+                        # The sign-up page's language: the person's mail
+                        # follows it until they sign in or choose one.
                         Preferences.objects.create(
-                            user=user, number_format=number_format
+                            user=user,
+                            number_format=number_format,
+                            browser_language=language,
                         )
             except IntegrityError:  # a sign-up racing for the same address or name
                 user = None

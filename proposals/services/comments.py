@@ -3,7 +3,7 @@
 from django.db import transaction
 
 from proposals import notifications, selectors
-from proposals.domain.fields import anchor_name, row_label, row_names
+from proposals.domain.fields import anchor_name, row_names
 from proposals.domain.sections import TABLE_BY_KIND
 from proposals.domain.team import Capability, allows
 from proposals.models import (
@@ -20,10 +20,11 @@ from .review import ReviewError
 def _row_anchor(
     proposal: Proposal, field: str, snapshot: dict | None = None
 ) -> tuple[int | None, str]:
-    """The row a field path points at in the draft (its id) and the row's label
-    now ("Job type 2 (fine-tuning)"); ``(None, "")`` for a path that is not in a
+    """The row a field path points at in the draft (its id) and the row's name
+    now ("fine-tuning"; its label is made in each reader's language from the
+    path and this name); ``(None, "")`` for a path that is not in a
     row, or a row that is not there. With ``snapshot`` (the revision the page
-    showed), the path counts in that revision's rows: the label is that row's,
+    showed), the path counts in that revision's rows: the name is that row's,
     and the draft row is the one with the same name (none if the name is not
     unique, or gone)."""
     _, kind, index, _ = anchor_name(field)
@@ -48,10 +49,10 @@ def _row_anchor(
             if wanted and name == wanted
         ]
         row_id = same[0] if len(same) == 1 else None
-        return row_id, row_label(kind, index, {kind: shown})
+        return row_id, wanted.strip()[:200]
     if index >= len(rows):
         return None, ""
-    return rows[index][0], row_label(kind, index, names)
+    return rows[index][0], names[kind][index].strip()[:200]
 
 
 @transaction.atomic
@@ -108,7 +109,7 @@ def comment_add(
     state = ReviewState.objects.filter(proposal=proposal).first()
     field = field.strip()
     if parent is not None:
-        row_id, row_text = parent.row_id, parent.row_label
+        row_id, row_text = parent.row_id, parent.row_name
     else:
         # A row path counts in the rows of the revision the page showed, if any.
         shown = (
@@ -125,7 +126,7 @@ def comment_add(
         section=section,
         field=field,
         row_id=row_id,
-        row_label=row_text,
+        row_name=row_text,
         body=body,
         parent=parent,
         staff_only=staff_only,

@@ -168,6 +168,7 @@ def signup(request):
             # How the person writes numbers starts as their browser's convention
             # (shown, and changeable, on the settings page).
             number_format=format_for_languages(browser_languages(request)).name,
+            language=translation.get_language() or "",
         )
         return redirect("signup_done")
     return TemplateResponse(request, "registration/signup.html", {"form": form})

@@ -33,12 +33,14 @@ class Export:
     proposal: object
     revision: object  # ProposalRevision, or None for the working draft
     read_as_staff: bool
+    # The summaries' language (``?lang=de``): the portal's English unless asked.
+    language: str = exports.PORTAL_LANGUAGE
 
     @property
     def review_number(self) -> int | None:
         return self.revision.number if self.revision is not None else None
 
-    @exports.in_portal_form  # the finding texts in the exports too
+    @exports.in_summary_form  # the finding texts in the exports' language too
     def source(self) -> exports.Source:
         if self.revision is None:
             source = exports.source_for(self.proposal)
@@ -78,6 +80,13 @@ class Export:
     def query(self) -> str:
         return f"?revision={self.review_number}" if self.revision else ""
 
+    @property
+    def summary_query(self) -> str:
+        """``query`` with the summary's language when it is not the portal's."""
+        if self.language == exports.PORTAL_LANGUAGE:
+            return self.query
+        return (self.query + "&" if self.query else "?") + f"lang={self.language}"
+
 
 def _export(request, pk) -> Export:
     """The owner's proposal, or for support staff one sent for review (404 for
@@ -91,7 +100,8 @@ def _export(request, pk) -> Export:
         if not (number.isascii() and number.isdigit() and len(number) <= 9):
             raise Http404("No such revision.")
         revision = proposal_revision(proposal, int(number))
-    return Export(proposal, revision, as_staff)
+    language = exports.summary_language(request.GET.get("lang"))
+    return Export(proposal, revision, as_staff, language)
 
 
 def _file_response(body, *, filename: str, content_type: str, inline: bool = False):
@@ -153,7 +163,9 @@ def export_markdown(request, pk):
         pk,
         extension="md",
         content_type="text/markdown; charset=utf-8",
-        render=lambda e: exports.markdown_for(e.source()),
+        render=lambda e: exports.markdown_for(
+            e.source(language=e.language), language=e.language
+        ),
     )
 
 
@@ -170,7 +182,13 @@ def export_markdown_view(request, pk):
             "revision": export.revision,
             "staff_view": export.read_as_staff,
             "query": export.query,
-            "text": exports.markdown_for(export.source(), chart=False),
+            "download_query": export.summary_query,
+            "language": export.language,
+            "text": exports.markdown_for(
+                export.source(language=export.language),
+                chart=False,
+                language=export.language,
+            ),
             "filename": export.filename("md"),
         },
     )
@@ -189,7 +207,9 @@ def export_pdf(request, pk):
     export = _export(request, pk)
     stored = services.pdf_export_request(
         proposal=export.proposal,
-        job=exports.pdf_job(export.source()),
+        job=exports.pdf_job(
+            export.source(language=export.language), language=export.language
+        ),
         review_revision=export.review_number,
         for_staff=export.read_as_staff,
     )

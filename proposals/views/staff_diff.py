@@ -5,7 +5,8 @@ from django.template.response import TemplateResponse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
-from proposals import assess, selectors
+from proposals import assess, exports, selectors
+from proposals.domain import technical_review
 from proposals.domain.documents import diff_documents, diff_findings, flatten
 from proposals.domain.fields import row_names
 from proposals.domain.tiers import tier_label
@@ -82,13 +83,18 @@ def _side(proposal, number) -> dict:
             "row_ids": selectors.row_ids_of(proposal=proposal),
         }
     revision = proposal_revision(proposal, number)
+    # Recorded in the portal's English: worded again in the reader's language (and
+    # number format) from the revision assessed again, as the review page does.
+    fresh = exports.source_from_snapshot(revision.snapshot, revision=revision.number)
     return {
         "label": _("revision %(number)s") % {"number": revision.number},
         "revision": revision,
         "document": revision.snapshot,
         "tier": revision.tier,
         "tier_label": tier_label(revision.tier or None),
-        "findings": revision.findings,
+        "findings": technical_review.reworded(
+            revision.findings, fresh.assessment.findings
+        ),
         "stamps": revision.stamps or {},
         "row_ids": revision.row_ids or {},
         "counts": {
