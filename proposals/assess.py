@@ -324,8 +324,9 @@ def _path_value(source: domain.Proposal, path: str):
 
 
 def system_ids() -> dict[str, int]:
-    """Catalogue slug -> cluster id (one query)."""
-    return dict(Cluster.objects.values_list("slug", "id"))
+    """Catalogue slug -> cluster id of the systems in production, the only ones
+    a proposal may target (one query)."""
+    return dict(Cluster.objects.filter(in_production=True).values_list("slug", "id"))
 
 
 def document_rows(

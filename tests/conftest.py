@@ -34,6 +34,9 @@ _job_facts = __import__(
     "proposals.migrations.0049_kit_launch_command_job_facts",
     fromlist=["load_job_facts"],
 )
+_announced = __import__(
+    "proposals.migrations.0052_systems_announced", fromlist=["load_announced"]
+)
 _countries = __import__(
     "proposals.migrations.0012_country_eligibility", fromlist=["load_countries"]
 )
@@ -79,6 +82,7 @@ def catalogue(db):
     _peaks.load_peak_throughput(apps, None)
     _size.load_system_size(apps, None)
     _job_facts.load_job_facts(apps, None)
+    _announced.load_announced(apps, None)
     _gpu_models.load_gpu_models(apps, None)
     _terms.load_terms(apps, None)
     _targets.set_targets(apps, None)

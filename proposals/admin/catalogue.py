@@ -37,6 +37,8 @@ class ClusterAdmin(admin.ModelAdmin):
         "name",
         "site",
         "country",
+        "in_production",
+        "expected_in_production",
         "gpus_per_node",
         "gpu_nodes",
         "gpu_model",
@@ -48,6 +50,7 @@ class ClusterAdmin(admin.ModelAdmin):
         "peak_fp32_tflops",
         "unverified",
     ]
+    list_filter = ["in_production"]
     search_fields = ["name", "slug", "gpu_model"]
     readonly_fields = ["unverified"]
 
@@ -59,6 +62,7 @@ class ClusterAdmin(admin.ModelAdmin):
                 "billing unit": {"source": obj.billing_unit_source},
                 "peak throughput": {"source": obj.peak_source},
                 "job script facts": {"source": obj.job_facts_source},
+                "production status": {"source": obj.production_source},
             }
         )
 

@@ -30,7 +30,7 @@ from .mfu import cluster_for_hardware, gpu_token
 from .numbers import json_number as n
 from .terms import UNITS, FamilyTerms
 from .tiers import tier_label
-from .types import Catalogue, Cluster, Job, Proposal
+from .types import Catalogue, Cluster, Job, Proposal, targets
 
 SAME_GPU = "same_gpu"
 MEASURED = "measured"
@@ -245,7 +245,7 @@ def compare(
     measured = measured_per_gpu(proposal, catalogue, target)
     measured_gpus = {token for token, _ in measured}
     options = []
-    for cluster in catalogue.values():
+    for cluster in targets(catalogue).values():
         factor, basis = _factor(reference, cluster, measured)
         jobs = proposal.scalability.jobs
         if factor is not None and factor != 1:

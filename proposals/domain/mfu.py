@@ -29,7 +29,7 @@ from .estimate import FLOPS_PER_TOKEN
 from .gpus import GpuModel, gpu_token
 from .i18n import Labels, gettext_noop
 from .numbers import json_number as n
-from .types import Catalogue, Cluster, Proposal
+from .types import Catalogue, Cluster, Proposal, targets
 from .units import read_unit
 
 TOLERANCE_POINTS = 10.0
@@ -87,7 +87,9 @@ def cluster_for_hardware(
     text = (hardware or "").strip()
     if not text:
         return target
-    ordered = ([target] if target is not None else []) + list(catalogue.values())
+    ordered = ([target] if target is not None else []) + list(
+        targets(catalogue).values()
+    )
     token = gpu_token(text)
     if token:
         return next((c for c in ordered if gpu_token(c.gpu_model) == token), None)
@@ -311,7 +313,11 @@ def known_gpus(catalogue: Catalogue, models: tuple[GpuModel, ...] | None = None)
     """The GPU models whose peak is known, by family token, sorted: the variants'
     and those of the catalogue systems that record a peak."""
     found = {m.family for m in models or gpus.default_gpu_models()}
-    found |= {gpu_token(c.gpu_model) for c in catalogue.values() if c.peak_bf16_tflops}
+    found |= {
+        gpu_token(c.gpu_model)
+        for c in targets(catalogue).values()
+        if c.peak_bf16_tflops
+    }
     return [gpus.family_label(token) for token in sorted(found) if token]
 
 

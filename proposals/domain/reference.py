@@ -21,7 +21,7 @@ from .numbers import PORTAL, format_number
 from .sections import SECTIONS
 from .terms import REQUEST_UNITS, UNITS, CallTerms, default_terms, months
 from .tiers import tier_label
-from .types import Catalogue, load_catalogue
+from .types import Catalogue, load_catalogue, targets
 
 CATALOGUE_FILE = Path(__file__).resolve().parents[2] / "fixtures" / "catalogue.json"
 FORMAT_DOC = Path(__file__).resolve().parents[2] / "docs" / "proposal-format.md"
@@ -114,7 +114,7 @@ def systems_markdown(
         "Size source (checked) | Billing unit and source |",
         "|---|---|---|---|---|---|---|",
     ]
-    for c in catalogue.values():
+    for c in targets(catalogue).values():
         size = c.gpu_nodes_source
         billing = (
             f"{UNITS.get(c.billing_unit, c.billing_unit)}: {c.billing_unit_source}"
@@ -124,6 +124,18 @@ def systems_markdown(
             f"{c.gpu_model} | {c.peak_bf16_tflops or 0:g} | {_marked(size)} "
             f"({c.gpu_nodes_checked or 'not checked'}) | {_marked(billing)} |"
         )
+    announced = [c for c in catalogue.values() if not c.in_production]
+    if announced:
+        lines += [
+            "",
+            "Announced, not yet in production (never a target; sources in "
+            "`docs/systems.md`): "
+            + "; ".join(
+                f"{c.name} (expected {c.expected_in_production or 'unverified'})"
+                for c in announced
+            )
+            + ".",
+        ]
     lines += [
         "",
         "### GPU variants",

@@ -259,8 +259,28 @@ def decide(
             )
         )
 
-    # Systems: the route's, known to the catalogue, of the preferred vendor.
-    clusters = [catalogue[s] for s in route.systems if s in catalogue]
+    # Systems: the route's, known to the catalogue, in production (the others are
+    # named with the date they are expected), of the preferred vendor.
+    listed = [catalogue[s] for s in route.systems if s in catalogue]
+    clusters = [c for c in listed if c.in_production]
+    pending = [c for c in listed if not c.in_production]
+    if pending:
+        named = "; ".join(
+            _("{system} ({expected})").format(system=c.name, expected=c.expected_text())
+            for c in pending
+        )
+        if clusters:
+            notes.append(
+                _("Not yet in production, so not a target: {systems}.").format(
+                    systems=named
+                )
+            )
+        else:
+            against.append(
+                _("{route} offers no system in production yet: {systems}.").format(
+                    route=route.label, systems=named
+                )
+            )
     if profile.accelerator in ("nvidia", "amd"):
         preferred = [c for c in clusters if vendor(c) == profile.accelerator]
         if clusters and not preferred:

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .i18n import Labels, gettext_noop
+from .i18n import Labels, gettext, gettext_noop
 
 # How people read each choice; the models' choices are built from these.
 # The call families' names are the calls' own, the same in every language: marked
@@ -167,6 +167,14 @@ class Cluster:
     name: str
     site: str = ""
     country: str = ""
+    # An announced system not yet in production: in the catalogue with what is
+    # public about it (figures ``None`` where no document states them), never a
+    # target; ``expected_in_production`` is "2027", "2027-01" or a date ("" when
+    # no document states it).
+    in_production: bool = True
+    expected_in_production: str = ""
+    production_source: str = ""
+    production_checked: str = ""
     gpus_per_node: int = 4
     gpu_model: str = ""
     gpu_memory_gb: int = 0
@@ -206,6 +214,22 @@ class Cluster:
     job_facts_source: str = ""
     job_facts_checked: str = ""
 
+    def expected_text(self) -> str:
+        """ "in production from 2027", or that the date is not published."""
+        if self.expected_in_production:
+            return gettext("in production from {date}").format(
+                date=self.expected_in_production
+            )
+        return gettext("in production from a date not yet published")
+
+    def not_a_target(self) -> str:
+        """Why the system cannot be chosen as a target ("": it can)."""
+        if self.in_production:
+            return ""
+        return gettext("{system} is not in production yet: {expected}.").format(
+            system=self.name, expected=self.expected_text()
+        )
+
     def in_billing_units(self, gpu_hours: float | None) -> float | None:
         """``gpu_hours`` in the system's billing unit."""
         if gpu_hours is None or not self.billing_unit_gpu_hours:
@@ -235,6 +259,9 @@ class Cluster:
             "qos",
             "cpu_bind",
             "job_facts_source",
+            "expected_in_production",
+            "production_source",
+            "gpu_model",
         ):
             if values.get(key) is None:
                 values[key] = ""
@@ -243,6 +270,7 @@ class Cluster:
             "peak_checked",
             "gpu_nodes_checked",
             "job_facts_checked",
+            "production_checked",
         ):
             checked = values.get(key)
             values[key] = "" if checked is None else str(checked)
@@ -265,3 +293,9 @@ def load_catalogue(source: str | Path | Iterable[Mapping]) -> dict[str, Cluster]
         rows = source
     clusters = (Cluster.from_dict(row) for row in rows)
     return {cluster.slug: cluster for cluster in clusters}
+
+
+def targets(catalogue: Catalogue) -> dict[str, Cluster]:
+    """The systems of ``catalogue`` that may be chosen as a target (in
+    production): the ones the engine compares, matches and computes with."""
+    return {slug: c for slug, c in catalogue.items() if c.in_production}

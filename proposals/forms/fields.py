@@ -153,7 +153,29 @@ class ClusterChoiceField(forms.ModelChoiceField):
                 code="invalid_choice",
                 params={"value": value},
             )
+        reason = found.not_a_target()
+        if reason:
+            raise ValidationError(reason, code="not_in_production")
         return found
+
+    def label_from_instance(self, obj):
+        if obj.in_production:
+            return obj.name
+        return _("%(system)s (%(expected)s)") % {
+            "system": obj.name,
+            "expected": obj.expected_text(),
+        }
+
+
+class TargetSelect(forms.Select):
+    """A select whose systems not yet in production are shown, disabled."""
+
+    def create_option(self, name, value, *args, **kwargs):
+        option = super().create_option(name, value, *args, **kwargs)
+        instance = getattr(value, "instance", None)
+        if instance is not None and not instance.in_production:
+            option["attrs"]["disabled"] = True
+        return option
 
 
 def our_messages(field: forms.Field) -> None:

@@ -10,11 +10,15 @@ from django.utils.translation import gettext_lazy
 from proposals.domain.fields import label
 from proposals.models import Proposal
 
+from .fields import ClusterChoiceField, TargetSelect
+
 
 class ProposalCreateForm(forms.ModelForm):
     class Meta:
         model = Proposal
         fields = ["title", "call_family", "system"]
+        field_classes = {"system": ClusterChoiceField}
+        widgets = {"system": TargetSelect}
         help_texts = {
             "title": gettext_lazy(
                 "A working title; only you and the support staff see it."

@@ -7,7 +7,7 @@ from proposals.domain.fields import label
 from proposals.models import Proposal
 
 from .base import GpuUnitMixin, WizardStepForm, field_names
-from .fields import YES_NO_UNKNOWN, ClusterChoiceField, country_choices
+from .fields import YES_NO_UNKNOWN, ClusterChoiceField, TargetSelect, country_choices
 
 
 class OrganisationForm(WizardStepForm):
@@ -56,6 +56,7 @@ class SelectionForm(GpuUnitMixin, WizardStepForm):
         fields = field_names("selection")
         field_classes = {"system": ClusterChoiceField}
         widgets = {
+            "system": TargetSelect,
             "libraries": forms.Textarea(attrs={"rows": 2}),
             "auxiliary_services": forms.Textarea(attrs={"rows": 2}),
             "storage_justification": forms.Textarea(attrs={"rows": 2}),

@@ -1,12 +1,29 @@
 """The cluster catalogue: the systems an applicant can choose, as data."""
 
-from django.core.validators import MaxValueValidator, MinValueValidator
+from django.core.exceptions import ValidationError
+from django.core.validators import (
+    MaxValueValidator,
+    MinValueValidator,
+    RegexValidator,
+)
 from django.db import models
 from django.db.models import Q
 
 from proposals.domain.terms import UNITS
 
 from .constraints import check, nonneg, positive
+
+# "2027", "2027-01" or "2027-01-15": as precise as the source is, never more.
+EXPECTED_FORMAT = r"^\d{4}(-(0[1-9]|1[0-2])(-(0[1-9]|[12]\d|3[01]))?)?$"
+EXPECTED_HELP = "A year, year-month or date: 2027, 2027-01 or 2027-01-15."
+# The figures the engine computes with: a system in production must have them.
+TARGET_FIGURES = (
+    "gpus_per_node",
+    "gpu_model",
+    "gpu_memory_gb",
+    "gpu_power_w",
+    "carbon_intensity_g_per_kwh",
+)
 
 
 class Cluster(models.Model):
@@ -16,11 +33,38 @@ class Cluster(models.Model):
     name = models.CharField(max_length=100)
     site = models.CharField(max_length=200, blank=True)
     country = models.CharField(max_length=2, help_text="ISO 3166-1 alpha-2 code")
-    gpus_per_node = models.PositiveSmallIntegerField(validators=positive(64))
-    gpu_model = models.CharField(max_length=100)
-    gpu_memory_gb = models.PositiveSmallIntegerField(validators=positive(4096))
+    # A system announced but not yet in production is in the catalogue with what
+    # is public about it (its figures blank where no document states them); it
+    # cannot be chosen as a target (the wizard and the router say from when).
+    in_production = models.BooleanField(
+        default=True,
+        help_text="Off: shown with its expected date, never offered as a target.",
+    )
+    expected_in_production = models.CharField(
+        "expected in production from",
+        max_length=10,
+        blank=True,
+        validators=[RegexValidator(EXPECTED_FORMAT, EXPECTED_HELP)],
+        help_text=EXPECTED_HELP + " Blank when no document states it.",
+    )
+    production_source = models.CharField(
+        "production status source",
+        max_length=500,
+        blank=True,
+        help_text="URL or document title; start with “Unverified” when not checked.",
+    )
+    production_checked = models.DateField(
+        "production status checked on", null=True, blank=True
+    )
+    gpus_per_node = models.PositiveSmallIntegerField(
+        null=True, blank=True, validators=positive(64)
+    )
+    gpu_model = models.CharField(max_length=100, blank=True)
+    gpu_memory_gb = models.PositiveSmallIntegerField(
+        null=True, blank=True, validators=positive(4096)
+    )
     gpu_power_w = models.PositiveIntegerField(
-        "GPU board power (W)", validators=positive(5000)
+        "GPU board power (W)", null=True, blank=True, validators=positive(5000)
     )
     gcds_per_gpu = models.PositiveSmallIntegerField(
         "compute dies per GPU",
@@ -36,7 +80,10 @@ class Cluster(models.Model):
     )
     default_partition = models.CharField(max_length=50, blank=True)
     carbon_intensity_g_per_kwh = models.PositiveIntegerField(
-        "grid carbon intensity (gCO2e/kWh)", validators=nonneg(2000)
+        "grid carbon intensity (gCO2e/kWh)",
+        null=True,
+        blank=True,
+        validators=nonneg(2000),
     )
     carbon_source = models.CharField(max_length=300, blank=True)
     site_carbon_intensity_g_per_kwh = models.PositiveIntegerField(
@@ -147,7 +194,20 @@ class Cluster(models.Model):
     class Meta:
         ordering = ["name"]
         constraints = [
-            check("cluster_gpus_per_node_positive", Q(gpus_per_node__gte=1)),
+            check(
+                "cluster_gpus_per_node_positive",
+                Q(gpus_per_node__gte=1) | Q(gpus_per_node__isnull=True),
+            ),
+            check(
+                "cluster_in_production_has_figures",
+                Q(in_production=False)
+                | Q(
+                    gpus_per_node__isnull=False,
+                    gpu_memory_gb__isnull=False,
+                    gpu_power_w__isnull=False,
+                    carbon_intensity_g_per_kwh__isnull=False,
+                ),
+            ),
             check("cluster_gcds_positive", Q(gcds_per_gpu__gte=1)),
             check("cluster_billing_unit_positive", Q(billing_unit_gpu_hours__gt=0)),
             check(
@@ -166,6 +226,34 @@ class Cluster(models.Model):
 
     def __str__(self):
         return self.name
+
+    def _availability(self):
+        from proposals.domain.types import Cluster as Entry
+
+        return Entry(
+            slug=self.slug,
+            name=self.name,
+            in_production=self.in_production,
+            expected_in_production=self.expected_in_production,
+        )
+
+    def not_a_target(self) -> str:
+        """Why the system cannot be chosen as a target ("": it can)."""
+        return self._availability().not_a_target()
+
+    def expected_text(self) -> str:
+        """ "in production from 2027" (the domain's words)."""
+        return self._availability().expected_text()
+
+    def clean(self):
+        if self.in_production:
+            missing = {
+                name: "A system in production needs this figure."
+                for name in TARGET_FIGURES
+                if getattr(self, name) in (None, "")
+            }
+            if missing:
+                raise ValidationError(missing)
 
 
 class GpuModel(models.Model):

@@ -43,6 +43,8 @@ def proposal_create_on_route(
         raise ValidationError("The wizard has no form for this route.")
     if system is not None and not route.systems.filter(pk=system.pk).exists():
         raise ValidationError("The route does not offer this system.")
+    if system is not None and system.not_a_target():
+        raise ValidationError(system.not_a_target())
     proposal = proposal_create(
         owner=owner, title=title, call_family=route.family, system=system
     )

@@ -41,7 +41,7 @@ def proposal_retarget_copy(*, proposal: Proposal, owner, system_slug: str) -> Pr
         if "\x00" in system_slug
         else Cluster.objects.filter(slug=system_slug).first()
     )
-    if cluster is None:
+    if cluster is None or not cluster.in_production:
         raise UnknownSystem(system_slug)
     suffix = f" (on {cluster.name})"
     title = proposal.title[: limits.LINE_CHARS - len(suffix)] + suffix

@@ -69,8 +69,10 @@ def calls_start(request, route):
         request.POST or None,
         initial={"system": request.GET.get("system", ""), "title": route.label},
     )
+    # Systems not yet in production are not offered (the router names them,
+    # with the date they are expected).
     form.fields["system"].choices = [("", _("Not decided yet"))] + [
-        (c.slug, c.name) for c in systems
+        (c.slug, c.name) for c in systems if c.in_production
     ]
     if request.method == "POST" and form.is_valid():
         slug = form.cleaned_data["system"]

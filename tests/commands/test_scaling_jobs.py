@@ -110,3 +110,12 @@ def test_unknown_system_and_too_few_steps_exit_2(catalogue, tmp_path):
     assert code == 2 and "Unknown system" in err
     code, _, err = run("scaling_jobs", path, "--steps", "5", "--out", "x")
     assert code == 2 and "steps" in err
+
+
+def test_a_system_not_in_production_is_no_target(catalogue, tmp_path):
+    """An announced system has no figures to plan with: refused like an unknown
+    one, and not listed among the known systems."""
+    path = str(document(tmp_path))
+    code, _, err = run("scaling_jobs", path, "--system", "alice-recoque", "--out", "x")
+    assert code == 2 and "Unknown system 'alice-recoque'" in err
+    assert "lumi-g" in err and "mimer" not in err

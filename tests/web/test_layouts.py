@@ -272,7 +272,9 @@ def test_the_system_is_read_from_the_kept_catalogue_without_a_query(filled):
     from proposals.models import Cluster
     from proposals.reference_data import cached_clusters
 
-    other = Cluster.objects.exclude(pk=filled.system_id).first()
+    other = (
+        Cluster.objects.exclude(pk=filled.system_id).filter(in_production=True).first()
+    )
     cached_clusters()  # the catalogue, kept in process
     form = SelectionForm({"system": str(other.pk)}, instance=filled)
     assert type(form.fields["system"]) is ClusterChoiceField

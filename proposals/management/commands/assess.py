@@ -27,6 +27,7 @@ from proposals.assess import (
     terms_from_db,
 )
 from proposals.domain import calendar, numbers
+from proposals.domain.types import targets
 from proposals.exports import jsonio
 
 SHIPPED_CATALOGUE = settings.BASE_DIR / "fixtures" / "catalogue.json"
@@ -100,7 +101,8 @@ class Command(BaseCommand):
         if output_format == "json":
             fmt = numbers.PORTAL
         catalogue, terms, countries, gpu_models = self.data()
-        systems = {slug: None for slug in catalogue}
+        # Only a system in production may be a proposal's target.
+        systems = {slug: None for slug in targets(catalogue)}
         proposal = read_proposal(self, file, systems=systems)
         # The findings' texts are written as the assessment is made: in ``fmt``.
         with numbers.using(fmt):

@@ -21,6 +21,7 @@ from django.core.management.base import BaseCommand
 from proposals.domain import numbers
 from proposals.domain.scaling_kit import DEFAULT_STEPS, LAUNCHERS, KitError, plan_kit
 from proposals.domain.scaling_scripts import render_files, submit_all
+from proposals.domain.types import targets
 
 from .assess import Command as AssessCommand
 from .assess import read_proposal
@@ -70,6 +71,8 @@ class Command(BaseCommand):
         **options,
     ):
         catalogue, terms, _, _ = AssessCommand.data(self)
+        # Only a system in production is a target (the others have no figures).
+        catalogue = targets(catalogue)
         proposal = read_proposal(self, file, systems={s: None for s in catalogue})
         slug = system or proposal.selection.system
         if not slug:
