@@ -40,6 +40,7 @@ class Source:
     revision: int | None
     status: str
     review: tuple[tuple[str, str], ...] = ()  # the staff's assessment (staff only)
+    kit: tuple[str, ...] = ()  # the last scaling kit's sentences (KitHistory.lines)
     # The one evaluation these come from (its document, its chart's data).
     evaluation: Evaluation | None = field(default=None, compare=False, repr=False)
 
@@ -121,6 +122,7 @@ def summary_for(source: Source, *, today: datetime.date | None = None) -> Summar
         today=today or timezone.localdate(),
         status=source.status,
         review=source.review,
+        kit=source.kit,
     )
 
 

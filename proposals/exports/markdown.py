@@ -175,6 +175,10 @@ def render(summary: Summary, *, chart_png: bytes | None = None) -> str:
         out += [caption, "", table(scaling.table), ""]
     if figs.projection:
         out += [escape_line(figs.projection), ""]
+    if s.kit:
+        out += ["### Scaling kit", ""]
+        out += [f"- {escape_inline(line)}" for line in s.kit]
+        out.append("")
     if chart_png:
         data = base64.b64encode(chart_png).decode("ascii")
         alt = _("Scaling efficiency chart")

@@ -89,6 +89,9 @@ class Summary:
     optimisation: str
     # The staff's technical assessment (staff exports only): (label, value) rows.
     review: tuple[tuple[str, str], ...] = ()
+    # The last scaling kit handed out and which of its logs came back (issue 37):
+    # the sentences of ``KitHistory.lines``, none without a kit.
+    kit: tuple[str, ...] = ()
 
     @property
     def version(self) -> str:
@@ -185,6 +188,7 @@ def build_summary(
     today: datetime.date,
     status: str = "",
     review: tuple[tuple[str, str], ...] = (),
+    kit: tuple[str, ...] = (),
 ) -> Summary:
     """Everything the Markdown and PDF summaries show, formatted."""
     org = proposal.organisation
@@ -235,4 +239,5 @@ def build_summary(
         figures=figures(proposal, assessment, catalogue),
         optimisation=normalise(proposal.optimisation_narrative),
         review=review,
+        kit=kit,
     )

@@ -82,6 +82,7 @@ from .routes import route_of_proposal, routes_data
 from .rows import (
     attach_rows,
 )
+from .scaling_kit import scaling_kit_lines
 from .together import (
     Seen,
     Stamp,
@@ -97,6 +98,7 @@ from .together import (
 )
 
 __all__ = [
+    "scaling_kit_lines",
     "BULK_ACTIONS",
     "BULK_LIMIT",
     "BulkRow",

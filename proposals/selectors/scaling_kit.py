@@ -7,7 +7,9 @@ import io
 import zipfile
 from dataclasses import dataclass
 
-from proposals import domain
+from django.utils.translation import gettext as _
+
+from proposals import domain, localization
 from proposals.assess import CLUSTER_FIELDS, proposal_to_domain, terms_from_db
 from proposals.domain.scaling_kit import DEFAULT_STEPS, Kit, kit_gpus, plan_kit
 from proposals.domain.scaling_scripts import render_files
@@ -66,6 +68,37 @@ class KitHistory:
     @property
     def missing(self) -> tuple[int, ...]:
         return tuple(c for c in self.counts if c not in self.returned)
+
+    @property
+    def lines(self) -> tuple[str, str]:
+        """The two sentences the kit's summary shows (the staff page, the kit's
+        preview and the Markdown and PDF exports), in the active language: when
+        the scripts were generated for which counts, and which logs came back."""
+        generated = _(
+            "Scripts generated %(when)s for %(counts)s GPUs on %(system)s."
+        ) % {
+            "when": localization.when(self.created_at),
+            "counts": _counts(self.counts),
+            "system": self.system,
+        }
+        if not self.returned:
+            return generated, _("No log has come back yet.")
+        back = _("Logs back for %(counts)s GPUs.") % {"counts": _counts(self.returned)}
+        if self.missing:
+            back += " " + _("Still to come: %(counts)s GPUs.") % {
+                "counts": _counts(self.missing)
+            }
+        return generated, back
+
+
+def _counts(counts) -> str:
+    return ", ".join(str(c) for c in counts)
+
+
+def scaling_kit_lines(*, proposal) -> tuple[str, ...]:
+    """The sentences on the last kit of ``proposal`` (none without a kit)."""
+    last = scaling_kit_last(proposal=proposal)
+    return last.lines if last is not None else ()
 
 
 def scaling_kit_last(*, proposal) -> KitHistory | None:

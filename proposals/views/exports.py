@@ -50,7 +50,11 @@ class Export:
                 revision=self.revision.number,
                 status="as sent for review",
             )
-        return replace(source, review=self.assessment_rows())
+        return replace(
+            source,
+            review=self.assessment_rows(),
+            kit=selectors.scaling_kit_lines(proposal=self.proposal),
+        )
 
     def assessment_rows(self) -> tuple[tuple[str, str], ...]:
         """The staff's assessment of the shown revision (of the latest one for the

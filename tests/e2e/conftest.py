@@ -81,6 +81,11 @@ def e2e_catalogue(transactional_db):
         fromlist=["load_peak_throughput"],
     )
     peaks.load_peak_throughput(apps, None)
+    facts = __import__(
+        "proposals.migrations.0049_kit_launch_command_job_facts",
+        fromlist=["load_job_facts"],
+    )
+    facts.load_job_facts(apps, None)  # the scaling kit's Slurm facts
 
 
 @pytest.fixture(autouse=True)

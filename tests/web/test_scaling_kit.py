@@ -185,3 +185,53 @@ def test_the_staff_page_names_the_kit(client, staff_user, sent):
     text = client.get(url).content.decode()
     assert "for 32, 64 GPUs on lumi-g" in text
     assert "No log has come back yet." in text
+
+
+def _kit_with_one_log_back(proposal):
+    """A kit handed out at a known moment, with the log of its 8 GPUs back."""
+    import datetime
+
+    from proposals.models import ScalingKit
+
+    record = ScalingKit.objects.create(
+        proposal=proposal,
+        system="lumi-g",
+        counts=[8, 16, 32],
+        launcher="srun",
+        steps=100,
+    )
+    moment = datetime.datetime(2026, 12, 4, 9, 30, tzinfo=datetime.UTC)
+    ScalingKit.objects.filter(pk=record.pk).update(created_at=moment)
+    ScalingMeasurementFactory(
+        proposal=proposal, gpus=8, source="kit/scaling_8gpus_800.log, lines 2-9: x"
+    )
+
+
+KIT_GENERATED = "Scripts generated 4 Dec 2026, 10:30 CET for 8, 16, 32 GPUs on lumi-g."
+KIT_BACK = "Logs back for 8 GPUs. Still to come: 16, 32 GPUs."
+
+
+def test_the_markdown_names_the_kit_and_the_logs_back(user_client, one_node):
+    url = reverse("proposals:export_markdown", args=[one_node.pk])
+    assert "Scaling kit" not in user_client.get(url).content.decode()
+    _kit_with_one_log_back(one_node)
+    # In the portal's English whatever the reader's language, like the rest.
+    text = user_client.get(url, HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert "### Scaling kit" in text
+    assert f"- {KIT_GENERATED}" in text and f"- {KIT_BACK}" in text
+
+
+def test_the_pdf_names_the_kit_and_the_logs_back(
+    user_client, one_node, run_tasks, tmp_path
+):
+    from tests.web.test_exports import get_pdf
+
+    _kit_with_one_log_back(one_node)
+    url = reverse("proposals:export_pdf", args=[one_node.pk])
+    path = tmp_path / "summary.pdf"
+    path.write_bytes(get_pdf(user_client, url, run_tasks).content)
+    out = subprocess.run(
+        ["pdftotext", str(path), "-"], capture_output=True, text=True, check=True
+    )
+    text = " ".join(out.stdout.split())
+    assert KIT_GENERATED in text and KIT_BACK in text
