@@ -19,6 +19,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
+from typing import cast
 
 from . import limits
 from .bounds import BOUNDS
@@ -150,7 +151,9 @@ def _label(kind: str, key: str) -> str:
     return next((t.label for t in targets(kind) if t.key == key), key)
 
 
-def _number(text: str, key: str, kind: str, fmt: NumberFormat, row: PastedRow):
+def _number(
+    text: str, key: str, kind: str, fmt: NumberFormat, row: PastedRow
+) -> Decimal | int | None:
     """``text`` read as the number field ``key`` (``None`` when refused; the
     problem is added to ``row``)."""
     bound = BOUNDS[f"{kind}.{key}"]
@@ -311,10 +314,13 @@ def _cell(column: Column, text: str, kind: str, ctx: Context, row: PastedRow) ->
 
 
 def _check_row(kind: str, row: PastedRow, ctx: Context) -> None:
-    computed = row.values.pop("_computed", None)
+    # The row's values as _read_cell stores them: numbers (int or Decimal, see
+    # _number) and the pasted text of a computed product.
+    computed = cast(str | None, row.values.pop("_computed", None))
     values = row.values
     if kind == "schedule":
-        first, last = values.get("from_month"), values.get("to_month")
+        first = cast(int | None, values.get("from_month"))
+        last = cast(int | None, values.get("to_month"))
         if first and last and last < first:
             row.problems.append(
                 gettext("To month: the last month comes before the first.")
@@ -324,12 +330,20 @@ def _check_row(kind: str, row: PastedRow, ctx: Context) -> None:
         elif last and not first:
             values["from_month"] = last
     if kind == "jobs" and computed is not None and not row.problems:
-        gpus, hours, count = (values.get(k) for k in ("gpus", "hours", "count"))
+        gpus, hours, count = (
+            cast(Decimal | int | None, values.get(k))
+            for k in ("gpus", "hours", "count")
+        )
         try:
             pasted = parse_number(computed, ctx.fmt, places=2).value
         except NumberError:
             pasted = None
-        if pasted is not None and None not in (gpus, hours, count):
+        if (
+            pasted is not None
+            and gpus is not None
+            and hours is not None
+            and count is not None
+        ):
             product = Decimal(gpus) * Decimal(hours) * Decimal(count)
             if product != pasted:
                 row.notes.append(
