@@ -19,7 +19,6 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import cast
 
 from . import limits
 from .bounds import BOUNDS
@@ -111,7 +110,7 @@ class PastedRow:
 
     line: int
     cells: tuple[str, ...]
-    values: dict[str, object] = field(default_factory=dict)
+    values: dict = field(default_factory=dict)  # numbers, months, a product's text
     problems: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
 
@@ -151,9 +150,7 @@ def _label(kind: str, key: str) -> str:
     return next((t.label for t in targets(kind) if t.key == key), key)
 
 
-def _number(
-    text: str, key: str, kind: str, fmt: NumberFormat, row: PastedRow
-) -> Decimal | int | None:
+def _number(text: str, key: str, kind: str, fmt: NumberFormat, row: PastedRow):
     """``text`` read as the number field ``key`` (``None`` when refused; the
     problem is added to ``row``)."""
     bound = BOUNDS[f"{kind}.{key}"]
@@ -314,13 +311,10 @@ def _cell(column: Column, text: str, kind: str, ctx: Context, row: PastedRow) ->
 
 
 def _check_row(kind: str, row: PastedRow, ctx: Context) -> None:
-    # The row's values as _read_cell stores them: numbers (int or Decimal, see
-    # _number) and the pasted text of a computed product.
-    computed = cast(str | None, row.values.pop("_computed", None))
+    computed = row.values.pop("_computed", None)
     values = row.values
     if kind == "schedule":
-        first = cast(int | None, values.get("from_month"))
-        last = cast(int | None, values.get("to_month"))
+        first, last = values.get("from_month"), values.get("to_month")
         if first and last and last < first:
             row.problems.append(
                 gettext("To month: the last month comes before the first.")
@@ -330,21 +324,14 @@ def _check_row(kind: str, row: PastedRow, ctx: Context) -> None:
         elif last and not first:
             values["from_month"] = last
     if kind == "jobs" and computed is not None and not row.problems:
-        gpus, hours, count = (
-            cast(Decimal | int | None, values.get(k))
-            for k in ("gpus", "hours", "count")
-        )
+        gpus, hours, count = (values.get(k) for k in ("gpus", "hours", "count"))
         try:
             pasted = parse_number(computed, ctx.fmt, places=2).value
         except NumberError:
             pasted = None
-        if (
-            pasted is not None
-            and gpus is not None
-            and hours is not None
-            and count is not None
-        ):
-            product = Decimal(gpus) * Decimal(hours) * Decimal(count)
+        if pasted is not None and None not in (gpus, hours, count):
+            # Not None (tested above with "None not in", which mypy does not follow).
+            product = Decimal(gpus) * Decimal(hours) * Decimal(count)  # type: ignore[arg-type]
             if product != pasted:
                 row.notes.append(
                     gettext(
