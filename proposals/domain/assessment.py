@@ -250,12 +250,16 @@ def compute_lines(a: Assessment) -> list[str]:
     e = a.compute_estimate
     if e:
         lines.append(f"Compute estimate on {e.system or 'no system'}:")
-        for c in e.entries:
-            shown = f"{hours(c.gpu_hours)} GPU-hours" if c.gpu_hours else "incomplete"
+        for entry in e.entries:
+            shown = (
+                f"{hours(entry.gpu_hours)} GPU-hours"
+                if entry.gpu_hours
+                else "incomplete"
+            )
             lines.append(
-                f"  {c.name or 'code ' + str(c.code + 1)}: {c.formula} "
-                f"({c.mfu_from}): {shown}"
-                + (f"; needs {', '.join(c.missing)}" if c.missing else "")
+                f"  {entry.name or 'code ' + str(entry.code + 1)}: {entry.formula} "
+                f"({entry.mfu_from}): {shown}"
+                + (f"; needs {', '.join(entry.missing)}" if entry.missing else "")
             )
         if e.ratio is not None:
             lines.append(
@@ -401,7 +405,12 @@ def assess(
         and largest_measured > 0
     )
     high_throughput = small_jobs and largest_measured >= (target or 0)
-    below = (largest_measured, target) if small_jobs and not high_throughput else None
+    # Small jobs without a target are high throughput (any measurement reaches 0).
+    below = (
+        (largest_measured, target)
+        if small_jobs and not high_throughput and target is not None
+        else None
+    )
     recommendation = recommend_tier(
         hours=hours,
         hpc_experience=proposal.experience.hpc_experience,
@@ -409,7 +418,7 @@ def assess(
         multi_node=multi_node,
         has_scaling_data=has_data,
         high_throughput_evidence=high_throughput,
-        covers_target=bool(target) and largest_measured >= target,
+        covers_target=bool(target and largest_measured >= target),
         representative_below=below,
         family=family,
     )

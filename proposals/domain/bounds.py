@@ -57,7 +57,7 @@ class Bound:
     high: Decimal | int
     places: int
     why_low: str = Translated()
-    why_high: str = Translated(_TYPO)
+    why_high: str = Translated(default=_TYPO)
 
     def admits(self, value) -> bool:
         """Whether ``value`` is within the bound (decimals are not checked here)."""
@@ -68,9 +68,11 @@ class Bound:
         """Whether every value of the bound is exactly a binary double, so that
         reading a JSON number into a float and writing it back changes nothing:
         whole numbers up to 2^53, else at most 15 significant digits."""
+        # As Decimal (exact for an int): abs() of "Decimal | int" types as object.
+        largest = max(abs(Decimal(self.low)), abs(Decimal(self.high)))
         if self.places == 0:
-            return max(abs(self.low), abs(self.high)) <= 2**53
-        return max(abs(self.low), abs(self.high)) * 10**self.places <= 10**15
+            return largest <= 2**53
+        return largest * 10**self.places <= 10**15
 
 
 def _hours(why_low: str) -> Bound:

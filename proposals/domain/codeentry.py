@@ -10,14 +10,22 @@ to the code card is in both without a line here. ``fields(CodeEntry)`` lists the
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any, TypeAlias
+
 from .field_catalogue import FIELDS
 from .values import entry_type
 
 CODE_FIELDS = tuple(spec for spec in FIELDS if spec.table == "codes")
 
-CodeEntry = entry_type(
-    "CodeEntry",
-    CODE_FIELDS,
-    doc='One "Code details" entry: a distinct software component.',
-    module=__name__,
-)
+if TYPE_CHECKING:
+    # Made at run time from the vocabulary, so the type checker cannot read its
+    # attributes: to it a code entry is Any (a hand-written copy of the fields
+    # would be a second list to keep in step).
+    CodeEntry: TypeAlias = Any
+else:
+    CodeEntry = entry_type(
+        "CodeEntry",
+        CODE_FIELDS,
+        doc='One "Code details" entry: a distinct software component.',
+        module=__name__,
+    )

@@ -262,16 +262,17 @@ def pair_rows(
 def _moved(pairs: list[_Pair]) -> set[int]:
     """The new indexes of the rows that moved: those outside the longest run kept
     in order (a row inserted above the others moves none of them)."""
-    kept = [p for p in pairs if p.old is not None and p.new is not None]
-    before = sorted(kept, key=lambda p: p.old)
-    after = sorted(kept, key=lambda p: p.new)
+    # (old, new) of the rows on both sides.
+    kept = [(p.old, p.new) for p in pairs if p.old is not None and p.new is not None]
+    before = sorted(kept, key=lambda pair: pair[0])
+    after = sorted(kept, key=lambda pair: pair[1])
     matcher = difflib.SequenceMatcher(
-        None, [p.old for p in before], [p.old for p in after], autojunk=False
+        None, [old for old, _ in before], [old for old, _ in after], autojunk=False
     )
-    still = set()
+    still: set[int] = set()
     for block in matcher.get_matching_blocks():
-        still.update(p.new for p in after[block.b : block.b + block.size])
-    return {p.new for p in kept if p.new not in still}
+        still.update(new for _, new in after[block.b : block.b + block.size])
+    return {new for _, new in kept if new not in still}
 
 
 def _change(path, label, before, after, old_text, new_text, **extra) -> FieldChange:

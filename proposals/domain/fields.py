@@ -88,9 +88,10 @@ def _most_characters(shape: Shape) -> int:
     total = 0
     for item in shape.fields:
         if item.kind == "object":
-            total += _most_characters(item.shape)
+            total += _most_characters(item.nested)
         elif item.kind == "array":
-            total += item.max_items * _most_characters(item.shape)
+            assert item.max_items is not None  # every array of the format has a limit
+            total += item.max_items * _most_characters(item.nested)
         else:
             total += item.max_length or 0
     return total

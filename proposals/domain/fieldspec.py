@@ -23,7 +23,7 @@ class Example:
     text: str
     tier: str = ""
     system: str = ""
-    lead: str = Translated("")
+    lead: str = Translated(default="")
 
     def fits(self, tier: str | None, system: str | None) -> bool:
         return self.tier in ("", tier) and self.system in ("", system)
@@ -46,17 +46,17 @@ class FieldSpec:
     path: str
     section: str
     label: str = Translated()
-    short: str = Translated("")
-    help: str = Translated("")
+    short: str = Translated(default="")
+    help: str = Translated(default="")
     example: str = ""
-    unit: str = Translated("")
+    unit: str = Translated(default="")
     table: str | None = None
     gpu_count: bool = False
     # Column width class in tables: num, pct, month, unit, code (or "" to fill).
     width: str = ""
-    playground: str = Translated("")
-    fast_lane: str = Translated("")
-    large_scale: str = Translated("")
+    playground: str = Translated(default="")
+    fast_lane: str = Translated(default="")
+    large_scale: str = Translated(default="")
     # The glossary entry (``glossary.TERMS`` slug) that explains the field's word.
     term: str = ""
     # Example answers fitted to a tier and a system (see :meth:`examples_for`).

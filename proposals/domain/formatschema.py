@@ -5,6 +5,7 @@ format's declarative description, as committed in ``docs/proposal-format.schema.
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from . import i18n
 from .countries import selectable_codes
@@ -15,6 +16,8 @@ from .team import ADDRESS_PATTERN
 
 def _schema_for(field: Field) -> dict:
     kind = field.kind
+    node: dict[str, Any]  # JSON Schema nodes
+    item: dict[str, Any]
     if kind == "enum":
         node = {"enum": list(field.choices)}
     elif kind == "country":
@@ -31,9 +34,9 @@ def _schema_for(field: Field) -> dict:
         }
         node = {"type": "array", "items": item, "maxItems": field.max_items}
     elif kind == "object":
-        node = {"$ref": f"#/$defs/{field.shape.title}"}
+        node = {"$ref": f"#/$defs/{field.nested.title}"}
     elif kind == "array":
-        node = {"type": "array", "items": {"$ref": f"#/$defs/{field.shape.title}"}}
+        node = {"type": "array", "items": {"$ref": f"#/$defs/{field.nested.title}"}}
         if field.max_items is not None:
             node["maxItems"] = field.max_items
     else:
@@ -63,6 +66,7 @@ def _schema_for(field: Field) -> dict:
 def _range(field: Field) -> dict:
     """``minimum`` and ``maximum`` from the field's bound (``domain.bounds``); a
     table cell may also be 0, which stands for the cell left blank."""
+    assert field.bound is not None  # called for a field with a bound
     low, high = (
         json_number(float(end), None) for end in (field.bound.low, field.bound.high)
     )

@@ -61,6 +61,13 @@ class Field:
         return self.default is REQUIRED
 
     @property
+    def nested(self) -> Shape:
+        """The shape of an object, or of an array's items (kinds that have one)."""
+        if self.shape is None:
+            raise TypeError(f"{self.name} ({self.kind}) has no shape")
+        return self.shape
+
+    @property
     def zero_is_blank(self) -> bool:
         """A number of a table cell that cannot be null: ``0`` stands for the cell
         left blank (the wizard accepts no 0 there, see ``domain.bounds``)."""

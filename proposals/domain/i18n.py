@@ -20,7 +20,7 @@ dataclass that holds them declares the attribute as :class:`Translated`::
     class Section:
         slug: str
         title: str = Translated()      # required field
-        short: str = Translated("")    # with a default
+        short: str = Translated(default="")    # with a default
 
     Section("review", gettext_noop("Review"), gettext_noop("Review"))
 
@@ -56,6 +56,7 @@ from __future__ import annotations
 import contextlib
 import contextvars
 from collections.abc import Callable, Iterable, Iterator, Mapping
+from typing import TYPE_CHECKING
 
 _gettext: Callable[[str], str] = lambda text: text  # noqa: E731
 _ngettext: Callable[[str, str, int], str] = lambda one, many, n: one if n == 1 else many  # noqa: E731
@@ -171,11 +172,11 @@ def gettext_noop(text: str) -> str:
 _REQUIRED = object()
 
 
-class Translated:
+class TranslatedText:
     """A text attribute of a dataclass, stored in English and read translated.
 
     A data descriptor used as the dataclass field's default (``Translated()`` for a
-    required field, ``Translated("")`` for an optional one): the dataclass
+    required field, ``Translated(default="")`` for an optional one): the dataclass
     ``__init__`` stores the English text in the instance's ``__dict__``; reading the
     attribute returns ``gettext(text)`` in the active language (empty text stays
     empty). :func:`english` reads what is stored."""
@@ -198,6 +199,16 @@ class Translated:
 
     def __set__(self, obj: object, value: str) -> None:
         obj.__dict__[self.name] = value
+
+
+if TYPE_CHECKING:
+    # To the type checker (mypy, `make typecheck`) a Translated attribute is what it
+    # is to the dataclass at run time: a field of its annotated type (``str``),
+    # required unless ``default=`` is given. Seen as a plain default, a descriptor
+    # would neither match ``str`` nor be required.
+    from dataclasses import field as Translated
+else:
+    Translated = TranslatedText
 
 
 class Labels(Mapping[str, str]):

@@ -63,6 +63,7 @@ def _out_of_range(value: float, field: Field) -> str:
     """Why ``value`` is refused for ``field``: its bound, in the person's numbers,
     with the reason of the end it passed."""
     bound = field.bound
+    assert bound is not None  # only a number with a bound is out of its range
     values = {
         "low": grouped(bound.low, bound.places),
         "high": grouped(bound.high, bound.places),
@@ -107,7 +108,12 @@ def _pairs(pairs: list[tuple[str, object]]) -> _Object:
     obj = _Object(pairs)
     if len(obj) != len(pairs):
         seen: set[str] = set()
-        obj.repeated = tuple(k for k, _ in pairs if k in seen or seen.add(k))
+        repeated = []
+        for key, _ in pairs:
+            if key in seen:
+                repeated.append(key)
+            seen.add(key)
+        obj.repeated = tuple(repeated)
     return obj
 
 
@@ -258,7 +264,7 @@ class _Parser:
         if kind == "names":
             return self.names(value, field, path)
         if kind == "object":
-            return self.object(value, field.shape, path)
+            return self.object(value, field.nested, path)
         if not isinstance(value, list):
             return self.fail(path, gettext("must be a list"))
         if field.max_items is not None and len(value) > field.max_items:
@@ -269,7 +275,7 @@ class _Parser:
                 ),
             )
         items = [
-            self.object(item, field.shape, f"{path}[{i}]")
+            self.object(item, field.nested, f"{path}[{i}]")
             for i, item in enumerate(value)
         ]
         return _MISSING if _MISSING in items else tuple(items)
@@ -438,9 +444,9 @@ def _dump_value(value, field: Field):
     if field.kind in ("strings", "names"):
         return list(value)
     if field.kind == "object":
-        return _dump_object(value, field.shape)
+        return _dump_object(value, field.nested)
     if field.kind == "array":
-        return [_dump_object(item, field.shape) for item in value]
+        return [_dump_object(item, field.nested) for item in value]
     return value
 
 
@@ -450,7 +456,7 @@ def _dump_object(instance, shape: Shape) -> dict:
 
 def dump(proposal: Proposal) -> dict:
     """Return the proposal as a JSON-ready dict in the format's key order."""
-    out = {"format": FORMAT_TAG}
+    out: dict[str, object] = {"format": FORMAT_TAG}
     for field in PROPOSAL.fields[1:]:
         if field.name == "optimisation":
             out["optimisation"] = {"narrative": proposal.optimisation_narrative}

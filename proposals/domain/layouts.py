@@ -30,8 +30,8 @@ class Group:
 
     name: str
     rows: tuple[tuple[Cell, ...], ...]
-    legend: str = Translated("")
-    description: str = Translated("")
+    legend: str = Translated(default="")
+    description: str = Translated(default="")
 
     @property
     def fields(self) -> tuple[str, ...]:

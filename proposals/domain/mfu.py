@@ -177,6 +177,8 @@ class MfuReading:
         return PER_GPU if self.stated_reading == AGGREGATE else AGGREGATE
 
     def _agrees(self, reading: str) -> bool:
+        if self.stated_pct is None:  # nothing stated: nothing to agree with
+            return False
         gap = abs(self.pct(reading) - self.stated_pct)
         return gap <= tolerance(self.stated_pct)
 

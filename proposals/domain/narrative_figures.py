@@ -45,7 +45,7 @@ from .jobplan import JobPlan
 from .narrative_reading import readings, sentences
 from .numbers import grouped as figure
 from .numbers import points as percent_points
-from .scaling import Projection, ScalingAnalysis
+from .scaling import Projection, ScalingAnalysis, ScalingPoint
 from .units import read_unit
 
 # Rounding slack: a stated efficiency may be rounded to whole points, a speedup to
@@ -87,13 +87,13 @@ def _bound(sentence: str, item: nr.Figure) -> tuple[int, str]:
 def _measured(analysis: ScalingAnalysis, gpus: int, base: int | None):
     """(speedup, efficiency, throughput, unit) of every series that measured
     ``gpus`` (and ``base``, when given; else its own smallest count)."""
-    out = []
+    out: list[tuple[float | None, float | None, float, str]] = []
     for series in analysis.series:
         if len(series.units) > 1 or not series.points:
             continue
         start = base if base is not None else series.points[0].gpus
         at = [p for p in series.points if p.gpus == gpus]
-        ref = [p for p in series.points if p.gpus == start]
+        ref: list[ScalingPoint | None] = [p for p in series.points if p.gpus == start]
         for p in at:
             for r in ref or [None]:
                 if r is None:
@@ -126,6 +126,7 @@ def _judge(
     """The contradiction of one (claim, count) pair, or ``None``: the claim agrees,
     or nothing was computed for that count (and baseline)."""
     gpus, base = count.gpus, count.base
+    assert gpus is not None  # a count always has its GPUs (narrative_reading.figures)
     if claim.kind == "speedup" and base is None:
         if len(baselines) == 1:
             base = baselines[0].gpus

@@ -51,7 +51,7 @@ MISSING = "—"
 
 
 def grouped(
-    value: float | int | None,
+    value: float | int | Decimal | None,
     decimals: int = 2,
     missing: str = MISSING,
     fmt: NumberFormat | None = None,
@@ -295,7 +295,7 @@ def _format_names() -> tuple[str, ...]:
     return tuple(
         name
         for name in sorted(babel.localedata.locale_identifiers())
-        if _locale_format(name) is not None and _locale_format(name).name == name
+        if (fmt := _locale_format(name)) is not None and fmt.name == name
     )
 
 

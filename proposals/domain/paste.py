@@ -110,7 +110,7 @@ class PastedRow:
 
     line: int
     cells: tuple[str, ...]
-    values: dict[str, object] = field(default_factory=dict)
+    values: dict = field(default_factory=dict)  # numbers, months, a product's text
     problems: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
 
@@ -330,7 +330,8 @@ def _check_row(kind: str, row: PastedRow, ctx: Context) -> None:
         except NumberError:
             pasted = None
         if pasted is not None and None not in (gpus, hours, count):
-            product = Decimal(gpus) * Decimal(hours) * Decimal(count)
+            # Not None (tested above with "None not in", which mypy does not follow).
+            product = Decimal(gpus) * Decimal(hours) * Decimal(count)  # type: ignore[arg-type]
             if product != pasted:
                 row.notes.append(
                     gettext(

@@ -81,7 +81,8 @@ def _repeats_column_sums(cells, above: list, columns, fmt: NumberFormat) -> bool
             for line in above
             if column.index < len(line) and line[column.index].strip()
         ]
-        if own is None or None in values or own != sum(values):
+        given = [value for value in values if value is not None]
+        if own is None or len(given) < len(values) or own != sum(given):
             return False
         summed = True
     return summed

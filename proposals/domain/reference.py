@@ -175,9 +175,9 @@ def _bounded_fields(shape: Shape, path: str):
     for field in shape.fields:
         where = f"{path}.{field.name}" if path else field.name
         if field.kind == "object":
-            yield from _bounded_fields(field.shape, where)
+            yield from _bounded_fields(field.nested, where)
         elif field.kind == "array":
-            yield from _bounded_fields(field.shape, f"{where}[]")
+            yield from _bounded_fields(field.nested, f"{where}[]")
         elif field.bound is not None:
             yield where, field
 

@@ -299,6 +299,7 @@ def decide(
         hours, estimated = gpu_hours_on(profile, cluster)
         request = in_unit(hours, unit, cluster)
         if hours is not None:
+            assert request is not None  # hours in the route's unit
             reason = _bounds_reason(route, family, hours, request)
             if reason:
                 bound_reasons.append(reason)

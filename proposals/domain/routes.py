@@ -157,11 +157,14 @@ class RouteData:
 
 def load_routes(source: str | Path | Mapping) -> RouteData:
     """Routes and cut-offs from a JSON file or a ``{"routes", "cutoffs"}`` map."""
-    if isinstance(source, str | Path):
-        source = json.loads(Path(source).read_text(encoding="utf-8"))
+    data: Mapping = (
+        json.loads(Path(source).read_text(encoding="utf-8"))
+        if isinstance(source, str | Path)
+        else source
+    )
     routes = sorted(
-        (route_from_dict(r) for r in source.get("routes") or ()),
+        (route_from_dict(r) for r in data.get("routes") or ()),
         key=lambda r: (r.position, r.slug),
     )
-    cutoffs = tuple(cutoff_from_dict(c) for c in source.get("cutoffs") or ())
+    cutoffs = tuple(cutoff_from_dict(c) for c in data.get("cutoffs") or ())
     return RouteData(routes=tuple(routes), cutoffs=cutoffs)

@@ -197,8 +197,9 @@ def largest_job_gpus(cluster: Cluster) -> int | None:
     GPU nodes or its largest partition's node limit, whichever is smaller."""
     limits = []
     partitions = cluster.partitions
-    if partitions and all(p.max_nodes for p in partitions):
-        limits.append(max(p.max_nodes for p in partitions))
+    node_limits = [p.max_nodes for p in partitions if p.max_nodes]
+    if partitions and len(node_limits) == len(partitions):  # each has a limit
+        limits.append(max(node_limits))
     if cluster.gpu_nodes:
         limits.append(cluster.gpu_nodes)
     return min(limits) * cluster.gpus_per_node if limits else None
@@ -216,7 +217,6 @@ def counts_to_measure(
 ) -> tuple[int, ...]:
     """The GPU counts still to measure (see the module's docstring); ``most`` is
     the largest job the system gives (``None``: unknown)."""
-    most = most if most is not None else math.inf
     if not target or target <= largest_measured:
         return ()
     counts: list[int] = []
@@ -226,14 +226,14 @@ def counts_to_measure(
         counts.append(current)
     while current < target:
         current = whole_nodes(current * 2, per_node)
-        if current > most:
+        if most is not None and current > most:
             # The planned size or, above it, the largest job the system gives.
             last = min(whole_nodes(target, per_node), most)
             if last > max(counts, default=largest_measured):
                 counts.append(last)
             break
         counts.append(current)
-    return tuple(c for c in counts if c <= most)
+    return tuple(c for c in counts if most is None or c <= most)
 
 
 def partition_for(cluster: Cluster, nodes: int, hours: float):
@@ -245,7 +245,7 @@ def partition_for(cluster: Cluster, nodes: int, hours: float):
         and (p.max_walltime_hours is None or hours <= p.max_walltime_hours)
     ]
     default = [p for p in fits if p.name == cluster.default_partition]
-    chosen = (default or fits or [None])[0]
+    chosen = next(iter(default or fits), None)
     return chosen.name if chosen else cluster.default_partition
 
 

@@ -109,6 +109,7 @@ def tasks_per_node(kit: Kit, job: KitJob) -> int:
 def render_script(kit: Kit, job: KitJob) -> str:
     """The Slurm script of ``job``."""
     system = kit.system
+    assert system is not None  # a kit without a system has no jobs
     cores = system.cores_per_task or 1
     tasks = tasks_per_node(kit, job)
     cpus = (
@@ -179,6 +180,7 @@ def measured_text(kit: Kit) -> str:
 def render_readme(kit: Kit) -> str:
     """The kit's README, in the active language."""
     system = kit.system
+    assert system is not None  # rendered for a kit with jobs, which has a system
     lines = [
         gettext("Scaling kit for {system}").format(system=system.name),
         "",

@@ -43,6 +43,6 @@ def summarise(
     within = None
     if rows and total_gpu_hours is not None:
         matches = hours_match(total, total_gpu_hours)
-    if rows and duration_months is not None:
+    if last is not None and duration_months is not None:  # last: None without rows
         within = last <= duration_months
     return ScheduleSummary(total, last, matches, within, tuple(rows))

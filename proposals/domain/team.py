@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import enum
 import re
+from typing import TypeGuard
 
 
 class Role(enum.StrEnum):
@@ -48,7 +49,7 @@ CAPABILITIES: dict[Role, frozenset[Capability]] = {
 }
 
 
-def allows(role: str | None, capability: Capability) -> bool:
+def allows(role: str | None, capability: Capability) -> TypeGuard[str]:
     """Whether a member with ``role`` (``None``: not a member) may ``capability``."""
     if role is None:
         return False

@@ -11,6 +11,7 @@ import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from .i18n import Labels, gettext, gettext_noop
 
@@ -139,8 +140,9 @@ class Proposal:
     organisation: Organisation = field(default_factory=Organisation)
     experience: Experience = field(default_factory=Experience)
     selection: Selection = field(default_factory=Selection)
-    # codeentry.CodeEntry: built from the vocabulary, which reads this module.
-    codes: tuple[CodeEntry, ...] = ()  # noqa: F821
+    # codeentry.CodeEntry: built from the vocabulary, which reads this module (an
+    # import here would be a cycle); to the type checker it is Any all the same.
+    codes: tuple[Any, ...] = ()
     scalability: Scalability = field(default_factory=Scalability)
     optimisation_narrative: str = ""
     # The people of its team as the JSON format lists them (names only; an import

@@ -5,12 +5,13 @@ the deletion of an account by its owner."""
 
 import re
 from dataclasses import dataclass
+from typing import cast
 
 from axes.models import AccessAttempt, AccessLog
 from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import make_password
 from django.db import IntegrityError, transaction
-from django.db.models import Q
+from django.db.models import CharField, Q
 from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -118,7 +119,10 @@ def _free_username(*hints: str) -> str:
     (the provider's ``preferred_username``, the address's local part), with a number
     after it when taken."""
     User = get_user_model()
-    limit = User._meta.get_field(User.USERNAME_FIELD).max_length - 4
+    # The username's field: a CharField with a max_length.
+    field = cast(CharField, User._meta.get_field(User.USERNAME_FIELD))
+    assert field.max_length is not None
+    limit = field.max_length - 4
     base = ""
     for hint in hints:
         base = re.sub(r"[^\w.@+-]", "", hint.strip())[:limit]

@@ -15,6 +15,7 @@ from proposals.models import (
 
 from .mail import mail_queue
 from .review import ReviewError
+from .rows import ROW_MODELS
 
 
 def _row_anchor(
@@ -31,7 +32,7 @@ def _row_anchor(
     if not kind or index is None:
         return None, ""
     name_field = TABLE_BY_KIND[kind].name_field
-    model = Proposal._meta.get_field(kind).related_model
+    model = ROW_MODELS[kind]
     rows = list(
         model.objects.filter(proposal=proposal)
         .order_by("position", "id")

@@ -46,7 +46,7 @@ def staff_settings_set(
     problem = calendar_problem(code)
     if problem:
         raise ValueError(problem)
-    defaults = {"holiday_calendar": code}
+    defaults: dict[str, str | int] = {"holiday_calendar": code}
     if staff_mail is not None:
         if staff_mail not in StaffMail.values:
             raise ValueError(f"Unknown staff mail choice {staff_mail!r}.")

@@ -2,6 +2,8 @@
 (delete, archive, duplicate). Saving a step is :mod:`.saving`, the rows' operations
 :mod:`.rows`, the revision every write advances :mod:`.revisions`."""
 
+from typing import Any
+
 from django.db import transaction
 from django.db.models import QuerySet
 from django.utils import timezone
@@ -28,7 +30,8 @@ def proposal_create(
     proposal = Proposal.objects.create(
         owner=owner,
         title=title,
-        call_family=call_family or Proposal.CallFamily.INDUSTRIAL_INNOVATION,
+        # CallFamily is made at run time from the domain's labels (models/proposal.py).
+        call_family=call_family or Proposal.CallFamily.INDUSTRIAL_INNOVATION,  # type: ignore[attr-defined]
         system=system,
     )
     CodeEntry.objects.create(proposal=proposal, role=CodeEntry.Role.MAIN, position=0)
@@ -139,7 +142,7 @@ def proposal_duplicate(*, proposal: Proposal, owner, title: str) -> Proposal:
         )
         code_copies[code.pk] = new.pk
     for model in (ScalingMeasurement, JobType, UsageMonth):
-        rows = []
+        rows: list[Any] = []  # of this model (a union of the three to mypy)
         for row in model.objects.filter(proposal=proposal).order_by("position", "id"):
             values = _content_values(row, skip={"id", "proposal"})
             if "code_id" in values:

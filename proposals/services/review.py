@@ -214,7 +214,7 @@ def review_set_status(
         .first()
     )
     errors = state.latest_revision.error_count if state else 0
-    if to_status == workflow.READY and errors and not note.strip():
+    if state and to_status == workflow.READY and errors and not note.strip():
         raise ReviewError(
             ngettext(
                 "Revision %(number)s has %(count)s open error finding: give the "
@@ -426,6 +426,7 @@ def review_assign(*, proposal: Proposal, user, to=None, expected_handler=UNCHECK
         and previous.pk != user.pk
     )
     if taking_over and expected_handler is not UNCHECKED:
+        assert previous is not None  # one takes over from somebody
         expected_pk = getattr(expected_handler, "pk", expected_handler)
         if expected_pk != previous.pk:
             raise HandledByColleague(previous)
@@ -467,6 +468,7 @@ def staff_conflict_declare(*, user, organisation: str) -> StaffConflict:
     if not key:
         raise ReviewError(_("Name the organisation, or give its VAT number."))
     limit = StaffConflict._meta.get_field("organisation").max_length
+    assert limit is not None  # a CharField
     if len(organisation) > limit:
         raise ReviewError(
             _("Keep the name under %(limit)s characters.") % {"limit": limit}

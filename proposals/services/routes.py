@@ -48,7 +48,7 @@ def proposal_create_on_route(
     proposal = proposal_create(
         owner=owner, title=title, call_family=route.family, system=system
     )
-    changes = {
+    changes: dict[str, object] = {
         "organisation_kind": organisation_kind,
         "organisation_country": country,
         "hpc_experience": experience,

@@ -2,6 +2,7 @@
 forget) a row removed in another tab that this person had edited."""
 
 from dataclasses import dataclass
+from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.utils.translation import ngettext
@@ -20,7 +21,9 @@ from proposals.models import (
 from .revisions import _bump, canonical, storable
 from .stamps import fields_stamp, row_stamp_key, row_stamps_forget
 
-ROW_MODELS = {
+# The model of each table's rows. Code reading a row by its kind uses that kind's
+# fields, which a type checker cannot follow from the kind: to it a row is Any.
+ROW_MODELS: dict[str, type[Any]] = {
     "codes": CodeEntry,
     "measurements": ScalingMeasurement,
     "jobs": JobType,

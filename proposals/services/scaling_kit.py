@@ -13,6 +13,7 @@ def scaling_kit_record(*, proposal: Proposal, user, kit: Kit) -> ScalingKit | No
     without runs); keeps the newest ``ScalingKit.KEEP``."""
     if not kit.jobs:
         return None
+    assert kit.system is not None  # a kit with runs has a system
     record = ScalingKit.objects.create(
         proposal=proposal,
         created_by=user,

@@ -155,15 +155,17 @@ def invitation_problem(invitation: Invitation | None, user) -> str:
 def invitation_accept(*, invitation: Invitation, user) -> Membership:
     """``user`` joins the team with the role of ``invitation`` (found by its
     link's token, or among those waiting for the user's confirmed address)."""
-    invitation = (
+    locked = (
         Invitation.objects.select_for_update()
         .select_related("proposal")
         .filter(pk=invitation.pk)
         .first()
     )
-    problem = invitation_problem(invitation, user)
+    problem = invitation_problem(locked, user)
     if problem:
         raise TeamError(problem)
+    assert locked is not None  # invitation_problem refuses a missing one
+    invitation = locked
     proposal = _lock(invitation.proposal)
     if selectors.team_role(user=user, proposal=proposal) is not None:
         raise TeamError(_("You are already on this proposal's team."))
@@ -240,13 +242,14 @@ def ownership_transfer(*, proposal: Proposal, to: Membership, by) -> None:
     proposal = _lock(proposal)
     if by is not None:
         _require(by, proposal)
-    to = (
+    member = (
         Membership.objects.select_related("user")
         .filter(pk=to.pk, proposal=proposal)
         .first()
     )
-    if to is None:
+    if member is None:
         raise TeamError(_("That person is no longer on the team."))
+    to = member
     previous = proposal.owner
     now = timezone.now()
     to.delete()

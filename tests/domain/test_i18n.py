@@ -14,7 +14,7 @@ from proposals.domain.i18n import Labels, Translated, english, join_and, join_or
 class Thing:
     slug: str
     title: str = Translated()
-    note: str = Translated("")
+    note: str = Translated(default="")
 
 
 @pytest.fixture

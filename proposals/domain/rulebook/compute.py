@@ -55,6 +55,8 @@ def plan_vs_estimate(ctx: Context) -> Iterator[Hit]:
     est = estimate(ctx.proposal, ctx.cluster, ctx.plan)
     if est is None or est.factor is None or est.factor <= PLAN_FACTOR:
         return
+    ratio = est.ratio
+    assert ratio is not None  # the factor is made from it
     basis = "; ".join(
         _("{code}: {formula} = {hours} GPU-hours").format(
             code=e.name or _("code {number}").format(number=e.code + 1),
@@ -72,7 +74,7 @@ def plan_vs_estimate(ctx: Context) -> Iterator[Hit]:
             "(repeated runs, ablations, a lower MFU) or correct the plan or the "
             "model figures."
         )
-        if est.ratio > 1
+        if ratio > 1
         else _(
             "The job plan's {rows} total {plan} GPU-hours, a factor {factor} below "
             "the {estimate} GPU-hours estimated on {system} at {peak} TFLOP/s per "
@@ -116,6 +118,7 @@ def mfu_cross_check(ctx: Context) -> Iterator[Hit]:
     GPU's) and says which, if either, reconciles them."""
     readings = mfu.check(ctx.proposal, ctx.catalogue, ctx.cluster, ctx.gpu_models)
     for r in mfu.disagreements(readings):
+        assert r.stated_pct is not None  # only a stated MFU disagrees
         k = mfu.FLOPS_PER_TOKEN[r.use]
         tflops = k * r.parameters * r.tokens_per_s / 1e12
         stated = mfu.READING_WORDS[r.stated_reading]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from typing import TypeGuard
 
 from ..findings import ERROR, INFO, WARNING, Context, Hit, rule
 from ..i18n import gettext as _
@@ -70,7 +71,7 @@ def requires(ctx: Context, evidence: str) -> bool:
     return ctx.mode is not None and bool(getattr(ctx.mode, evidence))
 
 
-def extrapolating(mode: ModeTerms | None) -> bool:
+def extrapolating(mode: ModeTerms | None) -> TypeGuard[ModeTerms]:
     """A mode that wants scaling data and accepts projections beyond it."""
     return bool(mode and mode.scaling_data_required and mode.extrapolation_allowed)
 
@@ -252,7 +253,11 @@ def scal_large_scale_extrapolation(ctx: Context) -> Iterator[Hit]:
     the target GPU count is above the largest measured count."""
     points = ctx.analysis.points
     mode = ctx.mode
-    if not requires(ctx, "scaling_data_required") or mode.extrapolation_allowed:
+    if (
+        mode is None  # requires() is False without a mode
+        or not requires(ctx, "scaling_data_required")
+        or mode.extrapolation_allowed
+    ):
         return
     if not points or not ctx.target_gpus:
         return
@@ -328,7 +333,11 @@ def scal_mfu(ctx: Context) -> Iterator[Hit]:
     size (Large Scale): no measurement gives MFU or communication overhead."""
     scal = ctx.proposal.scalability
     mode = ctx.mode
-    if not requires(ctx, "scaling_data_required") or mode.extrapolation_allowed:
+    if (
+        mode is None  # requires() is False without a mode
+        or not requires(ctx, "scaling_data_required")
+        or mode.extrapolation_allowed
+    ):
         return
     if scal.workload == "many_small_jobs":
         return

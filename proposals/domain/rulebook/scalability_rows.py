@@ -60,10 +60,13 @@ def scal_walltime(ctx: Context) -> Iterator[Hit]:
     (partitions without a recorded limit are not judged)."""
     for row in ctx.plan.rows:
         if row.walltime_ok is False:
+            # A walltime verdict needs the system and the job's nodes (jobplan).
+            cluster, nodes = ctx.cluster, row.nodes
+            assert cluster is not None and nodes is not None
             limit = max(
                 p.max_walltime_hours
-                for p in ctx.cluster.partitions
-                if (p.max_nodes is None or row.nodes <= p.max_nodes)
+                for p in cluster.partitions
+                if (p.max_nodes is None or nodes <= p.max_nodes)
                 and p.max_walltime_hours is not None
             )
             yield Hit(
@@ -75,7 +78,7 @@ def scal_walltime(ctx: Context) -> Iterator[Hit]:
                     hours=num(row.hours),
                     limit=num(limit),
                     nodes=num(row.nodes),
-                    system=ctx.cluster.name,
+                    system=cluster.name,
                 ),
             )
 

@@ -249,7 +249,12 @@ def sel_partition_size(ctx: Context) -> Iterator[Hit]:
     """A job type needs more nodes than any partition of the target system allows."""
     for row in ctx.plan.rows:
         if row.fits_partition is False:
-            largest = max(p.max_nodes for p in ctx.cluster.partitions)
+            # Fits no partition: the system is known and each partition has a limit.
+            cluster = ctx.cluster
+            assert cluster is not None
+            largest = max(
+                p.max_nodes for p in cluster.partitions if p.max_nodes is not None
+            )
             yield Hit(
                 f"scalability.jobs[{row.index}].gpus",
                 _(
@@ -259,6 +264,6 @@ def sel_partition_size(ctx: Context) -> Iterator[Hit]:
                     gpus=num(row.gpus),
                     nodes=num(row.nodes),
                     largest=num(largest),
-                    system=ctx.cluster.name,
+                    system=cluster.name,
                 ),
             )

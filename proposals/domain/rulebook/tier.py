@@ -84,6 +84,7 @@ def tier_implied(ctx: Context) -> Iterator[Hit]:
             ).format(bounds=bounds(ctx)),
         )
         return
+    assert ctx.mode is not None  # a tier comes with its terms
     yield Hit(
         "selection.total_gpu_hours",
         _("{hours} GPU-hours is a {tier} request: {what}.").format(
@@ -160,7 +161,9 @@ def tier_multi_node_without_data(ctx: Context) -> Iterator[Hit]:
         return
     if ctx.mode is None or not ctx.mode.scaling_data_required:
         return
-    per_node = ctx.cluster.gpus_per_node
+    cluster = ctx.cluster
+    assert cluster is not None  # multi_node: above one node of the target system
+    per_node = cluster.gpus_per_node
     field = "selection.max_gpus_per_job"
     if (ctx.proposal.selection.max_gpus_per_job or 0) <= per_node:
         row = next(r for r in ctx.plan.rows if r.gpus > per_node)
@@ -171,7 +174,7 @@ def tier_multi_node_without_data(ctx: Context) -> Iterator[Hit]:
             "Runs above one node ({per_node} GPUs on {system}) need scaling "
             "measurements at two or more GPU counts; add them, keep jobs to one node, "
             "or request Playground to measure first."
-        ).format(per_node=num(per_node), system=ctx.cluster.name),
+        ).format(per_node=num(per_node), system=cluster.name),
     )
 
 

@@ -199,6 +199,7 @@ def measurement_row(
     )
     if problem or why:
         return None, problem or why
+    assert gpus is not None  # _bounded gives a number or a problem
     row = {
         "gpus": int(gpus),
         "throughput": throughput,
@@ -214,15 +215,17 @@ def measurement_row(
 
 def job_row(job: Job) -> tuple[dict | None, str]:
     """The values of a job-plan row, or ``None`` and why it cannot be one."""
-    values = {}
+    values: dict[str, Decimal] = {}
     for name, value, what in (
         ("gpus", job.gpus, gettext("GPUs")),
         ("hours", job.hours, gettext("hours")),
         ("count", job.count, gettext("count")),
     ):
-        values[name], problem = _bounded(f"jobs.{name}", value, what)
+        number, problem = _bounded(f"jobs.{name}", value, what)
         if problem:
             return None, problem
+        assert number is not None  # _bounded gives a number or a problem
+        values[name] = number
     return {
         "title": job.title,
         "gpus": int(values["gpus"]),

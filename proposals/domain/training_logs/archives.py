@@ -57,7 +57,8 @@ def _entries(name: str, data: bytes):
                         yield info.filename, handle.read
         return
     with tarfile.open(fileobj=io.BytesIO(data), mode="r:*") as archive:
-        for info in archive:
-            if info.isfile():
-                handle = archive.extractfile(info)
-                yield info.name, handle.read
+        for member in archive:
+            if member.isfile():
+                extracted = archive.extractfile(member)
+                assert extracted is not None  # None only for what is not a file
+                yield member.name, extracted.read

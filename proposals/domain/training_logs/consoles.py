@@ -175,13 +175,13 @@ class _MaxText(_Reader):
             elif "Config param" in line:
                 match = _MT_CONFIG.search(line)
                 value = _float(match.group(2)) if match else None
-                if value and value > 0 and match.group(1) not in self.config:
+                if match and value and value > 0 and match.group(1) not in self.config:
                     self.config[match.group(1)] = (value, number)
             return
         self.seen = True
         step = _MT_STEP.search(line)
         seconds = _float(step.group(2)) if step else None
-        if seconds is None or seconds <= 0:
+        if step is None or seconds is None or seconds <= 0:
             self.unread.add(number)
             return
         tokens = _MT_TOKENS.search(line, step.end())

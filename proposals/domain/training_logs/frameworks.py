@@ -57,7 +57,7 @@ class _Megatron(_Reader):
                 and match.start()
                 and _MEGATRON_NAME.match(line[match.start() - 1 :: -1])
             )
-            if name and name.group(1)[::-1] not in self.args:
+            if match and name and name.group(1)[::-1] not in self.args:
                 self.args[name.group(1)[::-1]] = (match.group(1), number)
             return
         if "elapsed time per iteration" not in line:
@@ -104,12 +104,8 @@ class _Megatron(_Reader):
     def _measure(self, args: dict, series: _Series, file: str, gpus) -> Measurement:
         notes: list[str] = []
         stated = None
-        if self._arg_int("world_size", args):
-            stated = (
-                self._arg_int("world_size", args),
-                args["world_size"][1],
-                "world_size",
-            )
+        if world_size := self._arg_int("world_size", args):
+            stated = (world_size, args["world_size"][1], "world_size")
         count, gpus_from, gpu_lines = self._gpus(stated, gpus, notes)
         samples, lines, warmup = series.steady()
         seq = self._arg_int("seq_length", args)
@@ -123,7 +119,7 @@ class _Megatron(_Reader):
                 f"time per iteration = {_fmt(batch or 0)} × {seq} / "
                 f"{_fmt(ms or 0)} ms ≈ {_fmt(throughput)} tokens/s"
             )
-            extra = (args["seq_length"][1],)
+            extra: tuple[int, ...] = (args["seq_length"][1],)
         else:
             throughput, unit = samples, SAMPLES
             formula = (
@@ -188,8 +184,9 @@ class _Torchtitan(_Reader):
         if "device mesh" in line:
             match = _TITAN_MESH.search(line)
             if match and self.mesh is None:
-                sizes = [_positive_int(s) for s in match.group(2).split(",")]
-                if sizes and all(sizes):
+                read = [_positive_int(s) for s in match.group(2).split(",")]
+                sizes = [size for size in read if size]
+                if read and len(sizes) == len(read):  # every size read
                     product = 1
                     for size in sizes:
                         product *= size
@@ -213,7 +210,7 @@ class _Torchtitan(_Reader):
         step = _TITAN_STEP.search(line)
         match = _TITAN_TPS.search(line, step.end()) if step else None
         value = _float(match.group(2)) if match else None
-        if value is None or value <= 0:
+        if match is None or value is None or value <= 0:
             self.unread.add(number)
             return
         self.key = match.group(1)
@@ -328,8 +325,8 @@ class _DeepSpeed(_Reader):
         notes: list[str] = []
         stated = self.world
         world = self.config.get("world_size")
-        if world and _positive_int(world[0]):
-            stated = (_positive_int(world[0]), world[1], "world_size")
+        if world and (size := _positive_int(world[0])):
+            stated = (size, world[1], "world_size")
             if self.world and self.world[0] != stated[0]:
                 # With pipeline, tensor or sequence parallelism (an ``mpu``) the
                 # configuration's world_size counts data-parallel ranks only.

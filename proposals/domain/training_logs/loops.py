@@ -163,7 +163,7 @@ class _HuggingFace(_Reader):
                         f"{device[0]} × accumulation steps {accumulation[0]})"
                     )
             count, gpus_from, gpu_lines = self._gpus(stated, gpus, notes)
-            if derived and count == stated[0]:
+            if derived and stated and count == stated[0]:
                 gpus_from = f"{count} = {derived} (lines {device[1]}–{total[1]})"
                 gpu_lines = tuple(sorted({device[1], total[1], accumulation[1]}))
             runtime = run.get("runtime", "")
@@ -252,7 +252,7 @@ def _stated_world(number: int, line: str, lower: str) -> tuple[int, int, str] | 
     if any(word in lower for word in _WORLD_WORDS):
         match = _PLAIN_WORLD.search(line)
         size = _positive_int(match.group(2)) if match else None
-        if size:
+        if size and match:
             return size, number, match.group(1)
     return None
 

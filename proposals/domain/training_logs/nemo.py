@@ -73,9 +73,9 @@ class _NeMo(_Reader):
             ):
                 match = _NEMO_CONFIG.match(line)
                 if match and match.group(1) not in self.config:
-                    value = _positive_int(match.group(2))
-                    if value:
-                        self.config[match.group(1)] = (value, number)
+                    setting = _positive_int(match.group(2))
+                    if setting:
+                        self.config[match.group(1)] = (setting, number)
             if self.world is None:
                 self.world = _world(number, line, lower)
             return

@@ -261,7 +261,7 @@ class _Bar(_Reader):
         count, gpus_from, gpu_lines = self._gpus(stated, gpus, notes)
         throughput, unit = rate, STEPS
         if self.accelerate and total and total[0]:
-            per_update = total[0]
+            per_update: float = total[0]
             said = f"total train batch size {total[0]} (line {total[1]})"
             bar_total = run["total"]
             if optimization and optimization[0] and bar_total:
