@@ -128,6 +128,7 @@ OLD_CODE_LOOP = """{% for entry in forms.tables.codes %}{% with f=entry.form row
     </div>
     {% wizard_field f.references %}
     {% wizard_field f.description %}
+    {% wizard_field f.launch_command %}
     <details class="compute-inputs"{% if row.model_parameters %} open{% endif %}>
       <summary class="small">Compute estimate from the model (optional): parameters, tokens, MFU</summary>
       <div class="row mt-2">
