@@ -13,18 +13,18 @@ from __future__ import annotations
 
 import re
 
-from .lines import _cited, _Reader
-from .loops import _HF_FIELD, _stated_world
+from .lines import Reader, cited
+from .loops import HF_FIELD, stated_world
 from .results import (
-    _NUMBER,
     EXCERPT_CHARS,
+    NUMBER,
     SAMPLES,
     STEPS,
     Measurement,
     Source,
-    _fmt,
-    _positive_int,
-    _word,
+    figure,
+    positive_int,
+    whole_word,
 )
 
 # ------------------------------------------------------------------ tqdm updates
@@ -77,27 +77,31 @@ def _bar_update(line: str) -> tuple[str, int, int | None, int, str] | None:
 
 
 # Lightning: "All distributed processes registered. Starting with 16 processes".
-_LIGHTNING_PROCESSES = re.compile(_word("Starting with") + r"\s++(\d++)\s++processes")
+_LIGHTNING_PROCESSES = re.compile(
+    whole_word("Starting with") + r"\s++(\d++)\s++processes"
+)
 
 
-def _world(number: int, line: str, lower: str) -> tuple[int, int, str] | None:
+def bar_world(number: int, line: str, lower: str) -> tuple[int, int, str] | None:
     if "starting with" in lower:
         match = _LIGHTNING_PROCESSES.search(line)
-        size = _positive_int(match.group(1)) if match else None
+        size = positive_int(match.group(1)) if match else None
         if size:
             return size, number, "Lightning's count of processes"
-    return _stated_world(number, line, lower)
+    return stated_world(number, line, lower)
 
 
 # ------------------------------------------------------- Lightning and Accelerate
 
 # The tqdm rate as printed: "5.00it/s", "2.50s/it" (a Lightning bar pads them).
-_BAR_RATE = re.compile(r"^\s*+(" + _NUMBER + r")\s*+(it/s|s/it)\s*+$")
-_OPTIMIZATION_STEPS = re.compile(_word("Total optimization steps") + r"\s*+=\s*+(\d++)")
-_NUM_PROCESSES = re.compile(_word("Num processes:") + r"\s*+(\d++)\s*+$")
+_BAR_RATE = re.compile(r"^\s*+(" + NUMBER + r")\s*+(it/s|s/it)\s*+$")
+_OPTIMIZATION_STEPS = re.compile(
+    whole_word("Total optimization steps") + r"\s*+=\s*+(\d++)"
+)
+_NUM_PROCESSES = re.compile(whole_word("Num processes:") + r"\s*+(\d++)\s*+$")
 
 
-class _Bar(_Reader):
+class ProgressBar(Reader):
     """A tqdm training bar: Lightning's (one bar per epoch, steps of one batch on
     each process), or an Accelerate script's (after a "Running training" block,
     one update per optimizer step)."""
@@ -139,27 +143,27 @@ class _Bar(_Reader):
             or "Accumulation steps" in line
             or "optimization steps" in line
         ):
-            match = _HF_FIELD.search(line)
+            match = HF_FIELD.search(line)
             if match:
                 self.fields.setdefault(
                     match.group(1).split(" (")[0],
-                    (_positive_int(match.group(2)), number),
+                    (positive_int(match.group(2)), number),
                 )
             steps = _OPTIMIZATION_STEPS.search(line)
             if steps:
                 self.fields.setdefault(
-                    "Total optimization steps", (_positive_int(steps.group(1)), number)
+                    "Total optimization steps", (positive_int(steps.group(1)), number)
                 )
             return
         if "num processes:" in lower:
             match = _NUM_PROCESSES.search(line)
-            size = _positive_int(match.group(1)) if match else None
+            size = positive_int(match.group(1)) if match else None
             if size and self.processes is None:
                 self.processes = (size, number)
             return
         if "%|" not in line and "it [" not in line:
             if self.world is None:
-                self.world = _world(number, line, lower)
+                self.world = bar_world(number, line, lower)
             return
         if "train_step_timing" in line:
             return  # NeMo's bar: its step timings say more
@@ -213,7 +217,7 @@ class _Bar(_Reader):
         (n1, t1, line1), (n2, t2, line2) = run["first"], run["last"]
         formula = (
             f"the bar went from step {n1} to {n2} in {_clock(t1)} → {_clock(t2)}: "
-            f"{n2 - n1} / {t2 - t1} s = {_fmt(rate)} steps/s"
+            f"{n2 - n1} / {t2 - t1} s = {figure(rate)} steps/s"
         )
         if len(rates) > 1:
             formula = (
@@ -223,7 +227,7 @@ class _Bar(_Reader):
         if t2 - t1 < 60:
             left_out.append(
                 f"the bar shows whole seconds: over {t2 - t1} s the rate is known "
-                f"to ±{_fmt(100 / (t2 - t1))} %"
+                f"to ±{figure(100 / (t2 - t1))} %"
             )
         lines = tuple(sorted({line1, line2}))
         stated = self.world
@@ -288,7 +292,7 @@ class _Bar(_Reader):
                     "example scripts update it (once per accelerator.sync_gradients)"
                 )
             throughput, unit = rate * per_update, SAMPLES
-            formula += f" × {said} ≈ {_fmt(throughput)} samples/s"
+            formula += f" × {said} ≈ {figure(throughput)} samples/s"
             lines = tuple(sorted({*lines, total[1]}))
         else:
             notes.append(
@@ -306,7 +310,7 @@ class _Bar(_Reader):
                 gpus_from=gpus_from,
                 source=Source(
                     file=file,
-                    lines=_cited(gpu_lines, lines),
+                    lines=cited(gpu_lines, lines),
                     formula=formula,
                     excerpt=tuple(self.excerpt),
                     left_out=(*left_out, *notes),
