@@ -46,7 +46,7 @@ from proposals.review_forms import (
 )
 from proposals.review_page import review_sections, sidebar
 from proposals.views import proposal_revision, staff_proposal
-from proposals.views.accounts import _preferences, number_format
+from proposals.views.accounts import number_format, request_preferences
 from proposals.views.queue_tools import queue_tools
 from proposals.views.review import (
     add_comment,
@@ -119,7 +119,7 @@ def landing(request):
 def _queue(request):
     """The filter form, the reader's clock and the filtered queue."""
     form = QueueFilterForm(request.GET or None)
-    clock = selectors.staff_clock(preferences=_preferences(request))
+    clock = selectors.staff_clock(preferences=request_preferences(request))
     queue = selectors.review_queue(**form.filters(), user=request.user, clock=clock)
     return form, clock, queue
 

@@ -47,7 +47,7 @@ from proposals.services.training_logs import (
 from proposals.table_rows import rows_of
 from proposals.views import member_proposal, wizard
 from proposals.views.accounts import number_format
-from proposals.views.paste import STEP, _back_to_step, _save_step_first
+from proposals.views.paste import STEP, back_to_step, save_step_first
 from proposals.wizard import shown_rows
 
 READ_KEY = "log_reading"  # proposal pk -> the id of the last preview's LogReading
@@ -245,7 +245,7 @@ def read_logs(request, pk):
     last = None
     adding = request.method == "POST" and request.POST.get("logs_add")
     if request.method == "POST":
-        _save_step_first(request, proposal)
+        save_step_first(request, proposal)
         proposal = member_proposal(request, pk, may=Capability.EDIT)
         # "Add" adds what the preview shows (the files a page keeps chosen are not
         # read again); a preview sends the files to the worker.
@@ -271,7 +271,7 @@ def read_logs(request, pk):
             _store(request, ADDED_KEY, proposal.pk, added)
             _store(request, READ_KEY, proposal.pk, None)
             messages.success(request, _added_message(added, context))
-            return _back_to_step(request, proposal, "measurements")
+            return back_to_step(request, proposal, "measurements")
     template = "proposals/_logs_preview.html" if request.htmx else "proposals/logs.html"
     return TemplateResponse(request, template, context)
 
@@ -360,7 +360,7 @@ def _undo_question(request, proposal, error: PastedRowsChanged):
 def undo_logs(request, pk):
     """Remove exactly the rows of the last "Add" from logs."""
     proposal = member_proposal(request, pk, may=Capability.EDIT)
-    bases = _save_step_first(request, proposal)
+    bases = save_step_first(request, proposal)
     proposal = member_proposal(request, pk, may=Capability.EDIT)
     added = last_added(request, proposal.pk)
     # Rows read from the logs and changed since this page showed them (in another
@@ -389,4 +389,4 @@ def undo_logs(request, pk):
         )
     else:
         messages.info(request, _("Nothing to undo from the logs."))
-    return _back_to_step(request, proposal, "measurements")
+    return back_to_step(request, proposal, "measurements")
