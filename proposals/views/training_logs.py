@@ -182,43 +182,52 @@ def _preview(request, proposal, last: LogReading | None) -> dict:
         if row is not None and code is not None:
             row["code"] = code
         context["measurements"].append(
-            {
-                "file": measurement.source.file,
-                "format": measurement.format,
-                "gpus": measurement.gpus,
-                "throughput": (format_number(row["throughput"], fmt) if row else ""),
-                "per_gpu": (
-                    format_number(round(measurement.per_gpu, 1), fmt)
-                    if measurement.per_gpu is not None
-                    else ""
-                ),
-                "unit": measurement.unit,
-                "mfu": measurement.mfu_pct,
-                "tflops": measurement.tflops_per_gpu,
-                "source": measurement.source.summary(),
-                "problem": problem,
-            }
+            _shown_measurement(measurement, row, problem, fmt)
         )
         if row is not None:
             context["measurement_rows"].append(row)
     for data in reading["jobs"]:
         job = training_logs.counted_in_gcds(training_logs.unpack(data), gcds, system)
         row, problem = training_logs.job_row(job)
-        context["jobs"].append(
-            {
-                "file": job.source.file,
-                "title": job.title,
-                "gpus": job.gpus,
-                "hours": format_number(job.hours, fmt),
-                "count": job.count,
-                "source": job.source.summary(),
-                "problem": problem,
-            }
-        )
+        context["jobs"].append(_shown_job(job, problem, fmt))
         if row is not None:
             context["job_rows"].append(row)
     context["ready"] = bool(context["measurement_rows"] or context["job_rows"])
     return context
+
+
+def _shown_measurement(measurement, row: dict | None, problem, fmt) -> dict:
+    """A measurement as the preview's table shows it (``row``: as it would be
+    stored, ``None`` when refused for ``problem``)."""
+    return {
+        "file": measurement.source.file,
+        "format": measurement.format,
+        "gpus": measurement.gpus,
+        "throughput": (format_number(row["throughput"], fmt) if row else ""),
+        "per_gpu": (
+            format_number(round(measurement.per_gpu, 1), fmt)
+            if measurement.per_gpu is not None
+            else ""
+        ),
+        "unit": measurement.unit,
+        "mfu": measurement.mfu_pct,
+        "tflops": measurement.tflops_per_gpu,
+        "source": measurement.source.summary(),
+        "problem": problem,
+    }
+
+
+def _shown_job(job, problem, fmt) -> dict:
+    """A job as the preview's table shows it."""
+    return {
+        "file": job.source.file,
+        "title": job.title,
+        "gpus": job.gpus,
+        "hours": format_number(job.hours, fmt),
+        "count": job.count,
+        "source": job.source.summary(),
+        "problem": problem,
+    }
 
 
 def _poll_url(request, proposal, last: LogReading | None) -> str:
