@@ -203,6 +203,78 @@ class ProgressBar(Reader):
     def has_data(self) -> bool:
         return bool(self._rates())
 
+    def _stated_world(self, notes: list[str]):
+        """The number of processes as stated (``Num processes``, else the world
+        the log states), else as the Trainer's batch sizes imply; a batch-size
+        world that differs from a stated one is noted."""
+        stated = self.world
+        if self.processes:
+            stated = (self.processes[0], self.processes[1], "Num processes")
+        fields = self.fields
+        total = fields.get("Total train batch size")
+        device = fields.get("Instantaneous batch size per device")
+        accumulation = fields.get("Gradient Accumulation steps")
+        derived = None
+        if (
+            total
+            and device
+            and accumulation
+            and total[0]
+            and device[0]
+            and accumulation[0]
+        ):
+            processes, remainder = divmod(total[0], device[0] * accumulation[0])
+            if processes and not remainder:
+                derived = (
+                    processes,
+                    total[1],
+                    f"total train batch size {total[0]} / (batch size per device "
+                    f"{device[0]} × accumulation steps {accumulation[0]})",
+                )
+        if stated is None and derived:
+            stated = derived
+        elif stated and derived and derived[0] != stated[0]:
+            notes.append(
+                f"{derived[2]} = {derived[0]} (line {derived[1]}) differs from "
+                f"{stated[2]} = {stated[0]}"
+            )
+        return stated
+
+    def _per_update(self, run: dict, notes: list[str]) -> tuple[float, str]:
+        """Samples per bar step and how that was read: the total train batch size,
+        divided by the accumulation steps when the bar counts batches."""
+        fields = self.fields
+        total = fields.get("Total train batch size")
+        accumulation = fields.get("Gradient Accumulation steps")
+        optimization = fields.get("Total optimization steps")
+        per_update = total[0]
+        said = f"total train batch size {total[0]} (line {total[1]})"
+        bar_total = run["total"]
+        if optimization and optimization[0] and bar_total:
+            if (
+                accumulation
+                and accumulation[0]
+                and accumulation[0] > 1
+                and bar_total == optimization[0] * accumulation[0]
+            ):
+                per_update = total[0] / accumulation[0]
+                said = (
+                    f"the bar counts batches ({bar_total} = {optimization[0]} "
+                    f"optimization steps × {accumulation[0]} accumulation steps): "
+                    f"{total[0]} / {accumulation[0]} samples each"
+                )
+            elif bar_total == optimization[0]:
+                said += (
+                    f"; the bar counts optimization steps ({bar_total}, "
+                    f"line {optimization[1]})"
+                )
+        else:
+            notes.append(
+                "the bar is taken to count optimization steps, as Accelerate's "
+                "example scripts update it (once per accelerator.sync_gradients)"
+            )
+        return per_update, said
+
     def measurements(self, file, gpus):
         rates = self._rates()
         if not rates:
@@ -230,67 +302,12 @@ class ProgressBar(Reader):
                 f"to ±{figure(100 / (t2 - t1))} %"
             )
         lines = tuple(sorted({line1, line2}))
-        stated = self.world
-        if self.processes:
-            stated = (self.processes[0], self.processes[1], "Num processes")
-        fields = self.fields
-        total = fields.get("Total train batch size")
-        device = fields.get("Instantaneous batch size per device")
-        accumulation = fields.get("Gradient Accumulation steps")
-        optimization = fields.get("Total optimization steps")
-        derived = None
-        if (
-            total
-            and device
-            and accumulation
-            and total[0]
-            and device[0]
-            and accumulation[0]
-        ):
-            processes, remainder = divmod(total[0], device[0] * accumulation[0])
-            if processes and not remainder:
-                derived = (
-                    processes,
-                    total[1],
-                    f"total train batch size {total[0]} / (batch size per device "
-                    f"{device[0]} × accumulation steps {accumulation[0]})",
-                )
-        if stated is None and derived:
-            stated = derived
-        elif stated and derived and derived[0] != stated[0]:
-            notes.append(
-                f"{derived[2]} = {derived[0]} (line {derived[1]}) differs from "
-                f"{stated[2]} = {stated[0]}"
-            )
+        stated = self._stated_world(notes)
+        total = self.fields.get("Total train batch size")
         count, gpus_from, gpu_lines = self._gpus(stated, gpus, notes)
         throughput, unit = rate, STEPS
         if self.accelerate and total and total[0]:
-            per_update = total[0]
-            said = f"total train batch size {total[0]} (line {total[1]})"
-            bar_total = run["total"]
-            if optimization and optimization[0] and bar_total:
-                if (
-                    accumulation
-                    and accumulation[0]
-                    and accumulation[0] > 1
-                    and bar_total == optimization[0] * accumulation[0]
-                ):
-                    per_update = total[0] / accumulation[0]
-                    said = (
-                        f"the bar counts batches ({bar_total} = {optimization[0]} "
-                        f"optimization steps × {accumulation[0]} accumulation steps): "
-                        f"{total[0]} / {accumulation[0]} samples each"
-                    )
-                elif bar_total == optimization[0]:
-                    said += (
-                        f"; the bar counts optimization steps ({bar_total}, "
-                        f"line {optimization[1]})"
-                    )
-            else:
-                notes.append(
-                    "the bar is taken to count optimization steps, as Accelerate's "
-                    "example scripts update it (once per accelerator.sync_gradients)"
-                )
+            per_update, said = self._per_update(run, notes)
             throughput, unit = rate * per_update, SAMPLES
             formula += f" × {said} ≈ {figure(throughput)} samples/s"
             lines = tuple(sorted({*lines, total[1]}))
