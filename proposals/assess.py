@@ -339,7 +339,26 @@ def document_rows(
     unknown system) raises ``domain.FormatError`` with every problem and its JSON
     path; this is the one check that every way in (upload, command line) runs."""
     problems: list[tuple[str, str]] = []
-    sel, scal = source.selection, source.scalability
+    values = _proposal_values(source, systems, problems)
+    _check(
+        Proposal(**values),
+        lambda name: FIELD_PATHS.get(name, name),
+        problems,
+        exclude=("owner", "system"),
+    )
+    rows = _table_rows(source, values)
+    _check_rows(rows, problems)
+    if problems:
+        raise domain.FormatError(problems)
+    return rows
+
+
+def _proposal_values(
+    source: domain.Proposal, systems: Mapping[str, int | None], problems: list
+) -> dict:
+    """The proposal's own field values (its system as a cluster id; an unknown
+    system is added to ``problems``)."""
+    sel = source.selection
     system_id = None
     if sel.system:
         system_id = systems.get(sel.system)
@@ -351,13 +370,13 @@ def document_rows(
             value = _path_value(source, path)
             values[name] = _decimal(value) if isinstance(value, float) else value
     values["optimisation_narrative"] = source.optimisation_narrative
-    _check(
-        Proposal(**values),
-        lambda name: FIELD_PATHS.get(name, name),
-        problems,
-        exclude=("owner", "system"),
-    )
-    rows = ImportRows(
+    return values
+
+
+def _table_rows(source: domain.Proposal, values: dict) -> ImportRows:
+    """The proposal's values and its tables' rows as unsaved model instances."""
+    scal = source.scalability
+    return ImportRows(
         values=values,
         codes=[
             CodeEntry(
@@ -404,6 +423,11 @@ def document_rows(
             for i, u in enumerate(scal.schedule)
         ],
     )
+
+
+def _check_rows(rows: ImportRows, problems: list) -> None:
+    """Each table row checked as the database would, its problems at its JSON
+    path."""
     for prefix, items in (
         ("codes", rows.codes),
         ("scalability.measurements", rows.measurements),
@@ -417,9 +441,6 @@ def document_rows(
                 problems,
                 exclude=("proposal", "code"),
             )
-    if problems:
-        raise domain.FormatError(problems)
-    return rows
 
 
 def calendar_for(proposal: Proposal, assessment: domain.Assessment):

@@ -150,10 +150,41 @@ def draw(data: dict, *, width: float = 5.6, height: float = 4.2) -> Figure:
     def whole(value, _position=None) -> str:
         return numbers.grouped(value, 0, fmt=fmt)
 
+    fig = _figure(data, target, width, height)
+    ax = fig.add_subplot()
+    eff_ax = ax.twinx()
+    all_gpus = _plot_series(ax, eff_ax, data["series"], target, words)
+    if target:
+        all_gpus.add(target)
+        _plot_projection(ax, eff_ax, band, words, fmt)
+        ax.axvline(
+            target,
+            color="#b00020",
+            linestyle="-.",
+            linewidth=1,
+            label=words["target"] % {"gpus": whole(target)},
+        )
+    _label_axes(ax, eff_ax, sorted(all_gpus), data, words, whole)
+    # One legend for both axes, below them (outside the data), two entries a row.
+    handles, labels = ax.get_legend_handles_labels()
+    eff_handles, eff_labels = eff_ax.get_legend_handles_labels()
+    fig.legend(
+        handles + eff_handles,
+        labels + eff_labels,
+        loc="lower center",
+        bbox_to_anchor=(0.5, 0.0),
+        ncols=2,
+        fontsize=7.5,
+        frameon=False,
+    )
+    return fig
+
+
+def _figure(data: dict, target, width: float, height: float) -> Figure:
+    """The figure at its fixed size (the page reserves its room before the image
+    arrives), its axes giving up what the legend's rows below them need."""
     entries = sum(2 if len(s["points"]) > 1 else 1 for s in data["series"]) + 1
     entries += 1 if target else 0
-    # The size is fixed (the page reserves its room before the image arrives); the
-    # axes give up what the legend's rows need.
     legend_height = 0.1 + LEGEND_ROW * math.ceil(entries / 2)
     total_height = height
     fig = Figure(figsize=(width, total_height))
@@ -163,10 +194,14 @@ def draw(data: dict, *, width: float = 5.6, height: float = 4.2) -> Figure:
         top=1 - MARGIN["top"] / total_height,
         bottom=(MARGIN["bottom"] + legend_height) / total_height,
     )
-    ax = fig.add_subplot()
-    eff_ax = ax.twinx()
+    return fig
+
+
+def _plot_series(ax, eff_ax, all_series: list, target, words: dict) -> set[float]:
+    """Each series' throughput (with its ideal linear line up to the target) and
+    efficiency (right axis); returns the GPU counts plotted."""
     all_gpus: set[float] = set()
-    for i, series in enumerate(data["series"]):
+    for i, series in enumerate(all_series):
         colour = COLOURS[i % len(COLOURS)]
         gpus = [p[0] for p in series["points"]]
         throughput = [p[1] for p in series["points"]]
@@ -188,45 +223,46 @@ def draw(data: dict, *, width: float = 5.6, height: float = 4.2) -> Figure:
             markersize=4,
             label=words["efficiency_legend"] if i == 0 else None,
         )
-    if target:
-        start = band["largest"]
-        all_gpus.add(target)
-        steps = 16
-        lo, hi = sorted((start, target))
-        xs = [lo * (hi / lo) ** (k / steps) for k in range(steps + 1)]
-        amdahl, log2_linear = _band_curves(band, xs)
-        low = [min(a, b) for a, b in zip(amdahl, log2_linear, strict=True)]
-        high = [max(a, b) for a, b in zip(amdahl, log2_linear, strict=True)]
-        scale = [band["base_throughput"] * x / band["base_gpus"] for x in xs]
-        ax.fill_between(
-            xs,
-            [s * e for s, e in zip(scale, low, strict=True)],
-            [s * e for s, e in zip(scale, high, strict=True)],
-            color=BAND_COLOUR,
-            alpha=0.5,
-            linewidth=0,
-            label=words["projection"]
-            % {
-                "low": numbers.percent(band["low"], fmt=fmt),
-                "high": numbers.percent(band["high"], fmt=fmt),
-            },
-        )
-        eff_ax.fill_between(
-            xs,
-            [v * 100 for v in low],
-            [v * 100 for v in high],
-            color=BAND_COLOUR,
-            alpha=0.25,
-            linewidth=0,
-        )
-        ax.axvline(
-            target,
-            color="#b00020",
-            linestyle="-.",
-            linewidth=1,
-            label=words["target"] % {"gpus": whole(target)},
-        )
-    ticks = sorted(all_gpus)
+    return all_gpus
+
+
+def _plot_projection(ax, eff_ax, band: dict, words: dict, fmt) -> None:
+    """The projection band between both fitted models, from the largest measured
+    GPU count to the target, as throughput and as efficiency."""
+    start, target = band["largest"], band["target"]
+    steps = 16
+    lo, hi = sorted((start, target))
+    xs = [lo * (hi / lo) ** (k / steps) for k in range(steps + 1)]
+    amdahl, log2_linear = _band_curves(band, xs)
+    low = [min(a, b) for a, b in zip(amdahl, log2_linear, strict=True)]
+    high = [max(a, b) for a, b in zip(amdahl, log2_linear, strict=True)]
+    scale = [band["base_throughput"] * x / band["base_gpus"] for x in xs]
+    ax.fill_between(
+        xs,
+        [s * e for s, e in zip(scale, low, strict=True)],
+        [s * e for s, e in zip(scale, high, strict=True)],
+        color=BAND_COLOUR,
+        alpha=0.5,
+        linewidth=0,
+        label=words["projection"]
+        % {
+            "low": numbers.percent(band["low"], fmt=fmt),
+            "high": numbers.percent(band["high"], fmt=fmt),
+        },
+    )
+    eff_ax.fill_between(
+        xs,
+        [v * 100 for v in low],
+        [v * 100 for v in high],
+        color=BAND_COLOUR,
+        alpha=0.25,
+        linewidth=0,
+    )
+
+
+def _label_axes(ax, eff_ax, ticks: list, data: dict, words: dict, whole) -> None:
+    """A log2 GPU axis ticked at the plotted counts, the throughput axis from
+    zero, the efficiency axis to 110 %, and their titles."""
     ax.set_xscale("log", base=2)
     ax.xaxis.set_major_locator(FixedLocator(ticks))
     ax.xaxis.set_minor_locator(NullLocator())
@@ -239,19 +275,6 @@ def draw(data: dict, *, width: float = 5.6, height: float = 4.2) -> Figure:
     eff_ax.set_ylabel(words["efficiency"], color="#555555")
     eff_ax.set_ylim(0, 110)
     ax.grid(True, which="major", linewidth=0.4, alpha=0.5)
-    # One legend for both axes, below them (outside the data), two entries a row.
-    handles, labels = ax.get_legend_handles_labels()
-    eff_handles, eff_labels = eff_ax.get_legend_handles_labels()
-    fig.legend(
-        handles + eff_handles,
-        labels + eff_labels,
-        loc="lower center",
-        bbox_to_anchor=(0.5, 0.0),
-        ncols=2,
-        fontsize=7.5,
-        frameon=False,
-    )
-    return fig
 
 
 def render(data: dict, fmt: str = "svg", dpi: int = 100) -> bytes:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import NamedTuple
 
 from .compare import Comparison, compare
 from .countries import Countries
@@ -367,6 +368,44 @@ def target_gpus(proposal: Proposal, plan: JobPlan) -> int | None:
     return largest if largest and largest > 0 else None
 
 
+class _Evidence(NamedTuple):
+    """What the measurements show for the tier: scaling data at two or more GPU
+    counts, high-throughput evidence, a representative job measured below the
+    jobs' size as (GPUs measured, GPUs per job), and whether the largest
+    measurement reaches the target GPU count."""
+
+    has_data: bool
+    high_throughput: bool
+    below: tuple[int, int] | None
+    covers_target: bool
+
+
+def _throughput_evidence(scal, analysis, target, family) -> _Evidence:
+    has_data = any(len(s.distinct_gpus) >= 2 for s in analysis.series)
+    largest_measured = max((p.gpus for p in analysis.points), default=0)
+    # High-throughput evidence is a representative job measured (at the jobs' size)
+    # with its runtime stability: a stability figure alone is no throughput data.
+    # One measured below the jobs' size is said as such (``representative_below``).
+    small_jobs = (
+        scal.workload == "many_small_jobs"
+        and scal.runtime_stability_pct is not None
+        and (target or 0) <= (family.small_job_max_gpus or 0)
+        and largest_measured > 0
+    )
+    high_throughput = small_jobs and largest_measured >= (target or 0)
+    below = (largest_measured, target) if small_jobs and not high_throughput else None
+    return _Evidence(
+        has_data, high_throughput, below, bool(target) and largest_measured >= target
+    )
+
+
+def _needs_several_nodes(selection, plan, cluster) -> bool:
+    """Whether some run (the declared largest job or a job row) needs more GPUs
+    than one node of the target system has."""
+    sizes = [selection.max_gpus_per_job or 0] + [row.gpus for row in plan.rows]
+    return cluster is not None and max(sizes) > cluster.gpus_per_node
+
+
 def assess(
     proposal: Proposal,
     catalogue: Catalogue,
@@ -391,35 +430,17 @@ def assess(
     analysis = analyse(scal.measurements)
     main_codes = tuple(i for i, c in enumerate(proposal.codes) if c.role == "main")
     projection = project(projection_series(analysis, main_codes), target, mode)
-    sizes = [selection.max_gpus_per_job or 0] + [row.gpus for row in plan.rows]
-    multi_node = cluster is not None and max(sizes) > cluster.gpus_per_node
-    has_data = any(len(s.distinct_gpus) >= 2 for s in analysis.series)
-    largest_measured = max((p.gpus for p in analysis.points), default=0)
-    # High-throughput evidence is a representative job measured (at the jobs' size)
-    # with its runtime stability: a stability figure alone is no throughput data.
-    # One measured below the jobs' size is said as such (``representative_below``).
-    small_jobs = (
-        scal.workload == "many_small_jobs"
-        and scal.runtime_stability_pct is not None
-        and (target or 0) <= (family.small_job_max_gpus or 0)
-        and largest_measured > 0
-    )
-    high_throughput = small_jobs and largest_measured >= (target or 0)
-    # Small jobs without a target are high throughput (any measurement reaches 0).
-    below = (
-        (largest_measured, target)
-        if small_jobs and not high_throughput and target is not None
-        else None
-    )
+    multi_node = _needs_several_nodes(selection, plan, cluster)
+    evidence = _throughput_evidence(scal, analysis, target, family)
     recommendation = recommend_tier(
         hours=hours,
         hpc_experience=proposal.experience.hpc_experience,
         stack_demonstrated=proposal.experience.stack_demonstrated_on_target,
         multi_node=multi_node,
-        has_scaling_data=has_data,
-        high_throughput_evidence=high_throughput,
-        covers_target=bool(target and largest_measured >= target),
-        representative_below=below,
+        has_scaling_data=evidence.has_data,
+        high_throughput_evidence=evidence.high_throughput,
+        covers_target=evidence.covers_target,
+        representative_below=evidence.below,
         family=family,
     )
     schedule = summarise(scal.schedule, hours, selection.duration_months)
@@ -438,9 +459,9 @@ def assess(
         schedule=schedule,
         target_gpus=target,
         multi_node=multi_node,
-        has_scaling_data=has_data,
-        high_throughput_evidence=high_throughput,
-        representative_below=below,
+        has_scaling_data=evidence.has_data,
+        high_throughput_evidence=evidence.high_throughput,
+        representative_below=evidence.below,
         countries=countries,
         gpu_models=gpu_models,
     )

@@ -151,39 +151,52 @@ def _judge(
         for s, e, _, _ in measured
         if s is not None
     ]
-    is_eff = claim.kind == "pct"
     if measured and not values:
         return None  # measured at the count, not at the baseline: no judgement
     if values:
-        for lo in claim.lo:
-            for hi in claim.hi:
-                if lo > hi:
-                    continue
-                for v in values:
-                    slack = EFFICIENCY_POINTS if is_eff else SPEEDUP_RELATIVE * v
-                    if _range_holds(lo, hi, bound, v, v, slack):
-                        return None
-        if is_eff and not all(0 < lo <= 100 for lo in claim.lo):
-            return None
-        if is_eff:
-            shown = " / ".join(percent_points(v, 0) for v in sorted(values))
-        else:
-            shown = " / ".join(f"{figure(v, 2, trim=False)}x" for v in sorted(values))
-        if (
-            base is not None
-            and count.kind == "range"
-            or (base is not None and claim.kind == "speedup")
-        ):
-            computed = gettext("{shown} measured from {base} to {gpus} GPUs").format(
-                shown=shown, base=base, gpus=gpus
-            )
-        else:
-            computed = gettext("{shown} measured at {gpus} GPUs").format(
-                shown=shown, gpus=gpus
-            )
-        return Contradiction(
-            claim.kind if not is_eff else "efficiency", quote, quote, computed
+        return _judge_measured(claim, count, base, values, bound, quote)
+    return _judge_projected(claim, gpus, base, bound, quote, projection)
+
+
+def _judge_measured(claim: nr.Figure, count: nr.Figure, base, values, bound, quote):
+    """A claim judged against the speedups or efficiencies measured at its count
+    (``values``): ``None`` when one of them agrees, within the slack."""
+    gpus, is_eff = count.gpus, claim.kind == "pct"
+    for lo in claim.lo:
+        for hi in claim.hi:
+            if lo > hi:
+                continue
+            for v in values:
+                slack = EFFICIENCY_POINTS if is_eff else SPEEDUP_RELATIVE * v
+                if _range_holds(lo, hi, bound, v, v, slack):
+                    return None
+    if is_eff and not all(0 < lo <= 100 for lo in claim.lo):
+        return None
+    if is_eff:
+        shown = " / ".join(percent_points(v, 0) for v in sorted(values))
+    else:
+        shown = " / ".join(f"{figure(v, 2, trim=False)}x" for v in sorted(values))
+    if (
+        base is not None
+        and count.kind == "range"
+        or (base is not None and claim.kind == "speedup")
+    ):
+        computed = gettext("{shown} measured from {base} to {gpus} GPUs").format(
+            shown=shown, base=base, gpus=gpus
         )
+    else:
+        computed = gettext("{shown} measured at {gpus} GPUs").format(
+            shown=shown, gpus=gpus
+        )
+    return Contradiction(
+        claim.kind if not is_eff else "efficiency", quote, quote, computed
+    )
+
+
+def _judge_projected(claim: nr.Figure, gpus, base, bound, quote, projection):
+    """A claim about the target GPU count judged against the projection (``None``
+    when it agrees, or when the projection is not about that count and baseline)."""
+    is_eff = claim.kind == "pct"
     if projection is None or projection.target_gpus != gpus:
         return None
     if base is not None and base != projection.base_gpus:

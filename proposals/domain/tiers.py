@@ -101,6 +101,37 @@ def recommend_tier(
     evidence = (
         has_scaling_data or high_throughput_evidence or bool(representative_below)
     )
+    playground = _playground_reasons(
+        implied,
+        family,
+        evidence=evidence,
+        stack_demonstrated=stack_demonstrated,
+        multi_node=multi_node,
+        hpc_experience=hpc_experience,
+    )
+    if playground:
+        return Recommendation(PLAYGROUND, tuple(playground))
+    if implied is None:
+        return Recommendation(None, (_("Enter the total GPU-hours to get a tier."),))
+    return _with_evidence(
+        implied,
+        hpc_experience=hpc_experience,
+        covers_target=covers_target,
+        high_throughput_evidence=high_throughput_evidence,
+        representative_below=representative_below,
+    )
+
+
+def _playground_reasons(
+    implied: str | None,
+    family: FamilyTerms,
+    *,
+    evidence: bool,
+    stack_demonstrated: bool | None,
+    multi_node: bool,
+    hpc_experience: str,
+) -> list[str]:
+    """Why Playground comes first (none: the evidence allows a larger tier)."""
     playground = []
     if stack_demonstrated is False:
         playground.append(
@@ -126,10 +157,19 @@ def recommend_tier(
                 "a Playground allocation can be used to collect them."
             )
         )
-    if playground:
-        return Recommendation(PLAYGROUND, tuple(playground))
-    if implied is None:
-        return Recommendation(None, (_("Enter the total GPU-hours to get a tier."),))
+    return playground
+
+
+def _with_evidence(
+    implied: str,
+    *,
+    hpc_experience: str,
+    covers_target: bool,
+    high_throughput_evidence: bool,
+    representative_below: tuple[int, int] | None,
+) -> Recommendation:
+    """Fast Lane or Large Scale for a workload with throughput evidence: Large Scale
+    only where the evidence is at the size it asks for."""
     if implied == LARGE_SCALE and representative_below and not covers_target:
         measured, size = representative_below
         return Recommendation(

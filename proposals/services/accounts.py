@@ -136,6 +136,59 @@ def _free_username(*hints: str) -> str:
     return candidate
 
 
+def _linked_user(issuer: str, subject: str, now):
+    """The active account this identity was linked to before (its use recorded),
+    ``None`` when there is none; an AccountError when it is switched off."""
+    linked = (
+        ProviderIdentity.objects.select_for_update()
+        .select_related("user")
+        .filter(issuer=issuer, subject=subject)
+        .first()
+    )
+    if linked is not None:
+        if not linked.user.is_active:
+            raise AccountError(_("This account is switched off."))
+        linked.last_used_at = now
+        linked.save(update_fields=["last_used_at"])
+        return linked.user
+    return None
+
+
+def _new_provider_account(
+    email: str,
+    address: str,
+    *,
+    email_verified: bool,
+    username: str,
+    first_name: str,
+    last_name: str,
+    number_format: str,
+    now,
+):
+    """A new active account for a provider's person (no password: it signs in
+    through the provider), its address confirmed when the provider vouches for
+    it (else a confirmation link is sent), with preferences as a sign-up makes
+    them."""
+    User = get_user_model()
+    user = User(
+        username=_free_username(username, address.partition("@")[0]),
+        email=User.objects.normalize_email(email.strip()),
+        first_name=first_name.strip()[:150],
+        last_name=last_name.strip()[:150],
+        is_active=True,
+    )
+    user.set_unusable_password()
+    user.save()
+    AccountProfile.objects.create(
+        user=user, email=address, verified_at=now if email_verified else None
+    )
+    if number_format:
+        Preferences.objects.create(user=user, number_format=number_format)
+    if not email_verified:
+        transaction.on_commit(lambda: accounts.send_verification(user=user))
+    return user
+
+
 @transaction.atomic
 def account_from_provider(
     *,
@@ -162,18 +215,9 @@ def account_from_provider(
     an account uses but that one side has not confirmed is never taken over."""
     User = get_user_model()
     now = timezone.now()
-    linked = (
-        ProviderIdentity.objects.select_for_update()
-        .select_related("user")
-        .filter(issuer=issuer, subject=subject)
-        .first()
-    )
+    linked = _linked_user(issuer, subject, now)
     if linked is not None:
-        if not linked.user.is_active:
-            raise AccountError(_("This account is switched off."))
-        linked.last_used_at = now
-        linked.save(update_fields=["last_used_at"])
-        return linked.user
+        return linked
     address = email.strip().lower()
     if not address:
         raise AccountError(
@@ -201,22 +245,16 @@ def account_from_provider(
             )
         user = holder
     else:
-        user = User(
-            username=_free_username(username, address.partition("@")[0]),
-            email=User.objects.normalize_email(email.strip()),
-            first_name=first_name.strip()[:150],
-            last_name=last_name.strip()[:150],
-            is_active=True,
+        user = _new_provider_account(
+            email,
+            address,
+            email_verified=email_verified,
+            username=username,
+            first_name=first_name,
+            last_name=last_name,
+            number_format=number_format,
+            now=now,
         )
-        user.set_unusable_password()
-        user.save()
-        AccountProfile.objects.create(
-            user=user, email=address, verified_at=now if email_verified else None
-        )
-        if number_format:
-            Preferences.objects.create(user=user, number_format=number_format)
-        if not email_verified:
-            transaction.on_commit(lambda: accounts.send_verification(user=user))
     ProviderIdentity.objects.create(
         user=user,
         issuer=issuer,

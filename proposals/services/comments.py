@@ -56,6 +56,41 @@ def _row_anchor(
     return rows[index][0], names[kind][index].strip()[:200]
 
 
+def _writes_as_staff(proposal: Proposal, author, staff_only: bool, parent) -> bool:
+    """Whether ``author`` comments as staff (``False``: as a member of the team);
+    a ReviewError when they may not comment at all, or not this way."""
+    is_member = allows(
+        selectors.team_role(user=author, proposal=proposal), Capability.COMMENT
+    )
+    is_staff = selectors.user_is_support_staff(user=author)
+    if is_staff:
+        # A staff member conflicted on the proposal writes only as its team does.
+        conflict = selectors.review_conflict(user=author, proposal=proposal)
+        wants_staff = staff_only or (parent is not None and parent.staff_only)
+        if conflict and (wants_staff or not is_member):
+            raise ReviewError(conflict)
+        is_staff = not conflict
+    if not (is_staff or is_member):
+        raise ReviewError("You cannot comment on this proposal.")
+    return is_staff
+
+
+def _comment_row(proposal: Proposal, field: str, parent, shown_revision):
+    """The row a comment on ``field`` is about, as (row id, row label): a reply's
+    thread's row, else the row a path names in the revision the page showed."""
+    if parent is not None:
+        return parent.row_id, parent.row_label
+    # A row path counts in the rows of the revision the page showed, if any.
+    shown = (
+        ProposalRevision.objects.filter(proposal=proposal, number=shown_revision)
+        .values_list("snapshot", flat=True)
+        .first()
+        if shown_revision
+        else None
+    )
+    return _row_anchor(proposal, field, shown)
+
+
 @transaction.atomic
 def comment_add(
     *,
@@ -80,19 +115,7 @@ def comment_add(
     (``notifications.comment_mails``). ``shown_revision``: the
     revision whose rows the staff page showed (a row in ``field`` counts there)."""
 
-    is_member = allows(
-        selectors.team_role(user=author, proposal=proposal), Capability.COMMENT
-    )
-    is_staff = selectors.user_is_support_staff(user=author)
-    if is_staff:
-        # A staff member conflicted on the proposal writes only as its team does.
-        conflict = selectors.review_conflict(user=author, proposal=proposal)
-        wants_staff = staff_only or (parent is not None and parent.staff_only)
-        if conflict and (wants_staff or not is_member):
-            raise ReviewError(conflict)
-        is_staff = not conflict
-    if not (is_staff or is_member):
-        raise ReviewError("You cannot comment on this proposal.")
+    is_staff = _writes_as_staff(proposal, author, staff_only, parent)
     body = body.strip()
     if not body:
         raise ReviewError("Write something first.")
@@ -109,18 +132,7 @@ def comment_add(
     staff_only = is_staff and (staff_only or (parent is not None and parent.staff_only))
     state = ReviewState.objects.filter(proposal=proposal).first()
     field = field.strip()
-    if parent is not None:
-        row_id, row_text = parent.row_id, parent.row_name
-    else:
-        # A row path counts in the rows of the revision the page showed, if any.
-        shown = (
-            ProposalRevision.objects.filter(proposal=proposal, number=shown_revision)
-            .values_list("snapshot", flat=True)
-            .first()
-            if shown_revision
-            else None
-        )
-        row_id, row_text = _row_anchor(proposal, field, shown)
+    row_id, row_text = _comment_row(proposal, field, parent, shown_revision)
     comment = ReviewComment.objects.create(
         proposal=proposal,
         author=author,

@@ -18,7 +18,7 @@ from proposals.models import (
     UsageMonth,
 )
 
-from .revisions import _bump_revision, canonical
+from .revisions import canonical, revision_bump_expected
 from .stamps import fields_stamp, stamp_key
 
 # An imported file fills every section: none of its steps is "not started".
@@ -101,7 +101,7 @@ def proposal_import_revision(
     (new rows; the old ones' stamps go with them)."""
     rows = _checked_rows(document)
     before = {name: canonical(getattr(proposal, name)) for name in rows.values}
-    _bump_revision(proposal=proposal, expected_revision=expected_revision)
+    revision_bump_expected(proposal=proposal, expected_revision=expected_revision)
     Proposal.objects.filter(pk=proposal.pk).update(
         visited_steps=_IMPORTED_STEPS, **rows.values
     )

@@ -7,8 +7,8 @@ from django.utils.translation import gettext as _
 from proposals.domain.sections import TABLE_BY_KIND
 from proposals.models import Proposal
 
-from .revisions import _bump
-from .rows import ROW_MODELS, _forget_row, locked_room, row_changes_since
+from .revisions import revision_bump
+from .rows import ROW_MODELS, locked_room, refused_without_row, row_changes_since
 from .stamps import fields_stamp, row_stamp_key, row_stamps_forget
 
 # Domain value names that are stored under another attribute.
@@ -69,7 +69,7 @@ def proposal_paste_rows(
         raise PasteError(
             _("These values contradict each other; nothing was added.")
         ) from error
-    _bump(proposal)
+    revision_bump(proposal)
     fields_stamp(
         proposal=proposal,
         keys=[
@@ -117,8 +117,8 @@ def proposal_undo_paste(
         if changed:
             raise PastedRowsChanged(changed)
     for pk in found:
-        proposal.refused_inputs = _forget_row(proposal, kind, pk)
-    _bump(proposal, refused_inputs=proposal.refused_inputs)
+        proposal.refused_inputs = refused_without_row(proposal, kind, pk)
+    revision_bump(proposal, refused_inputs=proposal.refused_inputs)
     row_stamps_forget(proposal=proposal, kind=kind, pks=found)
     model.objects.filter(pk__in=found).delete()
     return len(found)

@@ -39,7 +39,7 @@ def _advance(rows, proposal: Proposal, *, edit: bool = True, **values) -> int:
     return updated
 
 
-def _bump_revision(*, proposal: Proposal, expected_revision: int) -> int:
+def revision_bump_expected(*, proposal: Proposal, expected_revision: int) -> int:
     """Advance the revision if it is still ``expected_revision`` (atomic, race-free);
     a proposal changed meanwhile is a :class:`RevisionConflict`."""
     rows = Proposal.objects.filter(pk=proposal.pk, revision=expected_revision)
@@ -52,7 +52,7 @@ def _bump_revision(*, proposal: Proposal, expected_revision: int) -> int:
     return proposal.revision
 
 
-def _bump(
+def revision_bump(
     proposal: Proposal,
     *,
     locked_revision: int | None = None,

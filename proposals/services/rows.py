@@ -18,7 +18,7 @@ from proposals.models import (
     UsageMonth,
 )
 
-from .revisions import _bump, canonical, storable
+from .revisions import canonical, revision_bump, storable
 from .stamps import fields_stamp, row_stamp_key, row_stamps_forget
 
 # The model of each table's rows. Code reading a row by its kind uses that kind's
@@ -106,11 +106,11 @@ def proposal_add_row(*, proposal: Proposal, kind: str):
         and last.to_month < MAX_MONTHS
     ):
         values.update(from_month=last.to_month + 1, to_month=last.to_month + 1)
-    _bump(proposal)
+    revision_bump(proposal)
     return model.objects.create(**values)
 
 
-def _forget_row(proposal: Proposal, kind: str, pk) -> dict:
+def refused_without_row(proposal: Proposal, kind: str, pk) -> dict:
     """``refused_inputs`` without the entries of row ``kind-pk``."""
     prefix = f"{kind}-{pk}-"
     return {
@@ -142,7 +142,7 @@ def row_changes_since(row, shown: dict | None) -> RowChanged | None:
     return RowChanged(row, fields) if fields else None
 
 
-def _locked_row(proposal: Proposal, kind: str, pk):
+def locked_row(proposal: Proposal, kind: str, pk):
     """Row ``pk`` of ``kind`` as stored now, read after locking the proposal (one
     writer per proposal: nothing changes it before this transaction ends)."""
     Proposal.objects.select_for_update().filter(pk=proposal.pk).values("pk").get()
@@ -157,14 +157,14 @@ def proposal_delete_row(
     changed since the page that asks showed it (``shown``: see
     :func:`row_changes_since`): then nothing is removed and the changes are
     returned, for the person to choose."""
-    stored = _locked_row(proposal, kind, row.pk)
+    stored = locked_row(proposal, kind, row.pk)
     if stored is None:
         return None
     changed = row_changes_since(stored, shown)
     if changed is not None:
         return changed
-    proposal.refused_inputs = _forget_row(proposal, kind, row.pk)
-    _bump(proposal, refused_inputs=proposal.refused_inputs)
+    proposal.refused_inputs = refused_without_row(proposal, kind, row.pk)
+    revision_bump(proposal, refused_inputs=proposal.refused_inputs)
     row_stamps_forget(proposal=proposal, kind=kind, pks=[row.pk])
     stored.delete()
     return None
@@ -196,7 +196,7 @@ def proposal_move_row(
         target = shown  # still on the side the page showed it
     if not 0 <= target < len(rows):
         return
-    _bump(proposal)
+    revision_bump(proposal)
     moved = rows.pop(index)
     rows.insert(target, moved)
     for position, item in enumerate(rows):
@@ -234,13 +234,13 @@ def proposal_restore_row(
             row = model.objects.create(proposal=proposal, position=position, **values)
     except IntegrityError:
         return None  # values that contradict each other: kept, as they were
-    remembered = _forget_row(proposal, kind, pk)
+    remembered = refused_without_row(proposal, kind, pk)
     prefix = gone_prefix(kind, row.pk)
     remembered.update(
         {f"{prefix}-{name}": storable(entry) for name, entry in (refused or {}).items()}
     )
     proposal.refused_inputs = remembered
-    _bump(proposal, refused_inputs=remembered)
+    revision_bump(proposal, refused_inputs=remembered)
     fields_stamp(
         proposal=proposal,
         keys=[
@@ -257,10 +257,10 @@ def proposal_forget_row(*, proposal: Proposal, kind: str, pk) -> None:
     """Drop what was kept of row ``pk`` of ``kind`` (typed into a row removed
     elsewhere): the person chose not to add it back."""
     Proposal.objects.select_for_update().filter(pk=proposal.pk).values("pk").get()
-    remembered = _forget_row(proposal, kind, pk)
+    remembered = refused_without_row(proposal, kind, pk)
     if remembered != (proposal.refused_inputs or {}):
         proposal.refused_inputs = remembered
-        _bump(proposal, edit=False, refused_inputs=remembered)
+        revision_bump(proposal, edit=False, refused_inputs=remembered)
 
 
 ROW_OPERATIONS = ("add", "delete", "up", "down", "restore", "discard")

@@ -8,11 +8,11 @@ from django.utils import timezone
 
 from proposals.models import Proposal
 
-from .revisions import _bump, canonical, storable
+from .revisions import canonical, revision_bump, storable
 from .rows import (
     RowAction,
     TableFull,
-    _locked_row,
+    locked_row,
     proposal_add_row,
     proposal_delete_row,
     proposal_forget_row,
@@ -100,7 +100,7 @@ def proposal_save_changes(
     proposal.refused_inputs = remembered
     if outcome.saved or extra:
         # Only refused text remembered: nothing a reviewer sees has changed.
-        outcome.revision = _bump(
+        outcome.revision = revision_bump(
             proposal,
             locked_revision=locked_revision,
             edit=bool(outcome.saved),
@@ -246,7 +246,7 @@ def _row_operation(proposal, row_action: RowAction, outcome: SaveOutcome, by=Non
     if action == "discard":
         proposal_forget_row(proposal=proposal, kind=kind, pk=pk)
         return None
-    row = _locked_row(proposal, kind, pk)
+    row = locked_row(proposal, kind, pk)
     if row is None:
         outcome.row_gone = True
     elif action == "delete":

@@ -53,17 +53,8 @@ def proposal_retarget_copy(*, proposal: Proposal, owner, system_slug: str) -> Pr
     return copy
 
 
-@transaction.atomic
-def proposal_retarget_copy_rescaled(
-    *, proposal: Proposal, owner, system_slug: str
-) -> tuple[Proposal, SystemOption]:
-    """A retargeted copy (``proposal_retarget_copy``) whose total GPU-hours are the
-    comparison's figure for ``system_slug`` (rounded up to whole GPU-hours; when the
-    job plan added up to the request, the rescaled plan's total, rounded) and whose
-    job walltimes and usage schedule are rescaled by the same factor (the
-    schedule's periods in proportion, adding up to the new total). Returns the copy
-    and the comparison's row, whose basis says whether it is an estimate. Nothing is
-    written when there is no rescaled figure or one would not fit its field."""
+def _rescaled_option(proposal: Proposal, system_slug: str) -> SystemOption:
+    """The comparison's row for ``system_slug``, which must have a rescaled figure."""
     comparison = assess_proposal(proposal).systems_comparison
     option = next(
         (
@@ -77,6 +68,50 @@ def proposal_retarget_copy_rescaled(
         raise UnknownSystem(system_slug)
     if not option.factor or option.gpu_hours is None:
         raise CannotRescale(f"There is no rescaled figure for {option.name}.")
+    return option
+
+
+def _plan_total(jobs, walltimes) -> Decimal:
+    """The job plan's GPU-hours with ``walltimes`` for the ``jobs``' hours."""
+    return sum(
+        (
+            Decimal(j.gpus or 0) * (h or Decimal(0)) * Decimal(j.count or 0)
+            for j, h in zip(jobs, walltimes, strict=True)
+        ),
+        Decimal(0),
+    )
+
+
+def _rescale_schedule(copy: Proposal, total: Decimal) -> None:
+    """The copy's usage schedule rescaled to ``total``: its periods in proportion,
+    rounded to the cent, the last one taking what is left."""
+    periods = list(UsageMonth.objects.filter(proposal=copy).order_by("position", "id"))
+    planned = sum((p.gpu_hours or Decimal(0) for p in periods), Decimal(0))
+    if periods and planned > 0:
+        left = total
+        for period in periods[:-1]:
+            share = ((period.gpu_hours or Decimal(0)) * total / planned).quantize(
+                CENT, ROUND_HALF_UP
+            )
+            period.gpu_hours = share
+            left -= share
+        periods[-1].gpu_hours = max(left, Decimal(0))
+        UsageMonth.objects.bulk_update(periods, ["gpu_hours"])
+
+
+@transaction.atomic
+def proposal_retarget_copy_rescaled(
+    *, proposal: Proposal, owner, system_slug: str
+) -> tuple[Proposal, SystemOption]:
+    """A retargeted copy (``proposal_retarget_copy``) whose total GPU-hours are the
+    comparison's figure for ``system_slug`` (rounded up to whole GPU-hours; when the
+    job plan added up to the request, the rescaled plan's total, rounded) and whose
+    job walltimes and usage schedule are rescaled by the same factor (the
+    schedule's periods in proportion, adding up to the new total). Returns the copy
+    and the comparison's row, whose basis says whether it is an estimate. Nothing is
+    written when there is no rescaled figure or one would not fit its field."""
+    option = _rescaled_option(proposal, system_slug)
+    assert option.gpu_hours is not None  # _rescaled_option refuses a missing figure
     factor = Decimal(repr(option.factor))
     total = Decimal(math.ceil(option.gpu_hours))
     jobs = list(JobType.objects.filter(proposal=proposal).order_by("position", "id"))
@@ -84,27 +119,19 @@ def proposal_retarget_copy_rescaled(
         None if j.hours is None else (j.hours * factor).quantize(CENT, ROUND_HALF_UP)
         for j in jobs
     ]
-
     # A job plan that added up to the request still does once rescaled: walltimes
     # rounded to the cent can add a few GPU-hours, so the request follows the plan
     # (to the nearest GPU-hour, within SCAL-3's tolerance) rather than leaving the
     # copy with a SCAL-3 error its original did not have.
-    def plan_total(walltimes) -> Decimal:
-        return sum(
-            (
-                Decimal(j.gpus or 0) * (h or Decimal(0)) * Decimal(j.count or 0)
-                for j, h in zip(jobs, walltimes, strict=True)
-            ),
-            Decimal(0),
-        )
-
     entered = proposal.total_gpu_hours
     if (
         jobs
         and entered is not None
-        and hours_match(float(plan_total([j.hours for j in jobs])), float(entered))
+        and hours_match(
+            float(_plan_total(jobs, [j.hours for j in jobs])), float(entered)
+        )
     ):
-        total = plan_total(hours).quantize(Decimal(1), ROUND_HALF_UP)
+        total = _plan_total(jobs, hours).quantize(Decimal(1), ROUND_HALF_UP)
     if total > MAX_GPU_HOURS or any(
         h is not None and h > MAX_HOURS_PER_JOB for h in hours
     ):
@@ -124,16 +151,5 @@ def proposal_retarget_copy_rescaled(
     for job, new in zip(copied_jobs, hours, strict=True):
         job.hours = new
     JobType.objects.bulk_update(copied_jobs, ["hours"])
-    periods = list(UsageMonth.objects.filter(proposal=copy).order_by("position", "id"))
-    planned = sum((p.gpu_hours or Decimal(0) for p in periods), Decimal(0))
-    if periods and planned > 0:
-        left = total
-        for period in periods[:-1]:
-            share = ((period.gpu_hours or Decimal(0)) * total / planned).quantize(
-                CENT, ROUND_HALF_UP
-            )
-            period.gpu_hours = share
-            left -= share
-        periods[-1].gpu_hours = max(left, Decimal(0))
-        UsageMonth.objects.bulk_update(periods, ["gpu_hours"])
+    _rescale_schedule(copy, total)
     return copy, option

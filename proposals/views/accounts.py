@@ -62,7 +62,7 @@ RESEND_RATE = "3/h"
 DELETE_RATE = "10/h"
 
 
-def _preferences(request):
+def request_preferences(request):
     """The request user's ``Preferences`` (or ``None``), read once per request."""
     if not hasattr(request, "_preferences"):
         request._preferences = localization.preferences_of(request.user)
@@ -82,7 +82,7 @@ def interface_language(request) -> str:
             language = request.session.get(localization.LANGUAGE_SESSION_KEY)
             if language is None:
                 language = localization.remember_language(
-                    request, _preferences(request)
+                    request, request_preferences(request)
                 )
         request._interface_language = (
             language if language in localization.interface_languages() else ""
@@ -94,7 +94,7 @@ def number_format(request):
     """How the request's user writes numbers: their setting, or (before they chose
     one, or signed in) their browser's convention; read once per request."""
     if not hasattr(request, "_number_format"):
-        preferences = _preferences(request)
+        preferences = request_preferences(request)
         request._number_format = (
             preferences.number_format_spec
             if preferences is not None
@@ -106,7 +106,7 @@ def number_format(request):
 def time_zone(request):
     """The request user's time zone (Brussels' until they choose one)."""
     if not hasattr(request, "_time_zone"):
-        preferences = _preferences(request)
+        preferences = request_preferences(request)
         request._time_zone = localization.zone_named(
             preferences.time_zone if preferences is not None else None
         )

@@ -196,7 +196,7 @@ def _stored_fields(kind: str) -> list[str]:
     return [spec.name for spec in columns(kind)]
 
 
-def _back_to_step(request, proposal, kind: str):
+def back_to_step(request, proposal, kind: str):
     url = reverse("proposals:step", args=[proposal.pk, STEP]) + f"#section-{kind}"
     if request.htmx:
         # The page is already at the step's URL: only a new query (the revision the
@@ -211,7 +211,7 @@ def _back_to_step(request, proposal, kind: str):
     return redirect(url)
 
 
-def _save_step_first(request, proposal) -> dict | None:
+def save_step_first(request, proposal) -> dict | None:
     """Without JavaScript the whole step's form arrives here: store what was typed
     in it first (as the row buttons do), so that nothing typed is lost. Returns
     what each input of the page is now based on (``None``: the page sent none)."""
@@ -229,7 +229,7 @@ def paste_table(request, pk, kind):
         request.POST.get(f"paste-{kind}-text", "") if request.method == "POST" else ""
     )
     if request.method == "POST":
-        _save_step_first(request, proposal)
+        save_step_first(request, proposal)
         proposal = member_proposal(request, pk, may=Capability.EDIT)
     context = (
         _preview(request, proposal, kind, text)
@@ -280,7 +280,7 @@ def paste_table(request, pk, kind):
                     )
                 )
                 messages.success(request, message % values)
-                return _back_to_step(request, proposal, kind)
+                return back_to_step(request, proposal, kind)
     template = (
         "proposals/_paste_preview.html" if request.htmx else "proposals/paste.html"
     )
@@ -316,7 +316,7 @@ def paste_undo(request, pk, kind):
     """Remove exactly the rows of the last paste into ``kind``."""
     kind = _kind_or_404(kind)
     proposal = member_proposal(request, pk, may=Capability.EDIT)
-    bases = _save_step_first(request, proposal)
+    bases = save_step_first(request, proposal)
     proposal = member_proposal(request, pk, may=Capability.EDIT)
     pks = last_paste(request, proposal.pk, kind)
     # Rows of the paste changed since this page showed them (in another tab) are
@@ -357,4 +357,4 @@ def paste_undo(request, pk, kind):
         messages.info(
             request, _("Nothing to undo in the %(table)s.") % {"table": title}
         )
-    return _back_to_step(request, proposal, kind)
+    return back_to_step(request, proposal, kind)

@@ -30,7 +30,6 @@ from proposals import (
     services,
 )
 from proposals.domain import technical_review, workflow
-from proposals.domain.fields import describe_path, row_names
 from proposals.domain.response_times import (
     every_response_time,
     response_time,
@@ -39,6 +38,11 @@ from proposals.domain.response_times import (
 from proposals.links import site_reverse
 from proposals.models import Proposal, ReviewComment
 from proposals.queue_csv import queue_csv
+from proposals.review_assessment import (
+    add_form_rows,
+    assessment_checklist,
+    assessment_form_initial,
+)
 from proposals.review_forms import (
     AssignForm,
     QueueFilterForm,
@@ -46,7 +50,7 @@ from proposals.review_forms import (
 )
 from proposals.review_page import review_sections, sidebar
 from proposals.views import proposal_revision, staff_proposal
-from proposals.views.accounts import _preferences, number_format
+from proposals.views.accounts import number_format, request_preferences
 from proposals.views.queue_tools import queue_tools
 from proposals.views.review import (
     add_comment,
@@ -119,7 +123,7 @@ def landing(request):
 def _queue(request):
     """The filter form, the reader's clock and the filtered queue."""
     form = QueueFilterForm(request.GET or None)
-    clock = selectors.staff_clock(preferences=_preferences(request))
+    clock = selectors.staff_clock(preferences=request_preferences(request))
     queue = selectors.review_queue(**form.filters(), user=request.user, clock=clock)
     return form, clock, queue
 
@@ -259,39 +263,21 @@ def _shown_revision(request, proposal):
     return proposal_revision(proposal, int(number))
 
 
-def _checklist(latest, previous=None, *, source=None) -> list[dict]:
-    """The checklist of the latest revision's findings, with the decisions of the
-    previous assessment of that revision when there is one (matched on rule code
-    and field). With ``source`` (the revision assessed again, for the page) the
-    messages are worded as the reader reads them (their number format), not as
-    recorded (the portal's form)."""
-    names = row_names(latest.snapshot)
-    findings = latest.findings
-    if source is not None:
-        findings = technical_review.reworded(findings, source.assessment.findings)
-    where = {
-        i: describe_path(f.get("field", ""), names) for i, f in enumerate(findings)
-    }
-    items = technical_review.checklist(findings, where)
-    if previous is not None:
-        decided = {(i["code"], i["field"]): i for i in previous.items}
-        for item in items:
-            old = decided.get((item["code"], item["field"]))
-            if old:
-                item.update(decision=old["decision"], reason=old["reason"])
-    return items
+def _review_source(request, proposal, latest):
+    """The revision shown (``None``: the working draft), its export source, and
+    whether the draft differs from the latest revision sent for review."""
+    shown = _shown_revision(request, proposal)
+    if shown is None:
+        source = exports.source_for(proposal)
+        return shown, source, source.evaluation.document != latest.snapshot
+    source = exports.source_from_snapshot(shown.snapshot, revision=shown.number)
+    return shown, source, False
 
 
 def review_page(request, proposal, *, assessment_form=None, status=200):
     """The staff review page (also re-rendered with a refused assessment)."""
     latest = proposal.review_state.latest_revision
-    shown = _shown_revision(request, proposal)
-    if shown is None:
-        source = exports.source_for(proposal)
-        changed_since_latest = source.evaluation.document != latest.snapshot
-    else:
-        source = exports.source_from_snapshot(shown.snapshot, revision=shown.number)
-        changed_since_latest = False
+    shown, source, changed_since_latest = _review_source(request, proposal, latest)
     threads = {
         entry["key"]: entry
         for entry in selectors.review_comment_threads(
@@ -306,38 +292,18 @@ def review_page(request, proposal, *, assessment_form=None, status=200):
     assessments = selectors.review_assessments(proposal=proposal)
     previous = assessments.get(latest.number)
     if assessment_form is None:
-        assessment_form = {
-            "outcome": previous.outcome if previous else "",
-            "text": previous.text if previous else "",
-            "items": _checklist(
-                latest,
-                previous,
-                # The latest revision's findings, reworded for this reader: from the
-                # page's own evaluation when it shows that revision, or a draft
-                # identical to it (one assessment per page).
-                source=(
-                    source
-                    if (shown.pk == latest.pk if shown else not changed_since_latest)
-                    else exports.source_from_snapshot(
-                        latest.snapshot, revision=latest.number
-                    )
-                ),
-            ),
-            "own_conditions": (
-                technical_review.split_own(previous.items)[1] if previous else []
-            ),
-            "problems": {},
-        }
-    problems = assessment_form["problems"]
-    own = assessment_form["own_conditions"]
-    # The staff's own conditions, and a blank one to add (up to the limit).
-    assessment_form["own_rows"] = own + [""] * (
-        len(own) < technical_review.MAX_OWN_CONDITIONS
-    )
-    assessment_form["rows"] = [
-        {"index": i, "item": item, "problem": problems.get(f"item-{i}", "")}
-        for i, item in enumerate(assessment_form["items"])
-    ]
+        # The latest revision's findings, reworded for this reader: from the page's
+        # own evaluation when it shows that revision, or a draft identical to it
+        # (one assessment per page).
+        shows_latest = shown.pk == latest.pk if shown else not changed_since_latest
+        assessment_form = assessment_form_initial(
+            latest,
+            previous,
+            source
+            if shows_latest
+            else exports.source_from_snapshot(latest.snapshot, revision=latest.number),
+        )
+    add_form_rows(assessment_form)
     note_required = [
         str(Proposal.Status(status).label)
         for status in workflow.NOTE_REQUIRED
@@ -409,7 +375,7 @@ def staff_assess(request, pk):
     with localization.for_recipient(proposal.owner):
         source = exports.source_from_snapshot(latest.snapshot, revision=latest.number)
     items = technical_review.with_decisions(
-        _checklist(latest, source=source), decisions
+        assessment_checklist(latest, source=source), decisions
     )
     own = [
         text[: technical_review.MAX_REASON + 1]

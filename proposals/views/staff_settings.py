@@ -11,7 +11,7 @@ from django.views.decorators.http import require_http_methods
 from proposals import reference_data, selectors, services
 from proposals.http import parse_int
 from proposals.review_forms import ConflictForm, DeskSettingsForm
-from proposals.views.accounts import _preferences
+from proposals.views.accounts import request_preferences
 from proposals.views.review import staff_required
 
 
@@ -19,7 +19,7 @@ from proposals.views.review import staff_required
 @require_http_methods(["GET", "POST"])
 def staff_settings(request):
     """Show and change the staff member's desk settings."""
-    preferences = _preferences(request)
+    preferences = request_preferences(request)
     initial = {
         name: getattr(preferences, name)
         for name in ("holiday_calendar", "staff_mail", "digest_hour")

@@ -47,7 +47,7 @@ from proposals.services.training_logs import (
 from proposals.table_rows import rows_of
 from proposals.views import member_proposal, wizard
 from proposals.views.accounts import number_format
-from proposals.views.paste import STEP, _back_to_step, _save_step_first
+from proposals.views.paste import STEP, back_to_step, save_step_first
 from proposals.wizard import shown_rows
 
 READ_KEY = "log_reading"  # proposal pk -> the id of the last preview's LogReading
@@ -182,43 +182,52 @@ def _preview(request, proposal, last: LogReading | None) -> dict:
         if row is not None and code is not None:
             row["code"] = code
         context["measurements"].append(
-            {
-                "file": measurement.source.file,
-                "format": measurement.format,
-                "gpus": measurement.gpus,
-                "throughput": (format_number(row["throughput"], fmt) if row else ""),
-                "per_gpu": (
-                    format_number(round(measurement.per_gpu, 1), fmt)
-                    if measurement.per_gpu is not None
-                    else ""
-                ),
-                "unit": measurement.unit,
-                "mfu": measurement.mfu_pct,
-                "tflops": measurement.tflops_per_gpu,
-                "source": measurement.source.summary(),
-                "problem": problem,
-            }
+            _shown_measurement(measurement, row, problem, fmt)
         )
         if row is not None:
             context["measurement_rows"].append(row)
     for data in reading["jobs"]:
         job = training_logs.counted_in_gcds(training_logs.unpack(data), gcds, system)
         row, problem = training_logs.job_row(job)
-        context["jobs"].append(
-            {
-                "file": job.source.file,
-                "title": job.title,
-                "gpus": job.gpus,
-                "hours": format_number(job.hours, fmt),
-                "count": job.count,
-                "source": job.source.summary(),
-                "problem": problem,
-            }
-        )
+        context["jobs"].append(_shown_job(job, problem, fmt))
         if row is not None:
             context["job_rows"].append(row)
     context["ready"] = bool(context["measurement_rows"] or context["job_rows"])
     return context
+
+
+def _shown_measurement(measurement, row: dict | None, problem, fmt) -> dict:
+    """A measurement as the preview's table shows it (``row``: as it would be
+    stored, ``None`` when refused for ``problem``)."""
+    return {
+        "file": measurement.source.file,
+        "format": measurement.format,
+        "gpus": measurement.gpus,
+        "throughput": (format_number(row["throughput"], fmt) if row else ""),
+        "per_gpu": (
+            format_number(round(measurement.per_gpu, 1), fmt)
+            if measurement.per_gpu is not None
+            else ""
+        ),
+        "unit": measurement.unit,
+        "mfu": measurement.mfu_pct,
+        "tflops": measurement.tflops_per_gpu,
+        "source": measurement.source.summary(),
+        "problem": problem,
+    }
+
+
+def _shown_job(job, problem, fmt) -> dict:
+    """A job as the preview's table shows it."""
+    return {
+        "file": job.source.file,
+        "title": job.title,
+        "gpus": job.gpus,
+        "hours": format_number(job.hours, fmt),
+        "count": job.count,
+        "source": job.source.summary(),
+        "problem": problem,
+    }
 
 
 def _poll_url(request, proposal, last: LogReading | None) -> str:
@@ -245,7 +254,7 @@ def read_logs(request, pk):
     last = None
     adding = request.method == "POST" and request.POST.get("logs_add")
     if request.method == "POST":
-        _save_step_first(request, proposal)
+        save_step_first(request, proposal)
         proposal = member_proposal(request, pk, may=Capability.EDIT)
         # "Add" adds what the preview shows (the files a page keeps chosen are not
         # read again); a preview sends the files to the worker.
@@ -271,7 +280,7 @@ def read_logs(request, pk):
             _store(request, ADDED_KEY, proposal.pk, added)
             _store(request, READ_KEY, proposal.pk, None)
             messages.success(request, _added_message(added, context))
-            return _back_to_step(request, proposal, "measurements")
+            return back_to_step(request, proposal, "measurements")
     template = "proposals/_logs_preview.html" if request.htmx else "proposals/logs.html"
     return TemplateResponse(request, template, context)
 
@@ -360,7 +369,7 @@ def _undo_question(request, proposal, error: PastedRowsChanged):
 def undo_logs(request, pk):
     """Remove exactly the rows of the last "Add" from logs."""
     proposal = member_proposal(request, pk, may=Capability.EDIT)
-    bases = _save_step_first(request, proposal)
+    bases = save_step_first(request, proposal)
     proposal = member_proposal(request, pk, may=Capability.EDIT)
     added = last_added(request, proposal.pk)
     # Rows read from the logs and changed since this page showed them (in another
@@ -389,4 +398,4 @@ def undo_logs(request, pk):
         )
     else:
         messages.info(request, _("Nothing to undo from the logs."))
-    return _back_to_step(request, proposal, "measurements")
+    return back_to_step(request, proposal, "measurements")

@@ -47,14 +47,14 @@ from decimal import ROUND_HALF_UP, Decimal
 from ..bounds import BOUNDS
 from ..i18n import gettext
 from ..numbers import grouped
-from .consoles import _Composer, _MaxText
+from .consoles import Composer, MaxText
 from .filekind import HEAD_BYTES, Rewound, not_a_log
-from .frameworks import _DeepSpeed, _Megatron, _Torchtitan
-from .lines import _Reader, _Unread, iter_lines
-from .loops import _HuggingFace, _PlainLoop
-from .nemo import _NeMo
+from .frameworks import DeepSpeed, Megatron, Torchtitan
+from .lines import Reader, Unread, iter_lines
+from .loops import HuggingFace, PlainLoop
+from .nemo import NeMo
 from .peaks import Peak, above_peak, peak_of
-from .progress import _Bar
+from .progress import ProgressBar
 from .results import (
     EXCERPT_CHARS,
     LOOKED_FOR,
@@ -69,8 +69,8 @@ from .results import (
     Measurement,
     Reading,
     Source,
-    _line_ranges,
     counted_in_gcds,
+    line_ranges,
     pack,
     unpack,
 )
@@ -83,15 +83,15 @@ from .scan import Feed, feed_blocks
 #: and its iteration lines say more; a progress bar comes with many formats' logs
 #: (the Trainer's, NeMo's) and says least.
 _READERS = (
-    _Megatron,
-    _Torchtitan,
-    _MaxText,
-    _DeepSpeed,
-    _HuggingFace,
-    _NeMo,
-    _Composer,
-    _PlainLoop,
-    _Bar,
+    Megatron,
+    Torchtitan,
+    MaxText,
+    DeepSpeed,
+    HuggingFace,
+    NeMo,
+    Composer,
+    PlainLoop,
+    ProgressBar,
 )
 
 
@@ -164,7 +164,7 @@ def _readers_result(feed: Feed, file: str, gpus: int | None) -> Reading:
             gettext(
                 "{file}: looks like a {kind} log, but none of its lines could be read "
                 "({lines})"
-            ).format(file=file, kind=seen[0], lines=_line_ranges(tuple(unread.lines)))
+            ).format(file=file, kind=seen[0], lines=line_ranges(tuple(unread.lines)))
             if unread.lines
             else gettext(
                 "{file}: looks like a {kind} log, but none of its lines could be read"
@@ -260,7 +260,7 @@ def _bounded(key: str, value, what: str) -> tuple[Decimal | None, str]:
     return number, ""
 
 
-def _has_data(reader: _Reader) -> bool:
+def _has_data(reader: Reader) -> bool:
     if hasattr(reader, "has_data"):
         return reader.has_data()
     series = getattr(reader, "series", None)
@@ -269,7 +269,7 @@ def _has_data(reader: _Reader) -> bool:
     return any("value" in run for run in getattr(reader, "runs", []))
 
 
-def _reading(file, fmt, measurements, jobs, unread: _Unread, notes) -> Reading:
+def _reading(file, fmt, measurements, jobs, unread: Unread, notes) -> Reading:
     refused = ""
     if not measurements and not jobs:
         refused = gettext(

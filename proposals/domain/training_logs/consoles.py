@@ -4,17 +4,17 @@ from __future__ import annotations
 
 import re
 
-from .lines import _cited, _Reader, _Series
+from .lines import Reader, Series, cited
 from .results import (
-    _NUMBER,
+    NUMBER,
     SAMPLES,
     TOKENS,
     Measurement,
     Source,
-    _float,
-    _fmt,
-    _positive_int,
-    _word,
+    figure,
+    positive_int,
+    to_float,
+    whole_word,
 )
 
 # ---------------------------------------------------------------------- Composer
@@ -24,31 +24,31 @@ from .results import (
 # "\t Train throughput/tokens_per_sec: 20082.8418"; SpeedMonitor logs the whole
 # job's figures and, under "device/", one GPU's.
 _COMPOSER_METRIC = re.compile(
-    _word("throughput/")
+    whole_word("throughput/")
     + r"(device/)?+(tokens_per_sec|samples_per_sec|flops_per_sec|mfu):\s*+("
-    + _NUMBER
+    + NUMBER
     + ")"
 )
 # llm-foundry's configuration printout: "n_gpus: 16".
-_COMPOSER_GPUS = re.compile(_word("n_gpus:") + r"\s*+(\d++)\s*+$")
+_COMPOSER_GPUS = re.compile(whole_word("n_gpus:") + r"\s*+(\d++)\s*+$")
 
 
-class _Composer(_Reader):
+class Composer(Reader):
     name = "MosaicML Composer"
     triggers = ("throughput/", "n_gpus:")
 
     def __init__(self, unread):
         super().__init__(unread)
-        self.series = {TOKENS: _Series(), SAMPLES: _Series()}
-        self.device = {TOKENS: _Series(), SAMPLES: _Series()}
-        self.tflops = _Series()
-        self.mfu = _Series()
+        self.series = {TOKENS: Series(), SAMPLES: Series()}
+        self.device = {TOKENS: Series(), SAMPLES: Series()}
+        self.tflops = Series()
+        self.mfu = Series()
         self.world: tuple[int, int, str] | None = None
 
     def feed(self, number, line):
         if "n_gpus:" in line:
             match = _COMPOSER_GPUS.search(line)
-            size = _positive_int(match.group(1)) if match else None
+            size = positive_int(match.group(1)) if match else None
             if size and self.world is None:
                 self.world = (size, number, "n_gpus")
             return
@@ -58,7 +58,7 @@ class _Composer(_Reader):
         if match is None:
             return
         self.seen = True
-        value = _float(match.group(3))
+        value = to_float(match.group(3))
         if value is None or value <= 0:
             self.unread.add(number)
             return
@@ -103,7 +103,7 @@ class _Composer(_Reader):
         count, gpus_from, gpu_lines = self._gpus(stated, gpus, notes)
         formula = (
             f"median over {len(lines)} logged window(s) of throughput/{_key(unit)} "
-            f"(SpeedMonitor, the whole job) = {_fmt(value)} {unit}"
+            f"(SpeedMonitor, the whole job) = {figure(value)} {unit}"
         )
         if count:
             formula += f"; GPUs: {gpus_from}"
@@ -120,7 +120,7 @@ class _Composer(_Reader):
                 mfu_pct=mfu,
                 source=Source(
                     file=file,
-                    lines=_cited(gpu_lines, lines),
+                    lines=cited(gpu_lines, lines),
                     formula=formula,
                     excerpt=series.excerpt_lines(),
                     left_out=(warmup, *notes),
@@ -139,27 +139,27 @@ def _key(unit: str) -> str:
 # 134.924, Tokens/s/device: 8672.758, total_weights: 196608, loss: 10.374"; 2023's
 # train.py: "completed step: 9, seconds: 0.412, TFLOP/s: 134.6, loss: 7.412".
 _MT_STEP = re.compile(
-    _word("completed step:") + r"\s*+(\d++),\s*+seconds:\s*+(" + _NUMBER + ")"
+    whole_word("completed step:") + r"\s*+(\d++),\s*+seconds:\s*+(" + NUMBER + ")"
 )
-_MT_TFLOPS = re.compile(r"TFLOP/s(?:/device)?+:\s*+(" + _NUMBER + ")")
-_MT_TOKENS = re.compile(r"Tokens/s/device:\s*+(" + _NUMBER + ")")
+_MT_TFLOPS = re.compile(r"TFLOP/s(?:/device)?+:\s*+(" + NUMBER + ")")
+_MT_TOKENS = re.compile(r"Tokens/s/device:\s*+(" + NUMBER + ")")
 # "Num_devices: 4, shape (1, 1, 4, 1, ...)" (2024 on), "Devices: [...] (num_devices:
 # 4)" (2023): searched in the lower-cased line.
-_MT_DEVICES = re.compile(_word("num_devices:") + r"\s*+(\d++)")
+_MT_DEVICES = re.compile(whole_word("num_devices:") + r"\s*+(\d++)")
 _MT_CONFIG = re.compile(
-    _word("Config param")
+    whole_word("Config param")
     + r"\s++(per_device_batch_size|max_target_length|gradient_accumulation_steps)"
-    r":\s*+(" + _NUMBER + r")\s*+$"
+    r":\s*+(" + NUMBER + r")\s*+$"
 )
 
 
-class _MaxText(_Reader):
+class MaxText(Reader):
     name = "MaxText"
     triggers = ("completed step:", "num_devices:", "config param")
 
     def __init__(self, unread):
         super().__init__(unread)
-        self.series = _Series()
+        self.series = Series()
         self.devices: tuple[int, int, str] | None = None
         self.config: dict[str, tuple[float, int]] = {}
         self.per_device_tokens = True
@@ -169,24 +169,24 @@ class _MaxText(_Reader):
             lower = line.lower()
             if "num_devices:" in lower and self.devices is None:
                 match = _MT_DEVICES.search(lower)
-                size = _positive_int(match.group(1)) if match else None
+                size = positive_int(match.group(1)) if match else None
                 if size:
                     self.devices = (size, number, "num_devices")
             elif "Config param" in line:
                 match = _MT_CONFIG.search(line)
-                value = _float(match.group(2)) if match else None
+                value = to_float(match.group(2)) if match else None
                 if match and value and value > 0 and match.group(1) not in self.config:
                     self.config[match.group(1)] = (value, number)
             return
         self.seen = True
         step = _MT_STEP.search(line)
-        seconds = _float(step.group(2)) if step else None
+        seconds = to_float(step.group(2)) if step else None
         if step is None or seconds is None or seconds <= 0:
             self.unread.add(number)
             return
         tokens = _MT_TOKENS.search(line, step.end())
         tflops = _MT_TFLOPS.search(line, step.end())
-        value = _float(tokens.group(1)) if tokens else None
+        value = to_float(tokens.group(1)) if tokens else None
         if tokens and (value is None or value <= 0):
             self.unread.add(number)
             return
@@ -196,7 +196,7 @@ class _MaxText(_Reader):
             number,
             line,
             seconds=seconds,
-            tflops=_float(tflops.group(1)) if tflops else None,
+            tflops=to_float(tflops.group(1)) if tflops else None,
         )
 
     def measurements(self, file, gpus):
@@ -209,7 +209,7 @@ class _MaxText(_Reader):
             per_gpu, lines, warmup = self.series.steady()
             formula = (
                 f"median over {len(lines)} step line(s) of Tokens/s/device "
-                f"= {_fmt(per_gpu)}"
+                f"= {figure(per_gpu)}"
             )
         else:
             seconds = self.series.steady_extra("seconds")
@@ -222,21 +222,21 @@ class _MaxText(_Reader):
             tokens = batch[0] * length[0] * accumulation[0]
             per_gpu = tokens / seconds
             formula = (
-                f"per_device_batch_size {_fmt(batch[0])} (line {batch[1]}) × "
-                f"max_target_length {_fmt(length[0])} (line {length[1]})"
+                f"per_device_batch_size {figure(batch[0])} (line {batch[1]}) × "
+                f"max_target_length {figure(length[0])} (line {length[1]})"
                 + (
-                    f" × gradient_accumulation_steps {_fmt(accumulation[0])} "
+                    f" × gradient_accumulation_steps {figure(accumulation[0])} "
                     f"(line {accumulation[1]})"
                     if accumulation[1]
                     else ""
                 )
                 + f" / median seconds per step over {len(lines)} step line(s) "
-                f"{_fmt(seconds)} = {_fmt(per_gpu)} tokens/s per device"
+                f"{figure(seconds)} = {figure(per_gpu)} tokens/s per device"
             )
             extra = tuple(item[1] for item in (batch, length, accumulation) if item[1])
         if count:
             formula += (
-                f" × {count} devices ({gpus_from}) ≈ {_fmt(per_gpu * count)} tokens/s"
+                f" × {count} devices ({gpus_from}) ≈ {figure(per_gpu * count)} tokens/s"
             )
         return [
             Measurement(
@@ -249,7 +249,7 @@ class _MaxText(_Reader):
                 tflops_per_gpu=self.series.steady_extra("tflops"),
                 source=Source(
                     file=file,
-                    lines=_cited(gpu_lines + extra, lines),
+                    lines=cited(gpu_lines + extra, lines),
                     formula=formula,
                     excerpt=self.series.excerpt_lines(),
                     left_out=(warmup, *notes),

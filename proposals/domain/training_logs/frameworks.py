@@ -4,18 +4,18 @@ from __future__ import annotations
 
 import re
 
-from .lines import _cited, _Reader, _Series
+from .lines import Reader, Series, cited
 from .results import (
-    _NUMBER,
+    NUMBER,
     SAMPLES,
     TOKENS,
     Measurement,
     Source,
-    _float,
-    _fmt,
-    _line_ranges,
-    _positive_int,
-    _word,
+    figure,
+    line_ranges,
+    positive_int,
+    to_float,
+    whole_word,
 )
 
 # "  world_size ...... 8", also behind a timestamp or srun's "0: " label.
@@ -24,31 +24,31 @@ _MEGATRON_ARG = re.compile(r" \.{3,}+ (\S++)\s*+$")
 # reversed text: no search along the line): letters, then the start or a separator.
 _MEGATRON_NAME = re.compile(r"\A([a-z_0-9]++)(?:$|[\s:\]])")
 _MEGATRON_ITER = re.compile(
-    _word("iteration") + r"\s++(\d++)\s*+/\s*+(?:\d++|infinity)\s*+\|"
+    whole_word("iteration") + r"\s++(\d++)\s*+/\s*+(?:\d++|infinity)\s*+\|"
 )
-_MEGATRON_MS = re.compile(r"elapsed time per iteration \(ms\):\s*+(" + _NUMBER + ")")
+_MEGATRON_MS = re.compile(r"elapsed time per iteration \(ms\):\s*+(" + NUMBER + ")")
 _MEGATRON_GBS = re.compile(r"global batch size:\s*+(\d++)")
 _MEGATRON_TFLOPS = re.compile(
-    r"throughput per GPU \(TFLOP/s/GPU\):\s*+(" + _NUMBER + ")"
+    r"throughput per GPU \(TFLOP/s/GPU\):\s*+(" + NUMBER + ")"
 )
 
 
-class _Megatron(_Reader):
+class Megatron(Reader):
     name = "Megatron-LM"
     triggers = ("-- arguments --", "_size", "seq_length", "elapsed time per iteration")
 
     def __init__(self, unread):
         super().__init__(unread)
         self.args: dict[str, tuple[str, int]] = {}
-        self.series = _Series()
+        self.series = Series()
         # Earlier runs of the same file (each starts with its arguments block).
-        self.runs: list[tuple[dict, _Series]] = []
+        self.runs: list[tuple[dict, Series]] = []
 
     def feed(self, number, line):
         if "-- arguments --" in line:
             if self.series:
                 self.runs.append((self.args, self.series))
-                self.args, self.series = {}, _Series()
+                self.args, self.series = {}, Series()
             return
         if "...." in line and ("_size" in line or "seq_length" in line):
             match = _MEGATRON_ARG.search(line)
@@ -68,9 +68,9 @@ class _Megatron(_Reader):
         if not (_MEGATRON_ITER.search(line) and ms):
             self.unread.add(number)
             return
-        elapsed = _float(ms.group(1))
+        elapsed = to_float(ms.group(1))
         batch = (
-            _positive_int(gbs.group(1)) if gbs else self._arg_int("global_batch_size")
+            positive_int(gbs.group(1)) if gbs else self._arg_int("global_batch_size")
         )
         if not elapsed or elapsed <= 0 or not batch:
             self.unread.add(number)
@@ -82,14 +82,14 @@ class _Megatron(_Reader):
             line,
             ms=elapsed,
             batch=batch,
-            tflops=_float(tflops.group(1)) if tflops else None,
+            tflops=to_float(tflops.group(1)) if tflops else None,
         )
 
     def _arg_int(self, name: str, args: dict | None = None) -> int | None:
         args = self.args if args is None else args
         if name not in args:
             return None
-        return _positive_int(args[name][0])
+        return positive_int(args[name][0])
 
     def has_data(self) -> bool:
         return bool(self.series or self.runs)
@@ -101,7 +101,7 @@ class _Megatron(_Reader):
             self._measure(args, series, file, gpus) for args, series in runs if series
         ]
 
-    def _measure(self, args: dict, series: _Series, file: str, gpus) -> Measurement:
+    def _measure(self, args: dict, series: Series, file: str, gpus) -> Measurement:
         notes: list[str] = []
         stated = None
         if world_size := self._arg_int("world_size", args):
@@ -116,15 +116,15 @@ class _Megatron(_Reader):
             formula = (
                 f"median over {len(lines)} interval(s) of global batch size × "
                 f"seq_length {seq} (line {args['seq_length'][1]}) / elapsed "
-                f"time per iteration = {_fmt(batch or 0)} × {seq} / "
-                f"{_fmt(ms or 0)} ms ≈ {_fmt(throughput)} tokens/s"
+                f"time per iteration = {figure(batch or 0)} × {seq} / "
+                f"{figure(ms or 0)} ms ≈ {figure(throughput)} tokens/s"
             )
             extra: tuple[int, ...] = (args["seq_length"][1],)
         else:
             throughput, unit = samples, SAMPLES
             formula = (
                 f"median over {len(lines)} interval(s) of global batch size / "
-                f"elapsed time per iteration ≈ {_fmt(throughput)} samples/s "
+                f"elapsed time per iteration ≈ {figure(throughput)} samples/s "
                 "(no seq_length in the arguments, so samples, not tokens)"
             )
             extra = ()
@@ -132,7 +132,7 @@ class _Megatron(_Reader):
             formula += f"; GPUs: {gpus_from}"
         tflops = series.steady_extra("tflops")
         if tflops is not None:
-            formula += f"; TFLOP/s per GPU (median) {_fmt(tflops)}"
+            formula += f"; TFLOP/s per GPU (median) {figure(tflops)}"
         return Measurement(
             format=self.name,
             gpus=count,
@@ -142,7 +142,7 @@ class _Megatron(_Reader):
             tflops_per_gpu=tflops,
             source=Source(
                 file=file,
-                lines=_cited(gpu_lines + extra, lines),
+                lines=cited(gpu_lines + extra, lines),
                 formula=formula,
                 excerpt=series.excerpt_lines(),
                 left_out=(warmup, *notes),
@@ -152,13 +152,13 @@ class _Megatron(_Reader):
 
 # The step, then (searched from its end: one pass over the line, however many
 # "step:" it holds) the throughput.
-_TITAN_STEP = re.compile(_word("step:") + r"\s*+(\d++)\b")
-_TITAN_TPS = re.compile("(" + _word("tps", "wps") + r"):\s*+(" + _NUMBER + ")")
-_TITAN_TFLOPS = re.compile(_word("tflops:") + r"\s*+(" + _NUMBER + ")")
-_TITAN_MFU = re.compile(_word("mfu:") + r"\s*+(" + _NUMBER + ")%")
+_TITAN_STEP = re.compile(whole_word("step:") + r"\s*+(\d++)\b")
+_TITAN_TPS = re.compile("(" + whole_word("tps", "wps") + r"):\s*+(" + NUMBER + ")")
+_TITAN_TFLOPS = re.compile(whole_word("tflops:") + r"\s*+(" + NUMBER + ")")
+_TITAN_MFU = re.compile(whole_word("mfu:") + r"\s*+(" + NUMBER + ")%")
 # The validator's lines ("validate step: 500 ... tps: 21,873", forks' "evaluation:
 # step: ...") count forward passes only: not training throughput.
-_TITAN_VALIDATION = re.compile(_word("validate step:", r"evaluation:\s"))
+_TITAN_VALIDATION = re.compile(whole_word("validate step:", r"evaluation:\s"))
 # torchrun's prefix: on several nodes (``--local-ranks-filter 0`` on each, as
 # torchtitan's Slurm script runs it) every node's first rank logs the same steps.
 _TITAN_RANK = re.compile(r"^\s*\[rank(\d+)\]:")
@@ -167,13 +167,13 @@ _TITAN_MESH = re.compile(
 )
 
 
-class _Torchtitan(_Reader):
+class Torchtitan(Reader):
     name = "torchtitan"
     triggers = ("device mesh", "step:")
 
     def __init__(self, unread):
         super().__init__(unread)
-        self.series = _Series()
+        self.series = Series()
         self.mesh: tuple[int, int, str] | None = None
         self.key = "tps"
         self.validation: list[int] = []
@@ -184,7 +184,7 @@ class _Torchtitan(_Reader):
         if "device mesh" in line:
             match = _TITAN_MESH.search(line)
             if match and self.mesh is None:
-                read = [_positive_int(s) for s in match.group(2).split(",")]
+                read = [positive_int(s) for s in match.group(2).split(",")]
                 sizes = [size for size in read if size]
                 if read and len(sizes) == len(read):  # every size read
                     product = 1
@@ -209,7 +209,7 @@ class _Torchtitan(_Reader):
                 return
         step = _TITAN_STEP.search(line)
         match = _TITAN_TPS.search(line, step.end()) if step else None
-        value = _float(match.group(2)) if match else None
+        value = to_float(match.group(2)) if match else None
         if match is None or value is None or value <= 0:
             self.unread.add(number)
             return
@@ -220,8 +220,8 @@ class _Torchtitan(_Reader):
             value,
             number,
             line,
-            tflops=_float(tflops.group(1)) if tflops else None,
-            mfu=_float(mfu.group(1)) if mfu else None,
+            tflops=to_float(tflops.group(1)) if tflops else None,
+            mfu=to_float(mfu.group(1)) if mfu else None,
         )
 
     def measurements(self, file, gpus):
@@ -231,7 +231,7 @@ class _Torchtitan(_Reader):
         count, gpus_from, gpu_lines = self._gpus(self.mesh, gpus, notes)
         if self.validation:
             notes.append(
-                f"validation step lines ({_line_ranges(tuple(self.validation))}): "
+                f"validation step lines ({line_ranges(tuple(self.validation))}): "
                 "forward passes only, not training throughput"
             )
         if self.other_ranks:
@@ -244,11 +244,11 @@ class _Torchtitan(_Reader):
         per_gpu, lines, warmup = self.series.steady()
         formula = (
             f"median over {len(lines)} step line(s) of {self.key} "
-            f"(tokens per second per GPU) = {_fmt(per_gpu)}"
+            f"(tokens per second per GPU) = {figure(per_gpu)}"
         )
         if count:
             formula += (
-                f" × {count} GPUs ({gpus_from}) ≈ {_fmt(per_gpu * count)} tokens/s"
+                f" × {count} GPUs ({gpus_from}) ≈ {figure(per_gpu * count)} tokens/s"
             )
         tflops = self.series.steady_extra("tflops")
         mfu = self.series.steady_extra("mfu")
@@ -264,7 +264,7 @@ class _Torchtitan(_Reader):
                 mfu_pct=mfu,
                 source=Source(
                     file=file,
-                    lines=_cited(gpu_lines, lines),
+                    lines=cited(gpu_lines, lines),
                     formula=formula,
                     excerpt=self.series.excerpt_lines(),
                     left_out=(warmup, *notes),
@@ -276,20 +276,20 @@ class _Torchtitan(_Reader):
 _DS_CONFIG = re.compile(
     r"\[config\.py:\d++:print\]\s++([a-z_0-9]++)(?:\s*+\.++)?\s++(\S++)\s*+$"
 )
-_DS_CURR = re.compile(_word("CurrSamplesPerSec=") + "(" + _NUMBER + ")")
+_DS_CURR = re.compile(whole_word("CurrSamplesPerSec=") + "(" + NUMBER + ")")
 _DS_OLD = re.compile(
-    r"\[timer\.py:\d++:stop\]\s++\d++/\d++, SamplesPerSec=(" + _NUMBER + ")"
+    r"\[timer\.py:\d++:stop\]\s++\d++/\d++, SamplesPerSec=(" + NUMBER + ")"
 )
-_DS_LAUNCH = re.compile(_word("dist_world_size=") + r"(\d++)")
+_DS_LAUNCH = re.compile(whole_word("dist_world_size=") + r"(\d++)")
 
 
-class _DeepSpeed(_Reader):
+class DeepSpeed(Reader):
     name = "DeepSpeed"
     triggers = ("[config.py:", "dist_world_size=", "samplespersec")
 
     def __init__(self, unread):
         super().__init__(unread)
-        self.series = _Series()
+        self.series = Series()
         self.config: dict[str, tuple[str, int]] = {}
         self.world: tuple[int, int, str] | None = None
         self.old = False
@@ -302,7 +302,7 @@ class _DeepSpeed(_Reader):
             return
         if "dist_world_size=" in line:
             match = _DS_LAUNCH.search(line)
-            size = _positive_int(match.group(1)) if match else None
+            size = positive_int(match.group(1)) if match else None
             if size and self.world is None:
                 self.world = (size, number, "dist_world_size")
             return
@@ -313,7 +313,7 @@ class _DeepSpeed(_Reader):
         if match is None:
             match = _DS_OLD.search(line)
             self.old = self.old or match is not None
-        value = _float(match.group(1)) if match else None
+        value = to_float(match.group(1)) if match else None
         if value is None or value <= 0:
             self.unread.add(number)
             return
@@ -325,7 +325,7 @@ class _DeepSpeed(_Reader):
         notes: list[str] = []
         stated = self.world
         world = self.config.get("world_size")
-        if world and (size := _positive_int(world[0])):
+        if world and (size := positive_int(world[0])):
             stated = (size, world[1], "world_size")
             if self.world and self.world[0] != stated[0]:
                 # With pipeline, tensor or sequence parallelism (an ``mpu``) the
@@ -342,7 +342,7 @@ class _DeepSpeed(_Reader):
         key = "SamplesPerSec (a running average)" if self.old else "CurrSamplesPerSec"
         formula = (
             f"median over {len(lines)} timer line(s) of {key} = "
-            f"{_fmt(value)} samples/s of the global batch"
+            f"{figure(value)} samples/s of the global batch"
         )
         batch = self.config.get("train_batch_size")
         if batch:
@@ -358,7 +358,7 @@ class _DeepSpeed(_Reader):
                 gpus_from=gpus_from,
                 source=Source(
                     file=file,
-                    lines=_cited(gpu_lines, lines),
+                    lines=cited(gpu_lines, lines),
                     formula=formula,
                     excerpt=self.series.excerpt_lines(),
                     left_out=(warmup, *notes),

@@ -98,7 +98,7 @@ def _median(values: array) -> float:
     return float(np.median(np.frombuffer(values, dtype=np.float64)))
 
 
-def _cited(context: tuple[int, ...], lines: tuple[int, ...]) -> tuple[int, ...]:
+def cited(context: tuple[int, ...], lines: tuple[int, ...]) -> tuple[int, ...]:
     """Context lines (GPU count, sequence length) and the interval lines, in order,
     without building a set of the (possibly many) interval lines."""
     context = tuple(sorted(set(context) - {lines[0]} if lines else set(context)))
@@ -107,7 +107,7 @@ def _cited(context: tuple[int, ...], lines: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(sorted(set(context) | set(lines)))
 
 
-class _Series:
+class Series:
     """Interval values and their line numbers, in compact arrays."""
 
     def __init__(self):
@@ -159,7 +159,7 @@ class _Series:
         return tuple(lines[:EXCERPT_LINES])
 
 
-class _Unread:
+class Unread:
     def __init__(self):
         self.lines: list[int] = []
         self.count = 0
@@ -173,7 +173,7 @@ class _Unread:
 # --------------------------------------------------------------------------- readers
 
 
-class _Reader:
+class Reader:
     """One format: fed every line, it keeps what it needs."""
 
     name = ""
@@ -181,7 +181,7 @@ class _Reader:
     #: none of them is not fed to it (:mod:`.scan`).
     triggers: tuple[str, ...] = ()
 
-    def __init__(self, unread: _Unread):
+    def __init__(self, unread: Unread):
         self.unread = unread
         self.seen = False
 

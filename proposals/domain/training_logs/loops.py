@@ -5,26 +5,26 @@ from __future__ import annotations
 import ast
 import re
 
-from .lines import _cited, _Reader, _Series
+from .lines import Reader, Series, cited
 from .results import (
-    _NUMBER,
-    _PLAIN_UNITS,
     EXCERPT_CHARS,
+    NUMBER,
+    PLAIN_UNITS,
     SAMPLES,
     TOKENS,
     Measurement,
     Source,
-    _float,
-    _fmt,
-    _positive_int,
-    _word,
+    figure,
+    positive_int,
+    to_float,
+    whole_word,
 )
 
-_HF_FIELD = re.compile(
+HF_FIELD = re.compile(
     r"(Instantaneous batch size per device|Total train batch size \(w\. parallel, "
     r"distributed & accumulation\)|Gradient Accumulation steps|Training with "
     r"DataParallel so batch size has been adjusted to)\s*+[=:]?\s*+("
-    + _NUMBER
+    + NUMBER
     + r")\s*+$"
 )
 # A brace group without braces inside; the one naming the metric is taken (one
@@ -32,13 +32,13 @@ _HF_FIELD = re.compile(
 _HF_DICT = re.compile(r"\{[^{}]*+\}")
 # One metric of a dictionary that is not a Python literal as a whole (a value printed
 # as ``np.float64(2.61)`` or ``tensor(2.61)`` by a callback or a Trainer subclass).
-_HF_METRIC = r"'{}':\s*+(?:[\w.]++\()?'?(" + _NUMBER + ")"
+_HF_METRIC = r"'{}':\s*+(?:[\w.]++\()?'?(" + NUMBER + ")"
 _HF_TABLE = re.compile(
     r"(?:^|\s)(train_samples_per_second|train_runtime)\s*+=\s*+(\S++)\s*+$"
 )
 
 
-class _HuggingFace(_Reader):
+class HuggingFace(Reader):
     name = "Hugging Face Trainer"
     triggers = (
         "***** running training *****",
@@ -62,11 +62,11 @@ class _HuggingFace(_Reader):
         if self.current is not None and any(
             key in line for key in ("batch size", "Accumulation steps")
         ):
-            match = _HF_FIELD.search(line)
+            match = HF_FIELD.search(line)
             if match:
                 self.current["fields"].setdefault(
                     match.group(1).split(" (")[0],
-                    (_positive_int(match.group(2)), number),
+                    (positive_int(match.group(2)), number),
                 )
             return
         if "train_samples_per_second" not in line and "train_runtime" not in line:
@@ -87,7 +87,7 @@ class _HuggingFace(_Reader):
         if match:
             try:
                 metrics = ast.literal_eval(match.group(0))
-                value = _float(str(metrics["train_samples_per_second"]))
+                value = to_float(str(metrics["train_samples_per_second"]))
                 runtime = metrics.get("train_runtime")
             except (
                 ValueError,
@@ -109,7 +109,7 @@ class _HuggingFace(_Reader):
             if match.group(1) == "train_runtime":
                 run.setdefault("runtime", match.group(2))
                 return
-            value = _float(match.group(2))
+            value = to_float(match.group(2))
             if value is None or value <= 0:
                 self.unread.add(number)
                 return
@@ -122,7 +122,7 @@ class _HuggingFace(_Reader):
         value = re.search(_HF_METRIC.format("train_samples_per_second"), text)
         runtime = re.search(_HF_METRIC.format("train_runtime"), text)
         return (
-            _float(value.group(1)) if value else None,
+            to_float(value.group(1)) if value else None,
             runtime.group(1) if runtime else None,
         )
 
@@ -168,7 +168,7 @@ class _HuggingFace(_Reader):
                 gpu_lines = tuple(sorted({device[1], total[1], accumulation[1]}))
             runtime = run.get("runtime", "")
             formula = (
-                f"train_samples_per_second = {_fmt(value)} samples/s, as the Trainer "
+                f"train_samples_per_second = {figure(value)} samples/s, as the Trainer "
                 "computed it over the whole run"
                 + (f" (train_runtime {runtime} s)" if runtime else "")
             )
@@ -183,7 +183,7 @@ class _HuggingFace(_Reader):
                     gpus_from=gpus_from,
                     source=Source(
                         file=file,
-                        lines=_cited(gpu_lines, (line,)),
+                        lines=cited(gpu_lines, (line,)),
                         formula=formula,
                         excerpt=(text,),
                         left_out=(
@@ -197,28 +197,30 @@ class _HuggingFace(_Reader):
 
 
 _PLAIN_VALUE = re.compile(
-    r"(" + _NUMBER + r")\s*+(tok/s|tokens/s|tokens/sec|tokens per second|"
+    r"(" + NUMBER + r")\s*+(tok/s|tokens/s|tokens/sec|tokens per second|"
     r"samples/s|samples/sec|samples per second)"
     r"|\b(tokens_per_sec(?:ond)?|tokens/sec|tokens/s|tok/sec|tok/s"
     r"|samples_per_sec(?:ond)?|samples/sec|samples/s|throughput)"
     r"(?:\s*+(?:per[ _-]?gpu|/gpu|per[ _-]?device))?\s*+[=:]\s*+("
-    + _NUMBER
+    + NUMBER
     + r")\s*+(tok(?:ens)?/s|samples/s)?",
     re.IGNORECASE,
 )
 # Searched in the lower-cased line.
-_PLAIN_STEP = re.compile(_word("step", "iter", "iteration", "it") + r"\s*+[:=]?\s*+\d")
+_PLAIN_STEP = re.compile(
+    whole_word("step", "iter", "iteration", "it") + r"\s*+[:=]?\s*+\d"
+)
 _PLAIN_WORLD = re.compile(
     "("
-    + _word(
+    + whole_word(
         "num_processes", "world_size", "WORLD_SIZE", "world size", "num_gpus", "ngpus"
     )
     + ")"
     r"(?:\s*+[=:|]\s*+|\s++)(\d++)\b"
 )
 # PyTorch Lightning: "Initializing distributed: GLOBAL_RANK: 0, MEMBER: 1/8".
-_LIGHTNING_WORLD = re.compile(_word("MEMBER:") + r"\s*+\d++/(\d++)")
-_PLAIN_MFU = re.compile(r"(" + _NUMBER + r")\s*+%\s*+(?:bf16 |fp16 |fp8 )?MFU")
+_LIGHTNING_WORLD = re.compile(whole_word("MEMBER:") + r"\s*+\d++/(\d++)")
+_PLAIN_MFU = re.compile(r"(" + NUMBER + r")\s*+%\s*+(?:bf16 |fp16 |fp8 )?MFU")
 #: How far from a unit (characters) its value is looked for.
 _REACH = 96
 
@@ -241,39 +243,39 @@ _PER_GPU = re.compile(r"per[ _-]?gpu|/gpu|per[ _-]?device", re.IGNORECASE)
 _WORLD_WORDS = ("num_processes", "world_size", "world size", "num_gpus", "ngpus")
 
 
-def _stated_world(number: int, line: str, lower: str) -> tuple[int, int, str] | None:
+def stated_world(number: int, line: str, lower: str) -> tuple[int, int, str] | None:
     """The world size a loop's line states (``world_size=8``, llm.c's
     ``num_processes``, Lightning's ``MEMBER: 1/8``), with its line."""
     if "member:" in lower:
         match = _LIGHTNING_WORLD.search(line)
-        size = _positive_int(match.group(1)) if match else None
+        size = positive_int(match.group(1)) if match else None
         if size:
             return size, number, "Lightning's MEMBER count"
     if any(word in lower for word in _WORLD_WORDS):
         match = _PLAIN_WORLD.search(line)
-        size = _positive_int(match.group(2)) if match else None
+        size = positive_int(match.group(2)) if match else None
         if size and match:
             return size, number, match.group(1)
     return None
 
 
-class _PlainLoop(_Reader):
+class PlainLoop(Reader):
     name = "training loop"
-    triggers = (*_WORLD_WORDS, "member:", *_PLAIN_UNITS)
+    triggers = (*_WORLD_WORDS, "member:", *PLAIN_UNITS)
 
     def __init__(self, unread):
         super().__init__(unread)
-        self.series = _Series()
+        self.series = Series()
         self.world: tuple[int, int, str] | None = None
         self.unit = ""
         self.per_gpu = False
-        self.mfu = _Series()
+        self.mfu = Series()
 
     def feed(self, number, line):
         lower = line.lower()
         if self.world is None:
-            self.world = _stated_world(number, line, lower)
-        units = [at for unit in _PLAIN_UNITS if (at := lower.find(unit)) >= 0]
+            self.world = stated_world(number, line, lower)
+        units = [at for unit in PLAIN_UNITS if (at := lower.find(unit)) >= 0]
         if not units:
             return
         if not _PLAIN_STEP.search(lower):
@@ -296,7 +298,7 @@ class _PlainLoop(_Reader):
         self.seen = True
         if self.unit and unit != self.unit:
             return
-        value = _float(number_text)
+        value = to_float(number_text)
         if value is None or value <= 0:
             self.unread.add(number)
             return
@@ -305,7 +307,9 @@ class _PlainLoop(_Reader):
         near = line[max(start + match.start() - 20, 0) : start + match.end() + 10]
         self.per_gpu = self.per_gpu or bool(_PER_GPU.search(near))
         mfu = _mfu(line)
-        self.series.add(value, number, line, mfu=_float(mfu.group(1)) if mfu else None)
+        self.series.add(
+            value, number, line, mfu=to_float(mfu.group(1)) if mfu else None
+        )
 
     def measurements(self, file, gpus):
         if not self.series:
@@ -314,7 +318,7 @@ class _PlainLoop(_Reader):
         count, gpus_from, gpu_lines = self._gpus(self.world, gpus, notes)
         value, lines, warmup = self.series.steady()
         formula = (
-            f"median over {len(lines)} step line(s) of {self.unit} = {_fmt(value)}"
+            f"median over {len(lines)} step line(s) of {self.unit} = {figure(value)}"
         )
         throughput: float | None = value
         per_gpu = None
@@ -323,7 +327,7 @@ class _PlainLoop(_Reader):
             formula += " per GPU"
             throughput = value * count if count else None
             if count:
-                formula += f" × {count} GPUs ≈ {_fmt(value * count)} {self.unit}"
+                formula += f" × {count} GPUs ≈ {figure(value * count)} {self.unit}"
         if count:
             formula += f"; GPUs: {gpus_from}"
         return [
@@ -337,7 +341,7 @@ class _PlainLoop(_Reader):
                 mfu_pct=self.series.steady_extra("mfu"),
                 source=Source(
                     file=file,
-                    lines=_cited(gpu_lines, lines),
+                    lines=cited(gpu_lines, lines),
                     formula=formula,
                     excerpt=self.series.excerpt_lines(),
                     left_out=(warmup, *notes),

@@ -8,29 +8,29 @@ from __future__ import annotations
 import re
 from array import array
 
-from .lines import _cited, _Reader, _Series
-from .progress import _world
+from .lines import Reader, Series, cited
+from .progress import bar_world
 from .results import (
-    _NUMBER,
+    NUMBER,
     SAMPLES,
     STEPS,
     TOKENS,
     Measurement,
     Source,
-    _float,
-    _fmt,
-    _positive_int,
-    _word,
+    figure,
+    positive_int,
+    to_float,
+    whole_word,
 )
 
 # NeMo 1.x (exp_manager's TimingCallback, in the bar's postfix): "train_step_timing
 # in s=2.960"; NeMo 2 (ProgressPrinter): "| train_step_timing in s: 0.6201".
 _NEMO_TIMING = re.compile(
-    _word("train_step_timing in s") + r"\s*+[=:]\s*+(" + _NUMBER + ")"
+    whole_word("train_step_timing in s") + r"\s*+[=:]\s*+(" + NUMBER + ")"
 )
 _NEMO_KEY = re.compile(
-    "(" + _word("global_batch_size", "global_step", "consumed_samples") + r")"
-    r"\s*+[=:]\s*+(" + _NUMBER + ")"
+    "(" + whole_word("global_batch_size", "global_step", "consumed_samples") + r")"
+    r"\s*+[=:]\s*+(" + NUMBER + ")"
 )
 # The configuration NeMo 1.x prints (OmegaConf YAML): "  global_batch_size: 256",
 # "  encoder_seq_length: 4096", "  devices: 8", "  num_nodes: 2".
@@ -40,7 +40,7 @@ _NEMO_CONFIG = re.compile(
 )
 
 
-class _NeMo(_Reader):
+class NeMo(Reader):
     name = "NVIDIA NeMo"
     triggers = (
         "train_step_timing",
@@ -54,7 +54,7 @@ class _NeMo(_Reader):
 
     def __init__(self, unread):
         super().__init__(unread)
-        self.series = _Series()
+        self.series = Series()
         self.config: dict[str, tuple[int, int]] = {}
         self.world: tuple[int, int, str] | None = None
         self.batch: tuple[int, int] | None = None
@@ -73,29 +73,29 @@ class _NeMo(_Reader):
             ):
                 match = _NEMO_CONFIG.match(line)
                 if match and match.group(1) not in self.config:
-                    setting = _positive_int(match.group(2))
+                    setting = positive_int(match.group(2))
                     if setting:
                         self.config[match.group(1)] = (setting, number)
             if self.world is None:
-                self.world = _world(number, line, lower)
+                self.world = bar_world(number, line, lower)
             return
         self.seen = True
         timing = _NEMO_TIMING.search(line)
-        value = _float(timing.group(1)) if timing else None
+        value = to_float(timing.group(1)) if timing else None
         if value is None or value <= 0:
             self.unread.add(number)
             return
         keys = {m.group(1): m.group(2) for m in _NEMO_KEY.finditer(line)}
-        step = _float(keys.get("global_step", ""))
+        step = to_float(keys.get("global_step", ""))
         if step is not None and step == self.last_step:
             # The bar redrawn without a new step (its postfix set again after a
             # validation run): the same step's timing.
             return
         self.last_step = step
-        batch = _positive_int(keys.get("global_batch_size", ""))
+        batch = positive_int(keys.get("global_batch_size", ""))
         if batch and self.batch is None:
             self.batch = (batch, number)
-        consumed = _float(keys.get("consumed_samples", ""))
+        consumed = to_float(keys.get("consumed_samples", ""))
         if (
             step is not None
             and consumed is not None
@@ -129,8 +129,8 @@ class _NeMo(_Reader):
                 return (
                     value,
                     f"global batch size {value} = consumed_samples "
-                    f"{_fmt(self.samples[-1] - self.samples[0])} / global steps "
-                    f"{_fmt(self.steps[-1] - self.steps[0])}",
+                    f"{figure(self.samples[-1] - self.samples[0])} / global steps "
+                    f"{figure(self.steps[-1] - self.steps[0])}",
                     (),
                 )
         return None
@@ -157,15 +157,15 @@ class _NeMo(_Reader):
             throughput, unit = batch[0] * seq[0] / seconds, TOKENS
             formula = (
                 f"{batch[1]} × seq_length {seq[0]} (line {seq[1]}) / median "
-                f"train_step_timing over {len(lines)} step(s) {_fmt(seconds)} s "
-                f"≈ {_fmt(throughput)} tokens/s"
+                f"train_step_timing over {len(lines)} step(s) {figure(seconds)} s "
+                f"≈ {figure(throughput)} tokens/s"
             )
             extra = (*batch[2], seq[1])
         elif batch:
             throughput, unit = batch[0] / seconds, SAMPLES
             formula = (
                 f"{batch[1]} / median train_step_timing over {len(lines)} step(s) "
-                f"{_fmt(seconds)} s ≈ {_fmt(throughput)} samples/s (no seq_length "
+                f"{figure(seconds)} s ≈ {figure(throughput)} samples/s (no seq_length "
                 "in the log, so samples, not tokens)"
             )
             extra = batch[2]
@@ -173,7 +173,7 @@ class _NeMo(_Reader):
             throughput, unit = 1 / seconds, STEPS
             formula = (
                 f"1 / median train_step_timing over {len(lines)} step(s) "
-                f"{_fmt(seconds)} s ≈ {_fmt(throughput)} steps/s"
+                f"{figure(seconds)} s ≈ {figure(throughput)} steps/s"
             )
             notes.append(
                 "the global batch size: the log states none (global_batch_size, "
@@ -190,7 +190,7 @@ class _NeMo(_Reader):
                 gpus_from=gpus_from,
                 source=Source(
                     file=file,
-                    lines=_cited(gpu_lines + extra, _unique(lines)),
+                    lines=cited(gpu_lines + extra, _unique(lines)),
                     formula=formula,
                     excerpt=self.series.excerpt_lines(),
                     left_out=(warmup, *notes),

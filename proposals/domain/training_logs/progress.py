@@ -13,18 +13,18 @@ from __future__ import annotations
 
 import re
 
-from .lines import _cited, _Reader
-from .loops import _HF_FIELD, _stated_world
+from .lines import Reader, cited
+from .loops import HF_FIELD, stated_world
 from .results import (
-    _NUMBER,
     EXCERPT_CHARS,
+    NUMBER,
     SAMPLES,
     STEPS,
     Measurement,
     Source,
-    _fmt,
-    _positive_int,
-    _word,
+    figure,
+    positive_int,
+    whole_word,
 )
 
 # ------------------------------------------------------------------ tqdm updates
@@ -77,27 +77,31 @@ def _bar_update(line: str) -> tuple[str, int, int | None, int, str] | None:
 
 
 # Lightning: "All distributed processes registered. Starting with 16 processes".
-_LIGHTNING_PROCESSES = re.compile(_word("Starting with") + r"\s++(\d++)\s++processes")
+_LIGHTNING_PROCESSES = re.compile(
+    whole_word("Starting with") + r"\s++(\d++)\s++processes"
+)
 
 
-def _world(number: int, line: str, lower: str) -> tuple[int, int, str] | None:
+def bar_world(number: int, line: str, lower: str) -> tuple[int, int, str] | None:
     if "starting with" in lower:
         match = _LIGHTNING_PROCESSES.search(line)
-        size = _positive_int(match.group(1)) if match else None
+        size = positive_int(match.group(1)) if match else None
         if size:
             return size, number, "Lightning's count of processes"
-    return _stated_world(number, line, lower)
+    return stated_world(number, line, lower)
 
 
 # ------------------------------------------------------- Lightning and Accelerate
 
 # The tqdm rate as printed: "5.00it/s", "2.50s/it" (a Lightning bar pads them).
-_BAR_RATE = re.compile(r"^\s*+(" + _NUMBER + r")\s*+(it/s|s/it)\s*+$")
-_OPTIMIZATION_STEPS = re.compile(_word("Total optimization steps") + r"\s*+=\s*+(\d++)")
-_NUM_PROCESSES = re.compile(_word("Num processes:") + r"\s*+(\d++)\s*+$")
+_BAR_RATE = re.compile(r"^\s*+(" + NUMBER + r")\s*+(it/s|s/it)\s*+$")
+_OPTIMIZATION_STEPS = re.compile(
+    whole_word("Total optimization steps") + r"\s*+=\s*+(\d++)"
+)
+_NUM_PROCESSES = re.compile(whole_word("Num processes:") + r"\s*+(\d++)\s*+$")
 
 
-class _Bar(_Reader):
+class ProgressBar(Reader):
     """A tqdm training bar: Lightning's (one bar per epoch, steps of one batch on
     each process), or an Accelerate script's (after a "Running training" block,
     one update per optimizer step)."""
@@ -139,27 +143,27 @@ class _Bar(_Reader):
             or "Accumulation steps" in line
             or "optimization steps" in line
         ):
-            match = _HF_FIELD.search(line)
+            match = HF_FIELD.search(line)
             if match:
                 self.fields.setdefault(
                     match.group(1).split(" (")[0],
-                    (_positive_int(match.group(2)), number),
+                    (positive_int(match.group(2)), number),
                 )
             steps = _OPTIMIZATION_STEPS.search(line)
             if steps:
                 self.fields.setdefault(
-                    "Total optimization steps", (_positive_int(steps.group(1)), number)
+                    "Total optimization steps", (positive_int(steps.group(1)), number)
                 )
             return
         if "num processes:" in lower:
             match = _NUM_PROCESSES.search(line)
-            size = _positive_int(match.group(1)) if match else None
+            size = positive_int(match.group(1)) if match else None
             if size and self.processes is None:
                 self.processes = (size, number)
             return
         if "%|" not in line and "it [" not in line:
             if self.world is None:
-                self.world = _world(number, line, lower)
+                self.world = bar_world(number, line, lower)
             return
         if "train_step_timing" in line:
             return  # NeMo's bar: its step timings say more
@@ -199,33 +203,10 @@ class _Bar(_Reader):
     def has_data(self) -> bool:
         return bool(self._rates())
 
-    def measurements(self, file, gpus):
-        rates = self._rates()
-        if not rates:
-            return []
-        notes: list[str] = []
-        rates.sort(key=lambda item: item[0])
-        rate, run = (
-            rates[(len(rates) - 1) // 2]
-            if len(rates) % 2
-            else rates[len(rates) // 2 - 1]
-        )
-        (n1, t1, line1), (n2, t2, line2) = run["first"], run["last"]
-        formula = (
-            f"the bar went from step {n1} to {n2} in {_clock(t1)} → {_clock(t2)}: "
-            f"{n2 - n1} / {t2 - t1} s = {_fmt(rate)} steps/s"
-        )
-        if len(rates) > 1:
-            formula = (
-                f"median over {len(rates)} bar runs (epochs); {run['desc']}: " + formula
-            )
-        left_out = [f"line {line1}, the bar's steps up to {n1} (warm-up)"]
-        if t2 - t1 < 60:
-            left_out.append(
-                f"the bar shows whole seconds: over {t2 - t1} s the rate is known "
-                f"to ±{_fmt(100 / (t2 - t1))} %"
-            )
-        lines = tuple(sorted({line1, line2}))
+    def _stated_world(self, notes: list[str]):
+        """The number of processes as stated (``Num processes``, else the world
+        the log states), else as the Trainer's batch sizes imply; a batch-size
+        world that differs from a stated one is noted."""
         stated = self.world
         if self.processes:
             stated = (self.processes[0], self.processes[1], "Num processes")
@@ -233,7 +214,6 @@ class _Bar(_Reader):
         total = fields.get("Total train batch size")
         device = fields.get("Instantaneous batch size per device")
         accumulation = fields.get("Gradient Accumulation steps")
-        optimization = fields.get("Total optimization steps")
         derived = None
         if (
             total
@@ -258,37 +238,79 @@ class _Bar(_Reader):
                 f"{derived[2]} = {derived[0]} (line {derived[1]}) differs from "
                 f"{stated[2]} = {stated[0]}"
             )
+        return stated
+
+    def _per_update(self, run: dict, notes: list[str]) -> tuple[float, str]:
+        """Samples per bar step and how that was read: the total train batch size,
+        divided by the accumulation steps when the bar counts batches."""
+        fields = self.fields
+        total = fields.get("Total train batch size")
+        accumulation = fields.get("Gradient Accumulation steps")
+        optimization = fields.get("Total optimization steps")
+        assert total and total[0], "called only for a log that states the batch size"
+        per_update: float = total[0]
+        said = f"total train batch size {total[0]} (line {total[1]})"
+        bar_total = run["total"]
+        if optimization and optimization[0] and bar_total:
+            if (
+                accumulation
+                and accumulation[0]
+                and accumulation[0] > 1
+                and bar_total == optimization[0] * accumulation[0]
+            ):
+                per_update = total[0] / accumulation[0]
+                said = (
+                    f"the bar counts batches ({bar_total} = {optimization[0]} "
+                    f"optimization steps × {accumulation[0]} accumulation steps): "
+                    f"{total[0]} / {accumulation[0]} samples each"
+                )
+            elif bar_total == optimization[0]:
+                said += (
+                    f"; the bar counts optimization steps ({bar_total}, "
+                    f"line {optimization[1]})"
+                )
+        else:
+            notes.append(
+                "the bar is taken to count optimization steps, as Accelerate's "
+                "example scripts update it (once per accelerator.sync_gradients)"
+            )
+        return per_update, said
+
+    def measurements(self, file, gpus):
+        rates = self._rates()
+        if not rates:
+            return []
+        notes: list[str] = []
+        rates.sort(key=lambda item: item[0])
+        rate, run = (
+            rates[(len(rates) - 1) // 2]
+            if len(rates) % 2
+            else rates[len(rates) // 2 - 1]
+        )
+        (n1, t1, line1), (n2, t2, line2) = run["first"], run["last"]
+        formula = (
+            f"the bar went from step {n1} to {n2} in {_clock(t1)} → {_clock(t2)}: "
+            f"{n2 - n1} / {t2 - t1} s = {figure(rate)} steps/s"
+        )
+        if len(rates) > 1:
+            formula = (
+                f"median over {len(rates)} bar runs (epochs); {run['desc']}: " + formula
+            )
+        left_out = [f"line {line1}, the bar's steps up to {n1} (warm-up)"]
+        if t2 - t1 < 60:
+            left_out.append(
+                f"the bar shows whole seconds: over {t2 - t1} s the rate is known "
+                f"to ±{figure(100 / (t2 - t1))} %"
+            )
+        lines = tuple(sorted({line1, line2}))
+        stated = self._stated_world(notes)
+        total = self.fields.get("Total train batch size")
         count, gpus_from, gpu_lines = self._gpus(stated, gpus, notes)
         throughput, unit = rate, STEPS
         if self.accelerate and total and total[0]:
-            per_update: float = total[0]
-            said = f"total train batch size {total[0]} (line {total[1]})"
-            bar_total = run["total"]
-            if optimization and optimization[0] and bar_total:
-                if (
-                    accumulation
-                    and accumulation[0]
-                    and accumulation[0] > 1
-                    and bar_total == optimization[0] * accumulation[0]
-                ):
-                    per_update = total[0] / accumulation[0]
-                    said = (
-                        f"the bar counts batches ({bar_total} = {optimization[0]} "
-                        f"optimization steps × {accumulation[0]} accumulation steps): "
-                        f"{total[0]} / {accumulation[0]} samples each"
-                    )
-                elif bar_total == optimization[0]:
-                    said += (
-                        f"; the bar counts optimization steps ({bar_total}, "
-                        f"line {optimization[1]})"
-                    )
-            else:
-                notes.append(
-                    "the bar is taken to count optimization steps, as Accelerate's "
-                    "example scripts update it (once per accelerator.sync_gradients)"
-                )
+            per_update, said = self._per_update(run, notes)
             throughput, unit = rate * per_update, SAMPLES
-            formula += f" × {said} ≈ {_fmt(throughput)} samples/s"
+            formula += f" × {said} ≈ {figure(throughput)} samples/s"
             lines = tuple(sorted({*lines, total[1]}))
         else:
             notes.append(
@@ -306,7 +328,7 @@ class _Bar(_Reader):
                 gpus_from=gpus_from,
                 source=Source(
                     file=file,
-                    lines=_cited(gpu_lines, lines),
+                    lines=cited(gpu_lines, lines),
                     formula=formula,
                     excerpt=tuple(self.excerpt),
                     left_out=(*left_out, *notes),

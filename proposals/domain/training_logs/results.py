@@ -49,14 +49,14 @@ LOOKED_FOR = (
     "Elapsed and AllocTRES)"
 )
 
-_ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
+ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 # Unambiguous (a decimal part needs its point), starting only where a number starts
 # and never giving back a digit it took (possessive): a search over a long run of
 # digits tries each start once and each start reads its run once.
-_NUMBER = r"(?<![\d.,])[-+]?(?:\d[\d,]*+(?:\.\d*+)?+|\.\d++)(?:[eE][-+]?\d++)?+"
+NUMBER = r"(?<![\d.,])[-+]?(?:\d[\d,]*+(?:\.\d*+)?+|\.\d++)(?:[eE][-+]?\d++)?+"
 
 
-def _word(*words: str) -> str:
+def whole_word(*words: str) -> str:
     """A pattern for any of ``words`` (pattern text, each starting with a plain
     letter) at the start of a word, written letter first: ``\\bstep`` as
     ``s(?<=\\bs)tep``. A search then skips in C to the next ``s`` instead of trying
@@ -64,7 +64,7 @@ def _word(*words: str) -> str:
     return "(?:" + "|".join(rf"{w[0]}(?<=\b{w[0]}){w[1:]}" for w in words) + ")"
 
 
-_PLAIN_UNITS = (
+PLAIN_UNITS = (
     "tok/s",
     "tokens/s",
     "tokens per second",
@@ -75,7 +75,7 @@ _PLAIN_UNITS = (
 )
 
 
-def _float(text: str) -> float | None:
+def to_float(text: str) -> float | None:
     try:
         value = float(text.replace(",", "") if "," in text else text)
     except ValueError:
@@ -83,8 +83,8 @@ def _float(text: str) -> float | None:
     return value if isfinite(value) else None
 
 
-def _positive_int(text: str) -> int | None:
-    value = _float(text)
+def positive_int(text: str) -> int | None:
+    value = to_float(text)
     if value is None or value < 1 or value != int(value) or value > 10**7:
         return None
     return int(value)
@@ -107,7 +107,7 @@ class Source:
 
     def summary(self) -> str:
         """A short provenance text to keep with a stored row."""
-        lines = _line_ranges(self.lines, total=self.lines_total)
+        lines = line_ranges(self.lines, total=self.lines_total)
         parts = [f"{self.file}, {lines}: {self.formula}"]
         parts += [f"Left out: {item}" for item in self.left_out]
         parts += [f"  {line}" for line in self.excerpt]
@@ -144,7 +144,7 @@ class Measurement:
         formula = self.source.formula
         if throughput is None and self.per_gpu is not None:
             throughput = self.per_gpu * gpus
-            formula += f" × {gpus} GPUs ≈ {_fmt(throughput)} {self.unit}"
+            formula += f" × {gpus} GPUs ≈ {figure(throughput)} {self.unit}"
         gpus_from = f"{gpus}, as given (the log does not state it)"
         return replace(
             self,
@@ -206,7 +206,7 @@ class Reading:
 _SHOWN_LINES = 6
 
 
-def _line_ranges(lines: tuple[int, ...], total: int = 0) -> str:
+def line_ranges(lines: tuple[int, ...], total: int = 0) -> str:
     total = max(total, len(lines))
     if not lines:
         return "no line"
@@ -266,7 +266,7 @@ def unpack(data: dict) -> Measurement | Job:
     return Measurement(**values)
 
 
-def _fmt(value: float) -> str:
+def figure(value: float) -> str:
     if value >= 100:
         return f"{value:,.0f}"
     return f"{value:,.3g}" if value < 1 else f"{value:,.2f}"

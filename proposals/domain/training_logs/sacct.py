@@ -5,14 +5,14 @@ from __future__ import annotations
 import re
 from decimal import ROUND_HALF_UP, Decimal
 
-from .lines import _Unread
+from .lines import Unread
 from .results import (
     EXCERPT_CHARS,
     EXCERPT_LINES,
     Job,
     Source,
-    _line_ranges,
-    _positive_int,
+    line_ranges,
+    positive_int,
 )
 
 # --------------------------------------------------------------------------- sacct
@@ -48,7 +48,7 @@ def _sacct_gpus(tres: str, gres: bool) -> int | None:
     else:
         untyped = _TRES_UNTYPED.search(tres)
         found = [untyped.group(1)] if untyped else _TRES_GPU.findall(tres)
-    return _positive_int(found[0]) if found else None
+    return positive_int(found[0]) if found else None
 
 
 #: A JobID as sacct prints it (``src/sacct/print.c``): ``123``, an array's task
@@ -104,13 +104,13 @@ def _pending_tasks(text: str) -> int:
     return count
 
 
-class _Sacct:
+class Sacct:
     """``sacct -P`` or ``-p`` (``|``-separated, header first, columns in any
     order)."""
 
     name = "sacct"
 
-    def __init__(self, header: list[str], number: int, unread: _Unread):
+    def __init__(self, header: list[str], number: int, unread: Unread):
         self.unread = unread
         names = [name.strip().lower() for name in header]
         self.columns = {name: i for i, name in reversed(list(enumerate(names)))}
@@ -209,7 +209,7 @@ class _Sacct:
 
     def jobs(self, file: str) -> list[Job]:
         left_out = [
-            f"{reason}: {_line_ranges(tuple(lines))}"
+            f"{reason}: {line_ranges(tuple(lines))}"
             for reason, lines in self.left_out.items()
         ]
         if self.pending_tasks:

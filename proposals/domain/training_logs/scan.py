@@ -1,6 +1,6 @@
 """Feeding lines to the readers: one line at a time, or a file in blocks.
 
-Every reader names the words its lines contain (``_Reader.triggers``, lower case);
+Every reader names the words its lines contain (``Reader.triggers``, lower case);
 a line containing none of them is fed to no reader. :func:`feed_blocks` uses that to read
 a file a block of bytes at a time: it finds the words in the whole block with
 ``bytes.find`` (C), decodes only the lines that hold one and counts the others with
@@ -23,9 +23,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 
-from .lines import _Reader, _Unread
-from .results import _ANSI, MAX_LINE_CHARS, MAX_LINES
-from .sacct import _Sacct
+from .lines import Reader, Unread
+from .results import ANSI, MAX_LINE_CHARS, MAX_LINES
+from .sacct import Sacct
 
 #: Bytes read at a time.
 BLOCK = 1 << 20
@@ -41,10 +41,10 @@ _SEPARATOR = re.compile(rb"[\r\n]")
 class Feed:
     """The readers of one file and what was fed to them."""
 
-    def __init__(self, readers: tuple[type[_Reader], ...]):
-        self.unread = _Unread()
+    def __init__(self, readers: tuple[type[Reader], ...]):
+        self.unread = Unread()
         self.readers = [reader(self.unread) for reader in readers]
-        self.sacct: _Sacct | None = None
+        self.sacct: Sacct | None = None
         self.first = True
         self.lines = 0
         #: The lines read at most (:data:`.MAX_LINES`), and whether more were left.
@@ -71,13 +71,13 @@ class Feed:
             raw = raw.removeprefix("\ufeff")
         line = raw
         if "\x1b" in raw:
-            line = _ANSI.sub("", raw)
+            line = ANSI.sub("", raw)
             wake = -1
         if self.first and line.strip():
             self.first = False
-            header = _Sacct.header(line)
+            header = Sacct.header(line)
             if header:
-                self.sacct = _Sacct(header, number, self.unread)
+                self.sacct = Sacct(header, number, self.unread)
                 return
         if self.sacct is not None:
             self.sacct.feed(number, line)
