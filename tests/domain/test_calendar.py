@@ -192,9 +192,14 @@ def test_plan_3_uses_the_whole_system(slug, hours, months, nodes, share):
 
 
 def test_every_system_records_its_size_with_a_source_and_a_date():
+    """Every system in production; an announced one may not have published its size
+    yet (tests/web/test_systems_catalogue.py holds those to a source or
+    "unverified")."""
     import datetime
 
     for cluster in catalogue().values():
+        if not cluster.in_production:
+            continue
         assert cluster.gpu_nodes and cluster.gpu_nodes > 0, cluster.slug
         assert cluster.gpu_nodes_source, cluster.slug
         datetime.date.fromisoformat(cluster.gpu_nodes_checked)

@@ -14,7 +14,7 @@ from django.db import models
 from django.urls import get_resolver, reverse
 from django.utils import timezone
 
-from proposals import selectors, services
+from proposals import services
 from proposals.domain.sections import STEP_SLUGS
 from proposals.models import AccessRoute, Cutoff, Membership, Proposal
 from tests.web import translation_check as check
@@ -198,7 +198,7 @@ NOT_PAGES = {
     "proposals:staff_comment": "POST only",
     "proposals:staff_set_status": "POST only",
     "proposals:review_queue_bulk": "POST only: its check page is walked in every "
-    "language by test_bulk_check_page_shows_no_english",
+    "language by test_translations_posted",
     "proposals:review_view_save": "POST only",
     "proposals:review_view_delete": "POST only",
     "proposals:staff_reply_insert": "POST only (its htmx answer is the comment box)",
@@ -486,32 +486,3 @@ def test_no_page_shows_english(client, demo, role, language):
         f"{len(found)} strings left in English on the pages as {role}, in {language}:\n"
         f"{report}"
     )
-
-
-@pytest.mark.parametrize("language", check.LANGUAGES)
-def test_bulk_check_page_shows_no_english(client, demo, language):
-    """The queue's bulk action answers a POST with a page that lists what will
-    change: walked here, as the GET walk cannot reach it."""
-    catalogue = [
-        *check.read_catalogue(_catalogue(language)),
-        *check.read_catalogue(_rules_catalogue(language)),
-    ]
-    client.force_login(User.objects.get(username="staff"))
-    waiting = [state.proposal_id for state in selectors.review_queue()]
-    assert waiting, "the demo has proposals waiting in the queue"
-    response = client.post(
-        reverse("proposals:review_queue_bulk"),
-        {"action": "take", "pick": waiting},
-        HTTP_ACCEPT_LANGUAGE=language,
-    )
-    assert response.status_code == 200
-    assert 'data-testid="bulk-row' in response.text  # changed or refused, with why
-    found = check.offences(
-        "review_queue_bulk",
-        response.content.decode(),
-        language=language,
-        pieces=check.english_pieces(catalogue),
-        data=_stored_text(),
-        names=check.proper_names(catalogue),
-    )
-    assert not found, "\n".join(str(offence) for offence in found)
