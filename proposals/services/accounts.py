@@ -56,6 +56,7 @@ def account_signup(
     email: str,
     password: str,
     number_format: str = "",
+    time_zone: str = "",
 ):
     """Create an inactive account and mail the link that activates it, or mail the
     address why no account was made. One account per address (case-insensitive),
@@ -87,9 +88,18 @@ def account_signup(
                     )
                     user.save()
                     AccountProfile.objects.create(user=user, email=address)
-                    if number_format:
+                    if number_format or time_zone:
+                        # The zone the person submitted (offered from their
+                        # browser, seen and changeable on the form).
+                        zone = {"time_zone": time_zone, "time_zone_chosen": True}
                         Preferences.objects.create(
-                            user=user, number_format=number_format
+                            user=user,
+                            **(
+                                {"number_format": number_format}
+                                if number_format
+                                else {}
+                            ),
+                            **(zone if time_zone else {}),
                         )
             except IntegrityError:  # a sign-up racing for the same address or name
                 user = None

@@ -27,6 +27,7 @@ def preferences_set(
         if time_zone not in zoneinfo.available_timezones():
             raise ValueError(f"Unknown time zone {time_zone!r}.")
         defaults["time_zone"] = time_zone
+        defaults["time_zone_chosen"] = True
     preferences, _ = Preferences.objects.update_or_create(user=user, defaults=defaults)
     return preferences
 

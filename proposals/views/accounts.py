@@ -168,6 +168,7 @@ def signup(request):
             # How the person writes numbers starts as their browser's convention
             # (shown, and changeable, on the settings page).
             number_format=format_for_languages(browser_languages(request)).name,
+            time_zone=form.cleaned_data["time_zone"],
         )
         return redirect("signup_done")
     return TemplateResponse(request, "registration/signup.html", {"form": form})
@@ -270,6 +271,7 @@ def account_settings(request):
             *browser_languages(request),
             translation.get_language(),
         ],
+        browser_zone=not getattr(_preferences(request), "time_zone_chosen", False),
     )
     if request.method == "POST" and form.is_valid():
         preferences = services.preferences_set(
