@@ -163,13 +163,18 @@ def _help(evaluation, proposal) -> dict:
     to the tier and the system (LUMI words for LUMI)."""
     tier = evaluation.assessment.tier
     system_slug = getattr(proposal.system, "slug", None)
+    # The family's help, not the industrial tiers', in a family without tiers.
+    family = family_terms(evaluation.reference.terms, proposal.call_family)
+    tiered = family.tiered
 
     @functools.cache
     def help_figures():  # only when some field's help is shown (not on most autosaves)
         return figures(evaluation.reference.terms)
 
     return {
-        "help": PerField(lambda spec: spec.help_for(tier, help_figures(), system_slug)),
+        "help": PerField(
+            lambda spec: spec.help_for(tier, help_figures(), system_slug, tiered)
+        ),
         "help_examples": PerField(
             lambda spec: spec.examples_for(
                 tier, system_slug, proposal.organisation_country

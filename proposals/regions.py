@@ -21,6 +21,7 @@ from django.utils import translation
 from proposals import charts
 from proposals.domain import numbers
 from proposals.domain.tiers import tier_label
+from proposals.services.revisions import canonical
 
 SIDEBAR = "proposals/_sidebar.html"
 KEY_LENGTH = 12
@@ -103,6 +104,8 @@ class FindingsInputs:
     finding_counts: dict
     staff_view: bool
     proposal: ProposalRef
+    #: The total GPU-hours as stored (``canonical``): the base of SCAL-3's action.
+    request_base: str = ""
 
 
 @dataclass(frozen=True)
@@ -155,6 +158,13 @@ class Sidebar:
     chart_svg: str = ""
 
 
+def _request_base(evaluation) -> str:
+    """The stored total GPU-hours as an autosave's base reads them (the model's
+    Decimal, not the engine's float), for SCAL-3's "use the job plan's total"."""
+    model = evaluation.model
+    return canonical(model.total_gpu_hours) if model is not None else ""
+
+
 def sidebar_regions(evaluation, proposal_pk: int, sidebar: Sidebar, calendar) -> dict:
     """The sidebar's regions (and the small screens' bar) of one evaluation, with
     the request's ``calendar``."""
@@ -167,7 +177,11 @@ def sidebar_regions(evaluation, proposal_pk: int, sidebar: Sidebar, calendar) ->
             "live-findings",
             f"{SIDEBAR}#findings",
             FindingsInputs(
-                sidebar.findings, sidebar.finding_counts, sidebar.staff_view, ref
+                sidebar.findings,
+                sidebar.finding_counts,
+                sidebar.staff_view,
+                ref,
+                _request_base(evaluation),
             ),
         ),
         "chart": ("live-chart", f"{SIDEBAR}#chart", _chart(a, sidebar)),

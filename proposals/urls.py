@@ -17,6 +17,7 @@ from proposals.views import (
 )
 from proposals.views import charts as chart_views
 from proposals.views import paste as paste_views
+from proposals.views import plan_total as plan_total_views
 from proposals.views import scaling_kit as kit_views
 from proposals.views import team as team_views
 from proposals.views import training_logs as log_views
@@ -171,8 +172,14 @@ urlpatterns += [
     ),
 ]
 
-# Paste a table (measurements, job plan, schedule) and undo the last paste.
+# Paste a table (measurements, job plan, schedule) and undo the last paste; SCAL-3's
+# "use the job plan's total".
 urlpatterns += [
+    path(
+        "proposals/<int:pk>/use-plan-total/",
+        plan_total_views.use_plan_total,
+        name="use_plan_total",
+    ),
     path(
         "proposals/<int:pk>/paste/<slug:kind>/",
         paste_views.paste_table,

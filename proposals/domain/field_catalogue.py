@@ -64,6 +64,11 @@ FIELDS: tuple[FieldSpec, ...] = (
                 "partners of a collaborative EU project."
             )
         ),
+        untiered=gettext_noop(
+            "AI for Science and Collaborative EU Projects is for academic and "
+            "public-sector organisations; companies take part only as partners of a "
+            "collaborative EU project."
+        ),
     ),
     scalar(
         "organisation_country",
@@ -181,6 +186,11 @@ FIELDS: tuple[FieldSpec, ...] = (
                 gettext_noop("On LUMI-G one GPU is one MI250X, that is two GCDs."),
             ),
             (examples.MN5, gettext_noop("On MareNostrum 5 ACC one GPU is one H100.")),
+        ),
+        untiered=gettext_noop(
+            "One GPU-hour is one physical GPU for one hour. In this family the amount "
+            "does not choose the call: request what the project needs for the whole "
+            "allocation."
         ),
         playground=(
             gettext_noop(

@@ -57,6 +57,9 @@ class FieldSpec:
     playground: str = Translated(default="")
     fast_lane: str = Translated(default="")
     large_scale: str = Translated(default="")
+    #: The help in a family whose one mode the hours do not choose (AI for Science
+    #: and Collaborative EU Projects), where the general help speaks of the tiers.
+    untiered: str = Translated(default="")
     # The glossary entry (``glossary.TERMS`` slug) that explains the field's word.
     term: str = ""
     # Example answers fitted to a tier and a system (see :meth:`examples_for`).
@@ -85,11 +88,18 @@ class FieldSpec:
         tier: str | None,
         figures: Mapping[str, str] | None = None,
         system: str | None = None,
+        tiered: bool = True,
     ) -> str:
-        """The advice for ``tier`` when there is tier-specific advice, else general,
-        with the call terms' ``figures`` filled in (``{playground_max}`` ...; default:
-        the shipped terms), then what holds on ``system`` (a cluster slug) only."""
-        text = (getattr(self, tier, "") if tier else "") or self.help
+        """The advice for ``tier`` when there is tier-specific advice, else (in a
+        family that is not ``tiered``, with its own advice) the family's, else
+        general, with the call terms' ``figures`` filled in (``{playground_max}`` ...;
+        default: the shipped terms), then what holds on ``system`` (a cluster slug)
+        only."""
+        text = (
+            (getattr(self, tier, "") if tier else "")
+            or ("" if tiered else self.untiered)
+            or self.help
+        )
         local = next(
             (gettext(line) for slug, line in self.on_system if slug == system), ""
         )

@@ -20,7 +20,7 @@ import holidays as holiday_calendars
 import numpy as np
 
 from .i18n import gettext
-from .terms import CallTerms, FamilyTerms, ModeTerms
+from .terms import CallTerms, FamilyTerms, ModeTerms, terms_text
 from .tiers import TIER_LABELS
 
 DAY = datetime.timedelta(days=1)
@@ -67,7 +67,7 @@ def response_time(terms: CallTerms, family: str, tier: str | None) -> ResponseTi
         return ResponseTime(
             None,
             gettext("The call publishes no typical answer time ({review}).").format(
-                review=mode.review
+                review=terms_text(mode.review)
             )
             if mode.review
             else gettext("The call publishes no typical answer time."),

@@ -107,6 +107,29 @@ class ModeTerms:
         return self.sources.get(fact)
 
 
+#: The call terms' own sentences (``fixtures/call_terms.json``) for the catalogue:
+#: the rules show them through ``gettext`` (:func:`terms_text`), so a page in German
+#: reads them in German; a sentence the desk rewrites in the admin is shown as typed.
+TERMS_TEXTS = (
+    gettext_noop(
+        "This family asks for a separate project scope and plan document, uploaded "
+        "in the portal next to the form; prepare it alongside these sections."
+    ),
+    gettext_noop(
+        "companies are eligible only as partners of a collaborative EU project"
+    ),
+    gettext_noop("technical review"),
+    gettext_noop("peer review"),
+    gettext_noop("technical and peer review, two cut-offs a month"),
+)
+
+
+def terms_text(text: str) -> str:
+    """One of the call terms' sentences in the active language (as stored when the
+    catalogue does not have it)."""
+    return gettext(text) if text else text
+
+
 @dataclass(frozen=True)
 class FamilyTerms:
     """A call family: who may apply and its modes.

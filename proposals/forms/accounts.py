@@ -35,6 +35,8 @@ class SignUpForm(BaseUserCreationForm):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
+        self.fields["time_zone"] = _time_zone_field()
+        offer_browser_zone(self.fields["time_zone"])
         self.helper = FormHelper()
         self.helper.add_input(Submit("submit", _("Create account")))
 
@@ -49,6 +51,33 @@ def _number_format_choices(languages=()):
 
 def _time_zone_choices():
     return [(name, name.replace("_", " ")) for name in sorted(available_timezones())]
+
+
+def offer_browser_zone(field: forms.Field) -> None:
+    """Let ``static/js/timezone.js`` select the browser's time zone in ``field``
+    (``Intl.DateTimeFormat().resolvedOptions().timeZone``) and say so beside it: the
+    person sees it and may change it; nothing is stored until they submit."""
+    field.widget.attrs.update(
+        {
+            "data-browser-zone": "",
+            "data-browser-zone-note": _(
+                "Taken from your browser: change it if it is not yours."
+            ),
+        }
+    )
+
+
+def _time_zone_field() -> forms.ChoiceField:
+    """The time zone as Settings asks it (the model's label and help); a sign-up
+    that sends none keeps the default, unchosen."""
+    model_field = Preferences._meta.get_field("time_zone")
+    return forms.ChoiceField(
+        required=False,
+        choices=_time_zone_choices,
+        initial=model_field.default,
+        label=capfirst(model_field.verbose_name),
+        help_text=model_field.help_text,
+    )
 
 
 def _language_choices():
@@ -68,10 +97,13 @@ class PreferencesForm(forms.ModelForm):
         model = Preferences
         fields = ["language", "number_format", "time_zone"]
 
-    def __init__(self, *args, languages=(), **kwargs):
+    def __init__(self, *args, languages=(), browser_zone=False, **kwargs):
         """``languages``: the person's (their format, their browser's languages),
-        whose number formats head the list."""
+        whose number formats head the list; ``browser_zone``: they never chose a
+        time zone, so their browser's is offered."""
         super().__init__(*args, **kwargs)
+        if browser_zone:
+            offer_browser_zone(self.fields["time_zone"])
         if languages:
             self.fields["number_format"].choices = _number_format_choices(languages)
         for name in self.Meta.fields:

@@ -52,6 +52,9 @@ class Preferences(models.Model):
             "with its name (CET, CEST)."
         ),
     )
+    #: Whether the person chose ``time_zone`` (on signing up or in Settings): until
+    #: they do, the forms offer their browser's zone (``static/js/timezone.js``).
+    time_zone_chosen = models.BooleanField(default=False, editable=False)
     # One of ``settings.LANGUAGES`` (``de``); blank: the browser's Accept-Language.
     language = models.CharField(
         _("Language of the wizard"),

@@ -58,6 +58,7 @@ def account_signup(
     password: str,
     number_format: str = "",
     language: str = "",
+    time_zone: str = "",
 ):
     """Create an inactive account and mail the link that activates it, or mail the
     address why no account was made. One account per address (case-insensitive),
@@ -89,12 +90,20 @@ def account_signup(
                     )
                     user.save()
                     AccountProfile.objects.create(user=user, email=address)
-                    if number_format:
-                        # The sign-up page's language: the person's mail
-                        # follows it until they sign in or choose one.
+                    if number_format or time_zone or language:
+                        # The sign-up page's language: the person's mail follows it
+                        # until they sign in or choose one. The zone the person
+                        # submitted (offered from their browser, seen and
+                        # changeable on the form).
+                        zone = {"time_zone": time_zone, "time_zone_chosen": True}
                         Preferences.objects.create(
                             user=user,
-                            number_format=number_format,
+                            **(
+                                {"number_format": number_format}
+                                if number_format
+                                else {}
+                            ),
+                            **(zone if time_zone else {}),
                             browser_language=language,
                         )
             except IntegrityError:  # a sign-up racing for the same address or name

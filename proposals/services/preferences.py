@@ -18,7 +18,7 @@ def preferences_set(
     ``settings.LANGUAGES``, or ``""`` to follow the browser)."""
     if number_format not in NUMBER_FORMAT_BY_NAME:
         raise ValueError(f"Unknown number format {number_format!r}.")
-    defaults = {"number_format": number_format}
+    defaults: dict[str, object] = {"number_format": number_format}
     if language is not None:
         if language and language not in dict(settings.LANGUAGES):
             raise ValueError(f"Unknown language {language!r}.")
@@ -27,6 +27,7 @@ def preferences_set(
         if time_zone not in zoneinfo.available_timezones():
             raise ValueError(f"Unknown time zone {time_zone!r}.")
         defaults["time_zone"] = time_zone
+        defaults["time_zone_chosen"] = True
     preferences, _ = Preferences.objects.update_or_create(user=user, defaults=defaults)
     return preferences
 

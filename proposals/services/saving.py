@@ -2,10 +2,13 @@
 showed, then its row operation, in one transaction."""
 
 from dataclasses import dataclass, field, replace
+from decimal import ROUND_HALF_UP, Decimal
+from types import SimpleNamespace
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from proposals.domain.bounds import MAX_GPU_HOURS
 from proposals.models import Proposal
 
 from .revisions import canonical, revision_bump, storable
@@ -261,3 +264,48 @@ def _row_operation(proposal, row_action: RowAction, outcome: SaveOutcome, by=Non
             shown_neighbour=row_action.neighbour,
         )
     return None
+
+
+CENT = Decimal("0.01")
+
+
+class RequestChanged(Exception):
+    """The total GPU-hours were changed elsewhere since the page showed them."""
+
+    def __init__(self, stored):
+        super().__init__("The total GPU-hours were changed elsewhere.")
+        self.stored = stored
+
+
+class NoPlanTotal(Exception):
+    """The job plan has no total that the request could take."""
+
+
+@transaction.atomic
+def proposal_use_plan_total(*, proposal: Proposal, base: str, by=None) -> Decimal:
+    """Set the total GPU-hours to the job plan's total (SCAL-3's "use the job plan's
+    total"), against ``base``, the total the page showed (:func:`.revisions.canonical`
+    of it, as an autosave's base): a total changed elsewhere since is not replaced
+    (``RequestChanged``). Returns the total stored."""
+    from proposals.assess import assess_proposal
+
+    locked = Proposal.objects.select_for_update().get(pk=proposal.pk)
+    plan = assess_proposal(locked).plan
+    planned = Decimal(repr(plan.total_gpu_hours)).quantize(CENT, ROUND_HALF_UP)
+    if planned <= 0 or planned > MAX_GPU_HOURS:
+        raise NoPlanTotal(planned)
+    if canonical(locked.total_gpu_hours) != base:
+        raise RequestChanged(locked.total_gpu_hours)
+    # As a step's change (``wizard.Change``), without a form.
+    change = SimpleNamespace(
+        instance=locked,
+        values={"total_gpu_hours": planned},
+        bases={"total_gpu_hours": base},
+        form=None,
+    )
+    outcome = proposal_save_changes(
+        proposal=locked, changes=[change], locked=True, by=by
+    )
+    if outcome.conflicts:  # pragma: no cover - the lock and the check above
+        raise RequestChanged(locked.total_gpu_hours)
+    return planned

@@ -382,8 +382,28 @@ def finding_items(context, findings):
             if step not in urls:
                 urls[step] = reverse("proposals:step", args=[proposal.pk, step])
             href = f"{urls[step]}#{item['anchor']}"
-        items.append((item, href))
+        items.append((item, href, _finding_action(context, item)))
     return fragment("finding_items")(items)
+
+
+#: Findings with an action beside them: the code, the URL's name.
+_FINDING_ACTIONS = {"SCAL-3": "proposals:use_plan_total"}
+
+
+def _finding_action(context, item) -> dict | None:
+    """The form of a finding's action (SCAL-3: "use the job plan's total"), posted
+    with the stored value it replaces (``request_base``, the region's input) and
+    the page's step to come back to; none on the staff's page."""
+    name = _FINDING_ACTIONS.get(item["finding"].code)
+    request = getattr(context, "request", None)
+    if name is None or context.get("staff_view") or request is None:
+        return None
+    match = getattr(request, "resolver_match", None)
+    return {
+        "url": reverse(name, args=[context.get("proposal").pk]),
+        "base": context.get("request_base", ""),
+        "step": (match.kwargs.get("step", "") if match else "") or item["step"],
+    }
 
 
 @register.simple_tag

@@ -169,6 +169,7 @@ def signup(request):
             # (shown, and changeable, on the settings page).
             number_format=format_for_languages(browser_languages(request)).name,
             language=translation.get_language() or "",
+            time_zone=form.cleaned_data["time_zone"],
         )
         return redirect("signup_done")
     return TemplateResponse(request, "registration/signup.html", {"form": form})
@@ -271,6 +272,7 @@ def account_settings(request):
             *browser_languages(request),
             translation.get_language(),
         ],
+        browser_zone=not getattr(request_preferences(request), "time_zone_chosen", False),
     )
     if request.method == "POST" and form.is_valid():
         preferences = services.preferences_set(

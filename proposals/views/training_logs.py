@@ -112,13 +112,35 @@ def _gpus(request) -> tuple[int | None, str]:
     return int(text), ""
 
 
-def _gcds(request, proposal) -> int:
-    """GCDs per GPU when the logs count GCDs (the default on a system whose GPUs
-    have several: Slurm and one rank per GCD count them), else 1."""
-    gcds = proposal.system.gcds_per_gpu if proposal.system else 1
-    if gcds <= 1 or _data(request).get("logs-count", "gcds") == "gpus":
-        return 1
-    return gcds
+def _count_choice(request) -> str:
+    """How the person says the logs count GPUs ("gcds" or "gpus"), or "" when they
+    have not said (asked only for a log that does not say itself)."""
+    value = _data(request).get("logs-count", "")
+    return value if value in ("gcds", "gpus") else ""
+
+
+def _in_gpus(item, proposal, chosen: str, context: dict):
+    """``item`` with its GPU count in physical GPUs, and why it cannot be when
+    neither the person nor the log (:func:`training_logs.gpu_unit`: the device it
+    names, its ranks per node) says whether it counts GPUs or GCDs. The person's
+    choice wins: a log made on a node of 8 GPUs elsewhere also has 8 ranks per node."""
+    cluster = proposal.system
+    if cluster is None or cluster.gcds_per_gpu <= 1 or item.gpus is None:
+        return item, ""
+    unit = chosen
+    if not unit:
+        unit, why = training_logs.gpu_unit(
+            item, cluster.gpus_per_node, cluster.gcds_per_gpu
+        )
+        if why:
+            context["unit_notes"].append(f"{item.source.file}: {why}")
+    if not unit:
+        context["count_asked"] = True
+        return item, _("say above whether the logs count GPUs or GCDs")
+    if unit == "gpus":
+        return item, ""
+    context["counts_gcds"] = True
+    return training_logs.counted_in_gcds(item, cluster.gcds_per_gpu, cluster.name), ""
 
 
 def _code(request, proposal) -> int | None:
@@ -143,7 +165,7 @@ def _preview(request, proposal, last: LogReading | None) -> dict:
     fmt = number_format(request)
     gpus, gpus_error = _gpus(request)
     code = _code(request, proposal)
-    gcds = _gcds(request, proposal)
+    chosen = _count_choice(request)
     system = proposal.system.name if proposal.system else ""
     peak = training_logs.peak_of(
         proposal.system.gpu_model if proposal.system else "",
@@ -152,7 +174,10 @@ def _preview(request, proposal, last: LogReading | None) -> dict:
     )
     context = {
         "gcds_per_gpu": proposal.system.gcds_per_gpu if proposal.system else 1,
-        "counts_gcds": gcds > 1,
+        "counts_gcds": False,
+        "count_choice": chosen,
+        "count_asked": False,
+        "unit_notes": [],
         "system_name": system,
         "proposal": proposal,
         "reading": reading,
@@ -174,11 +199,13 @@ def _preview(request, proposal, last: LogReading | None) -> dict:
         return context
     for data in reading["measurements"]:
         measurement = training_logs.unpack(data)
-        measurement = training_logs.counted_in_gcds(measurement, gcds, system)
+        measurement, unasked = _in_gpus(measurement, proposal, chosen, context)
         # The count typed, else the scaling kit's count in the file's name
         # (scaling_8gpus_123.log), for a log that states none.
         measurement = measurement.with_gpus(gpus or kit_gpus(measurement.source.file))
         row, problem = training_logs.measurement_row(measurement, peak)
+        if unasked:
+            row, problem = None, unasked
         if row is not None and code is not None:
             row["code"] = code
         context["measurements"].append(
@@ -187,8 +214,10 @@ def _preview(request, proposal, last: LogReading | None) -> dict:
         if row is not None:
             context["measurement_rows"].append(row)
     for data in reading["jobs"]:
-        job = training_logs.counted_in_gcds(training_logs.unpack(data), gcds, system)
+        job, unasked = _in_gpus(training_logs.unpack(data), proposal, chosen, context)
         row, problem = training_logs.job_row(job)
+        if unasked:
+            row, problem = None, unasked
         context["jobs"].append(_shown_job(job, problem, fmt))
         if row is not None:
             context["job_rows"].append(row)

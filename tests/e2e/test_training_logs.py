@@ -36,7 +36,7 @@ def test_three_logs_fill_the_scaling_table_and_chart_then_undo(
     page.get_by_test_id("logs-toggle").click()
     page.get_by_test_id("logs-files").set_input_files(RUNS)
     # The proposal is on LUMI-G, where Slurm counts GCDs; these runs count GPUs.
-    page.get_by_test_id("logs-count").select_option("gpus")
+    page.locator("#logs-count-gpus").check()
     page.get_by_test_id("logs-preview-button").click()
     # The task worker reads them; the preview shows its progress meanwhile.
     expect(page.get_by_test_id("logs-reading")).to_be_visible()

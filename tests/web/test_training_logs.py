@@ -137,7 +137,8 @@ def test_an_odd_number_of_gcds_is_kept_and_said(user_client, proposal, run_tasks
         "world_size=3\nstep 1 | 100 tokens/s\nstep 2 | 200 tokens/s\n"
         "step 3 | 200 tokens/s"
     )
-    response = read(user_client, proposal, run_tasks, {"logs-text": text, "logs": "1"})
+    data = {"logs-text": text, "logs": "1", "logs-count": "gcds"}
+    response = read(user_client, proposal, run_tasks, data)
     assert "3 GCDs is not a whole number of LUMI-G GPUs" in response.content.decode()
 
 
@@ -156,7 +157,7 @@ def test_an_unknown_file_is_refused_and_pasted_text_is_read(
         user_client,
         proposal,
         run_tasks,
-        {"logs-files": [upload("not-a-log.txt")], "logs-text": text, "logs": "1"},
+        {"logs-files": [upload("not-a-log.txt")], "logs-text": text, **GPUS},
     )
     page = response.content.decode()
     assert "not-a-log.txt: not a log this reader knows" in page

@@ -18,7 +18,7 @@ from ..eligibility import VatCheck, check_vat, foreign_prefix
 from ..findings import ERROR, INFO, WARNING, Context, Hit, rule
 from ..i18n import Labels, gettext_noop, join_and, join_or
 from ..i18n import gettext as _
-from ..terms import months
+from ..terms import months, terms_text
 from ..types import ORGANISATION_KINDS
 
 KIND_WORDS = Labels(
@@ -67,7 +67,7 @@ def elig_kind(ctx: Context) -> Iterator[Hit]:
         yield Hit(
             "organisation.kind",
             _("{family}: {note}; say which project in the description.").format(
-                family=family.label, note=family.conditional_note
+                family=family.label, note=terms_text(family.conditional_note)
             ),
             WARNING,
         )
@@ -242,10 +242,10 @@ def elig_other_family(ctx: Context) -> Iterator[Hit]:
     terms = ""
     if mode and mode.durations_months and mode.review:
         terms = " " + _("Allocations last {durations}, with {review}.").format(
-            durations=months(mode.durations_months), review=mode.review
+            durations=months(mode.durations_months), review=terms_text(mode.review)
         )
     elif mode and mode.durations_months:
         terms = " " + _("Allocations last {durations}.").format(
             durations=months(mode.durations_months)
         )
-    yield Hit("call_family", family.document_reminder + terms)
+    yield Hit("call_family", terms_text(family.document_reminder) + terms)

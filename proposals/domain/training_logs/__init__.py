@@ -48,6 +48,7 @@ from ..bounds import BOUNDS
 from ..i18n import gettext
 from ..numbers import grouped
 from .consoles import Composer, MaxText
+from .devices import Devices, gpu_unit
 from .filekind import HEAD_BYTES, Rewound, not_a_log
 from .frameworks import DeepSpeed, Megatron, Torchtitan
 from .lines import Reader, Unread, iter_lines
@@ -92,6 +93,7 @@ _READERS = (
     Composer,
     PlainLoop,
     ProgressBar,
+    Devices,
 )
 
 
@@ -142,6 +144,8 @@ def _readers_result(feed: Feed, file: str, gpus: int | None) -> Reading:
         found = reader.measurements(file, gpus)
         if gpus:
             found = [measurement.with_gpus(gpus) for measurement in found]
+        evidence = next(r for r in readers if isinstance(r, Devices)).evidence()
+        found = [replace(measurement, **evidence) for measurement in found]
         if found:
             others = [
                 other.name
@@ -355,6 +359,7 @@ __all__ = [
     "as_dict",
     "counted_in_gcds",
     "elapsed_hours",
+    "gpu_unit",
     "iter_lines",
     "job_row",
     "measurement_row",

@@ -128,6 +128,12 @@ class Measurement:
     per_gpu: float | None = None
     tflops_per_gpu: float | None = None
     mfu_pct: float | None = None
+    #: What the log says of its devices (:mod:`.devices`): the first device
+    #: name and ranks per node it states, each with its line.
+    device: str = ""
+    device_line: int = 0
+    per_node: int = 0
+    per_node_line: int = 0
 
     @property
     def needs_gpus(self) -> bool:
@@ -164,6 +170,11 @@ class Job:
     count: int
     title: str
     source: Source
+    #: As :class:`Measurement`'s: the GPU type and GPUs per node its AllocTRES states.
+    device: str = ""
+    device_line: int = 0
+    per_node: int = 0
+    per_node_line: int = 0
 
 
 @dataclass(frozen=True)

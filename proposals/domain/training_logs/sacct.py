@@ -25,6 +25,21 @@ _TRES_GPU = re.compile(r"(?:^|,)gres/gpu(?::[^=,]++)?=(\d++)")
 _GRES_GPU = re.compile(r"(?:^|,)gpu(?::[^:,()]++)?:(\d++)")
 _TRES_UNTYPED = re.compile(r"(?:^|,)gres/gpu=(\d++)")
 _HOURS = Decimal("0.01")
+_TRES_TYPE = re.compile(r"gres/gpu:([A-Za-z0-9_]{1,40}+)=")
+_TRES_NODES = re.compile(r"(?:^|[,|])node=(\d{1,6}+)")
+
+
+def _devices(line: str, number: int, gpus: int) -> dict:
+    """The GPU type (``gres/gpu:h100=8``) and GPUs per node (``gres/gpu`` over
+    ``node``) a job's AllocTRES states, as :class:`.Job`'s evidence of what its
+    counts count (:func:`.devices.gpu_unit`)."""
+    found: dict[str, object] = {}
+    if typed := _TRES_TYPE.search(line):
+        found.update(device=typed.group(1), device_line=number)
+    nodes = _TRES_NODES.search(line)
+    if nodes and int(nodes.group(1)) > 0 and gpus % int(nodes.group(1)) == 0:
+        found.update(per_node=gpus // int(nodes.group(1)), per_node_line=number)
+    return found
 
 
 def elapsed_hours(text: str) -> Decimal | None:
@@ -269,6 +284,7 @@ class Sacct:
                         excerpt=tuple(row[3] for row in rows[:EXCERPT_LINES]),
                         left_out=tuple(left_out),
                     ),
+                    **_devices(rows[0][3], rows[0][0], gpus),
                 )
             )
         return found
