@@ -186,6 +186,11 @@ MATRIX = [
         kwargs=lambda ids: {"reading_id": ids.reading},
     ),
     Entry("proposals:compare_systems", get=C.READ),
+    Entry("proposals:kit", get=C.EXPORT),
+    Entry("proposals:kit_zip", get=C.EXPORT),
+    Entry(
+        "proposals:use_plan_total", post=C.EDIT, data={"base": "", "step": "selection"}
+    ),
     Entry(
         "proposals:retarget_copy", post=C.DUPLICATE, data={"system": "marenostrum5-acc"}
     ),

@@ -200,6 +200,7 @@ NOT_PAGES = {
     "proposals:review_queue_bulk": "POST only: its check page is walked in every "
     "language by test_translations_posted",
     "proposals:review_view_save": "POST only",
+    "proposals:use_plan_total": "POST only (a finding's action; it redirects)",
     "proposals:review_view_delete": "POST only",
     "proposals:staff_reply_insert": "POST only (its htmx answer is the comment box)",
     "proposals:export_markdown": "a Markdown file (the portal's English)",
