@@ -193,6 +193,16 @@ function pageMessage(key, fallback, values) {
     }
   });
 
+  // Controls that only work through htmx (a finding's action, posted with the
+  // page's CSRF header) come hidden, and are shown once the script runs: on the
+  // page and in every region an answer swaps in.
+  htmx.onLoad(function (element) {
+    if (element.matches && element.matches("[data-needs-script]")) element.hidden = false;
+    element.querySelectorAll("[data-needs-script]").forEach(function (control) {
+      control.hidden = false;
+    });
+  });
+
   // After a row was added, put the cursor in its first input.
   document.body.addEventListener("htmx:afterSettle", function () {
     const target = document.querySelector("[data-focus-row]");
