@@ -76,10 +76,10 @@ def _writes_as_staff(proposal: Proposal, author, staff_only: bool, parent) -> bo
 
 
 def _comment_row(proposal: Proposal, field: str, parent, shown_revision):
-    """The row a comment on ``field`` is about, as (row id, row label): a reply's
+    """The row a comment on ``field`` is about, as (row id, row name): a reply's
     thread's row, else the row a path names in the revision the page showed."""
     if parent is not None:
-        return parent.row_id, parent.row_label
+        return parent.row_id, parent.row_name
     # A row path counts in the rows of the revision the page showed, if any.
     shown = (
         ProposalRevision.objects.filter(proposal=proposal, number=shown_revision)
