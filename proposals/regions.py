@@ -156,6 +156,9 @@ class Sidebar:
     plan_folded: bool = False
     chart_url: str = ""
     chart_svg: str = ""
+    #: Whether the reader may change the proposal (a viewer may not): the findings'
+    #: actions are offered only then.
+    can_edit: bool = True
 
 
 def _request_base(evaluation) -> str:
@@ -181,7 +184,7 @@ def sidebar_regions(evaluation, proposal_pk: int, sidebar: Sidebar, calendar) ->
                 sidebar.finding_counts,
                 sidebar.staff_view,
                 ref,
-                _request_base(evaluation),
+                _request_base(evaluation) if sidebar.can_edit else "",
             ),
         ),
         "chart": ("live-chart", f"{SIDEBAR}#chart", _chart(a, sidebar)),

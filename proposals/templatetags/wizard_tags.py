@@ -393,14 +393,17 @@ _FINDING_ACTIONS = {"SCAL-3": "proposals:use_plan_total"}
 def _finding_action(context, item) -> dict | None:
     """The form of a finding's action (SCAL-3: "use the job plan's total"), posted
     with the stored value it replaces (``request_base``, the region's input) and
-    the page's step to come back to; none on the staff's page."""
+    the page's step to come back to; none on the staff's page, none to a viewer."""
     name = _FINDING_ACTIONS.get(item["finding"].code)
     request = getattr(context, "request", None)
     if name is None or context.get("staff_view") or request is None:
         return None
+    proposal = context.get("proposal")
+    if not context.get("request_base"):  # a viewer's page gives none: no action
+        return None
     match = getattr(request, "resolver_match", None)
     return {
-        "url": reverse(name, args=[context.get("proposal").pk]),
+        "url": reverse(name, args=[proposal.pk]),
         "base": context.get("request_base", ""),
         "step": (match.kwargs.get("step", "") if match else "") or item["step"],
     }

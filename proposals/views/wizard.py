@@ -219,6 +219,7 @@ def _regions(proposal, live, progress, folded, chart_url) -> dict:
         refused_labels=tuple(live["refused_labels"]),
         plan_folded=folded,
         chart_url=chart_url,
+        can_edit=selectors.member_may(proposal, Capability.EDIT),
     )
     return {
         **sidebar_regions(live["evaluation"], proposal.pk, sidebar, live["calendar"]),
