@@ -272,7 +272,9 @@ def account_settings(request):
             *browser_languages(request),
             translation.get_language(),
         ],
-        browser_zone=not getattr(request_preferences(request), "time_zone_chosen", False),
+        browser_zone=not getattr(
+            request_preferences(request), "time_zone_chosen", False
+        ),
     )
     if request.method == "POST" and form.is_valid():
         preferences = services.preferences_set(
