@@ -16,6 +16,7 @@ from .constraints import check, nonneg, positive
 # "2027", "2027-01" or "2027-01-15": as precise as the source is, never more.
 EXPECTED_FORMAT = r"^\d{4}(-(0[1-9]|1[0-2])(-(0[1-9]|[12]\d|3[01]))?)?$"
 EXPECTED_HELP = "A year, year-month or date: 2027, 2027-01 or 2027-01-15."
+SOURCE_HELP = "URL or document title; start with “Unverified” when not checked."
 # The figures the engine computes with: a system in production must have them.
 TARGET_FIGURES = (
     "gpus_per_node",
@@ -51,7 +52,7 @@ class Cluster(models.Model):
         "production status source",
         max_length=500,
         blank=True,
-        help_text="URL or document title; start with “Unverified” when not checked.",
+        help_text=SOURCE_HELP,
     )
     production_checked = models.DateField(
         "production status checked on", null=True, blank=True
@@ -152,7 +153,7 @@ class Cluster(models.Model):
         "system size source",
         max_length=500,
         blank=True,
-        help_text="URL or document title; start with “Unverified” when not checked.",
+        help_text=SOURCE_HELP,
     )
     gpu_nodes_checked = models.DateField(
         "system size checked on", null=True, blank=True
