@@ -78,17 +78,8 @@ def term_misses(catalogues: list[Path], terms: dict[str, list[str]]) -> list[str
     }
     misses = []
     for path in catalogues:
-        for message in check.read_catalogue(path):
-            if not message.id or message.fuzzy:
-                continue
-            ids = message.id if isinstance(message.id, tuple | list) else (message.id,)
-            strings = (
-                message.string
-                if isinstance(message.string, tuple | list)
-                else (message.string,)
-            )
-            if not all(strings):
-                continue  # untranslated: the catalogue test's to report
+        # Translated entries only: an untranslated one is the catalogue test's.
+        for ids, strings in check.entries(check.read_catalogue(path)):
             # The singular's translation is the first form, the plural's the others.
             pairs = [(ids[0], strings[:1])]
             if len(ids) > 1:

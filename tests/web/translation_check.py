@@ -350,7 +350,7 @@ def visible_text(html: str) -> VisibleText:
     return reader
 
 
-def _entries(catalogue):
+def entries(catalogue):
     """Each translated entry's ``(ids, strings)`` (plural forms as tuples)."""
     for message in catalogue:
         if not message.id or message.fuzzy:
@@ -370,7 +370,7 @@ def proper_names(catalogue) -> set[str]:
     itself ("Fast Lane", "AI for Industrial Innovation", as the calls spell them)."""
     return {
         normalise(msgid)
-        for ids, strings in _entries(catalogue)
+        for ids, strings in entries(catalogue)
         if all(normalise(a) == normalise(b) for a, b in zip(ids, strings, strict=False))
         for msgid in ids
     }
@@ -385,7 +385,7 @@ def english_pieces(catalogue) -> set[str]:
     catalogue = list(catalogue)
     names = proper_names(catalogue) | {
         normalise(text)
-        for _ids, strings in _entries(catalogue)
+        for _ids, strings in entries(catalogue)
         for text in strings
         if not TAG.search(text) and not PLACEHOLDER.search(text)
     }
