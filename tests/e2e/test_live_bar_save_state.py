@@ -2,6 +2,8 @@
 the person scrolls down a step: the sticky bar at the top says the save state too
 ("Typing…", then "Saved"), mirroring the status line's state and text."""
 
+import datetime
+
 from playwright.sync_api import expect
 
 from tests.e2e.test_input_trust import log_in, settled
@@ -22,6 +24,7 @@ def test_the_phone_s_sticky_bar_says_typing_then_saved(
     )
     page = context.new_page()
     log_in(page, live_server.url, user.username)
+    page.clock.install()
     page.goto(f"{live_server.url}/proposals/{proposal.pk}/scalability/")
     bar = page.get_by_test_id("live-bar")
     copy = page.get_by_test_id("live-bar-save")
@@ -29,13 +32,18 @@ def test_the_phone_s_sticky_bar_says_typing_then_saved(
     last.scroll_into_view_if_needed()
     last.click()
     page.keyboard.press("End")
+    # The page's clock stops, so the 200 ms typing delay cannot end (and the bar
+    # move on to "Saving…") before a loaded machine has looked at it.
+    page.clock.pause_at(datetime.datetime.now() + datetime.timedelta(minutes=1))
     page.keyboard.type("2")
+    page.clock.run_for(50)  # a few frames: the bar follows once a frame
     # The status line is out of sight; the bar, at the top, says it.
     status = page.locator("#save-status")
     assert status.bounding_box()["y"] + status.bounding_box()["height"] < 0
     expect(bar).to_be_in_viewport()
     expect(copy).to_have_attribute("data-state", "dirty")
     expect(copy).to_have_text("Typing…")
+    page.clock.resume()
     settled(page)
     expect(copy).to_have_attribute("data-state", "saved")
     expect(copy).to_contain_text("Saved")
