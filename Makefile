@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 # make run PORT=8080 where 8000 is taken.
 PORT ?= 8000
 
-.PHONY: translations messages run worker setup venv assets migrate demo test test-fast e2e lint typecheck format bench check-deploy clean system-packages loadtest warmup-bench lock install-prod prodcheck
+.PHONY: recipe-check translations messages run worker setup venv assets migrate demo test test-fast e2e lint typecheck format bench check-deploy clean system-packages loadtest warmup-bench lock install-prod prodcheck
 
 ## make run: set everything up, load the demo data and serve at http://127.0.0.1:$(PORT)
 ## (8000 unless PORT= says otherwise; the links mailed point there too, unless
@@ -111,6 +111,11 @@ format-files:
 	$(PY) -m proposals.domain.reference --format-doc
 	$(PY) -c "from pathlib import Path; from proposals.domain.jsonformat import dumps, loads; \
 	  [p.write_text(dumps(loads(p.read_text()))) for p in sorted(Path('fixtures/examples').glob('*.json'))]"
+
+## make recipe-check: docs/developers.md's "Adding a field", followed literally in a
+## scratch git worktree of HEAD (committed work only), then the tests it names (CI).
+recipe-check: venv
+	$(PY) -m scripts.recipe_check
 
 ## make bench: performance figures, as ratios against baselines measured in the same run
 ## (each ratio the median of seven alternated rounds, printed with its spread; a miss

@@ -63,6 +63,27 @@ TRANSLATIONS = {
             "ensemble."
         ),
     },
+    "it": {
+        "Container runtime": "Runtime dei container",
+        "The container runtime your jobs use, if any.": (
+            "Il runtime dei container usato dai tuoi job, se presente."
+        ),
+        "How the codes fit together": "Come si combinano i codici",
+        "One or two sentences on how the code entries below work together.": (
+            "Una o due frasi su come lavorano insieme le voci di codice qui sotto."
+        ),
+    },
+    "es": {
+        "Container runtime": "Entorno de ejecución de contenedores",
+        "The container runtime your jobs use, if any.": (
+            "El entorno de ejecución de contenedores que usan sus trabajos, si lo hay."
+        ),
+        "How the codes fit together": "Cómo encajan los códigos",
+        "One or two sentences on how the code entries below work together.": (
+            "Una o dos frases sobre cómo funcionan juntas las entradas de código de "
+            "abajo."
+        ),
+    },
 }
 MESSAGE_IGNORES = (
     ".venv/*",
@@ -226,8 +247,18 @@ def step6_format_files(root: Path) -> None:
 
 def step7_translations(root: Path) -> None:
     ignores = [arg for item in MESSAGE_IGNORES for arg in ("-i", item)]
-    run(root, "manage.py", "makemessages", "-l", "de", "-l", "fr", "--no-obsolete",
-        "--no-wrap", *ignores, "-v", "0")  # fmt: skip
+    # Every catalogue the project ships (locale/<language>/LC_MESSAGES), as
+    # `make messages` extracts them: a language added later needs its translations
+    # here too, or the check stops and says which.
+    languages = sorted(
+        path.parent.parent.name
+        for path in (root / "locale").glob("*/LC_MESSAGES/django.po")
+    )
+    if missing := sorted(set(languages) - set(TRANSLATIONS)):
+        raise RecipeError(f"no translations written for {', '.join(missing)}")
+    chosen = [arg for language in languages for arg in ("-l", language)]
+    run(root, "manage.py", "makemessages", *chosen, "--no-obsolete", "--no-wrap",
+        "--no-location", *ignores, "-v", "0")  # fmt: skip
     for language, pairs in TRANSLATIONS.items():
         catalogue = root / "locale" / language / "LC_MESSAGES" / "django.po"
         text = catalogue.read_text(encoding="utf-8")
