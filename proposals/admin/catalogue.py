@@ -194,7 +194,15 @@ class AccessRouteAdmin(admin.ModelAdmin):
     them from the next page load). A fact whose source starts with "Unverified" is
     listed as such."""
 
-    list_display = ["label", "slug", "family", "mode", "continuous", "unverified"]
+    list_display = [
+        "label",
+        "slug",
+        "family",
+        "mode",
+        "continuous",
+        "recurring",
+        "unverified",
+    ]
     readonly_fields = ["unverified"]
     filter_horizontal = ["systems"]
     inlines = [CutoffInline]

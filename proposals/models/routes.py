@@ -46,6 +46,14 @@ class AccessRoute(models.Model):
     continuous = models.BooleanField(
         "open all year", default=False, help_text="No cut-offs: continuously open."
     )
+    recurring = models.BooleanField(
+        "cut-offs recur",
+        default=False,
+        help_text=(
+            "The call stays open with regular cut-offs: once every published one "
+            "has passed, the next is awaited and the route still fits."
+        ),
+    )
     url = models.URLField(max_length=500, blank=True)
     who = models.TextField("who may apply", blank=True)
     evidence = models.TextField("evidence required", blank=True)

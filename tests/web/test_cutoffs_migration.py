@@ -61,3 +61,21 @@ def test_an_administrators_source_and_cut_off_are_kept(before):
     mine.refresh_from_db()
     assert route.sources[fact]["source"] == "Call text, 2026"
     assert (mine.source, mine.time) == ("Call text", None)
+
+
+_recurring = __import__("proposals.migrations.0056_cutoffs_recurring", fromlist=["x"])
+
+
+def test_the_routes_whose_cut_offs_recur_are_marked(before):
+    shipped = {r["slug"] for r in SHIPPED["routes"] if r.get("recurring")}
+    assert shipped
+    kept = AccessRoute.objects.get(slug=sorted(shipped)[0])
+    kept.sources["recurring"] = {"source": "Call text", "checked": "2026-12-04"}
+    kept.save()
+    _recurring.load_recurring(apps, None)
+    assert (
+        set(AccessRoute.objects.filter(recurring=True).values_list("slug", flat=True))
+        == shipped
+    )
+    kept.refresh_from_db()
+    assert kept.sources["recurring"]["source"] == "Call text"
