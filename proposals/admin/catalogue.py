@@ -194,7 +194,15 @@ class AccessRouteAdmin(admin.ModelAdmin):
     them from the next page load). A fact whose source starts with "Unverified" is
     listed as such."""
 
-    list_display = ["label", "slug", "family", "mode", "continuous", "unverified"]
+    list_display = [
+        "label",
+        "slug",
+        "family",
+        "mode",
+        "continuous",
+        "recurring",
+        "unverified",
+    ]
     readonly_fields = ["unverified"]
     filter_horizontal = ["systems"]
     inlines = [CutoffInline]
@@ -206,11 +214,24 @@ class AccessRouteAdmin(admin.ModelAdmin):
 
 @admin.register(AiFactory)
 class AiFactoryAdmin(admin.ModelAdmin):
-    """The AI Factories and their systems: one in production links to its catalogue
-    entry; one not yet in production says when it is expected."""
+    """The AI Factories and their systems, and the Antennas with the factory each
+    is linked to: a system in production links to its catalogue entry; one not yet
+    in production says when it is expected."""
 
-    list_display = ["name", "country", "system", "in_production", "expected", "checked"]
-    list_filter = ["in_production"]
+    list_display = [
+        "name",
+        "kind",
+        "country",
+        "site",
+        "system",
+        "linked_factory",
+        "selection_round",
+        "in_production",
+        "expected",
+        "checked",
+    ]
+    list_filter = ["kind", "selection_round", "in_production"]
+    search_fields = ["name", "site", "system", "source"]
 
 
 @admin.register(DeskClosure)

@@ -324,6 +324,17 @@ def decide(
     late = False
     if route.continuous:
         notes.append(_marked(_("Open all year: no cut-off."), route, "continuous"))
+    elif upcoming is None and cutoffs and route.recurring:
+        notes.append(
+            _marked(
+                _(
+                    "Its cut-offs recur and the next one is not published yet: "
+                    "ask the call's help desk."
+                ),
+                route,
+                "recurring",
+            )
+        )
     elif upcoming is None and cutoffs:
         against.append(
             _("Its last published cut-off, {date}, has passed.").format(

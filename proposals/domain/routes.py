@@ -29,6 +29,7 @@ class Route:
     family: str = ""
     mode: str = ""
     continuous: bool = False
+    recurring: bool = False  # cut-offs recur: past the listed ones, the next is awaited
     url: str = ""
     who: str = ""
     evidence: str = ""

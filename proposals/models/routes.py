@@ -46,6 +46,14 @@ class AccessRoute(models.Model):
     continuous = models.BooleanField(
         "open all year", default=False, help_text="No cut-offs: continuously open."
     )
+    recurring = models.BooleanField(
+        "cut-offs recur",
+        default=False,
+        help_text=(
+            "The call stays open with regular cut-offs: once every published one "
+            "has passed, the next is awaited and the route still fits."
+        ),
+    )
     url = models.URLField(max_length=500, blank=True)
     who = models.TextField("who may apply", blank=True)
     evidence = models.TextField("evidence required", blank=True)
@@ -116,12 +124,28 @@ class Cutoff(models.Model):
 
 
 class AiFactory(models.Model):
-    """An AI Factory and its system. A system in production links to its catalogue
-    entry (a target to choose); one not yet in production has no entry, and says
-    when it is expected ("Unverified" when no document states it)."""
+    """An AI Factory and its system, or an AI Factory Antenna and the factory it
+    is linked to. A system in production links to its catalogue entry (a target to
+    choose); one not yet in production has no entry, and says when it is expected
+    ("Unverified" when no document states it). An Antenna has no system of its own:
+    it gives remote access to its linked factory's."""
+
+    class Kind(models.TextChoices):
+        FACTORY = "factory", "AI Factory"
+        ANTENNA = "antenna", "AI Factory Antenna"
 
     slug = models.SlugField(max_length=50, unique=True)
     name = models.CharField(max_length=120)
+    kind = models.CharField(max_length=8, choices=Kind.choices, default=Kind.FACTORY)
+    linked_factory = models.ForeignKey(
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="antennas",
+        limit_choices_to={"kind": "factory"},
+        help_text="An Antenna's AI Factory (blank: no source names it).",
+    )
     country = models.CharField(max_length=2)
     site = models.CharField(max_length=200, blank=True)
     system = models.CharField(max_length=120, blank=True)
@@ -147,6 +171,8 @@ class AiFactory(models.Model):
             raise ValidationError(
                 {"cluster": "A system in production needs its catalogue entry."}
             )
+        if self.kind == self.Kind.ANTENNA:
+            return
         if not self.in_production and not self.expected:
             raise ValidationError(
                 {"expected": "When is it expected? (“Unverified” if unknown.)"}

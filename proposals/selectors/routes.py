@@ -11,6 +11,7 @@ ROUTE_FIELDS = [
     "family",
     "mode",
     "continuous",
+    "recurring",
     "url",
     "who",
     "evidence",
