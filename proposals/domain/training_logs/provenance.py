@@ -12,8 +12,8 @@ excerpt lines) stays as read. Pure Python: no Django.
 
 from __future__ import annotations
 
+import functools
 import re
-from functools import cache
 
 from proposals.domain.i18n import gettext, gettext_noop, reading
 
@@ -105,7 +105,7 @@ def _pattern(msgid: str) -> re.Pattern:
     return re.compile(head + pattern + tail)
 
 
-@cache
+@functools.cache
 def _patterns() -> tuple[tuple[re.Pattern, str], ...]:
     return tuple((_pattern(msgid), msgid) for msgid in PHRASES)
 
@@ -125,15 +125,17 @@ def _english() -> bool:
     return gettext("GPUs:") == "GPUs:" and gettext("Left out:") == "Left out:"
 
 
+def _keep(msgid: str, done: list[str], match: re.Match) -> str:
+    """``match`` of ``msgid`` translated into ``done``, and its marker."""
+    done.append(gettext(msgid).format(**match.groupdict()))
+    return f"\0{len(done) - 1}\0"
+
+
 def _translated(line: str) -> str:
     # Each phrase once over the line, replaced by a marker so that a shorter phrase
     # never rewrites a translation; the markers become the translations at the end.
     done: list[str] = []
 
-    def keep(msgid: str, match: re.Match) -> str:
-        done.append(gettext(msgid).format(**match.groupdict()))
-        return f"\0{len(done) - 1}\0"
-
     for pattern, msgid in _patterns():
-        line = pattern.sub(lambda m, msgid=msgid: keep(msgid, m), line)
+        line = pattern.sub(functools.partial(_keep, msgid, done), line)
     return re.sub(r"\0(\d+)\0", lambda m: done[int(m[1])], line)
