@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import re
 from datetime import date, datetime
 from zoneinfo import ZoneInfo
 
-from babel.dates import format_date, format_time, get_datetime_format
+from babel.dates import format_date, format_datetime, format_time, get_datetime_format
 from django.conf import settings
 from django.utils import translation
 from django.utils.translation.trans_real import parse_accept_lang_header
@@ -174,8 +175,9 @@ def date_locale(name: str) -> str:
 
 def when(value, *, with_time: bool = True) -> str:
     """A moment (or a date) as the active person reads it: in their zone, with the
-    zone's abbreviation, in their locale's form (``3 Dec 2026, 14:05 CET`` in
-    en_GB, ``03.12.2026, 15:05 CEST`` in de_DE in summer)."""
+    zone's name as their language writes it (:func:`zone_name`), in their locale's
+    form (``3 Dec 2026, 14:05 CET`` in en_GB, ``03.12.2026, 15:05 MESZ`` on a German
+    page in summer)."""
     if value is None or value == "":
         return numbers.MISSING
     locale = date_locale(numbers.active_format().name)
@@ -188,10 +190,54 @@ def when(value, *, with_time: bool = True) -> str:
         day = format_date(local.date(), "medium", locale=locale)
         clock = format_time(local, "short", tzinfo=local.tzinfo, locale=locale)
         joined = get_datetime_format("medium", locale=locale)
-        return f"{joined.replace('{1}', day).replace('{0}', clock)} {local.tzname()}"
+        return f"{joined.replace('{1}', day).replace('{0}', clock)} {zone_name(local)}"
     if isinstance(value, date):
         return format_date(value, "medium", locale=locale)
     return str(value)
+
+
+# A zone's short name in CLDR: letters only ("MEZ", "CET", "TU"). Babel falls back
+# to an offset ("+0100") where the language has none, or to a long name ("Eastern
+# Standard Time"), neither of which is a short name.
+_SHORT_ZONE_NAME = re.compile(r"[^\W\d_]{2,6}")
+# CLDR's name by (zone, offset, abbreviation, language): a moment's name depends on
+# no more (Babel takes about as long as the rest of a date to find it).
+_CLDR_ZONE_NAMES: dict[tuple, str] = {}
+
+
+def zone_name(moment: datetime, language: str | None = None) -> str:
+    """The name of ``moment``'s zone (an aware datetime) at that moment, as
+    ``language`` (the active one by default) writes it. The one rule
+    (docs/applicants.md, "Time zones"):
+
+    1. the short name CLDR gives the zone in that language: ``MEZ``/``MESZ`` in
+       German, ``CET``/``CEST`` in English, Italian and Spanish;
+    2. where CLDR has none (French writes an offset), the tz database's
+       abbreviation, as the portal's English writes it: ``CET``, ``EET``, ``BST``;
+    3. where that is an offset too (``+03`` in Istanbul), ``UTC+3``."""
+    code = language or translation.get_language() or settings.LANGUAGE_CODE
+    abbreviation = moment.tzname() or ""
+    key = (str(moment.tzinfo), moment.utcoffset(), abbreviation, code)
+    cldr = _CLDR_ZONE_NAMES.get(key)
+    if cldr is None:
+        try:
+            cldr = format_datetime(
+                moment, "z", tzinfo=moment.tzinfo, locale=translation.to_locale(code)
+            )
+        except (ValueError, LookupError):
+            cldr = ""
+        if len(_CLDR_ZONE_NAMES) > 1000:
+            _CLDR_ZONE_NAMES.clear()
+        _CLDR_ZONE_NAMES[key] = cldr
+    if _SHORT_ZONE_NAME.fullmatch(cldr):
+        return cldr
+    if _SHORT_ZONE_NAME.fullmatch(abbreviation):
+        return abbreviation
+    offset = moment.utcoffset()
+    minutes = int(offset.total_seconds() // 60) if offset is not None else 0
+    sign = "-" if minutes < 0 else "+"
+    hours, rest = divmod(abs(minutes), 60)
+    return f"UTC{sign}{hours}" + (f":{rest:02d}" if rest else "")
 
 
 def browser_languages(request) -> list[str]:

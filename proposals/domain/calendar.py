@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from .i18n import gettext, ngettext
 from .jobplan import JobPlan
 from .numbers import grouped, percent
 from .numbers import json_number as n
@@ -131,36 +132,58 @@ class Calendar:
         }
 
     def summary(self) -> str:
-        """One sentence for people (exports, ``assess --format text``)."""
-        busy = f"{grouped(self.average_busy_gpus, 1, trim=False)} GPUs"
-        if self.average_busy_nodes is not None:
-            busy += f" ({grouped(self.average_busy_nodes, 2, trim=False)} nodes)"
-        text = (
-            f"{grouped(self.gpu_hours)} GPU-hours over {self.duration_months} "
-            f"months ({grouped(self.days, 0)} days) keep {busy} busy around the "
-            "clock on average"
-        )
+        """One sentence for people (exports, ``assess --format text``), in the
+        active language: its clauses joined by semicolons."""
+        gpus = grouped(self.average_busy_gpus, 1, trim=False)
+        if self.average_busy_nodes is None:
+            busy = gettext("{gpus} GPUs").format(gpus=gpus)
+        else:
+            busy = gettext("{gpus} GPUs ({nodes} nodes)").format(
+                gpus=gpus, nodes=grouped(self.average_busy_nodes, 2, trim=False)
+            )
+        clauses = [
+            ngettext(
+                "{hours} GPU-hours over {months} month ({days} days) keep {busy} "
+                "busy around the clock on average",
+                "{hours} GPU-hours over {months} months ({days} days) keep {busy} "
+                "busy around the clock on average",
+                self.duration_months,
+            ).format(
+                hours=grouped(self.gpu_hours),
+                months=self.duration_months,
+                days=grouped(self.days, 0),
+                busy=busy,
+            )
+        ]
         if self.plan_parallel_gpus is not None:
-            text += (
-                f"; the job plan runs at most {grouped(self.plan_parallel_gpus, 0)} "
-                "GPUs at once"
+            clauses.append(
+                gettext("the job plan runs at most {gpus} GPUs at once").format(
+                    gpus=grouped(self.plan_parallel_gpus, 0)
+                )
             )
         share = self.machine_share
         if share is not None:
             shown = (
-                percent(share, 1) if share >= 0.001 else f"under {percent(0.001, 1)}"
+                percent(share, 1)
+                if share >= 0.001
+                else gettext("under {share}").format(share=percent(0.001, 1))
             )
-            text += (
-                f"; that is {shown} of {self.system_name} "
-                f"({grouped(self.system_nodes, 0)} GPU nodes)"
+            clauses.append(
+                gettext("that is {share} of {system} ({nodes} GPU nodes)").format(
+                    share=shown,
+                    system=self.system_name,
+                    nodes=grouped(self.system_nodes, 0),
+                )
             )
         one_node = self.days_for_one_node
         if one_node is not None and one_node < self.days:
-            text += (
-                f"; one node kept busy around the clock would use it all in "
-                f"{grouped(one_node, 0)} days"
+            clauses.append(
+                gettext(
+                    "one node kept busy around the clock would use it all in "
+                    "{days} days"
+                ).format(days=grouped(one_node, 0))
             )
-        return text + "."
+        return gettext("; ").join(clauses) + "."
 
 
 def system_nodes(cluster: Cluster | None) -> int | None:

@@ -34,7 +34,17 @@ ORGANISATION_KIND_LABELS = Labels(
 CALL_FAMILIES = tuple(CALL_FAMILY_LABELS)
 ORGANISATION_KINDS = tuple(ORGANISATION_KIND_LABELS)
 EXPERIENCE_LEVELS = ("none", "some", "proven")
-CODE_ROLES = ("main", "preprocessing", "evaluation", "simulation", "other")
+# A code entry's role, as the wizard's choice and the summaries name it.
+CODE_ROLE_LABELS = Labels(
+    {
+        "main": gettext_noop("Main training or inference loop"),
+        "preprocessing": gettext_noop("Compute-intensive pre-processing"),
+        "evaluation": gettext_noop("Separate evaluation or inference phase"),
+        "simulation": gettext_noop("Simulation that generates data"),
+        "other": gettext_noop("Other component"),
+    }
+)
+CODE_ROLES = tuple(CODE_ROLE_LABELS)
 WORKLOADS = ("single_large_job", "many_small_jobs")
 # What a code entry's model does, for the compute estimate: 6·N·D FLOPs to train,
 # 2·N per token for inference.

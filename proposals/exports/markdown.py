@@ -176,7 +176,7 @@ def render(summary: Summary, *, chart_png: bytes | None = None) -> str:
     if figs.projection:
         out += [escape_line(figs.projection), ""]
     if s.kit:
-        out += ["### Scaling kit", ""]
+        out += ["### " + _("Scaling kit"), ""]
         out += [f"- {escape_inline(line)}" for line in s.kit]
         out.append("")
     if chart_png:

@@ -20,10 +20,14 @@ from proposals.domain.findings import SEVERITY_NAMES
 from proposals.domain.i18n import gettext, in_english, ngettext
 from proposals.domain.jsonformat import dump
 from proposals.domain.numbers import MISSING, num
-from proposals.domain.types import CALL_FAMILY_LABELS, ORGANISATION_KIND_LABELS
+from proposals.domain.types import (
+    CALL_FAMILY_LABELS,
+    CODE_ROLE_LABELS,
+    ORGANISATION_KIND_LABELS,
+)
 
 from .compute import summary_rows as compute_rows
-from .portal import ROLE_LABELS, Block, selection_blocks
+from .portal import Block, selection_blocks
 from .tables import Figures, code_label, figures, normalise
 
 
@@ -208,7 +212,7 @@ def build_summary(
     codes = tuple(
         CodeSummary(
             heading=f"{i + 1}. {code_label(proposal, i)}",
-            role=ROLE_LABELS.get(code.role, code.role).capitalize(),
+            role=CODE_ROLE_LABELS.get(code.role, code.role),
             references=tuple(r.strip() for r in code.references if r.strip()),
             description=normalise(code.description),
         )

@@ -17,6 +17,7 @@ from proposals.domain.i18n import gettext as _
 from proposals.domain.i18n import gettext_noop, ngettext
 from proposals.domain.numbers import MISSING, grouped, num, percent, points
 from proposals.domain.terms import UNITS
+from proposals.domain.training_logs.provenance import in_reader_language
 
 #: The heading of the rows' provenance, in every export and on the staff page.
 SOURCES_TITLE = gettext_noop("Read from training logs and accounting")
@@ -298,7 +299,7 @@ def row_sources(proposal: Proposal) -> tuple[RowSource, ...]:
                 "Measurement: {code} at {gpus} GPUs",
                 plural_count(m.gpus),
             ).format(code=code_label(proposal, m.code), gpus=num(m.gpus)),
-            normalise(m.source),
+            in_reader_language(normalise(m.source)),
         )
         for m in scal.measurements
         if m.source.strip()
@@ -315,7 +316,7 @@ def row_sources(proposal: Proposal) -> tuple[RowSource, ...]:
                 gpus=num(j.gpus),
                 hours=num(j.hours),
             ),
-            normalise(j.source),
+            in_reader_language(normalise(j.source)),
         )
         for j in scal.jobs
         if j.source.strip()

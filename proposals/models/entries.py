@@ -16,7 +16,7 @@ from proposals.domain import limits
 from proposals.domain.bounds import BOUNDS
 from proposals.domain.fields import label
 from proposals.domain.training_logs import SOURCE_CHARS
-from proposals.domain.types import MODEL_USE_LABELS
+from proposals.domain.types import CODE_ROLE_LABELS, MODEL_USE_LABELS
 
 from .constraints import (
     MAX_GPU_HOURS,
@@ -68,11 +68,12 @@ class CodeEntry(ProposalChild):
     """One "+ Code details" entry: a significant software component."""
 
     class Role(models.TextChoices):
-        MAIN = "main", _("Main training or inference loop")
-        PREPROCESSING = "preprocessing", _("Compute-intensive pre-processing")
-        EVALUATION = "evaluation", _("Separate evaluation or inference phase")
-        SIMULATION = "simulation", _("Simulation that generates data")
-        OTHER = "other", _("Other component")
+        # The labels are the domain's (CODE_ROLE_LABELS), read in the active language.
+        MAIN = "main", _(CODE_ROLE_LABELS.english("main"))
+        PREPROCESSING = "preprocessing", _(CODE_ROLE_LABELS.english("preprocessing"))
+        EVALUATION = "evaluation", _(CODE_ROLE_LABELS.english("evaluation"))
+        SIMULATION = "simulation", _(CODE_ROLE_LABELS.english("simulation"))
+        OTHER = "other", _(CODE_ROLE_LABELS.english("other"))
 
     proposal = models.ForeignKey(
         Proposal, on_delete=models.CASCADE, related_name="codes"

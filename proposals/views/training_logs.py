@@ -36,6 +36,7 @@ from proposals.domain import training_logs
 from proposals.domain.numbers import format_number
 from proposals.domain.scaling_kit import kit_gpus
 from proposals.domain.team import Capability
+from proposals.domain.training_logs.provenance import in_reader_language
 from proposals.models import LogReading
 from proposals.services.paste import PastedRowsChanged, PasteError
 from proposals.services.training_logs import (
@@ -241,7 +242,7 @@ def _shown_measurement(measurement, row: dict | None, problem, fmt) -> dict:
         "unit": measurement.unit,
         "mfu": measurement.mfu_pct,
         "tflops": measurement.tflops_per_gpu,
-        "source": measurement.source.summary(),
+        "source": in_reader_language(measurement.source.summary()),
         "problem": problem,
     }
 
@@ -254,7 +255,7 @@ def _shown_job(job, problem, fmt) -> dict:
         "gpus": job.gpus,
         "hours": format_number(job.hours, fmt),
         "count": job.count,
-        "source": job.source.summary(),
+        "source": in_reader_language(job.source.summary()),
         "problem": problem,
     }
 

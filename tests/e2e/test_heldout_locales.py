@@ -12,7 +12,9 @@ or French).
 
 import re
 from dataclasses import dataclass
+from datetime import datetime
 from decimal import Decimal
+from zoneinfo import ZoneInfo
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -293,7 +295,8 @@ def test_history_and_queue_times_in_each_persons_zone_and_date_form(
 ):
     """A French applicant living in Helsinki sends for review; a Swiss member of
     staff in Zurich takes it. Each reads the same moment in their own zone, named
-    (EET, CET), in their locale's date form; the staff e-mail in Swiss figures."""
+    as their language writes it (EET on the French page, MEZ or MESZ on the German
+    one: issue 36), in their locale's date form; the staff e-mail in Swiss figures."""
     base = live_server.url
     applicant = UserFactory()
     proposal = ProposalFactory(
@@ -332,11 +335,14 @@ def test_history_and_queue_times_in_each_persons_zone_and_date_form(
     swiss.goto(f"{base}/staff/review/")
     sent = swiss.get_by_test_id("queue-wait").locator("time")
     expect(sent).to_have_attribute("title", re.compile(r"\d\d\.\d\d\.20\d\d, "))
-    zurich = clock(sent.get_attribute("title"), "CET")
+    # German names the zone MEZ (MESZ in summer), not CET (localization.zone_name).
+    german = "MESZ" if datetime.now(ZoneInfo("Europe/Zurich")).dst() else "MEZ"
+    zurich = clock(sent.get_attribute("title"), german)
     assert (zurich[0] + 1) % 24 == helsinki[0] and zurich[1] == helsinki[1]
     swiss.goto(f"{base}/staff/review/{proposal.pk}/")
     text = figures_text(swiss)
-    assert "EET" not in text and clock(text, "CET") == zurich
+    assert "EET" not in text and "CET" not in text
+    assert clock(text, german) == zurich
     assert "18'176" in text and "18,176" not in text
 
     body = OutgoingMail.objects.get(to=staff.email).body

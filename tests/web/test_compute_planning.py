@@ -185,7 +185,7 @@ def test_markdown_and_pdf_carry_the_mfu_check_and_other_systems(
     markdown = user_client.get(
         reverse("proposals:export_markdown", args=[large.pk])
     ).content.decode()
-    assert "**MFU check:** 5 measurement(s) checked" in markdown
+    assert "**MFU check:** 5 measurements checked" in markdown
     assert "LUMI-G 286,237 (estimate)" in markdown
     response = get_pdf(
         user_client, reverse("proposals:export_pdf", args=[large.pk]), run_tasks

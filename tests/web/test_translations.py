@@ -10,7 +10,6 @@ import pytest
 from django.apps import apps
 from django.contrib.auth.models import User
 from django.core.management import call_command
-from django.db import models
 from django.urls import get_resolver, reverse
 from django.utils import timezone
 
@@ -392,37 +391,6 @@ class _FakeContext(dict):
         return self._Pk()
 
 
-def _stored_text() -> list[str]:
-    """Every text of two words or more stored in the database (what people typed,
-    and the catalogue's names), longest first: the walk leaves it out."""
-    values: set[str] = set()
-
-    def collect(value):
-        if isinstance(value, str):
-            # Sentences and names of two words or more: a single stored word
-            # ("training") must not cut the same word out of interface text.
-            if len(value.split()) >= 2:
-                values.add(" ".join(value.split()))
-        elif isinstance(value, dict):
-            for item in value.values():
-                collect(item)
-        elif isinstance(value, list | tuple):
-            for item in value:
-                collect(item)
-
-    for model in [*apps.get_app_config("proposals").get_models(), User]:
-        fields = [
-            f.name
-            for f in model._meta.concrete_fields
-            if isinstance(f, models.CharField | models.TextField | models.JSONField)
-        ]
-        if not fields:
-            continue
-        for row in model.objects.values_list(*fields):
-            collect(list(row))
-    return sorted(values, key=len, reverse=True)
-
-
 @pytest.fixture
 def demo(catalogue):
     call_command("load_demo", "--with-public-passwords", verbosity=0)
@@ -463,7 +431,7 @@ def test_no_page_shows_english(client, demo, role, language):
     username, pages = WALKS[role]
     if username:
         client.force_login(User.objects.get(username=username))
-    data = _stored_text()
+    data = check.stored_text()
     found, statuses = [], []
     for name, url in pages(demo):
         response = client.get(url, HTTP_ACCEPT_LANGUAGE=language, follow=True)

@@ -35,7 +35,10 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 from babel.messages.pofile import read_po
+from django.apps import apps
 from django.conf import settings
+from django.contrib.auth.models import User
+from django.db import models
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCE_LANGUAGE = "en"  # the msgids' language: it has no catalogue
@@ -464,3 +467,34 @@ def offences(
         elif looks_english(without_data(text, names)):
             found.append(Offence(page, "english", text))
     return found
+
+
+def stored_text() -> list[str]:
+    """Every text of two words or more stored in the database (what people typed,
+    and the catalogue's names), longest first: the walk leaves it out."""
+    values: set[str] = set()
+
+    def collect(value):
+        if isinstance(value, str):
+            # Sentences and names of two words or more: a single stored word
+            # ("training") must not cut the same word out of interface text.
+            if len(value.split()) >= 2:
+                values.add(" ".join(value.split()))
+        elif isinstance(value, dict):
+            for item in value.values():
+                collect(item)
+        elif isinstance(value, list | tuple):
+            for item in value:
+                collect(item)
+
+    for model in [*apps.get_app_config("proposals").get_models(), User]:
+        fields = [
+            f.name
+            for f in model._meta.concrete_fields
+            if isinstance(f, models.CharField | models.TextField | models.JSONField)
+        ]
+        if not fields:
+            continue
+        for row in model.objects.values_list(*fields):
+            collect(list(row))
+    return sorted(values, key=len, reverse=True)

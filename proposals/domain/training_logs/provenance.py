@@ -1,0 +1,141 @@
+"""The provenance kept with a row read from a log (``Source.summary``), in the
+reader's language when it is shown (issue 36).
+
+The row stores the provenance in English, as read (the JSON, the portal and every
+reader share it); this module rewrites its recurring phrases in the active language
+at show time, never storing the translation. Each phrase is an English msgid with
+``{names}`` for its values; a pattern made from the msgid finds it in the stored text
+and puts the values into the translation. In English (the portal's language) the text
+comes back unchanged. What no phrase covers (a framework's own key names, a log's
+excerpt lines) stays as read. Pure Python: no Django.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+
+from proposals.domain.i18n import gettext, gettext_noop, reading
+
+# The values a phrase holds: a number (``1,116``, ``4.51``, ``1.99–2.01``) or text
+# up to the phrase's next literal.
+_NUMBER = r"[\d][\d,.\u2013–]*"
+_VALUES = {"n": _NUMBER, "line": _NUMBER, "gpus": _NUMBER, "value": _NUMBER}
+
+# Longest first where one phrase holds another. Each is a whole phrase of a stored
+# provenance (training_logs' formulas, notes and ``Source.summary``'s frame).
+PHRASES = (
+    gettext_noop("{n}, as given (the log does not state it)"),
+    gettext_noop("line {line}, the first interval (warm-up)"),
+    gettext_noop("line {line}, the bar's steps up to {n} (warm-up)"),
+    gettext_noop("only one interval was logged: it includes the warm-up"),
+    gettext_noop("no intervals are logged, so the warm-up is included"),
+    gettext_noop("median over {n} interval(s) of"),
+    gettext_noop("median over {n} step line(s) of"),
+    gettext_noop("median over {n} timer line(s) of"),
+    gettext_noop("median over {n} logged window(s) of"),
+    gettext_noop("median over {n} bar runs (epochs)"),
+    gettext_noop("global batch size"),
+    gettext_noop("elapsed time per iteration"),
+    gettext_noop("samples/s of the global batch"),
+    gettext_noop("(tokens per second per GPU)"),
+    gettext_noop("(SpeedMonitor, the whole job)"),
+    gettext_noop("(a running average)"),
+    gettext_noop("TFLOP/s per GPU (median)"),
+    gettext_noop("as the Trainer computed it over the whole run"),
+    gettext_noop("(no seq_length in the log, so samples, not tokens)"),
+    gettext_noop("jobs without GPUs:"),
+    gettext_noop("running jobs have no final length:"),
+    gettext_noop("pending jobs have no final length:"),
+    gettext_noop("jobs that never started (Elapsed 0):"),
+    gettext_noop("job steps (.batch, .extern, .0, …) are part of their job:"),
+    gettext_noop("array tasks not yet run have no length:"),
+    gettext_noop("{n} array task(s) not yet run"),
+    gettext_noop("{n} task(s) of job array"),
+    gettext_noop("(an array is one kind of job, whatever its tasks' lengths)"),
+    gettext_noop(
+        # xgettext:no-python-format
+        "(the same name and GPUs, lengths within {n} % of each other: one kind of job)"
+    ),
+    gettext_noop("{n} job(s)"),
+    gettext_noop("with gres/gpu = {gpus} and"),
+    gettext_noop("with gres/gpu = {gpus}"),
+    gettext_noop("(to {value} h)"),
+    gettext_noop("mean {value} h"),
+    gettext_noop("and {n} more"),
+    gettext_noop("states:"),
+    gettext_noop("the bar went from step {n} to {value} in"),
+    gettext_noop("the bar counts optimization steps"),
+    gettext_noop("the bar shows whole seconds: over {n} s the rate is known to"),
+    gettext_noop(
+        "samples/s: each step is one batch on each GPU, and the log states no "
+        "batch size, so steps/s"
+    ),
+    gettext_noop("total train batch size"),
+    gettext_noop("batch size per device"),
+    gettext_noop("accumulation steps"),
+    gettext_noop("device mesh size"),
+    gettext_noop("median seconds per step over {n} step line(s)"),
+    gettext_noop("median train_step_timing over {n} step(s)"),
+    gettext_noop("global steps"),
+    gettext_noop("{n} devices"),
+    gettext_noop("(line {line}, the configuration)"),
+    gettext_noop("Left out:"),
+    gettext_noop("GPUs:"),
+    gettext_noop("(line {line})"),
+    gettext_noop("({n} lines)"),
+    gettext_noop("lines {line}"),
+    gettext_noop("line {line}"),
+    gettext_noop("no line"),
+)
+
+
+def _pattern(msgid: str) -> re.Pattern:
+    """The msgid as a pattern: its literals escaped, each ``{name}`` a group. A
+    phrase that starts or ends with a letter does so at a word boundary."""
+    parts = re.split(r"\{(\w+)\}", msgid)
+    pattern = ""
+    for i, part in enumerate(parts):
+        if i % 2:
+            pattern += f"(?P<{part}>{_VALUES.get(part, '.+?')})"
+        else:
+            pattern += re.escape(part)
+    head = r"(?<![\w])" if msgid[:1].isalnum() else ""
+    tail = r"(?![\w])" if msgid[-1:].isalnum() or msgid.endswith("}") else ""
+    return re.compile(head + pattern + tail)
+
+
+@functools.cache
+def _patterns() -> tuple[tuple[re.Pattern, str], ...]:
+    return tuple((_pattern(msgid), msgid) for msgid in PHRASES)
+
+
+def in_reader_language(text: str) -> str:
+    """``text`` (a stored provenance) with its phrases in the active language;
+    unchanged in English. Excerpt lines (indented: the log's own lines) are kept."""
+    if not text or reading()[1] in (None, "source") or _english():
+        return text
+    return "\n".join(
+        line if line.startswith("  ") else _translated(line)
+        for line in text.split("\n")
+    )
+
+
+def _english() -> bool:
+    return gettext("GPUs:") == "GPUs:" and gettext("Left out:") == "Left out:"
+
+
+def _keep(msgid: str, done: list[str], match: re.Match) -> str:
+    """``match`` of ``msgid`` translated into ``done``, and its marker."""
+    done.append(gettext(msgid).format(**match.groupdict()))
+    return f"\0{len(done) - 1}\0"
+
+
+def _translated(line: str) -> str:
+    # Each phrase once over the line, replaced by a marker so that a shorter phrase
+    # never rewrites a translation; the markers become the translations at the end.
+    done: list[str] = []
+
+    for pattern, msgid in _patterns():
+        line = pattern.sub(functools.partial(_keep, msgid, done), line)
+    return re.sub(r"\0(\d+)\0", lambda m: done[int(m[1])], line)
