@@ -1,7 +1,7 @@
 """What the live regions of a page show: the assessment, the findings with the place
 in the wizard each points at, per-row computed figures, tier-fitted help and the chart.
 
-Used by the wizard (full pages and htmx fragments) and by the read-only review pages.
+Read by the wizard's page (:mod:`proposals.page`) and by the read-only review pages.
 """
 
 import functools
@@ -124,10 +124,10 @@ def row_figures(evaluation) -> tuple[dict, dict]:
 
 
 def live_context(proposal, *, step: str = "", evaluation=None) -> dict:
-    """What the step templates read of one evaluation of ``proposal``: the
+    """What the review pages read of one evaluation of ``proposal``: the
     assessment, the findings located in the wizard, per-row figures, tier-fitted
-    help, the mode's terms and what was typed and not saved. (The live regions of
-    the page are :mod:`proposals.regions`, built from the same evaluation.)"""
+    help, the mode's terms and what was typed and not saved. (The wizard reads the
+    same parts from its :class:`proposals.page.Page`.)"""
     evaluation = evaluation or Evaluation.of(proposal)
     assessment = evaluation.assessment
     findings = wizard_findings(evaluation, step)
