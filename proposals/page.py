@@ -47,12 +47,6 @@ from proposals.wizard import STEPS, field_bases, neighbours, table_columns
 from proposals.wizard_progress import plan_folded, plan_optional, wizard_progress
 from proposals.wizard_stale import gone_now
 
-#: Each field's unit by field key (the unit beside an input).
-UNITS = MappingProxyType(
-    {key: spec.unit for key, spec in FIELD_BY_KEY.items() if spec.unit}
-)
-#: The templates' vocabulary of tables: their columns, by kind.
-COLUMNS = MappingProxyType({kind: table_columns(kind) for kind in TABLE_KINDS})
 EMPTY = MappingProxyType({})
 
 
@@ -79,8 +73,6 @@ class Page:
     steps = STEPS
     table_kinds = TABLE_KINDS
     tables = TABLE_BY_KIND
-    columns = COLUMNS
-    units = UNITS
 
     # What the answer to a POST says (:meth:`answer`); nothing on a GET.
     saved = False
@@ -108,7 +100,8 @@ class Page:
             person,
         )
         self.previous_step, self.next_step = neighbours(step.slug)
-        self.gone_typed: set = set()
+        # The removed rows a save found typed into (``None``: no save here).
+        self.gone_typed: set | None = None
 
     def answer(self, **parts) -> "Page":
         """Add what a save did (``Saved.context()``) or a question to the page; a
@@ -141,6 +134,17 @@ class Page:
         return self.person.can_send
 
     # --- The step and its forms -------------------------------------------------
+
+    @cached_property
+    def columns(self) -> dict:
+        """Each table's columns, by kind (in the request's language)."""
+        return {kind: table_columns(kind) for kind in TABLE_KINDS}
+
+    @cached_property
+    def units(self) -> dict:
+        """Each field's unit by field key (the unit beside an input), in the
+        request's language."""
+        return {key: spec.unit for key, spec in FIELD_BY_KEY.items() if spec.unit}
 
     @cached_property
     def post_url(self) -> str:
@@ -238,7 +242,7 @@ class Page:
     @cached_property
     def gone_now(self) -> list:
         """The rows removed elsewhere that this request found typed into."""
-        return gone_now(self.refused.gone_rows, self.gone_typed or None)
+        return gone_now(self.refused.gone_rows, self.gone_typed)
 
     # --- The applicant's path ---------------------------------------------------
 
