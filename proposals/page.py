@@ -93,12 +93,10 @@ class Page:
     row_keys_shown = ""  # a page: the fingerprint of each row it shows
 
     def __init__(self, proposal, step, forms, person: Person):
-        self.proposal, self.step, self.forms, self.person = (
-            proposal,
-            step,
-            forms,
-            person,
-        )
+        self.proposal = proposal
+        self.step = step
+        self.forms = forms  # wizard.StepForms
+        self.person = person
         self.previous_step, self.next_step = neighbours(step.slug)
         # The removed rows a save found typed into (``None``: no save here).
         self.gone_typed: set | None = None
@@ -115,10 +113,10 @@ class Page:
     def __getattr__(self, name):
         # Only called for a name the page does not have, or for a part whose
         # computation raised AttributeError: that one is raised again as it is.
-        if not name.startswith("__") and hasattr(type(self), name):
-            return getattr(type(self), name).__get__(self, type(self))
-        if name.startswith("__"):
+        if name.startswith("__"):  # copy, pickle and the like ask for these
             raise AttributeError(name)
+        if hasattr(type(self), name):
+            return getattr(type(self), name).__get__(self, type(self))
         raise UnknownPart(f"The wizard page has no part {name!r}.")
 
     # --- The person -------------------------------------------------------------
