@@ -1,12 +1,13 @@
 """What the live regions of a page show: the assessment, the findings with the place
 in the wizard each points at, per-row computed figures, tier-fitted help and the chart.
 
-Used by the wizard (full pages and htmx fragments) and by the read-only review pages.
+Read by the wizard's page (:mod:`proposals.page`) and by the read-only review pages.
 """
 
 import functools
 from collections import defaultdict
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from django.urls import reverse
 
@@ -123,14 +124,15 @@ def row_figures(evaluation) -> tuple[dict, dict]:
 
 
 def live_context(proposal, *, step: str = "", evaluation=None) -> dict:
-    """What the step templates read of one evaluation of ``proposal``: the
+    """What the review pages read of one evaluation of ``proposal``: the
     assessment, the findings located in the wizard, per-row figures, tier-fitted
-    help, the mode's terms and what was typed and not saved. (The live regions of
-    the page are :mod:`proposals.regions`, built from the same evaluation.)"""
+    help, the mode's terms and what was typed and not saved. (The wizard reads the
+    same parts from its :class:`proposals.page.Page`.)"""
     evaluation = evaluation or Evaluation.of(proposal)
     assessment = evaluation.assessment
     findings = wizard_findings(evaluation, step)
     job_figures, point_figures = row_figures(evaluation)
+    field_help = help_of(evaluation, proposal)
     return {
         "evaluation": evaluation,
         "assessment": assessment,
@@ -146,18 +148,26 @@ def live_context(proposal, *, step: str = "", evaluation=None) -> dict:
         # The tables' totals (the step templates' and the rows' regions').
         "plan_total": assessment.plan.total_gpu_hours,
         "schedule_total": assessment.schedule.total_gpu_hours,
-        **_help(evaluation, proposal),
+        "help": field_help.text,
+        "help_examples": field_help.examples,
         # What the request's mode (tier) asks for: the wizard folds what it does not.
-        "mode_terms": _mode_terms(evaluation.reference.terms, proposal, assessment),
+        "mode_terms": mode_terms(evaluation.reference.terms, proposal, assessment),
         "calendar": evaluation.calendar,
         "cluster": proposal.system,
         # duck-typed: the model has the same gpus_per_node as the domain's Cluster
         "max_gpus_nodes": nodes_for(proposal.max_gpus_per_job or 0, proposal.system),
-        **_refused(proposal, evaluation.rows, step),
+        **refused_inputs(proposal, evaluation.rows, step)._asdict(),
     }
 
 
-def _help(evaluation, proposal) -> dict:
+class FieldHelp(NamedTuple):
+    """Tier-fitted help and examples by field key, each computed when first asked."""
+
+    text: PerField
+    examples: PerField
+
+
+def help_of(evaluation, proposal) -> FieldHelp:
     """Tier-fitted help and examples by field key (``total_gpu_hours``,
     ``jobs.gpus``), with the figures of the call terms in force; examples fitted
     to the tier and the system (LUMI words for LUMI)."""
@@ -171,25 +181,34 @@ def _help(evaluation, proposal) -> dict:
     def help_figures():  # only when some field's help is shown (not on most autosaves)
         return figures(evaluation.reference.terms)
 
-    return {
-        "help": PerField(
-            lambda spec: spec.help_for(tier, help_figures(), system_slug, tiered)
-        ),
-        "help_examples": PerField(
+    return FieldHelp(
+        PerField(lambda spec: spec.help_for(tier, help_figures(), system_slug, tiered)),
+        PerField(
             lambda spec: spec.examples_for(
                 tier, system_slug, proposal.organisation_country
             )
         ),
-    }
+    )
 
 
-def _mode_terms(terms, proposal, assessment):
+def mode_terms(terms, proposal, assessment):
     """The terms of the mode the request falls into (``None``: not known yet)."""
     family = family_terms(terms, proposal.call_family)
     return family.mode(assessment.mode) if assessment.mode else None
 
 
-def _refused(proposal, rows, step: str) -> dict:
+class Refused(NamedTuple):
+    """What was typed and not saved, as the page shows it (:func:`refused_inputs`)."""
+
+    refused_by_step: dict
+    refused_here: int
+    refused_total: int
+    refused_labels: list
+    refused_rows: set
+    gone_rows: list
+
+
+def refused_inputs(proposal, rows, step: str) -> Refused:
     """What was typed and not saved (``Proposal.refused_inputs``): how many inputs
     per step, the fields whose last saved value the figures still use, the rows
     whose figures are from their last complete values, and the rows edited here
@@ -227,14 +246,14 @@ def _refused(proposal, rows, step: str) -> dict:
     for row in gone.values():  # one item each (the figures never counted it)
         by_step[row["section"]] += 1
     gone_here = [row for row in gone.values() if row["section"] == step]
-    return {
-        "refused_by_step": dict(by_step),
-        "refused_here": by_step.get(step, 0) - len(gone_here),
-        "refused_total": sum(by_step.values()),
-        "refused_labels": labels,
-        "refused_rows": row_prefixes,
-        "gone_rows": gone_here,
-    }
+    return Refused(
+        refused_by_step=dict(by_step),
+        refused_here=by_step.get(step, 0) - len(gone_here),
+        refused_total=sum(by_step.values()),
+        refused_labels=labels,
+        refused_rows=row_prefixes,
+        gone_rows=gone_here,
+    )
 
 
 # Each field's place in the vocabulary: the order the pages list fields in.

@@ -201,8 +201,8 @@ def step3_layout_and_form(root: Path) -> None:
         root,
         "templates/proposals/steps/codes.html",
         '<div id="section-codes">',
-        '{% with f=forms.main %}{% include "proposals/_group.html" with '
-        "group=step.layout.overview %}{% endwith %}\n",
+        '{% with f=page.forms.main %}{% include "proposals/_group.html" with '
+        "group=page.step.layout.overview %}{% endwith %}\n",
         before=True,
     )
 

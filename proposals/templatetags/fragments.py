@@ -226,26 +226,20 @@ class Feedback(NamedTuple):
     conflict: str  # the other value saved since the page showed it, and by whom
 
 
-# The template variables the feedback and the cells read, looked up once per tag
-# rather than once per cell through the whole context stack.
-FEEDBACK_KEYS = (
-    "findings_by_anchor",
-    "proposal",
-    "max_gpus_nodes",
-    "cluster",
-    "help",
-    "help_examples",
-    "gpu_unit_label",
-    "conflict_notes",
-)
-
-
-def feedback_values(context) -> dict:
-    values = {key: context.get(key) for key in FEEDBACK_KEYS}
-    for key in ("findings_by_anchor", "help", "help_examples", "conflict_notes"):
-        if values[key] is None:  # (not ``or``: live.PerField is empty until asked)
-            values[key] = {}
-    return values
+def feedback_values(page) -> dict:
+    """What the feedback blocks and the cells read of the wizard's ``page``
+    (:class:`proposals.page.Page`), looked up once per tag rather than once per
+    cell."""
+    return {
+        "findings_by_anchor": page.findings.by_anchor,
+        "proposal": page.proposal,
+        "max_gpus_nodes": page.max_gpus_nodes,
+        "cluster": page.cluster,
+        "help": page.help.text,
+        "help_examples": page.help.examples,
+        "gpu_unit_label": page.gpu_unit_label,
+        "conflict_notes": page.conflict_notes,
+    }
 
 
 def feedback(values, field, *, compact=False, oob=False, notes=None, errors=None):

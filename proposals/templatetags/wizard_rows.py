@@ -75,12 +75,13 @@ def table_rows(context, kind, computed="", empty=""):
     kinds that have them), the row's buttons, then a row across the table's width
     with each input's feedback and the row's own errors; ``empty``, in one cell,
     when the table has no rows."""
-    specs = context["columns"][kind]
-    entries = context["forms"].tables[kind]
-    values = fragments.feedback_values(context)
+    page = context["page"]
+    specs = page.columns[kind]
+    entries = page.forms.tables[kind]
+    values = fragments.feedback_values(page)
     oob = bool(context.get("oob"))
-    figures = context.get("job_figures" if kind == "jobs" else "point_figures")
-    refused = context.get("refused_rows") or ()
+    figures = page.job_figures if kind == "jobs" else page.point_figures
+    refused = page.refused.refused_rows
     cache: dict = {}
     rows = []
     for entry in entries:
@@ -110,7 +111,7 @@ def table_rows(context, kind, computed="", empty=""):
             )
         )
     # The row buttons' column: none on a viewer's page (``can_edit``).
-    editable = bool(context["can_edit"])
+    editable = bool(page.can_edit)
     span = len(specs) + (1 if computed else 0) + (1 if editable else 0)
     actions = row_actions_data(context, kind) if rows and editable else None
     table = Table(kind, rows, span, computed, empty, oob, actions)
@@ -158,8 +159,9 @@ class _Fields:
 
     def __init__(self, context):
         self.context = context
-        self.values = fragments.feedback_values(context)
-        self.addon, self.units = context.get("addon"), context.get("units")
+        page = context["page"]
+        self.values = fragments.feedback_values(page)
+        self.addon, self.units = context.get("addon"), page.units
         self.compact, self.oob = bool(context.get("compact")), bool(context.get("oob"))
         self.controls: dict = {}
         self.unit_of: dict = {}
@@ -205,7 +207,8 @@ def code_entries(context, summary="", empty=""):
     errors and fields; the model's compute inputs folded under ``summary``, open
     when filled in), or ``empty`` when there are none
     (``rows/code_entries.html``)."""
-    entries = context["forms"].tables["codes"]
+    page = context["page"]
+    entries = page.forms.tables["codes"]
     oob = bool(context.get("oob"))
     fields = _Fields(context)
     layout = row_layout("codes")  # the card's fields, the compute inputs folded
@@ -225,7 +228,7 @@ def code_entries(context, summary="", empty=""):
                 _places(fields, form, notes, compute),
             )
         )
-    item = context["tables"]["codes"].item
-    editable = bool(context["can_edit"])  # no row buttons on a viewer's page
+    item = page.tables["codes"].item
+    editable = bool(page.can_edit)  # no row buttons on a viewer's page
     actions = row_actions_data(context, "codes") if cards and editable else None
     return fragment("code_entries")(Cards(cards, item, summary, empty, actions))

@@ -16,7 +16,6 @@ from proposals.domain import limits
 from proposals.domain.numbers import MISSING, grouped, num, percent, points
 from proposals.domain.numbers import hours as hours_text
 from proposals.domain.sections import TABLE_BY_KIND
-from proposals.forms.base import gpu_unit_label
 from proposals.table_rows import rows_of
 from proposals.templatetags import fragments
 from proposals.templatetags.fragments import fragment
@@ -131,7 +130,7 @@ def column_header(context, spec):
     text = spec.short or spec.label
     if "{gpus}" in text:
         before, after = text.split("{gpus}", 1)
-        unit = context.get("gpu_unit_label") or gpu_unit_label("gpus")
+        unit = context["page"].gpu_unit_label
         text = format_html(
             "{}<span data-gpu-unit-label>{}</span>{}", before, unit, after
         )
@@ -157,7 +156,7 @@ def field_feedback(context, field, compact=False, oob=False):
     (``fb-<input id>``, ``rows/feedback.html``): errors, the reading note, the
     reviewer's findings on it, and (not ``compact``) the tier-fitted help. Autosave
     answers replace it out of band, never the input."""
-    values = fragments.feedback_values(context)
+    values = fragments.feedback_values(context["page"])
     data = fragments.feedback(values, field, compact=bool(compact), oob=bool(oob))
     return fragment("feedback")([data])
 
@@ -167,9 +166,7 @@ def field_history(context, field):
     """``{% field_history field %}``: beside a field's label, a small button whose
     tooltip (on hover and focus, without script) says who changed the field last
     and when (``rows/field_history.html``); nothing when nobody is known."""
-    stamps = context.get("field_stamps")
-    if stamps is None:
-        return ""
+    stamps = context["page"].field_stamps
     prefix = field.form.prefix
     key = field.name
     if prefix:  # a row's: jobs-17 -> jobs:17:<name>
@@ -198,10 +195,11 @@ def posted_feedback(context):
     """Out of band in an autosave's answer: the feedback block of every input of
     every form of the step (compact for table rows) and each row form's own errors
     (``rows/posted_feedback.html``)."""
-    values = fragments.feedback_values(context)
+    page = context["page"]
+    values = fragments.feedback_values(page)
     oob = bool(context.get("oob"))
     forms_ = []
-    for form in context["forms"].all_forms():
+    for form in page.forms.all_forms():
         form.errors  # noqa: B018 (validated first: cleaning makes the reading notes)
         compact, notes = bool(form.prefix), form.notes
         blocks = [
@@ -257,7 +255,7 @@ def row_feedback(context, form, specs):
 
 
 def _one_row(context, form, specs):
-    values = fragments.feedback_values(context)
+    values = fragments.feedback_values(context["page"])
     cells, blocks = [], []
     for spec in specs:
         bound_field = form[spec.name]
@@ -298,7 +296,7 @@ def _action_text(item: str) -> dict:
 def row_actions_data(context, kind) -> RowActions:
     """One reverse() per table and operation for the whole page (kept in the render
     context); each row's URL is that URL with the row's id in place of 0."""
-    proposal, step = context["proposal"], context["step"]
+    proposal, step = context["page"].proposal, context["page"].step
     key = ("row-actions", proposal.pk, step.slug, kind)
     found = context.render_context.get(key)
     if found is None:

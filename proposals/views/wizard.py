@@ -30,26 +30,10 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from aifactory import metrics
 from proposals import charts, localization, selectors, services
-from proposals.domain.fields import FIELD_BY_KEY
-from proposals.domain.sections import ROW_PREFIX, TABLE_BY_KIND, TABLE_KINDS
+from proposals.domain.sections import ROW_PREFIX
 from proposals.domain.team import Capability
-from proposals.evaluation import Evaluation
-from proposals.forms.base import gpu_unit_label
-from proposals.live import live_context
-from proposals.regions import (
-    Sidebar,
-    changed,
-    changed_field_findings,
-    field_findings_regions,
-    flatten,
-    point_regions,
-    presence_region,
-    row_regions,
-    shown_field,
-    sidebar_regions,
-    wizard_chart,
-    wizard_regions,
-)
+from proposals.page import Page, Person
+from proposals.regions import changed, changed_field_findings, row_regions
 from proposals.table_rows import rows_of
 from proposals.views import member_proposal, refuse_role
 from proposals.views.accounts import browser_languages, number_format
@@ -65,18 +49,11 @@ from proposals.wizard import (
     STEPS,
     build_step_forms,
     field_bases,
-    neighbours,
     show_read_only,
     shown_row_key,
-    table_columns,
 )
-from proposals.wizard_progress import (
-    navigated_here,
-    plan_folded,
-    plan_optional,
-    wizard_progress,
-)
-from proposals.wizard_stale import Stale, gone_now, show_stored, stale_inputs
+from proposals.wizard_progress import navigated_here
+from proposals.wizard_stale import Stale, show_stored, stale_inputs
 
 TEMPLATE = "proposals/wizard.html"
 STEP_SLUGS = [step.slug for step in STEPS]
@@ -123,72 +100,16 @@ def _stored_forms(request, proposal, step):
     )
 
 
-def _page(request, proposal, step, step_forms, **extra):
-    """Context shared by the full page and its fragments: one evaluation of the
-    proposal, what the step templates read of it, and the page's live regions."""
-    previous, following = neighbours(step.slug)
-    system = proposal.system
-    evaluation = Evaluation.of(proposal)
-    live = live_context(proposal, step=step.slug, evaluation=evaluation)
-    chart_url, chart_image_key = wizard_chart(evaluation, proposal.pk)
-    # The applicant's path: progress from the badges' counts; what the tier
-    # does not ask for (Playground: job plan, measurements) folded away.
-    progress = wizard_progress(
-        live["counts_by_step"], live["refused_by_step"], proposal.visited_steps
+def _page(request, proposal, step, step_forms, **answer) -> Page:
+    """The page shared by the full step and its fragments: the step, its forms and
+    the person reading it, with what the page shows of one evaluation of the
+    proposal computed when first read (:class:`proposals.page.Page`)."""
+    person = Person(
+        can_edit=selectors.member_may(proposal, Capability.EDIT),
+        can_send=selectors.member_may(proposal, Capability.SEND),
+        others=_present_others(request, proposal, step),
     )
-    folded = plan_folded(live["mode_terms"], proposal)
-    regions = _regions(proposal, live, progress, folded, chart_url)
-    regions["presence"] = presence_region(
-        _present_others(request, proposal, step), STEPS, step.slug
-    )
-    gone = gone_now(live["gone_rows"], extra.pop("gone_typed", None))
-    every = flatten(regions)
-    # The findings under the fields (those of every row, sent or not): the page
-    # keeps their keys too, so an autosave re-sends the ones that changed.
-    findings = field_findings_regions(live["findings_by_anchor"], step.slug)
-    points = point_regions(evaluation, live["point_figures"], step.tables)
-    return {
-        "proposal": proposal,
-        # What the templates show of the controls that change the proposal: none
-        # to a viewer (the inputs read-only, no autosave, row or paste buttons).
-        "can_edit": selectors.member_may(proposal, Capability.EDIT),
-        "can_send": selectors.member_may(proposal, Capability.SEND),
-        "step": step,
-        "steps": STEPS,
-        "previous_step": previous,
-        "next_step": following,
-        "forms": step_forms,
-        "gpu_unit": step_forms.gpu_unit,
-        "gpu_unit_label": gpu_unit_label(step_forms.gpu_unit),
-        "slurm_devices_per_node": system.gpus_per_node * system.gcds_per_gpu
-        if system
-        else None,
-        "post_url": reverse("proposals:step", args=[proposal.pk, step.slug]),
-        "bases_json": json.dumps(field_bases(step_forms)),
-        # The vocabulary the step templates read: tables, their columns, units.
-        "table_kinds": TABLE_KINDS,
-        "tables": TABLE_BY_KIND,
-        "columns": {kind: table_columns(kind) for kind in TABLE_KINDS},
-        "units": {key: spec.unit for key, spec in FIELD_BY_KEY.items() if spec.unit},
-        **live,
-        "gone_now": gone,
-        "progress": progress,
-        "plan_folded": folded,
-        "plan_optional": plan_optional(live["mode_terms"]),
-        "chart_url": chart_url,
-        "chart_image_key": chart_image_key,
-        # The live regions: by name for the page, all of them, and their keys (the
-        # page sends these back; an autosave renders the others: ``changed``).
-        "regions": regions,
-        "all_regions": every,
-        "changed_regions": every,
-        "field_findings_regions": findings,
-        "point_regions": points,
-        "regions_shown": shown_field(every + findings + points),
-        # Who changed each field last (the history link beside its label).
-        "field_stamps": selectors.StampsOnDemand(proposal),
-        **extra,
-    }
+    return Page(proposal, step, step_forms, person).answer(**answer)
 
 
 def _present_others(request, proposal, step) -> tuple:
@@ -207,61 +128,40 @@ def _present_others(request, proposal, step) -> tuple:
     return selectors.present_others(seen, user=request.user)
 
 
-def _regions(proposal, live, progress, folded, chart_url) -> dict:
-    """The page's live regions (the sidebar's, the step badges, the progress)."""
-    findings = tuple(
-        {key: item[key] for key in ("finding", "step", "anchor", "css")}
-        for item in live["findings"]
-    )
-    sidebar = Sidebar(
-        findings=findings,
-        finding_counts=live["finding_counts"],
-        refused_labels=tuple(live["refused_labels"]),
-        plan_folded=folded,
-        chart_url=chart_url,
-        can_edit=selectors.member_may(proposal, Capability.EDIT),
-    )
-    return {
-        **sidebar_regions(live["evaluation"], proposal.pk, sidebar, live["calendar"]),
-        **wizard_regions(
-            STEPS, progress, live["counts_by_step"], live["refused_by_step"]
-        ),
-    }
-
-
-def _remember_chart(proposal, context) -> None:
+def _remember_chart(page: Page) -> None:
     """Note which data the page's chart URL stands for, so that the image view
     draws it without assessing the proposal again."""
-    if context.get("chart_url"):
-        data = context["evaluation"].chart_data
-        charts.remember(proposal.pk, context["chart_image_key"], data)
+    url, key = page.chart
+    if url:
+        charts.remember(page.proposal.pk, key, page.evaluation.chart_data)
 
 
 def _keys_field(keys: dict) -> str:
     return " ".join(f"{prefix}:{key}" for prefix, key in keys.items())
 
 
-def _row_keys_shown(context) -> str:
+def _row_keys_shown(page: Page) -> str:
     """The fingerprint of each row the step's form shows, from the bases the page
     is given (what its inputs show)."""
-    bases = json.loads(context.get("posted_bases_json") or context["bases_json"])
+    bases = json.loads(page.posted_bases_json or page.bases_json)
     return _keys_field(
         {
             entry.anchor: shown_row_key(entry.anchor, bases)
-            for entries in context["forms"].tables.values()
+            for entries in page.forms.tables.values()
             for entry in entries
         }
     )
 
 
-def _answer(request, kind: str, context, *, status=200):
+def _answer(request, kind: str, page: Page, *, status=200):
     """The one place that decides what answers: ``page`` (the full step), or for
-    htmx ``autosave`` / ``rows`` fragments (``FRAGMENTS``)."""
+    htmx ``autosave`` / ``rows`` fragments (``FRAGMENTS``). The templates read
+    ``page`` and nothing else of the view's."""
     if kind != "autosave":
-        context["row_keys_shown"] = _row_keys_shown(context)
-    chart = context["regions"]["chart"]
-    if kind != "autosave" or chart in context["changed_regions"]:
-        _remember_chart(context["proposal"], context)
+        page.row_keys_shown = _row_keys_shown(page)
+    if kind != "autosave" or page.regions["chart"] in page.changed_regions:
+        _remember_chart(page)
+    context = {"page": page}
     if kind == "page" or not request.htmx:
         return TemplateResponse(request, TEMPLATE, context, status=status)
     response = TemplateResponse(
@@ -308,18 +208,16 @@ def wizard(request, pk, step):
     step_forms = _stored_forms(request, proposal, step)
     if not editor:  # a viewer reads the step: inputs that take no typing
         show_read_only(step_forms)
-    context = _page(request, proposal, step, step_forms)
+    page = _page(request, proposal, step, step_forms)
     # Moved here from another step: focus goes to this step's heading (focus.js).
-    context["focus_heading"] = navigated_here(
+    page.focus_heading = navigated_here(
         left,
         urlsplit(request.headers.get("Referer", "")).path,
         [reverse("proposals:step", args=[proposal.pk, s]) for s in STEP_SLUGS],
     )
     # Staff comments waiting for the applicant, shown on the step tabs.
-    context["comments_by_step"] = selectors.review_open_comments_by_step(
-        proposal=proposal
-    )
-    return _answer(request, "page", context)
+    page.comments_by_step = selectors.review_open_comments_by_step(proposal=proposal)
+    return _answer(request, "page", page)
 
 
 @login_required
@@ -393,9 +291,9 @@ def _step_post(
         # The page again, as posted, but with another tab's newer values in the
         # inputs this page did not change (and those values as their bases).
         show_stored(step_forms, saved.bases, stale)
-        context = _page(request, proposal, step, step_forms, **saved.context())
-        context["focus_heading"] = True  # not <body>: the step and its messages
-        return _answer(request, "page", context)
+        page = _page(request, proposal, step, step_forms, **saved.context())
+        page.focus_heading = True  # not <body>: the step and its messages
+        return _answer(request, "page", page)
     destination = request.POST.get("goto", step.slug)
     if destination not in STEP_BY_SLUG:
         destination = step.slug
@@ -406,42 +304,35 @@ def _autosave_answer(request, proposal, step, saved, stale):
     """The autosave's answer, out of band: the save's status and what it could not
     do, the inputs' feedback and the rows' figures, and the live regions whose key
     the page does not show yet."""
-    context = _page(
-        request,
-        proposal,
-        step,
-        saved.step_forms,
-        **saved.context(),
-    )
+    page = _page(request, proposal, step, saved.step_forms, **saved.context())
     # The page puts a newer value in an input only where the person has not
     # typed since (static/js/app.js), and then takes its base too: an input
     # being typed in keeps its old base, so its save shows the conflict.
-    context["refresh_json"] = json.dumps(
+    page.refresh_json = json.dumps(
         {"inputs": stale.inputs, "removed": stale.removed, "keys": stale.keys}
     )
     # What the page merges into its bases: those of the inputs it sent, as saved
     # (not every input's: the page keeps the others), and those rows' fingerprints.
-    context["bases_update_json"] = json.dumps(saved.bases)
+    page.bases_update_json = json.dumps(saved.bases)
     prefixes = {m.group(1) for key in saved.bases if (m := ROW_PREFIX.match(key))}
-    context["row_keys_update"] = _keys_field(
+    page.row_keys_update = _keys_field(
         {prefix: shown_row_key(prefix, saved.bases) for prefix in prefixes}
     )
     # The page-level regions and measurements' figures it does not show yet, and
     # the figures of the job rows it sent (no key kept: they come with each row).
-    context["changed_regions"] = (
-        changed(context["all_regions"], request.POST.get("regions"))
-        + changed(context["point_regions"], request.POST.get("regions"))
+    shown = request.POST.get("regions")
+    page.changed_regions = (
+        changed(page.all_regions, shown)
+        + changed(page.point_regions, shown)
         + row_regions(
             saved.step_forms,
-            context["evaluation"],
-            context["job_figures"],
-            context["refused_rows"],
+            page.evaluation,
+            page.job_figures,
+            page.refused.refused_rows,
         )
-        + changed_field_findings(
-            context["field_findings_regions"], request.POST.get("regions")
-        )
+        + changed_field_findings(page.field_findings_regions, shown)
     )
-    return _answer(request, "autosave", context)
+    return _answer(request, "autosave", page)
 
 
 def _after_rows(request, proposal, step, saved):
@@ -455,15 +346,15 @@ def _after_rows(request, proposal, step, saved):
     bases.update(
         {key: value for key, value in saved.bases.items() if key in saved.conflicted}
     )
-    context = _page(request, proposal, step, fresh, **saved.context())
-    context["posted_bases_json"] = json.dumps(bases)
+    page = _page(request, proposal, step, fresh, **saved.context())
+    page.posted_bases_json = json.dumps(bases)
     kind = saved.row_op[1] if saved.row_op else ""
-    context["focus"] = f"{kind}-{saved.new_row.pk}" if saved.new_row else ""
+    page.focus = f"{kind}-{saved.new_row.pk}" if saved.new_row else ""
     if request.htmx:
-        return _answer(request, "rows", context)
-    if context["conflicts"] or saved.needs_answer:
-        return _answer(request, "page", context)
-    anchor = context["focus"] or (f"section-{kind}" if kind else "")
+        return _answer(request, "rows", page)
+    if page.conflicts or saved.needs_answer:
+        return _answer(request, "page", page)
+    anchor = page.focus or (f"section-{kind}" if kind else "")
     url = reverse("proposals:step", args=[proposal.pk, step.slug])
     return redirect(url + (f"#{anchor}" if anchor else ""))
 
@@ -474,11 +365,11 @@ def step_with_question(request, proposal, step_slug: str, **extra):
     in place of the step's form, whatever the button's own target."""
     step = STEP_BY_SLUG[step_slug]
     fresh = _stored_forms(request, proposal, step)
-    context = _page(request, proposal, step, fresh, saved=True, **extra)
-    context["posted_bases_json"] = json.dumps(field_bases(fresh))
+    page = _page(request, proposal, step, fresh, saved=True, **extra)
+    page.posted_bases_json = json.dumps(field_bases(fresh))
     if not request.htmx:
-        return _answer(request, "page", context)
-    response = _answer(request, "rows", context)
+        return _answer(request, "page", page)
+    response = _answer(request, "rows", page)
     response.headers["HX-Retarget"] = "#wizard-form"
     response.headers["HX-Reswap"] = "outerHTML"
     return response

@@ -248,7 +248,7 @@ def region_names(client, url, rows=None):
     every row for ``None``)."""
     response = client.get(url)
     page = response.content.decode()
-    names = [r.name for r in response.context["all_regions"]]
+    names = [r.name for r in response.context["page"].all_regions]
     for name in _Spans(page).by_id:
         if not LIVE_IDS.match(name) or name in names:
             continue

@@ -424,9 +424,9 @@ def test_unsaved_fields_are_listed_in_page_order_whatever_the_key_order():
     rows = {"jobs": [SimpleNamespace(pk=3), SimpleNamespace(pk=7)]}
     answers = {
         tuple(
-            live._refused(
+            live.refused_inputs(
                 SimpleNamespace(pk=1, refused_inputs=dict(order)), rows, "selection"
-            )["refused_labels"]
+            ).refused_labels
         )
         for order in itertools.permutations(typed.items())
     }

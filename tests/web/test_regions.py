@@ -58,26 +58,26 @@ def proposals(user):
 
 def page_regions(client, proposal, step="scalability") -> list:
     response = client.get(reverse("proposals:step", args=[proposal.pk, step]))
-    return response.context["all_regions"]
+    return response.context["page"].all_regions
 
 
 def post_answered(client, url, data):
-    """POST ``data`` as htmx does: the response and the context it answered with."""
+    """POST ``data`` as htmx does: the response and the page it answered with."""
     from proposals.views import wizard
 
-    answered = {}
+    answered = []
     answer = wizard._answer
 
-    def recording(request, kind, context, **kwargs):
-        answered.update(context)
-        return answer(request, kind, context, **kwargs)
+    def recording(request, kind, page, **kwargs):
+        answered.append(page)
+        return answer(request, kind, page, **kwargs)
 
     wizard._answer = recording
     try:
         response = client.post(url, data, headers=HX)
     finally:
         wizard._answer = answer
-    return response, answered
+    return response, answered[-1]
 
 
 def autosave_regions(client, proposal) -> list:
@@ -91,7 +91,7 @@ def autosave_regions(client, proposal) -> list:
         **{f"jobs-{job.pk}-count": "3", f"measurements-{point.pk}-gpus": "2"},
     )
     url = reverse("proposals:step", args=[proposal.pk, "scalability"])
-    every = post_answered(client, url, data)[1]["changed_regions"]
+    every = post_answered(client, url, data)[1].changed_regions
     assert any(region.name.endswith("-computed") for region in every)
     assert any(region.name == "jobs-total" for region in every)
     return every
@@ -309,7 +309,7 @@ def test_an_autosave_sends_exactly_the_regions_whose_key_changed(
     )
     content = response.content.decode()
     before, after = regions.parse_shown(shown), regions.parse_shown(field(content))
-    sent = {r.name for r in answered["changed_regions"]}
+    sent = {r.name for r in answered.changed_regions}
     assert sent == {name for name in after if after[name] != before.get(name)}
     assert "live-totals" in sent and "live-chart" not in sent
     for name in after:

@@ -165,6 +165,7 @@ def _step_context(proposal, step, data=None, *, gpu_unit="gpus", oob=False):
     from proposals import selectors
     from proposals.domain.fields import columns
     from proposals.domain.sections import TABLE_KINDS
+    from proposals.page import Page, Person
     from proposals.wizard import STEP_BY_SLUG, build_step_forms
 
     proposal = selectors.proposal_get_for_member(user=proposal.owner, pk=proposal.pk)
@@ -182,31 +183,43 @@ def _step_context(proposal, step, data=None, *, gpu_unit="gpus", oob=False):
             _finding("R-1", "Check <this> & that", "warning"),
             _finding("R-2", "Too big", "danger"),
         ]
-    return {
-        "forms": step_forms,
-        "columns": {kind: columns(kind) for kind in TABLE_KINDS},
-        "tables": TABLE_BY_KIND,
-        "proposal": proposal,
-        "step": SimpleNamespace(slug=step),
-        "gpu_unit_label": "GCDs" if step_forms.gpu_unit == "gcds" else "GPUs",
-        "findings_by_anchor": findings,
-        "job_figures": {
-            row.pk: SimpleNamespace(gpu_hours=12.5 * i, nodes=i, walltime_ok=i != 1)
-            for i, row in enumerate(rows["jobs"])
-        },
-        "point_figures": {
-            row.pk: SimpleNamespace(speedup=1.899 * (i + 1), efficiency=0.95)
-            for i, row in enumerate(rows["measurements"][1:])
-        },
-        "refused_rows": {f"jobs-{row.pk}" for row in rows["jobs"][-1:]},
-        "oob": oob,
-        "can_edit": True,  # the row buttons (a viewer has none)
-        "help": {"name": "Say <what>", "description": "The loop & its data"},
-        "help_examples": {"name": [SimpleNamespace(lead="", text="nanoGPT <1.0>")]},
-        "cluster": proposal.system,
-        "max_gpus_nodes": None,
+    page = Page(proposal, SimpleNamespace(slug=step), step_forms, Person(True, False))
+    # The parts the row tags read, made up (cached parts: set on the page itself).
+    page.__dict__.update(
+        columns={kind: columns(kind) for kind in TABLE_KINDS},
+        gpu_unit_label="GCDs" if step_forms.gpu_unit == "gcds" else "GPUs",
+        findings=SimpleNamespace(by_anchor=findings),
+        figures=(
+            {
+                row.pk: SimpleNamespace(gpu_hours=12.5 * i, nodes=i, walltime_ok=i != 1)
+                for i, row in enumerate(rows["jobs"])
+            },
+            {
+                row.pk: SimpleNamespace(speedup=1.899 * (i + 1), efficiency=0.95)
+                for i, row in enumerate(rows["measurements"][1:])
+            },
+        ),
+        refused=SimpleNamespace(
+            refused_rows={f"jobs-{row.pk}" for row in rows["jobs"][-1:]}
+        ),
+        help=SimpleNamespace(
+            text={"name": "Say <what>", "description": "The loop & its data"},
+            examples={"name": [SimpleNamespace(lead="", text="nanoGPT <1.0>")]},
+        ),
+        max_gpus_nodes=None,
         # units beside inputs (one escaped, one the GPU unit the toggle relabels)
-        "units": {"epochs": "passes <over> data", "model_parameters": "GPUs"},
+        units={"epochs": "passes <over> data", "model_parameters": "GPUs"},
+    )
+    # The old loops (the reference) read the same parts by their own names.
+    job_figures, point_figures = page.figures
+    old = {"forms": step_forms, "columns": page.columns, "tables": TABLE_BY_KIND}
+    return {
+        "page": page,
+        "oob": oob,
+        **old,
+        "job_figures": job_figures,
+        "point_figures": point_figures,
+        "refused_rows": page.refused.refused_rows,
     }
 
 
@@ -267,7 +280,7 @@ def test_table_rows_as_the_step_template_wrote_them(proposal, posted, gpu_unit, 
     data = _posted(*rows) if posted else None
     context = _step_context(proposal, "scalability", data, gpu_unit=gpu_unit, oob=oob)
     if posted:
-        assert any(e.form.errors for e in context["forms"].tables["jobs"])
+        assert any(e.form.errors for e in context["page"].forms.tables["jobs"])
     for kind, old in OLD_TABLE_LOOPS.items():
         new = Template(
             f'{{% load wizard_rows %}}{{% table_rows "{kind}" {TABLE_TAGS[kind]} %}}'
@@ -335,7 +348,7 @@ class _OwnInput(forms.TextInput):
 def test_table_rows_leave_other_widgets_to_django_and_match_the_loop(proposal):
     rows = _rows(proposal)
     context = _step_context(proposal, "scalability", _posted(*rows))
-    for entry in context["forms"].tables["jobs"]:
+    for entry in context["page"].forms.tables["jobs"]:
         field = entry.form.fields["title"]
         if not isinstance(field.widget, _OwnInput):
             field.widget = _OwnInput(attrs={"data-x": 'a "b" \x00 <c>'})
@@ -348,7 +361,7 @@ def test_table_rows_leave_other_widgets_to_django_and_match_the_loop(proposal):
     )
     _same(new, old)
     assert 'data-x="a &quot;b&quot; \x00 &lt;c&gt;"' in new
-    assert new.count('data-y="\x00"') == len(context["forms"].tables["jobs"])
+    assert new.count('data-y="\x00"') == len(context["page"].forms.tables["jobs"])
 
 
 # The autosave answer's loop of two includes per input, before {% posted_feedback %}

@@ -96,7 +96,7 @@ def test_row_cells_keep_ids_names_and_aria(proposal):
         form = form_class(instance=row, prefix=f"r-{row.pk}", **kwargs)
         html = Template(
             "{% load wizard_tags %}{% row_cells form specs %}{% row_feedback form specs %}"
-        ).render(Context({"form": form, "specs": _specs(form)}))
+        ).render(Context({"form": form, "specs": _specs(form), "page": as_page({})}))
         for name, field in form.fields.items():
             bound = form[name]
             expected = bound.as_widget(
@@ -150,6 +150,30 @@ def _same(new: str, old: str, *, ignore=()):
     assert _html(new) == _html(old)
 
 
+def as_page(values: dict) -> SimpleNamespace:
+    """The wizard's ``page`` as the tags read it, from the names the old templates
+    (which the tags are compared with) read."""
+
+    def given(name, otherwise):
+        value = values.get(name)
+        return otherwise if value is None else value
+
+    return SimpleNamespace(
+        findings=SimpleNamespace(by_anchor=given("findings_by_anchor", {})),
+        proposal=values.get("proposal"),
+        step=values.get("step"),
+        max_gpus_nodes=values.get("max_gpus_nodes"),
+        cluster=values.get("cluster"),
+        help=SimpleNamespace(
+            text=given("help", {}), examples=given("help_examples", {})
+        ),
+        gpu_unit_label=values.get("gpu_unit_label"),
+        conflict_notes=given("conflict_notes", {}),
+        units=values.get("units"),
+        field_stamps={},
+    )
+
+
 class Row(forms.Form):
     max_gpus_per_job = forms.IntegerField()
     hours = forms.CharField()
@@ -194,7 +218,7 @@ def test_feedback_as_the_template_wrote_it(context, data, compact):
     form = Row(data, prefix="r-1")
     for name in form.fields:
         values = {"help": {}, "help_examples": {}, **context}
-        values.update(field=form[name], compact=compact)
+        values.update(field=form[name], compact=compact, page=as_page(values))
         new = Template("{% load wizard_tags %}{% field_feedback field compact oob %}")
         _same(
             new.render(Context(values)),
@@ -249,6 +273,7 @@ def test_row_buttons_as_the_template_wrote_them(kind, first, last):
         "last": last,
         "tables": TABLE_BY_KIND,
     }
+    values["page"] = as_page(values)
     new = Template("{% load wizard_tags %}{% row_actions kind row first last %}")
     old = Template(OLD_ROW_ACTIONS).render(Context(values))
     _same(new.render(Context(values)), old)
@@ -282,6 +307,7 @@ def test_wizard_field_as_the_field_template_writes_it(data, extra):
     ``{% include "proposals/_field.html" with field=f.x %}``."""
     form = Mixed(data, prefix="c-2")
     values = {"help": {"name": "Say <what>"}, "help_examples": {}, "f": form, **extra}
+    values["page"] = as_page(values)
     for name in form.fields:
         new = Template("{% load wizard_tags %}{% wizard_field f." + name + " %}")
         old = Template(
@@ -332,6 +358,6 @@ class _LazyHelp(dict):
 def test_feedback_asks_a_help_mapping_filled_on_demand():
     form = Row(None, prefix="r-1")
     html = Template("{% load wizard_tags %}{% field_feedback field %}").render(
-        Context({"field": form["hours"], "help": _LazyHelp(), "help_examples": {}})
+        Context({"field": form["hours"], "page": as_page({"help": _LazyHelp()})})
     )
     assert '<div class="form-text">Help for hours &amp; more</div>' in html

@@ -1,0 +1,327 @@
+"""The wizard page as one object: what a step's templates read, passed as ``page``.
+
+A :class:`Page` is one request's step of one proposal: the proposal, the step, its
+forms and the person reading it (:class:`Person`), with the parts computed from one
+evaluation on first use (``functools.cached_property``): the findings, the fields'
+help, the mode's terms, what was typed and not saved, the live regions. An answer to
+a POST adds what the save did (:meth:`Page.answer`).
+
+Templates read ``page.<part>``. A part the page does not have is an error, not an
+empty string (:class:`UnknownPart`): Django's templates take an ``AttributeError``
+for "no such variable" and show nothing, so a misspelt or removed part would render
+silently; this exception goes through, and the test that renders the page fails.
+"""
+
+import json
+from functools import cached_property
+from types import MappingProxyType
+from typing import NamedTuple
+
+from django.urls import reverse
+
+from proposals.domain.fields import FIELD_BY_KEY
+from proposals.domain.jobplan import nodes_for
+from proposals.domain.sections import TABLE_BY_KIND, TABLE_KINDS
+from proposals.evaluation import Evaluation
+from proposals.forms.base import gpu_unit_label
+from proposals.live import (
+    help_of,
+    mode_terms,
+    refused_inputs,
+    row_figures,
+    wizard_findings,
+)
+from proposals.regions import (
+    Sidebar,
+    field_findings_regions,
+    flatten,
+    point_regions,
+    presence_region,
+    shown_field,
+    sidebar_regions,
+    wizard_chart,
+    wizard_regions,
+)
+from proposals.selectors import StampsOnDemand
+from proposals.wizard import STEPS, field_bases, neighbours, table_columns
+from proposals.wizard_progress import plan_folded, plan_optional, wizard_progress
+from proposals.wizard_stale import gone_now
+
+EMPTY = MappingProxyType({})
+
+
+class UnknownPart(Exception):
+    """A template (or code) asked the page for a part it does not have. Not an
+    ``AttributeError``, which Django's templates would render as nothing."""
+
+    silent_variable_failure = False
+
+
+class Person(NamedTuple):
+    """Who reads the page: what their role lets them do, and who else on the team
+    has the proposal open (``selectors.Seen`` each)."""
+
+    can_edit: bool
+    can_send: bool
+    others: tuple = ()
+
+
+class Page:
+    """One step of the wizard for one person, as its templates read it."""
+
+    # The vocabulary the step templates read: the steps, the tables, their columns.
+    steps = STEPS
+    table_kinds = TABLE_KINDS
+    tables = TABLE_BY_KIND
+
+    # What the answer to a POST says (:meth:`answer`); nothing on a GET.
+    saved = False
+    conflicts: tuple | list = ()
+    conflict_notes = EMPTY
+    posted_bases_json = ""
+    row_changed = None
+    row_gone = None
+    restore_refused = False
+    row_full = None
+    # What the view adds to the page it answers with.
+    focus = ""  # the row a row operation added: focused on load
+    focus_heading = False  # moved here from another step
+    comments_by_step = None  # the staff comments waiting, by step
+    refresh_json = ""  # an autosave: other tabs' newer values
+    bases_update_json = ""  # an autosave: the bases of the inputs it sent
+    row_keys_update = ""  # an autosave: those rows' fingerprints
+    row_keys_shown = ""  # a page: the fingerprint of each row it shows
+
+    def __init__(self, proposal, step, forms, person: Person):
+        self.proposal = proposal
+        self.step = step
+        self.forms = forms  # wizard.StepForms
+        self.person = person
+        self.previous_step, self.next_step = neighbours(step.slug)
+        # The removed rows a save found typed into (``None``: no save here).
+        self.gone_typed: set | None = None
+
+    def answer(self, **parts) -> "Page":
+        """Add what a save did (``Saved.context()``) or a question to the page; a
+        name the page does not declare is an error."""
+        for name, value in parts.items():
+            if name != "gone_typed" and not hasattr(type(self), name):
+                raise UnknownPart(f"The page has no part {name!r} to answer with.")
+            setattr(self, name, value)
+        return self
+
+    def __getattr__(self, name):
+        # Only called for a name the page does not have, or for a part whose
+        # computation raised AttributeError: that one is raised again as it is.
+        if name.startswith("__"):  # copy, pickle and the like ask for these
+            raise AttributeError(name)
+        if hasattr(type(self), name):
+            return getattr(type(self), name).__get__(self, type(self))
+        raise UnknownPart(f"The wizard page has no part {name!r}.")
+
+    # --- The person -------------------------------------------------------------
+
+    @property
+    def can_edit(self) -> bool:
+        """Whether the page shows the controls that change the proposal: none to a
+        viewer (the inputs read-only, no autosave, row or paste buttons)."""
+        return self.person.can_edit
+
+    @property
+    def can_send(self) -> bool:
+        return self.person.can_send
+
+    # --- The step and its forms -------------------------------------------------
+
+    @cached_property
+    def columns(self) -> dict:
+        """Each table's columns, by kind (in the request's language)."""
+        return {kind: table_columns(kind) for kind in TABLE_KINDS}
+
+    @cached_property
+    def units(self) -> dict:
+        """Each field's unit by field key (the unit beside an input), in the
+        request's language."""
+        return {key: spec.unit for key, spec in FIELD_BY_KEY.items() if spec.unit}
+
+    @cached_property
+    def post_url(self) -> str:
+        return reverse("proposals:step", args=[self.proposal.pk, self.step.slug])
+
+    @property
+    def gpu_unit(self) -> str:
+        return self.forms.gpu_unit
+
+    @cached_property
+    def gpu_unit_label(self) -> str:
+        return gpu_unit_label(self.forms.gpu_unit)
+
+    @cached_property
+    def slurm_devices_per_node(self):
+        system = self.proposal.system
+        return system.gpus_per_node * system.gcds_per_gpu if system else None
+
+    @cached_property
+    def bases_json(self) -> str:
+        """What each input shows, as the page's bases (a JSON object)."""
+        return json.dumps(field_bases(self.forms))
+
+    @cached_property
+    def field_stamps(self):
+        """Who changed each field last (the history link beside its label)."""
+        return StampsOnDemand(self.proposal)
+
+    # --- One evaluation and what the step shows of it ---------------------------
+
+    @cached_property
+    def evaluation(self) -> Evaluation:
+        return Evaluation.of(self.proposal)
+
+    @property
+    def assessment(self):
+        return self.evaluation.assessment
+
+    @property
+    def tier_label(self):
+        return self.assessment.mode_label
+
+    @cached_property
+    def findings(self):
+        """The findings located in the wizard (``live.Findings``): ``items``,
+        ``by_step``, ``by_anchor``, ``counts_by_step``, ``counts``."""
+        return wizard_findings(self.evaluation, self.step.slug)
+
+    @cached_property
+    def figures(self) -> tuple[dict, dict]:
+        """Each job row's figures and each measurement's point, by the row's id."""
+        return row_figures(self.evaluation)
+
+    @property
+    def job_figures(self) -> dict:
+        return self.figures[0]
+
+    @property
+    def point_figures(self) -> dict:
+        return self.figures[1]
+
+    @property
+    def plan_total(self):
+        return self.assessment.plan.total_gpu_hours
+
+    @property
+    def schedule_total(self):
+        return self.assessment.schedule.total_gpu_hours
+
+    @cached_property
+    def help(self):
+        """Tier-fitted help (``text``) and ``examples`` by field key."""
+        return help_of(self.evaluation, self.proposal)
+
+    @cached_property
+    def terms(self):
+        """The terms of the request's mode (``None``: not known yet)."""
+        terms = self.evaluation.reference.terms
+        return mode_terms(terms, self.proposal, self.assessment)
+
+    @cached_property
+    def refused(self):
+        """What was typed and not saved (``live.Refused``)."""
+        return refused_inputs(self.proposal, self.evaluation.rows, self.step.slug)
+
+    @property
+    def cluster(self):
+        return self.proposal.system
+
+    @cached_property
+    def max_gpus_nodes(self):
+        # duck-typed: the model has the same gpus_per_node as the domain's Cluster
+        return nodes_for(self.proposal.max_gpus_per_job or 0, self.proposal.system)
+
+    @cached_property
+    def gone_now(self) -> list:
+        """The rows removed elsewhere that this request found typed into."""
+        return gone_now(self.refused.gone_rows, self.gone_typed)
+
+    # --- The applicant's path ---------------------------------------------------
+
+    @cached_property
+    def progress(self):
+        """Progress from the badges' counts."""
+        return wizard_progress(
+            self.findings.counts_by_step,
+            self.refused.refused_by_step,
+            self.proposal.visited_steps,
+        )
+
+    @cached_property
+    def plan_folded(self) -> bool:
+        """What the tier does not ask for (Playground: job plan, measurements)."""
+        return plan_folded(self.terms, self.proposal)
+
+    @cached_property
+    def plan_optional(self) -> bool:
+        return plan_optional(self.terms)
+
+    # --- The live regions -------------------------------------------------------
+
+    @cached_property
+    def chart(self) -> tuple[str, str]:
+        """``(url, key)`` of the chart's image (``""``: no chart)."""
+        return wizard_chart(self.evaluation, self.proposal.pk)
+
+    @cached_property
+    def regions(self) -> dict:
+        """The page's live regions by name: the sidebar's, the step badges, the
+        progress, who else has the proposal open."""
+        findings = tuple(
+            {key: item[key] for key in ("finding", "step", "anchor", "css")}
+            for item in self.findings.items
+        )
+        refused = self.refused
+        sidebar = Sidebar(
+            findings=findings,
+            finding_counts=self.findings.counts,
+            refused_labels=tuple(refused.refused_labels),
+            plan_folded=self.plan_folded,
+            chart_url=self.chart[0],
+            can_edit=self.can_edit,
+        )
+        evaluation = self.evaluation
+        return {
+            **sidebar_regions(
+                evaluation, self.proposal.pk, sidebar, evaluation.calendar
+            ),
+            **wizard_regions(
+                STEPS,
+                self.progress,
+                self.findings.counts_by_step,
+                refused.refused_by_step,
+            ),
+            "presence": presence_region(self.person.others, STEPS, self.step.slug),
+        }
+
+    @cached_property
+    def all_regions(self) -> list:
+        return flatten(self.regions)
+
+    @cached_property
+    def changed_regions(self) -> list:
+        """The regions the answer renders: all of them, but for an autosave's."""
+        return self.all_regions
+
+    @cached_property
+    def field_findings_regions(self) -> list:
+        """The findings under the fields (those of every row, sent or not): the
+        page keeps their keys too, so an autosave re-sends the ones that changed."""
+        return field_findings_regions(self.findings.by_anchor, self.step.slug)
+
+    @cached_property
+    def point_regions(self) -> list:
+        return point_regions(self.evaluation, self.point_figures, self.step.tables)
+
+    @cached_property
+    def regions_shown(self) -> str:
+        """The page's ``regions`` input: the key of every region it shows."""
+        return shown_field(
+            self.all_regions + self.field_findings_regions + self.point_regions
+        )
