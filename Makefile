@@ -155,7 +155,12 @@ lock:
 ## service user cannot write into it; a language left uncompiled fails the checks).
 install-prod:
 	@command -v msgfmt >/dev/null || { echo "install-prod: needs gettext's msgfmt (apt-get install gettext)" >&2; exit 1; }
-	test -d $(VENV) || $(PYTHON) -m venv $(VENV)
+	@# A new venv's interpreter must be one the services' user may run (not a python3
+	@# from root's home, such as pyenv's): every directory up to it open to others.
+	@test -d $(VENV) || { $(PYTHON) -m venv $(VENV) && p=$$(readlink -f $(VENV)/bin/python) && \
+	  while [ "$$p" != / ]; do [ $$(( 0$$(stat -c %a "$$p") & 1 )) = 1 ] || { \
+	    echo "install-prod: $$p is closed to other users: the services could not run $(VENV)/bin/python. rm -r $(VENV), then make install-prod PYTHON=/usr/bin/python3 VENV=$(VENV)" >&2; exit 1; }; \
+	  p=$$(dirname "$$p"); done; }
 	$(VENV)/bin/python -m pip install --require-hashes --no-deps -r requirements/production.txt
 	DJANGO_DEBUG=1 $(VENV)/bin/python manage.py compilemessages --ignore '.venv' --ignore 'node_modules' -v 0
 
