@@ -125,7 +125,8 @@ bench: venv assets
 ## acknowledged save is in the database. The server is LOADTEST_PG (or DATABASE_URL)
 ## = postgres://USER:PASSWORD@127.0.0.1:5432/postgres, a user that may create
 ## databases; unset, the machine's PostgreSQL 15 is started and a role made for it
-## (scripts/local_postgres.sh). LOADTEST_TYPISTS=10,20,30 and LOADTEST_SECONDS=20 tune it.
+## (scripts/local_postgres.sh). LOADTEST_TYPISTS=10,20,30 and LOADTEST_SECONDS=20 tune it;
+## LOADTEST_INSTANCES=2 spreads the typists over two gunicorn instances.
 loadtest: venv
 	@pg="$${LOADTEST_PG:-$$DATABASE_URL}"; \
 	  if [ -z "$$pg" ]; then pg=$$(bash scripts/local_postgres.sh) || exit 1; fi; \
