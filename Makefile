@@ -130,7 +130,8 @@ bench: venv assets
 ## acknowledged save is in the database. The server is LOADTEST_PG (or DATABASE_URL)
 ## = postgres://USER:PASSWORD@127.0.0.1:5432/postgres, a user that may create
 ## databases; unset, the machine's PostgreSQL 15 is started and a role made for it
-## (scripts/local_postgres.sh). LOADTEST_TYPISTS=10,20,30 and LOADTEST_SECONDS=20 tune it.
+## (scripts/local_postgres.sh). LOADTEST_TYPISTS=10,20,30 and LOADTEST_SECONDS=20 tune it;
+## LOADTEST_INSTANCES=2 spreads the typists over two gunicorn instances.
 loadtest: venv
 	@pg="$${LOADTEST_PG:-$$DATABASE_URL}"; \
 	  if [ -z "$$pg" ]; then pg=$$(bash scripts/local_postgres.sh) || exit 1; fi; \
@@ -160,7 +161,12 @@ lock:
 ## service user cannot write into it; a language left uncompiled fails the checks).
 install-prod:
 	@command -v msgfmt >/dev/null || { echo "install-prod: needs gettext's msgfmt (apt-get install gettext)" >&2; exit 1; }
-	test -d $(VENV) || $(PYTHON) -m venv $(VENV)
+	@# A new venv's interpreter must be one the services' user may run (not a python3
+	@# from root's home, such as pyenv's): every directory up to it open to others.
+	@test -d $(VENV) || { $(PYTHON) -m venv $(VENV) && p=$$(readlink -f $(VENV)/bin/python) && \
+	  while [ "$$p" != / ]; do [ $$(( 0$$(stat -c %a "$$p") & 1 )) = 1 ] || { \
+	    echo "install-prod: $$p is closed to other users: the services could not run $(VENV)/bin/python. rm -r $(VENV), then make install-prod PYTHON=/usr/bin/python3 VENV=$(VENV)" >&2; exit 1; }; \
+	  p=$$(dirname "$$p"); done; }
 	$(VENV)/bin/python -m pip install --require-hashes --no-deps -r requirements/production.txt
 	DJANGO_DEBUG=1 $(VENV)/bin/python manage.py compilemessages --ignore '.venv' --ignore 'node_modules' -v 0
 

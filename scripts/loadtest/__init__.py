@@ -8,7 +8,8 @@ What it does, bounded in time and on the loopback interface only:
    migrates it, collects the static files into a temporary directory, and creates
    one user and one proposal (the LUMI Fast Lane example) per typist;
 2. starts gunicorn (``gunicorn.conf.py``, debug off) and a task worker on a free
-   loopback port;
+   loopback port (``LOADTEST_INSTANCES``, default 1: more gunicorn instances, each
+   round's typists dealt to them in turn);
 3. for each N (``LOADTEST_TYPISTS``, default 10,20,30): N typists, each its own
    user, session and proposal, each sending one autosave per second for
    ``LOADTEST_SECONDS`` (default 20) with the wizard's real protocol: the step's

@@ -66,10 +66,13 @@ def single_typist(sessions, port: int, repeat: int = SINGLE_REPEAT) -> list[tupl
 
 
 def run_round(
-    sessions, n: int, seconds: float, port: int
+    sessions, n: int, seconds: float, port: int | list[int]
 ) -> tuple[list[Typist], float]:
+    """``port``: one instance, or several, the typists dealt to them in turn (as a
+    balancer would spread them)."""
+    ports = [port] if isinstance(port, int) else port
     typists = [
-        Typist(number=i, proposal=proposal, session=session, port=port)
+        Typist(number=i, proposal=proposal, session=session, port=ports[i % len(ports)])
         for i, (proposal, session) in enumerate(sessions[:n])
     ]
     for typist in typists:

@@ -23,6 +23,7 @@ from .servers import (
     free_port,
     prepare,
     start_servers,
+    start_web,
     stop,
 )
 from .soak import report_soak, worker_soak
@@ -31,6 +32,7 @@ from .soak import report_soak, worker_soak
 def main() -> int:
     counts = [int(n) for n in os.environ.get("LOADTEST_TYPISTS", "10,20,30").split(",")]
     seconds = float(os.environ.get("LOADTEST_SECONDS", "20"))
+    instances = int(os.environ.get("LOADTEST_INSTANCES", "1"))
     admin = admin_url()
     name, database_url = create_database(admin)
     static = tempfile.mkdtemp(prefix="aifactory-loadtest-static-")
@@ -64,6 +66,12 @@ def main() -> int:
 
         django.core.management.call_command("createcachetable", verbosity=0)
         processes = start_servers(env, port, log)
+        # More instances (LOADTEST_INSTANCES): the rounds' typists spread over them;
+        # the one-typist timing, the PDF round and the soak use the first.
+        ports = [port, *(free_port() for _ in range(instances - 1))]
+        processes += [start_web(env, p, log) for p in ports[1:]]
+        if instances > 1:
+            print(f"loadtest: {instances} instances, on {ports}")
         timed = single_typist(sessions, port)
         print("One typist, one request at a time (medians):")
         for label, ms in timed:
@@ -85,7 +93,7 @@ def main() -> int:
             f"{'errors':>7} {'lost':>5}  target p95 < {TARGET_P95_MS} ms"
         )
         for n in counts:
-            typists, elapsed = run_round(sessions, n, seconds, port)
+            typists, elapsed = run_round(sessions, n, seconds, ports)
             latencies = [ms for t in typists for ms in t.latencies]
             errors = [e for t in typists for e in t.errors]
             acked = sum(t.acks for t in typists)

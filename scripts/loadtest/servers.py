@@ -94,7 +94,8 @@ def prepare(count: int) -> list[tuple[int, str]]:
     return typists
 
 
-def start_servers(env: dict, port: int, log) -> list[subprocess.Popen]:
+def start_web(env: dict, port: int, log) -> subprocess.Popen:
+    """One gunicorn instance on ``port`` (``start_servers`` starts the first)."""
     python = sys.executable
     gunicorn = [
         python,
@@ -112,6 +113,13 @@ def start_servers(env: dict, port: int, log) -> list[subprocess.Popen]:
     web = subprocess.Popen(
         gunicorn, cwd=ROOT, env=web_env, stdout=log, stderr=log, start_new_session=True
     )
+    wait_for_web(web, port)
+    return web
+
+
+def start_servers(env: dict, port: int, log) -> list[subprocess.Popen]:
+    web = start_web(env, port, log)
+    python = sys.executable
     # The task worker yields the CPU to the web workers (as README advises).
     worker = subprocess.Popen(
         ["nice", "-n", "10", python, "manage.py", "db_worker", "--no-reload"],
@@ -121,6 +129,10 @@ def start_servers(env: dict, port: int, log) -> list[subprocess.Popen]:
         stderr=log,
         start_new_session=True,
     )
+    return [web, worker]
+
+
+def wait_for_web(web: subprocess.Popen, port: int) -> None:
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         if web.poll() is not None:
@@ -129,11 +141,10 @@ def start_servers(env: dict, port: int, log) -> list[subprocess.Popen]:
             conn = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
             conn.request("GET", "/", headers={"Host": f"127.0.0.1:{port}"})
             if conn.getresponse().status < 500:
-                return [web, worker]
+                return
         except OSError:
             time.sleep(0.3)
     fail("gunicorn did not answer within 60 s")
-    return []
 
 
 def stop(processes: list[subprocess.Popen]):

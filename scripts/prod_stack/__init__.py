@@ -16,9 +16,15 @@ It starts, on the loopback interface only, in a scratch directory it removes:
   relay that demands STARTTLS (a throwaway self-signed certificate) and a login
   (``tests/smtp_sink.py``), and nginx from Debian with ``deploy/nginx/aifactory.conf``
   (ports, paths and certificate put in), over TLS;
+* the OpenID Connect provider the web tests use (django-oauth-toolkit as its own
+  Django project, ``tests/oidc_server.py``), the instances configured for it with
+  ``DJANGO_OIDC_*`` only;
 
 and then walks: the health endpoints, a static file served by nginx from the
 collected directory, sign-up with the confirmation mail through the relay, a
+sign-in through the provider (``oidc_sign_in``: the login page's link, the
+authorization code flow with PKCE, every redirect followed through nginx by one
+cookie-keeping client, then that session signed in on each instance), a
 proposal, an autosave on one instance and the next on the other, a PDF through the
 worker, ``sendtestemail``; nginx's edge (``edge``: HEAD, body limits); six hostile
 50 MB training logs at once (``hostile_logs``: read by the worker, ``/healthz`` as
@@ -38,8 +44,9 @@ Exit status 0 when every step passed, 1 when one failed (its logs are printed),
 2 when it cannot run (no PostgreSQL, no nginx).
 
 One module per part: ``common`` (what every part shares), ``pages`` (forms and a
-browser), ``stack`` (what is started and stopped), ``walk`` (the steps), ``recipe``
-(the install and the backup), ``redis_cache`` (the instances on Redis) and ``run``.
+browser), ``stack`` (what is started and stopped), ``walk`` (the steps),
+``oidc_sign_in`` (the provider), ``recipe`` (the install and the backup),
+``redis_cache`` (the instances on Redis) and ``run``.
 """
 
 from .run import main

@@ -12,6 +12,7 @@ from .common import wait_for
 from .deadline import deadline_backlog
 from .edge import edge_limits
 from .hostile_logs import hostile_log_uploads
+from .oidc_sign_in import oidc_sign_in, start_provider
 from .pages import Browser
 from .recipe import operator_recipe
 from .redis_cache import instances_on_redis
@@ -43,6 +44,10 @@ def main() -> int:
         stack.step("Scratch PostgreSQL database", stack.create_database)
         stack.step("Install from requirements/production.txt", stack.install)
         stack.step("SMTP relay (STARTTLS, login)", stack.start_relay)
+        provider = stack.step(
+            "OpenID Connect provider on loopback (django-oauth-toolkit)",
+            start_provider, stack,
+        )  # fmt: skip
         stack.step(
             "check --deploy", stack.manage, "check", "--deploy", "--fail-level",
             "WARNING",
@@ -67,6 +72,11 @@ def main() -> int:
         stack.step(
             "Sign-up, confirmation mail through the relay", sign_up, stack, browser
         )
+        stack.step(
+            "Sign-in with OpenID Connect through nginx (code flow, PKCE), "
+            "signed in on both instances",
+            oidc_sign_in, stack, provider,
+        )  # fmt: skip
         proposal = stack.step("A proposal", create_proposal, stack, browser)
         typist = stack.step(
             "Autosave on one instance, the next on the other",

@@ -49,6 +49,9 @@ class Stack:
         self.venv = self.dir / "venv"
         self.secret_key = "prodcheck-" + os.urandom(32).hex()
         self.python = self.venv / "bin" / "python"
+        # DJANGO_OIDC_* once the OpenID Connect provider runs (oidc_sign_in.py).
+        self.oidc_env: dict[str, str] = {}
+        self.extra_logs: list[Path] = []  # logs kept outside self.logs
 
     # Steps are timed and named in the output.
     def step(self, name: str, action, *args):
@@ -153,6 +156,7 @@ class Stack:
             "SSL_CERT_FILE": str(self.dir / "smtp-tls" / "cert.pem"),
             "WEB_CONCURRENCY": "2",
             "DJANGO_METRICS_TOKEN": METRICS_TOKEN,
+            **self.oidc_env,
         }
 
     def run(self, argv, log: str, env=None):
@@ -255,7 +259,7 @@ class Stack:
         self.processes[name].wait()
 
     def print_logs(self):
-        for log in sorted(self.logs.iterdir()):
+        for log in [*sorted(self.logs.iterdir()), *self.extra_logs]:
             lines = log.read_text(errors="replace").splitlines()[-25:]
             print(f"---- {log.name} (last {len(lines)} lines)", file=sys.stderr)
             print("\n".join(lines), file=sys.stderr)
