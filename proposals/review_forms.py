@@ -191,6 +191,10 @@ class SubmitForm(forms.Form):
         max_length=4000,
         widget=forms.Textarea(attrs={"rows": 3}),
     )
+    unchanged = forms.BooleanField(
+        label=_("Send it unchanged anyway"),
+        required=False,
+    )
 
 
 class AssignForm(forms.Form):

@@ -83,6 +83,7 @@ from .rows import (
     attach_rows,
 )
 from .scaling_kit import scaling_kit_lines
+from .sending import unchanged_message, unchanged_since
 from .together import (
     Seen,
     Stamp,
@@ -98,6 +99,8 @@ from .together import (
 )
 
 __all__ = [
+    "unchanged_message",
+    "unchanged_since",
     "scaling_kit_lines",
     "BULK_ACTIONS",
     "BULK_LIMIT",

@@ -9,6 +9,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from proposals import assess, notifications, selectors
+from proposals.selectors import sending
 from proposals.domain import i18n, jsonformat, numbers, technical_review, workflow
 from proposals.domain.team import Capability, allows, organisation_key
 from proposals.models import (
@@ -32,6 +33,10 @@ from .mail import mail_queue
 
 class ReviewError(Exception):
     """A review action that is not allowed (the message says why)."""
+
+
+class UnchangedSince(ReviewError):
+    """Sending again what the staff already have: nothing was sent."""
 
 
 def _set_status(*, proposal, to_status: str, by, note: str, revision=None):
@@ -84,13 +89,15 @@ def staff_group_grant_rights(*, using: str = "default") -> None:
 
 
 @transaction.atomic
-def review_submit(*, proposal: Proposal, user, note: str = ""):
+def review_submit(*, proposal: Proposal, user, note: str = "", unchanged_ok=False):
     """Send the proposal for review: store an immutable snapshot (JSON format plus
     the assessment summary), record the status change and tell the staff.
 
     Findings, even errors, do not block the submission; the confirmation page lists
     them. Only the owner and the editors may submit, from draft or after changes
-    were requested."""
+    were requested. Sending exactly what the latest revision holds is refused
+    with :class:`UnchangedSince` unless the sender confirmed it
+    (``unchanged_ok``)."""
 
     if not allows(selectors.team_role(user=user, proposal=proposal), Capability.SEND):
         raise ReviewError(
@@ -107,20 +114,17 @@ def review_submit(*, proposal: Proposal, user, note: str = ""):
     loaded = assess.with_children(Proposal.objects.filter(pk=proposal.pk)).get()
     catalogue = assess.catalogue_from_db()
     document = jsonformat.dump(assess.proposal_to_domain(loaded))
+    latest = sending.latest_revision(proposal=proposal)
+    if latest is not None and latest.snapshot == document and not unchanged_ok:
+        raise UnchangedSince(sending.unchanged_message(latest))
     # The record keeps the findings in the portal's form and English, whoever
     # sends: each reader's page words them again in the reader's own format.
     with numbers.using(numbers.PORTAL), translation.override(settings.LANGUAGE_CODE):
         assessment = assess.assess_proposal(loaded, catalogue)
     counts = assessment.counts
-    last = (
-        ProposalRevision.objects.filter(proposal=proposal)
-        .order_by("-number")
-        .values_list("number", flat=True)
-        .first()
-    )
     revision = ProposalRevision.objects.create(
         proposal=proposal,
-        number=(last or 0) + 1,
+        number=(latest.number if latest else 0) + 1,
         snapshot=document,
         tier=assessment.tier or "",
         recommended_tier=assessment.recommended_tier or "",
