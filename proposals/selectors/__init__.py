@@ -59,6 +59,7 @@ from .queue import (
     QUEUE_SHOW,
     STAFF_GROUP,
     Clock,
+    on_the_clock,
     queue_late_since,
     review_queue,
     staff_clock,
@@ -99,6 +100,7 @@ from .together import (
 )
 
 __all__ = [
+    "on_the_clock",
     "unchanged_message",
     "unchanged_since",
     "scaling_kit_lines",

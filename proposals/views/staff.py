@@ -100,6 +100,7 @@ def _with_wait(state, today, terms, clock):
             response=response_time(
                 terms, state.proposal.call_family, state.latest_revision.tier
             ),
+            counted=selectors.on_the_clock(state.proposal),
             **clock(),
         )
     opened = getattr(state, "handler_opened_at", None)

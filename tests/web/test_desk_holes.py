@@ -1,12 +1,16 @@
 """The help desk's small holes (issue 34): sending again with no change, an
 archived proposal in the queue, the comment anchor's field list."""
 
+import datetime
+
 import pytest
 from django.contrib.messages import get_messages
 from django.urls import reverse
+from django.utils import timezone
 
-from proposals import services
-from proposals.models import Proposal, ProposalRevision
+from proposals import selectors, services
+from proposals.models import Proposal, ProposalRevision, ReviewState
+from tests.factories import CodeEntryFactory, ProposalFactory
 
 pytestmark = pytest.mark.django_db
 S = Proposal.Status
@@ -63,3 +67,58 @@ def test_send_page_warns_and_asks_to_confirm(client, user, staff_user, submitted
     assert ProposalRevision.objects.filter(proposal=submitted).count() == 2
     submitted.refresh_from_db()
     assert submitted.status == S.SUBMITTED
+
+
+# An archived proposal under review in the queue -------------------------------------
+
+
+def test_an_archived_proposal_is_marked_and_not_late(client, user, staff_user):
+    proposal = ProposalFactory(owner=user, title="Filed away")
+    CodeEntryFactory(proposal=proposal, position=0)
+    services.review_submit(proposal=proposal, user=user)
+    long_ago = timezone.now() - datetime.timedelta(days=90)
+    ReviewState.objects.filter(proposal=proposal).update(submitted_at=long_ago)
+    client.force_login(staff_user)
+    queue = reverse("proposals:review_queue")
+    assert 'data-testid="overdue"' in client.get(queue).text
+    assert "Filed away" in client.get(queue, {"late": "on"}).text
+
+    services.proposal_set_archived(proposal=proposal, archived=True)
+    page = client.get(queue).text
+    assert 'data-testid="queue-archived"' in page
+    assert 'data-testid="overdue"' not in page
+    assert 'data-overdue="true"' not in page
+    assert "Filed away" not in client.get(queue, {"late": "on"}).text
+    # Sorted by time left, it has none: not among the late ones at the top.
+    state = selectors.review_queue(order="time_left").get()
+    assert state.time_left is None
+
+
+# The wizard's review box follows the autosave -------------------------------------
+
+
+def test_the_review_box_follows_the_autosave_that_withdrew_ready(
+    client, user, staff_user, submitted
+):
+    from tests.web.test_live import HX, page_data
+
+    services.review_set_status(
+        proposal=submitted, user=staff_user, to_status="ready", note="Known limits."
+    )
+    client.force_login(user)
+    url = reverse("proposals:step", args=[submitted.pk, "selection"])
+    page = client.get(url).text
+    box = page[page.index('id="review-panel"') :]
+    assert "Status: <strong>Ready to submit</strong>" in box[: box.index("</section>")]
+    answer = client.post(
+        url, page_data(submitted, "selection", libraries="PyTorch 2.6"), headers=HX
+    ).text
+    # The box comes out of band with the new status, and offers to send again.
+    box = answer[answer.index('id="review-panel"') :]
+    box = box[: box.index("</section>")]
+    assert 'hx-swap-oob="true"' in box
+    assert "Status: <strong>Changed since ready</strong>" in box
+    assert reverse("proposals:review_send", args=[submitted.pk]) in box
+    # The page's region keys include the box, so the next autosave with no
+    # status change does not send it again.
+    assert "review-panel:" in answer
