@@ -44,6 +44,7 @@ from proposals.regions import (
     flatten,
     point_regions,
     presence_region,
+    review_panel_region,
     row_regions,
     shown_field,
     sidebar_regions,
@@ -152,7 +153,6 @@ def _page(request, proposal, step, step_forms, **extra):
         # What the templates show of the controls that change the proposal: none
         # to a viewer (the inputs read-only, no autosave, row or paste buttons).
         "can_edit": selectors.member_may(proposal, Capability.EDIT),
-        "can_send": selectors.member_may(proposal, Capability.SEND),
         "step": step,
         "steps": STEPS,
         "previous_step": previous,
@@ -226,6 +226,7 @@ def _regions(proposal, live, progress, folded, chart_url) -> dict:
         **wizard_regions(
             STEPS, progress, live["counts_by_step"], live["refused_by_step"]
         ),
+        "review_panel": review_panel_region(proposal),
     }
 
 
