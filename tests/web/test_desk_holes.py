@@ -9,8 +9,14 @@ from django.urls import reverse
 from django.utils import timezone
 
 from proposals import selectors, services
+from proposals.domain.fields import describe_path
 from proposals.models import Proposal, ProposalRevision, ReviewState
-from tests.factories import CodeEntryFactory, ProposalFactory
+from tests.factories import (
+    CodeEntryFactory,
+    JobTypeFactory,
+    ProposalFactory,
+    ScalingMeasurementFactory,
+)
 
 pytestmark = pytest.mark.django_db
 S = Proposal.Status
@@ -122,3 +128,36 @@ def test_the_review_box_follows_the_autosave_that_withdrew_ready(
     # The page's region keys include the box, so the next autosave with no
     # status change does not send it again.
     assert "review-panel:" in answer
+
+
+# The comment anchor ("About") ------------------------------------------------------
+
+
+def test_the_about_select_groups_fields_by_row_with_page_labels(
+    client, user, staff_user
+):
+    import re
+
+    proposal = ProposalFactory(owner=user, title="Anchored")
+    CodeEntryFactory(proposal=proposal, position=0)
+    JobTypeFactory(proposal=proposal, position=0, source="sacct.txt, lines 2-9")
+    ScalingMeasurementFactory(proposal=proposal, position=0, source="train.log")
+    services.review_submit(proposal=proposal, user=user)
+    client.force_login(staff_user)
+    page = client.get(reverse("proposals:staff_review", args=[proposal.pk])).text
+    select = re.search(
+        r'<select[^>]*id="field-scalability".*?</select>', page, re.S
+    ).group(0)
+    groups = re.findall(r'<optgroup label="([^"]*)"', select)
+    assert groups[0] == "Scalability and performance"
+    assert any(g.startswith("Measurement 1") for g in groups)
+    assert any(g.startswith("Job type 1") for g in groups)
+    options = re.findall(r"<option[^>]*>([^<]*)</option>", select)[1:]
+    assert options and all(o[:1].isupper() for o in options), options
+    assert "Read from" in options
+    # In a group, the option names the field only, as the page's label ends.
+    assert not any("›" in o for o in options)
+    # The diff and the comments' anchors read the same label (one place).
+    assert describe_path("scalability.measurements[0].source") == (
+        "Measurement 1 › Read from"
+    )
