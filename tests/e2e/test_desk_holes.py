@@ -1,0 +1,58 @@
+"""The desk's small holes in Chromium (issue 34): the queue's filter selects show
+their text whole at 1366 px in German; the staff review page's decision form is
+where the reviewer reads (in the first screen, or one visible link away)."""
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.e2e.test_code_select_width import MEASURE
+from tests.e2e.test_desk_tools import demo  # noqa: F401 (a fixture)
+from tests.e2e.test_staff_journey import log_in
+
+
+def test_the_queue_filters_show_every_choice_whole_in_german(
+    browser, live_server, demo, artifacts  # noqa: F811
+):
+    context = browser.new_context(
+        locale="de-DE", viewport={"width": 1366, "height": 900}
+    )
+    page = context.new_page()
+    log_in(page, live_server.url, "staff", "aifactory-staff")
+    page.goto(f"{live_server.url}/staff/review/")
+    selects = page.locator("form[hx-get] select")
+    expect(selects.first).to_be_visible()
+    assert selects.count() >= 4
+    cut = []
+    for index in range(selects.count()):
+        select = selects.nth(index)
+        for option in range(select.locator("option").count()):
+            select.evaluate(f"s => {{ s.selectedIndex = {option}; }}")
+            shown = select.evaluate(MEASURE)
+            if shown["room"] < shown["needed"]:
+                cut.append(shown)
+    page.screenshot(path=artifacts / "desk-queue-filters-de.png")
+    context.close()
+    assert not cut, cut
+
+
+@pytest.mark.parametrize("width,height", [(1366, 900), (390, 844)])
+def test_the_decision_form_is_where_the_reviewer_reads(
+    browser, live_server, demo, artifacts, width, height  # noqa: F811
+):
+    context = browser.new_context(viewport={"width": width, "height": height})
+    page = context.new_page()
+    log_in(page, live_server.url, "staff", "aifactory-staff")
+    page.goto(f"{live_server.url}/staff/review/{demo.pk}/")
+    decision = page.locator("#id_to_status")
+    expect(decision).to_be_attached()
+    total = page.evaluate("document.documentElement.scrollHeight")
+    assert total > 2 * height  # a long page: the question is where the form sits
+    top = decision.evaluate("e => e.getBoundingClientRect().top")
+    if top > height:
+        # Not on the first screen: a visible link there leads to it.
+        jump = page.get_by_test_id("jump-to-decision")
+        expect(jump).to_be_in_viewport()
+        jump.click()
+        expect(decision).to_be_in_viewport()
+    page.screenshot(path=artifacts / f"desk-review-decision-{width}.png")
+    context.close()
