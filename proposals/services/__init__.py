@@ -26,6 +26,7 @@ from .desk import (
     review_bulk,
     saved_view_delete,
     saved_view_save,
+    saved_view_share,
     send_staff_digests,
     staff_digests_send,
 )
@@ -126,6 +127,7 @@ __all__ = [
     "staff_digests_send",
     "saved_view_delete",
     "saved_view_save",
+    "saved_view_share",
     "cutoff_reminders_send",
     "proposal_create_on_route",
     "TeamError",

@@ -174,13 +174,32 @@ def staff_view_save(request):
     query = filters_query(request.POST.get("query", ""))
     try:
         view = services.saved_view_save(
-            user=request.user, name=request.POST.get("name", ""), query=query
+            user=request.user,
+            name=request.POST.get("name", ""),
+            query=query,
+            shared=request.POST.get("shared") == "on",
         )
     except services.ReviewError as exc:
         messages.error(request, str(exc))
     else:
         messages.success(request, _("View “%(name)s” saved.") % {"name": view.name})
     return redirect(_queue_url(query))
+
+
+@staff_required
+@require_POST
+def staff_view_share(request, view_id):
+    """Share one of the staff member's saved views with the desk, or stop."""
+    shared = request.POST.get("shared") == "on"
+    view = services.saved_view_share(user=request.user, pk=view_id, shared=shared)
+    if view is not None:
+        message = (
+            _("View “%(name)s” is shared with the desk.")
+            if shared
+            else _("View “%(name)s” is yours only again.")
+        )
+        messages.success(request, message % {"name": view.name})
+    return redirect("proposals:review_queue")
 
 
 @staff_required
