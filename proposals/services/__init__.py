@@ -8,6 +8,7 @@ from .accounts import (
     SIGNUP_ADDRESS_IN_USE,
     SIGNUP_CREATED,
     SIGNUP_USERNAME_TAKEN,
+    STAFF_ADMIN_PERMISSIONS,
     AccountDeletion,
     AccountError,
     account_delete,
@@ -19,6 +20,7 @@ from .accounts import (
     recovery_codes_renew,
     second_factor_confirm,
     second_factor_start,
+    staff_group_grant_rights,
 )
 from .comments import comment_add
 from .desk import (
@@ -64,7 +66,6 @@ from .proposals import (
 )
 from .retention import stale_data_expire
 from .review import (
-    STAFF_ADMIN_PERMISSIONS,
     UNCHECKED,
     AssessmentProblems,
     HandledByColleague,
@@ -80,7 +81,6 @@ from .review import (
     review_withdraw,
     staff_conflict_declare,
     staff_conflict_remove,
-    staff_group_grant_rights,
 )
 from .revisions import RevisionConflict, canonical
 from .routes import cutoff_reminders_send, proposal_create_on_route

@@ -2,7 +2,6 @@
 assignments (the comments are in ``comments``)."""
 
 from django.conf import settings
-from django.contrib.auth.models import Group, Permission
 from django.db import transaction
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
@@ -69,23 +68,6 @@ def _locked(proposal: Proposal) -> Proposal:
         .get(pk=proposal.pk)
     )
     return proposal
-
-
-# Admin rights of the support staff: they see the mail delivery and retry failed mails.
-# Everything else they do in the review pages; the applicant's content is read-only in
-# the admin for everyone.
-STAFF_ADMIN_PERMISSIONS = ["view_outgoingmail", "change_outgoingmail"]
-
-
-def staff_group_grant_rights(*, using: str = "default") -> None:
-    """Create the support staff group if needed and give it its admin rights."""
-    group, _created = Group.objects.using(using).get_or_create(
-        name=selectors.STAFF_GROUP
-    )
-    permissions = Permission.objects.using(using).filter(
-        content_type__app_label="proposals", codename__in=STAFF_ADMIN_PERMISSIONS
-    )
-    group.permissions.add(*permissions)
 
 
 @transaction.atomic
@@ -359,13 +341,16 @@ def review_assess(
         items=items,
         by=user,
     )
-    if request_changes:
+    if request_changes:  # the status mail carries the changes asked for
         review_set_status(
             proposal=proposal,
             user=user,
             to_status=workflow.CHANGES_REQUESTED,
             note=technical_review.change_request_note(items, text),
         )
+    else:
+        mails = notifications.assessment_mails(assessment=assessment, by=user)
+        mail_queue(mails=mails, proposal=proposal)
     return assessment
 
 
