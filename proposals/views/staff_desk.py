@@ -17,9 +17,10 @@ from proposals.domain.tiers import tier_label
 from proposals.models import ReviewComment
 from proposals.review_forms import BulkForm
 from proposals.views import staff_proposal
+from proposals.views.accounts import request_preferences
 from proposals.views.queue_tools import filters_query
 from proposals.views.review import staff_required
-from proposals.views.staff import review_page
+from proposals.views.staff import queue_csv_response, review_page
 
 # Canned replies ---------------------------------------------------------------
 
@@ -118,6 +119,10 @@ def staff_queue_bulk(request):
         )
         return redirect(_queue_url(query))
     data = form.cleaned_data
+    if data["action"] == "export":  # a read: the file at once, nothing to confirm
+        clock = selectors.staff_clock(preferences=request_preferences(request))
+        queue = selectors.review_queue(user=request.user, clock=clock)
+        return queue_csv_response(request, queue.filter(proposal_id__in=picked), clock)
     to = None
     if data["action"] == "hand_over":
         to = selectors.staff_members().filter(pk=data["to"]).first()
