@@ -8,7 +8,6 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from proposals import assess, notifications, selectors
-from proposals.selectors import sending
 from proposals.domain import i18n, jsonformat, numbers, technical_review, workflow
 from proposals.domain.team import Capability, allows, organisation_key
 from proposals.models import (
@@ -22,6 +21,7 @@ from proposals.models import (
     TechnicalAssessment,
 )
 from proposals.models.preferences import StaffMail
+from proposals.selectors import sending
 
 from .mail import mail_queue
 

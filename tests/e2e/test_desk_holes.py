@@ -3,15 +3,25 @@ their text whole at 1366 px in German; the staff review page's decision form is
 where the reviewer reads (in the first screen, or one visible link away)."""
 
 import pytest
+from django.core.management import call_command
 from playwright.sync_api import expect
 
+from proposals.models import Proposal
 from tests.e2e.test_code_select_width import MEASURE
-from tests.e2e.test_desk_tools import demo  # noqa: F401 (a fixture)
-from tests.e2e.test_staff_journey import log_in
+from tests.e2e.test_staff_journey import TITLE, log_in
+
+
+@pytest.fixture
+def demo(e2e_catalogue):
+    call_command("load_demo", "--with-public-passwords", verbosity=0)
+    return Proposal.objects.get(title=TITLE)
 
 
 def test_the_queue_filters_show_every_choice_whole_in_german(
-    browser, live_server, demo, artifacts  # noqa: F811
+    browser,
+    live_server,
+    demo,
+    artifacts,
 ):
     context = browser.new_context(
         locale="de-DE", viewport={"width": 1366, "height": 900}
@@ -37,7 +47,12 @@ def test_the_queue_filters_show_every_choice_whole_in_german(
 
 @pytest.mark.parametrize("width,height", [(1366, 900), (390, 844)])
 def test_the_decision_form_is_where_the_reviewer_reads(
-    browser, live_server, demo, artifacts, width, height  # noqa: F811
+    browser,
+    live_server,
+    demo,
+    artifacts,
+    width,
+    height,
 ):
     context = browser.new_context(viewport={"width": width, "height": height})
     page = context.new_page()

@@ -8,9 +8,9 @@ from django.urls import reverse
 
 from proposals import services
 from proposals.domain.documents import (
+    describe_path,
     diff_documents,
     diff_findings,
-    describe_path,
     word_diff,
 )
 from proposals.models import CodeEntry, Proposal
