@@ -71,3 +71,36 @@ def test_the_decision_form_is_where_the_reviewer_reads(
         expect(decision).to_be_in_viewport()
     page.screenshot(path=artifacts / f"desk-review-decision-{width}.png")
     context.close()
+
+
+def test_the_review_box_follows_the_autosave_that_withdrew_ready(
+    page, live_server, e2e_catalogue, artifacts
+):
+    from proposals import services
+    from tests.e2e.test_input_trust import log_in as applicant_log_in
+    from tests.e2e.test_input_trust import settled
+    from tests.factories import (
+        CodeEntryFactory,
+        ProposalFactory,
+        StaffUserFactory,
+        UserFactory,
+    )
+
+    user, staff = UserFactory(), StaffUserFactory()
+    proposal = ProposalFactory(owner=user, title="Ready one")
+    CodeEntryFactory(proposal=proposal, position=0)
+    services.review_submit(proposal=proposal, user=user)
+    services.review_set_status(
+        proposal=proposal, user=staff, to_status="ready", note="Known limits."
+    )
+    applicant_log_in(page, live_server.url, user.username)
+    page.goto(f"{live_server.url}/proposals/{proposal.pk}/selection/")
+    panel = page.get_by_test_id("review-panel")
+    expect(panel).to_contain_text("Status: Ready to submit")
+    page.locator("#id_libraries").fill("PyTorch 2.6")
+    settled(page)
+    # The box changed with the status, with no reload, and offers to send again.
+    expect(page.get_by_test_id("wizard-status")).to_have_text("Changed since ready")
+    expect(panel).to_contain_text("Status: Changed since ready")
+    expect(panel.get_by_role("link", name="Send again")).to_be_visible()
+    page.screenshot(path=artifacts / "desk-review-box-withdrawn.png")
