@@ -45,31 +45,36 @@ def test_the_queue_filters_show_every_choice_whole_in_german(
     assert not cut, cut
 
 
+# Each action form of the staff review page, and the link at the top that leads to it.
+ACTIONS = {
+    "#id_to_status": "jump-to-decision",
+    "[data-testid=assessment] form": "jump-to-assessment",
+    "#hand-over-to": "jump-to-handler",
+}
+
+
 @pytest.mark.parametrize("width,height", [(1366, 900), (390, 844)])
-def test_the_decision_form_is_where_the_reviewer_reads(
-    browser,
-    live_server,
-    demo,
-    artifacts,
-    width,
-    height,
+def test_the_action_forms_are_where_the_reviewer_reads(
+    browser, live_server, demo, artifacts, width, height
 ):
     context = browser.new_context(viewport={"width": width, "height": height})
     page = context.new_page()
     log_in(page, live_server.url, "staff", "aifactory-staff")
-    page.goto(f"{live_server.url}/staff/review/{demo.pk}/")
-    decision = page.locator("#id_to_status")
-    expect(decision).to_be_attached()
+    url = f"{live_server.url}/staff/review/{demo.pk}/"
+    page.goto(url)
     total = page.evaluate("document.documentElement.scrollHeight")
-    assert total > 2 * height  # a long page: the question is where the form sits
-    top = decision.evaluate("e => e.getBoundingClientRect().top")
-    if top > height:
-        # Not on the first screen: a visible link there leads to it.
-        jump = page.get_by_test_id("jump-to-decision")
-        expect(jump).to_be_in_viewport()
-        jump.click()
-        expect(decision).to_be_in_viewport()
-    page.screenshot(path=artifacts / f"desk-review-decision-{width}.png")
+    assert total > 3 * height  # a long page: the question is where the forms sit
+    page.screenshot(path=artifacts / f"desk-review-top-{width}.png")
+    for selector, link in ACTIONS.items():
+        page.goto(url)
+        form = page.locator(selector).first
+        expect(form).to_be_attached()
+        if form.evaluate("e => e.getBoundingClientRect().top") > height:
+            # Not on the first screen: a visible link there leads to it.
+            jump = page.get_by_test_id(link)
+            expect(jump).to_be_in_viewport()
+            jump.click()
+            expect(form).to_be_in_viewport()
     context.close()
 
 
