@@ -304,9 +304,9 @@ def test_deleting_a_proposal_or_a_user_still_works(submitted, staff_user):
 
 
 def test_wizard_snippets_offer_the_right_action(user, submitted, applicant_proposal):
-    from django.template.loader import render_to_string
-
     import dataclasses
+
+    from django.template.loader import render_to_string
 
     from proposals.domain.team import Role
     from proposals.regions import review_panel_region
