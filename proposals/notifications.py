@@ -22,6 +22,7 @@ from django.template.loader import render_to_string
 from django.utils import translation
 
 from proposals import localization
+from proposals.domain import technical_review
 from proposals.domain.team import mentioned_names
 from proposals.links import site_reverse, site_url
 from proposals.models import NotificationMute
@@ -336,6 +337,25 @@ def handler_or_staff(*, proposal, state=None) -> list[str]:
     ):
         return [handler.email]
     return staff_addresses(proposal=proposal, subscribed=True)
+
+
+def assessment_mails(*, assessment, by, state=None) -> list[Mail]:
+    """Tell of a technical assessment just recorded: the applicant's team when it
+    concerns them (``technical_review.concerns_applicant``: what it asks and
+    where), else the desk (the handler, or the staff who get every new one; not
+    ``by``, who recorded it)."""
+    proposal = assessment.proposal
+    context = {"assessment": assessment, "proposal": proposal, "by": by}
+    if technical_review.concerns_applicant(assessment.outcome, assessment.items):
+        if not _applicant_has_it(proposal):
+            return []
+        context["url"] = site_reverse("proposals:review_status", proposal.pk)
+        return _messages("review_assessed", context, team_addresses(proposal))
+    desk = set(handler_or_staff(proposal=proposal, state=state)) - {by.email}
+    if not desk:
+        return []
+    context["url"] = site_reverse("proposals:staff_review", proposal.pk)
+    return _messages("review_assessed_internal", context, desk)
 
 
 def _free(person, proposal) -> bool:

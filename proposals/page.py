@@ -37,6 +37,7 @@ from proposals.regions import (
     flatten,
     point_regions,
     presence_region,
+    review_panel_region,
     shown_field,
     sidebar_regions,
     wizard_chart,
@@ -58,11 +59,11 @@ class UnknownPart(Exception):
 
 
 class Person(NamedTuple):
-    """Who reads the page: what their role lets them do, and who else on the team
-    has the proposal open (``selectors.Seen`` each)."""
+    """Who reads the page: whether their role lets them edit, and who else on the
+    team has the proposal open (``selectors.Seen`` each). Whether they may send it
+    for review is the review box's region's own input."""
 
     can_edit: bool
-    can_send: bool
     others: tuple = ()
 
 
@@ -126,10 +127,6 @@ class Page:
         """Whether the page shows the controls that change the proposal: none to a
         viewer (the inputs read-only, no autosave, row or paste buttons)."""
         return self.person.can_edit
-
-    @property
-    def can_send(self) -> bool:
-        return self.person.can_send
 
     # --- The step and its forms -------------------------------------------------
 
@@ -298,6 +295,7 @@ class Page:
                 refused.refused_by_step,
             ),
             "presence": presence_region(self.person.others, STEPS, self.step.slug),
+            "review_panel": review_panel_region(self.proposal),
         }
 
     @cached_property

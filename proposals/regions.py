@@ -18,8 +18,9 @@ from functools import cached_property
 from django.urls import reverse
 from django.utils import translation
 
-from proposals import charts
-from proposals.domain import numbers
+from proposals import charts, selectors
+from proposals.domain import numbers, workflow
+from proposals.domain.team import Capability
 from proposals.domain.tiers import tier_label
 from proposals.services.revisions import canonical
 
@@ -323,6 +324,38 @@ def presence_region(others, steps, step: str) -> Region:
                 )
                 for seen in others
             )
+        ),
+    )
+
+
+@dataclass(frozen=True)
+class ReviewPanelInputs:
+    """The wizard's review box: the proposal's review status (an autosave that
+    withdraws "ready to submit" changes it) and whether the reader may send it
+    now (their role allows it and the workflow lets the applicant send from it)."""
+
+    pk: int
+    status: str
+    status_label: str
+    can_send: bool
+
+
+REVIEW_PANEL = "proposals/review_wizard_panel.html"
+
+
+def review_panel_region(proposal) -> Region:
+    """The review status box of the wizard, for the reader of ``proposal``."""
+    sendable = workflow.SUBMITTED in workflow.allowed_targets(
+        proposal.status, workflow.APPLICANT
+    )
+    return Region(
+        "review-panel",
+        REVIEW_PANEL,
+        ReviewPanelInputs(
+            proposal.pk,
+            proposal.status,
+            str(proposal.get_status_display()),
+            sendable and selectors.member_may(proposal, Capability.SEND),
         ),
     )
 

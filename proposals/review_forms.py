@@ -191,6 +191,10 @@ class SubmitForm(forms.Form):
         max_length=4000,
         widget=forms.Textarea(attrs={"rows": 3}),
     )
+    unchanged = forms.BooleanField(
+        label=_("Send it unchanged anyway"),
+        required=False,
+    )
 
 
 class AssignForm(forms.Form):
@@ -280,6 +284,8 @@ class BulkForm(forms.Form):
             ("hand_over", _("Hand them to a colleague")),
             ("release", _("Release them")),
             ("status", _("Mark them as")),
+            ("close", _("Close them, with the reason in the note")),
+            ("export", _("Download them as CSV")),
         ],
     )
     to = forms.IntegerField(label=_("Colleague"), required=False)
@@ -301,6 +307,9 @@ class BulkForm(forms.Form):
 
     def clean(self):
         data = super().clean()
+        action = data.get("action")
+        if action == "close":  # a status move whose note is the reason
+            data["action"], data["to_status"] = "status", workflow.CLOSED
         action = data.get("action")
         if action == "hand_over" and not data.get("to"):
             self.add_error("to", gettext("Choose the colleague to hand it over to."))

@@ -101,6 +101,11 @@ urlpatterns += [
     path("staff/review/bulk/", staff_desk.staff_queue_bulk, name="review_queue_bulk"),
     path("staff/review/views/", staff_desk.staff_view_save, name="review_view_save"),
     path(
+        "staff/review/views/<int:view_id>/share/",
+        staff_desk.staff_view_share,
+        name="review_view_share",
+    ),
+    path(
         "staff/review/views/<int:view_id>/delete/",
         staff_desk.staff_view_delete,
         name="review_view_delete",

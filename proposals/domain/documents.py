@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 
+from . import fields as labels
 from . import numbers
 from .fields import SEPARATOR, RowNames, describe_path, row_label, row_names
 from .i18n import Labels, gettext_noop
@@ -40,11 +41,14 @@ _TOKENS = re.compile(r"\s+|\d[\d,.]*\d|\w+|[^\w\s]")  # "18,176" is one word
 
 @dataclass(frozen=True)
 class Row:
-    """One field of a document: its path, a readable label and its text."""
+    """One field of a document: path, label and text; in a layout, its table
+    row's label (``group``, blank outside a row) and its label there (``short``)."""
 
     path: str
     label: str
     value: str
+    group: str = ""
+    short: str = ""
 
 
 @dataclass
@@ -147,12 +151,6 @@ def flatten(document: dict) -> list[tuple[str, object]]:
     return leaves
 
 
-def label_for(path: str, names: RowNames | None = None) -> str:
-    """A readable label for a field path: ``codes[1].version`` -> "Code details 2
-    (nordlicht-train) › Version" (the name when ``names`` are given)."""
-    return describe_path(path, names)
-
-
 def _empty_sections() -> dict[str, DocumentSection]:
     return {s.slug: DocumentSection(s.slug, s.title) for s in SECTIONS}
 
@@ -162,9 +160,10 @@ def layout(document: dict, display: Display | None = None) -> list[DocumentSecti
     sections = _empty_sections()
     names = row_names(document)
     for path, value in flatten(document):
-        sections[section_of_path(path)].rows.append(
-            Row(path, label_for(path, names), value_text(path, value, names, display))
-        )
+        parts = labels.describe_parts(path, names)
+        text = value_text(path, value, names, display)
+        row = Row(path, describe_path(path, names), text, *parts)
+        sections[section_of_path(path)].rows.append(row)
     return list(sections.values())
 
 
@@ -355,7 +354,7 @@ def diff_documents(
         sections[section_of_path(path)].rows.append(
             _change(
                 path,
-                label_for(path, names if path in new_values else old_names),
+                describe_path(path, names if path in new_values else old_names),
                 before,
                 after,
                 value_text(path, old_values[path], old_names, display)
@@ -466,7 +465,7 @@ def _table_changes(table, pairs, old_side, new_side, display, codes):
             changes.append(
                 _change(
                     new_path,
-                    label_for(new_path, new_names),
+                    describe_path(new_path, new_names),
                     before,
                     after,
                     old_text,

@@ -19,6 +19,7 @@ from .field_catalogue import FIELDS
 from .fieldspec import FieldSpec
 from .formatshape import PROPOSAL, Shape
 from .i18n import gettext as _
+from .i18n import gettext_noop
 from .sections import (
     ROW_PATH,
     SECTION_BY_SLUG,
@@ -144,6 +145,33 @@ def row_label(kind: str, index: int, names: RowNames | None = None) -> str:
     return text
 
 
+# Columns a row keeps that no form edits (where a row read from a log came
+# from): their labels, as the page, the diff and the comment anchor show them.
+READ_ONLY_COLUMNS = {"source": gettext_noop("Read from")}
+
+
+def column_label(kind: str, name: str) -> str:
+    """The label of column ``name`` of a ``kind`` table row, in the active
+    language ("Version", "Read from")."""
+    column = FIELD_BY_KEY.get(f"{kind}.{name}")
+    if column is not None:
+        return column.label
+    if name in READ_ONLY_COLUMNS:
+        return _(READ_ONLY_COLUMNS[name])
+    return name.replace("_", " ").capitalize()
+
+
+def describe_parts(path: str, names: RowNames | None = None) -> tuple[str, str]:
+    """``(row, label)``: the row a path is in ("Code details 2 (nordlicht-train)",
+    ``""`` outside a table row) and what it names there ("Version")."""
+    match = ROW_PATH.match(path or "")
+    if match and match.group(2) is not None and match.group(3):
+        table = TABLE_BY_PATH[match.group(1)]
+        row = row_label(table.kind, int(match.group(2)), names)
+        return row, column_label(table.kind, match.group(3))
+    return "", describe_path(path, names)
+
+
 def describe_path(path: str, names: RowNames | None = None) -> str:
     """How a person reads the place a JSON path points at.
 
@@ -165,8 +193,7 @@ def describe_path(path: str, names: RowNames | None = None) -> str:
             return table.title
         parts = [row_label(table.kind, int(index), names)]
         if name:
-            column = FIELD_BY_KEY.get(f"{table.kind}.{name}")
-            parts.append(column.label if column else name.replace("_", " "))
+            parts.append(column_label(table.kind, name))
         return SEPARATOR.join(parts)
     head = path.split(".", 1)[0].split("[", 1)[0]
     if head in SECTION_OF_KEY and "." not in path and "[" not in path:
@@ -216,8 +243,7 @@ def describe_row_named(path: str, name: str, *, deleted: bool = False) -> str:
     match = ROW_PATH.match(path or "")
     if match and match.group(3):
         table = TABLE_BY_PATH[match.group(1)]
-        column = FIELD_BY_KEY.get(f"{table.kind}.{match.group(3)}")
-        parts.append(column.label if column else match.group(3).replace("_", " "))
+        parts.append(column_label(table.kind, match.group(3)))
     return SEPARATOR.join(parts)
 
 
@@ -240,3 +266,12 @@ def anchor_name(path: str) -> tuple[str, str, int | None, str]:
         )
     head = path.split(".", 1)[0].split("[", 1)[0]
     return SECTION_OF_KEY.get(head, "review"), "", None, ""
+
+
+def row_groups(rows) -> list[tuple[str, list]]:
+    """``rows`` (with ``group``: their table row's label, blank outside a row) as
+    ``[(group, rows)]`` in the order first seen, those outside a row first."""
+    groups: dict[str, list] = {"": []}
+    for row in rows:
+        groups.setdefault(row.group, []).append(row)
+    return [(group, items) for group, items in groups.items() if items]

@@ -210,6 +210,9 @@ class Wait:
 
     working_days: int
     response: ResponseTime
+    # False when the wait does not run against the target (the applicant
+    # archived the proposal): never overdue.
+    counted: bool = True
 
     @property
     def typical(self) -> int | None:
@@ -217,7 +220,11 @@ class Wait:
 
     @property
     def overdue(self) -> bool:
-        return self.typical is not None and self.working_days > self.typical
+        return (
+            self.counted
+            and self.typical is not None
+            and self.working_days > self.typical
+        )
 
 
 def wait_for(
@@ -227,7 +234,10 @@ def wait_for(
     response: ResponseTime,
     country: str = "",
     closed=(),
+    counted: bool = True,
 ) -> Wait:
     return Wait(
-        working_days_between(sent, today, country=country, closed=closed), response
+        working_days_between(sent, today, country=country, closed=closed),
+        response,
+        counted,
     )

@@ -170,6 +170,15 @@ def of_decision(items: list[dict], decision: str) -> list[dict]:
     return [item for item in items if item["decision"] == decision]
 
 
+def concerns_applicant(outcome: str, items: Iterable[Mapping]) -> bool:
+    """Whether an assessment asks or limits anything of the applicant: an outcome
+    other than feasible, a condition or a change asked for. Otherwise (feasible,
+    every finding waived) it is the desk's own, and only the desk hears of it."""
+    return outcome != FEASIBLE or any(
+        item.get("decision") in (CONDITION, CHANGE_REQUEST) for item in items
+    )
+
+
 def change_request_note(items: list[dict], text: str = "") -> str:
     """The note of "Request changes": the findings chosen for a change, one per
     line with the place they point at, then the assessment text if any."""

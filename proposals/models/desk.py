@@ -100,7 +100,8 @@ class CannedReply(models.Model):
 
 class SavedQueueView(models.Model):
     """A staff member's named set of queue filters (the query string of the
-    queue's filter form), shown as a link above their queue."""
+    queue's filter form), shown as a link above their queue; a ``shared`` one
+    above every staff member's queue too (only its owner changes or deletes it)."""
 
     MAX_PER_PERSON = 30
 
@@ -109,6 +110,7 @@ class SavedQueueView(models.Model):
     )
     name = models.CharField(_("name"), max_length=80)
     query = models.CharField(max_length=1000, blank=True)
+    shared = models.BooleanField(_("shared with the desk"), default=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -59,6 +59,7 @@ from .queue import (
     QUEUE_SHOW,
     STAFF_GROUP,
     Clock,
+    on_the_clock,
     queue_late_since,
     review_queue,
     staff_clock,
@@ -83,6 +84,7 @@ from .rows import (
     attach_rows,
 )
 from .scaling_kit import scaling_kit_lines
+from .sending import unchanged_message, unchanged_since
 from .together import (
     Seen,
     Stamp,
@@ -98,6 +100,9 @@ from .together import (
 )
 
 __all__ = [
+    "on_the_clock",
+    "unchanged_message",
+    "unchanged_since",
     "scaling_kit_lines",
     "BULK_ACTIONS",
     "BULK_LIMIT",

@@ -16,6 +16,7 @@ from .conflicts import (
     queue_mark_conflicts,
 )
 from .proposals import member_role
+from .review import staff_members
 
 
 def canned_replies_for(*, language: str):
@@ -157,8 +158,16 @@ def queue_bulk_plan(
 
 
 def saved_views_of(*, user):
-    """``user``'s saved queue views, by name; lazy, one query when read."""
-    return SavedQueueView.objects.filter(user=user)
+    """The saved queue views ``user`` sees: their own and those a colleague
+    still on the staff shares with the desk (``mine``: whether ``user`` owns
+    it), by name; lazy, one query when read."""
+    return (
+        SavedQueueView.objects.filter(
+            Q(user=user) | Q(shared=True, user__in=staff_members().values("pk"))
+        )
+        .select_related("user")
+        .annotate(mine=Q(user=user))
+    )
 
 
 # The daily digest ------------------------------------------------------------------

@@ -116,12 +116,24 @@ def _mode_q(family: str, tier: str) -> Q:
     return mode
 
 
+# Waiting for the staff against the call mode's target: not once the applicant
+# archived it (the queue marks it; it is never "late").
+ON_THE_CLOCK = Q(
+    proposal__status__in=workflow.WAITING_FOR_STAFF, proposal__archived_at__isnull=True
+)
+
+
+def on_the_clock(proposal) -> bool:
+    """:data:`ON_THE_CLOCK` for one proposal already read."""
+    return proposal.status in workflow.WAITING_FOR_STAFF and not proposal.archived_at
+
+
 def _late(today, clock: Clock | None = None) -> Q:
     """Waiting for the staff for longer than the call mode's target."""
     late = Q(pk__in=[])
     for (family, tier), day in queue_late_since(today=today, clock=clock).items():
         late |= _mode_q(family, tier) & Q(submitted_at__lt=_local_midnight_after(day))
-    return late & Q(proposal__status__in=workflow.WAITING_FOR_STAFF)
+    return late & ON_THE_CLOCK
 
 
 def _time_left(today, clock: Clock):
@@ -145,8 +157,7 @@ def _time_left(today, clock: Clock):
     return Case(
         *(
             When(
-                _mode_q(family, tier)
-                & Q(proposal__status__in=workflow.WAITING_FOR_STAFF),
+                _mode_q(family, tier) & ON_THE_CLOCK,
                 then=Value(days) - waited,
             )
             for (family, tier), days in targets.items()

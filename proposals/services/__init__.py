@@ -8,6 +8,7 @@ from .accounts import (
     SIGNUP_ADDRESS_IN_USE,
     SIGNUP_CREATED,
     SIGNUP_USERNAME_TAKEN,
+    STAFF_ADMIN_PERMISSIONS,
     AccountDeletion,
     AccountError,
     account_delete,
@@ -19,6 +20,7 @@ from .accounts import (
     recovery_codes_renew,
     second_factor_confirm,
     second_factor_start,
+    staff_group_grant_rights,
 )
 from .comments import comment_add
 from .desk import (
@@ -26,6 +28,7 @@ from .desk import (
     review_bulk,
     saved_view_delete,
     saved_view_save,
+    saved_view_share,
     send_staff_digests,
     staff_digests_send,
 )
@@ -63,12 +66,12 @@ from .proposals import (
 )
 from .retention import stale_data_expire
 from .review import (
-    STAFF_ADMIN_PERMISSIONS,
     UNCHECKED,
     AssessmentProblems,
     HandledByColleague,
     ReviewError,
     StaleStatus,
+    UnchangedSince,
     review_assess,
     review_assign,
     review_record_edit,
@@ -78,7 +81,6 @@ from .review import (
     review_withdraw,
     staff_conflict_declare,
     staff_conflict_remove,
-    staff_group_grant_rights,
 )
 from .revisions import RevisionConflict, canonical
 from .routes import cutoff_reminders_send, proposal_create_on_route
@@ -125,6 +127,7 @@ __all__ = [
     "staff_digests_send",
     "saved_view_delete",
     "saved_view_save",
+    "saved_view_share",
     "cutoff_reminders_send",
     "proposal_create_on_route",
     "TeamError",
@@ -177,6 +180,7 @@ __all__ = [
     "pending_import_create",
     "pending_import_confirm",
     "ReviewError",
+    "UnchangedSince",
     "staff_group_grant_rights",
     "review_submit",
     "review_set_status",

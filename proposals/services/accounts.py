@@ -10,6 +10,7 @@ from typing import cast
 from axes.models import AccessAttempt, AccessLog
 from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import make_password
+from django.contrib.auth.models import Group, Permission
 from django.db import IntegrityError, transaction
 from django.db.models import CharField, Q
 from django.db.models.functions import Lower
@@ -447,3 +448,20 @@ def second_factor_confirm(*, user, device, code: str) -> list[str] | None:
     device.confirmed = True
     device.save(update_fields=["confirmed"])
     return recovery_codes_renew(user=user)
+
+
+# Admin rights of the support staff: they see the mail delivery and retry failed mails.
+# Everything else they do in the review pages; the applicant's content is read-only in
+# the admin for everyone.
+STAFF_ADMIN_PERMISSIONS = ["view_outgoingmail", "change_outgoingmail"]
+
+
+def staff_group_grant_rights(*, using: str = "default") -> None:
+    """Create the support staff group if needed and give it its admin rights."""
+    group, _created = Group.objects.using(using).get_or_create(
+        name=selectors.STAFF_GROUP
+    )
+    permissions = Permission.objects.using(using).filter(
+        content_type__app_label="proposals", codename__in=STAFF_ADMIN_PERMISSIONS
+    )
+    group.permissions.add(*permissions)

@@ -95,11 +95,13 @@ def review_bulk(
 
 
 @transaction.atomic
-def saved_view_save(*, user, name: str, query: str) -> SavedQueueView:
+def saved_view_save(
+    *, user, name: str, query: str, shared: bool = False
+) -> SavedQueueView:
     """Save the queue's filters (``query``, the filter form's query string) under
-    ``name`` for staff member ``user``; a view of the same name is replaced.
-    Refused: anybody outside the staff, a blank name, more than
-    ``SavedQueueView.MAX_PER_PERSON`` views."""
+    ``name`` for staff member ``user``, ``shared`` with the desk or not; a view
+    of the same name is replaced. Refused: anybody outside the staff, a blank
+    name, more than ``SavedQueueView.MAX_PER_PERSON`` views."""
     if not selectors.user_is_support_staff(user=user):
         raise ReviewError(_("Only support staff save views of the queue."))
     name = " ".join(name.split())[:80]
@@ -115,8 +117,18 @@ def saved_view_save(*, user, name: str, query: str) -> SavedQueueView:
             % {"n": SavedQueueView.MAX_PER_PERSON}
         )
     view, _created = SavedQueueView.objects.update_or_create(
-        user=user, name=name, defaults={"query": query[:1000]}
+        user=user, name=name, defaults={"query": query[:1000], "shared": shared}
     )
+    return view
+
+
+def saved_view_share(*, user, pk: int, shared: bool) -> SavedQueueView | None:
+    """Share ``user``'s saved view ``pk`` with the desk, or stop sharing it (a
+    colleague's view is left alone); returns it, or ``None`` when there was none."""
+    view = SavedQueueView.objects.filter(user=user, pk=pk).first()
+    if view is not None and view.shared != shared:
+        view.shared = shared
+        view.save(update_fields=["shared"])
     return view
 
 

@@ -2,7 +2,6 @@
 assignments (the comments are in ``comments``)."""
 
 from django.conf import settings
-from django.contrib.auth.models import Group, Permission
 from django.db import transaction
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
@@ -22,6 +21,7 @@ from proposals.models import (
     TechnicalAssessment,
 )
 from proposals.models.preferences import StaffMail
+from proposals.selectors import sending
 
 from .mail import mail_queue
 
@@ -32,6 +32,10 @@ from .mail import mail_queue
 
 class ReviewError(Exception):
     """A review action that is not allowed (the message says why)."""
+
+
+class UnchangedSince(ReviewError):
+    """Sending again what the staff already have: nothing was sent."""
 
 
 def _set_status(*, proposal, to_status: str, by, note: str, revision=None):
@@ -66,31 +70,16 @@ def _locked(proposal: Proposal) -> Proposal:
     return proposal
 
 
-# Admin rights of the support staff: they see the mail delivery and retry failed mails.
-# Everything else they do in the review pages; the applicant's content is read-only in
-# the admin for everyone.
-STAFF_ADMIN_PERMISSIONS = ["view_outgoingmail", "change_outgoingmail"]
-
-
-def staff_group_grant_rights(*, using: str = "default") -> None:
-    """Create the support staff group if needed and give it its admin rights."""
-    group, _created = Group.objects.using(using).get_or_create(
-        name=selectors.STAFF_GROUP
-    )
-    permissions = Permission.objects.using(using).filter(
-        content_type__app_label="proposals", codename__in=STAFF_ADMIN_PERMISSIONS
-    )
-    group.permissions.add(*permissions)
-
-
 @transaction.atomic
-def review_submit(*, proposal: Proposal, user, note: str = ""):
+def review_submit(*, proposal: Proposal, user, note: str = "", unchanged_ok=False):
     """Send the proposal for review: store an immutable snapshot (JSON format plus
     the assessment summary), record the status change and tell the staff.
 
     Findings, even errors, do not block the submission; the confirmation page lists
     them. Only the owner and the editors may submit, from draft or after changes
-    were requested."""
+    were requested. Sending exactly what the latest revision holds is refused
+    with :class:`UnchangedSince` unless the sender confirmed it
+    (``unchanged_ok``)."""
 
     if not allows(selectors.team_role(user=user, proposal=proposal), Capability.SEND):
         raise ReviewError(
@@ -107,20 +96,17 @@ def review_submit(*, proposal: Proposal, user, note: str = ""):
     loaded = assess.with_children(Proposal.objects.filter(pk=proposal.pk)).get()
     catalogue = assess.catalogue_from_db()
     document = jsonformat.dump(assess.proposal_to_domain(loaded))
+    latest = sending.latest_revision(proposal=proposal)
+    if latest is not None and latest.snapshot == document and not unchanged_ok:
+        raise UnchangedSince(sending.unchanged_message(latest))
     # The record keeps the findings in the portal's form and English, whoever
     # sends: each reader's page words them again in the reader's own format.
     with numbers.using(numbers.PORTAL), translation.override(settings.LANGUAGE_CODE):
         assessment = assess.assess_proposal(loaded, catalogue)
     counts = assessment.counts
-    last = (
-        ProposalRevision.objects.filter(proposal=proposal)
-        .order_by("-number")
-        .values_list("number", flat=True)
-        .first()
-    )
     revision = ProposalRevision.objects.create(
         proposal=proposal,
-        number=(last or 0) + 1,
+        number=(latest.number if latest else 0) + 1,
         snapshot=document,
         tier=assessment.tier or "",
         recommended_tier=assessment.recommended_tier or "",
@@ -355,13 +341,16 @@ def review_assess(
         items=items,
         by=user,
     )
-    if request_changes:
+    if request_changes:  # the status mail carries the changes asked for
         review_set_status(
             proposal=proposal,
             user=user,
             to_status=workflow.CHANGES_REQUESTED,
             note=technical_review.change_request_note(items, text),
         )
+    else:
+        mails = notifications.assessment_mails(assessment=assessment, by=user)
+        mail_queue(mails=mails, proposal=proposal)
     return assessment
 
 

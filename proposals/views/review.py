@@ -181,9 +181,12 @@ def review_send(request, pk):
                 proposal=proposal,
                 user=request.user,
                 note=form.cleaned_data["note"],
+                unchanged_ok=form.cleaned_data["unchanged"],
             )
         except services.ReviewError as exc:
             messages.error(request, str(exc))
+            if isinstance(exc, services.UnchangedSince):
+                return redirect("proposals:review_send", pk=proposal.pk)
         else:
             messages.success(
                 request,
@@ -209,6 +212,7 @@ def review_send(request, pk):
             ],
             "assessment": live["assessment"],
             "tier_label": live["tier_label"],
+            "unchanged_since": selectors.unchanged_since(proposal=proposal),
         },
     )
 

@@ -100,6 +100,7 @@ def _with_wait(state, today, terms, clock):
             response=response_time(
                 terms, state.proposal.call_family, state.latest_revision.tier
             ),
+            counted=selectors.on_the_clock(state.proposal),
             **clock(),
         )
     opened = getattr(state, "handler_opened_at", None)
@@ -168,6 +169,13 @@ def staff_queue(request):
 def staff_queue_csv(request):
     """The filtered queue as a CSV file (every row, not one page), for a meeting."""
     form, clock, queryset = _queue(request)
+    return queue_csv_response(request, queryset, clock)
+
+
+def queue_csv_response(request, queryset, clock):
+    """The review states of ``queryset`` (``selectors.review_queue``) as the
+    queue's CSV file, waits on ``clock``, rows the reader is conflicted on
+    marked."""
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = (
         f'attachment; filename="review-queue-{timezone.localdate():%Y-%m-%d}.csv"'

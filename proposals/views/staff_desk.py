@@ -17,9 +17,10 @@ from proposals.domain.tiers import tier_label
 from proposals.models import ReviewComment
 from proposals.review_forms import BulkForm
 from proposals.views import staff_proposal
+from proposals.views.accounts import request_preferences
 from proposals.views.queue_tools import filters_query
 from proposals.views.review import staff_required
-from proposals.views.staff import review_page
+from proposals.views.staff import queue_csv_response, review_page
 
 # Canned replies ---------------------------------------------------------------
 
@@ -118,6 +119,10 @@ def staff_queue_bulk(request):
         )
         return redirect(_queue_url(query))
     data = form.cleaned_data
+    if data["action"] == "export":  # a read: the file at once, nothing to confirm
+        clock = selectors.staff_clock(preferences=request_preferences(request))
+        queue = selectors.review_queue(user=request.user, clock=clock)
+        return queue_csv_response(request, queue.filter(proposal_id__in=picked), clock)
     to = None
     if data["action"] == "hand_over":
         to = selectors.staff_members().filter(pk=data["to"]).first()
@@ -174,13 +179,32 @@ def staff_view_save(request):
     query = filters_query(request.POST.get("query", ""))
     try:
         view = services.saved_view_save(
-            user=request.user, name=request.POST.get("name", ""), query=query
+            user=request.user,
+            name=request.POST.get("name", ""),
+            query=query,
+            shared=request.POST.get("shared") == "on",
         )
     except services.ReviewError as exc:
         messages.error(request, str(exc))
     else:
         messages.success(request, _("View “%(name)s” saved.") % {"name": view.name})
     return redirect(_queue_url(query))
+
+
+@staff_required
+@require_POST
+def staff_view_share(request, view_id):
+    """Share one of the staff member's saved views with the desk, or stop."""
+    shared = request.POST.get("shared") == "on"
+    view = services.saved_view_share(user=request.user, pk=view_id, shared=shared)
+    if view is not None:
+        message = (
+            _("View “%(name)s” is shared with the desk.")
+            if shared
+            else _("View “%(name)s” is yours only again.")
+        )
+        messages.success(request, message % {"name": view.name})
+    return redirect("proposals:review_queue")
 
 
 @staff_required

@@ -106,7 +106,6 @@ def _page(request, proposal, step, step_forms, **answer) -> Page:
     proposal computed when first read (:class:`proposals.page.Page`)."""
     person = Person(
         can_edit=selectors.member_may(proposal, Capability.EDIT),
-        can_send=selectors.member_may(proposal, Capability.SEND),
         others=_present_others(request, proposal, step),
     )
     return Page(proposal, step, step_forms, person).answer(**answer)

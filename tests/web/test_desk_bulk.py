@@ -123,3 +123,48 @@ def test_mark_as_closed_needs_a_note_and_sets_every_status(client, staff_user, t
         )
     )
     assert statuses == {"closed"}
+
+
+def test_close_with_a_reason_needs_the_reason_then_closes_them_all(
+    client, staff_user, three
+):
+    free, colleagues, _conflicted = three
+    client.force_login(staff_user)
+    picks = [free.pk, colleagues.pk]
+    page = client.post(BULK, {"action": "close", "pick": picks}, follow=True).text
+    assert "Give the reason for closing the proposal." in page
+    assert not StatusChange.objects.filter(to_status="closed").exists()
+    reason = "Duplicate of the spring call's proposal."
+    page = client.post(BULK, {"action": "close", "pick": picks, "note": reason}).text
+    assert page.count('data-testid="bulk-row"') == 2
+    assert "becomes “Closed by staff”" in page
+    confirmed = {
+        "action": "status",
+        "to_status": "closed",
+        "note": reason,
+        "confirm": "on",
+        "pick": picks,
+        f"status-{free.pk}": "submitted",
+        f"status-{colleagues.pk}": "submitted",
+        f"handler-{colleagues.pk}": handler(colleagues).pk,
+    }
+    client.post(BULK, confirmed)
+    for proposal in (free, colleagues):
+        proposal.refresh_from_db()
+        assert proposal.status == Proposal.Status.CLOSED
+    notes = StatusChange.objects.filter(to_status="closed").values_list(
+        "note", flat=True
+    )
+    assert list(notes) == [reason, reason]
+
+
+def test_export_downloads_the_picked_rows_as_csv(client, staff_user, three):
+    free, colleagues, _conflicted = three
+    client.force_login(staff_user)
+    response = client.post(BULK, {"action": "export", "pick": [free.pk]})
+    assert response["Content-Type"].startswith("text/csv")
+    assert "attachment" in response["Content-Disposition"]
+    text = response.content.decode("utf-8-sig")
+    assert "Free one" in text and "Colleague's one" not in text
+    assert len(text.strip().splitlines()) == 2  # the header and the one row
+    assert handler(free) is None  # a download changes nothing

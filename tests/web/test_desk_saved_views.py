@@ -62,3 +62,52 @@ def test_a_view_needs_a_name(client, staff_user, catalogue):
 def test_applicants_cannot_save_views(client, user):
     client.force_login(user)
     assert client.post(SAVE, {"name": "x", "query": ""}).status_code == 404
+
+
+def test_a_shared_view_is_on_every_queue_and_read_only_for_colleagues(
+    client, staff_user, second_staff, catalogue
+):
+    client.force_login(staff_user)
+    client.post(SAVE, {"name": "Late ones", "query": "late=on", "shared": "on"})
+    client.post(SAVE, {"name": "Mine only", "query": "handler=mine"}, follow=True)
+    shared = SavedQueueView.objects.get(name="Late ones")
+    assert shared.shared
+    assert not SavedQueueView.objects.get(name="Mine only").shared
+    # The colleague sees the shared one (whose it is), not the private one,
+    # and may neither change nor delete it.
+    client.force_login(second_staff)
+    page = client.get(QUEUE).text
+    assert ">Late ones</a>" in page and "Mine only" not in page
+    assert f"shared by {staff_user.get_username()}" in page
+    share = reverse("proposals:review_view_share", args=[shared.pk])
+    delete = reverse("proposals:review_view_delete", args=[shared.pk])
+    assert share not in page and delete not in page
+    client.post(share, {})
+    client.post(delete)
+    shared.refresh_from_db()
+    assert shared.shared
+    # The owner stops sharing it: it is theirs only again; then deletes it.
+    client.force_login(staff_user)
+    page = client.get(QUEUE).text
+    assert share in page and delete in page
+    client.post(share, {}, follow=True)
+    shared.refresh_from_db()
+    assert not shared.shared
+    client.force_login(second_staff)
+    assert "Late ones" not in client.get(QUEUE).text
+    client.force_login(staff_user)
+    client.post(share, {"shared": "on"})
+    client.post(delete)
+    assert not SavedQueueView.objects.filter(name="Late ones").exists()
+
+
+def test_a_view_shared_by_someone_who_left_the_staff_is_not_shown(
+    client, staff_user, second_staff, catalogue
+):
+    client.force_login(staff_user)
+    client.post(
+        SAVE, {"name": "Late ones", "query": "late=on", "shared": "on"}, follow=True
+    )
+    staff_user.groups.clear()
+    client.force_login(second_staff)
+    assert "Late ones" not in client.get(QUEUE).text

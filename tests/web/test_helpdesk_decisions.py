@@ -173,7 +173,7 @@ def test_a_stale_status_change_says_who_changed_what(
     )
     assert expected in answer.text
     # A move still allowed from the new status is refused all the same.
-    services.review_submit(proposal=submitted, user=submitted.owner)
+    services.review_submit(proposal=submitted, user=submitted.owner, unchanged_ok=True)
     services.review_set_status(
         proposal=submitted, user=second_staff, to_status=S.READY, note="Fine."
     )

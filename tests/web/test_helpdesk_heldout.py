@@ -127,6 +127,9 @@ def test_mail_to_an_administrator_made_colleague(
     )
     proposal.refresh_from_db()
     assert proposal.status == S.CHANGES_REQUESTED
+    # The applicant changes something (sending the same again asks to confirm).
+    proposal.total_gpu_hours = (proposal.total_gpu_hours or 0) + 1000
+    proposal.save()
     as_(user, "proposals:review_send", proposal.pk, {"note": "Added it."})
     proposal.refresh_from_db()
     assert proposal.status == S.SUBMITTED

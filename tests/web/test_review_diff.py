@@ -8,9 +8,9 @@ from django.urls import reverse
 
 from proposals import services
 from proposals.domain.documents import (
+    describe_path,
     diff_documents,
     diff_findings,
-    label_for,
     word_diff,
 )
 from proposals.models import CodeEntry, Proposal
@@ -59,7 +59,7 @@ def test_diff_documents_groups_by_section_and_kind():
     added = next(c for c in sections["codes"].rows if c.path == "codes[1]")
     assert added.row and added.label == "Code details 2 (vLLM)"
     assert added.new == "Name of the code: vLLM\nVersion or release: 0.6"
-    assert label_for("codes[1].version") == "Code details 2 › Version or release"
+    assert describe_path("codes[1].version") == "Code details 2 › Version or release"
     assert diff_documents(old, old) == []
 
 

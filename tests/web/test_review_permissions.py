@@ -43,6 +43,7 @@ STAFF_URLS = [
     ("review_queue_bulk", "post", None, {"action": "take", "pick": [1]}, False),
     ("review_view_save", "post", None, {"name": "Mine", "query": "late=on"}, False),
     ("review_view_delete", "post", (1,), {}, False),
+    ("review_view_share", "post", (1,), {"shared": "on"}, False),
     ("staff_reply_insert", "post", {}, {"section": "codes", "reply": ""}, True),
 ]
 # Open to every signed-in user; tested on its own below.

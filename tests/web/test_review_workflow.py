@@ -304,15 +304,24 @@ def test_deleting_a_proposal_or_a_user_still_works(submitted, staff_user):
 
 
 def test_wizard_snippets_offer_the_right_action(user, submitted, applicant_proposal):
+    import dataclasses
+
     from django.template.loader import render_to_string
+
+    from proposals.domain.team import Role
+    from proposals.regions import review_panel_region
 
     def panel(status, can_send=True):
         Proposal.objects.filter(pk=submitted.pk).update(status=status)
         submitted.refresh_from_db()
-        return render_to_string(
-            "proposals/review_wizard_panel.html",
-            {"proposal": submitted, "can_send": can_send},
-        )
+        submitted.member_role = Role.OWNER  # as the wizard's selector reads it
+        # The box is a region: its inputs say whether the reader may send now.
+        region = review_panel_region(submitted)
+        inputs = region.inputs
+        if not can_send:  # a viewer
+            inputs = dataclasses.replace(inputs, can_send=False)
+        context = {**dataclasses.asdict(inputs), "oob": False}
+        return render_to_string(region.template, context)
 
     assert "Send for review" in panel(S.DRAFT)
     assert "Send" not in panel(S.DRAFT, can_send=False)  # a viewer

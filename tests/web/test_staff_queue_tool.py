@@ -92,7 +92,7 @@ def test_mails_go_to_the_handler(
             to_status="changes_requested",
             note="Please add a job plan.",
         )
-        services.review_submit(proposal=submitted, user=user)
+        services.review_submit(proposal=submitted, user=user, unchanged_ok=True)
     run_tasks()
     to_staff = [m.to for m in mail.outbox if m.to != [user.email]]
     assert to_staff == [[second_staff.email], [second_staff.email]]

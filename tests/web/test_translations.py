@@ -201,6 +201,7 @@ NOT_PAGES = {
     "proposals:review_view_save": "POST only",
     "proposals:use_plan_total": "POST only (a finding's action; it redirects)",
     "proposals:review_view_delete": "POST only",
+    "proposals:review_view_share": "POST only",
     "proposals:staff_reply_insert": "POST only (its htmx answer is the comment box)",
     "proposals:export_markdown": "a Markdown file (the portal's English)",
     "proposals:export_pdf_file": "a PDF file (the portal's English)",

@@ -183,7 +183,7 @@ def _step_context(proposal, step, data=None, *, gpu_unit="gpus", oob=False):
             _finding("R-1", "Check <this> & that", "warning"),
             _finding("R-2", "Too big", "danger"),
         ]
-    page = Page(proposal, SimpleNamespace(slug=step), step_forms, Person(True, False))
+    page = Page(proposal, SimpleNamespace(slug=step), step_forms, Person(True))
     # The parts the row tags read, made up (cached parts: set on the page itself).
     page.__dict__.update(
         columns={kind: columns(kind) for kind in TABLE_KINDS},
