@@ -433,7 +433,12 @@ def test_a_row_comment_made_on_a_revision_anchors_the_row_shown(
     page = client.get(
         reverse("proposals:staff_review", args=[applicant_proposal.pk]) + "?revision=1"
     ).text
-    assert '<option value="scalability.jobs[0].title">Job type 1 (pretrain)' in page
+    # The "About" select groups a row's fields under the row's name (issue 34).
+    assert re.search(
+        r'<optgroup label="Job type 1 \(pretrain\)">\s*'
+        r'<option value="scalability\.jobs\[0\]\.title"',
+        page,
+    )
     assert 'name="revision" value="1"' in page
     client.post(
         reverse("proposals:staff_comment", args=[applicant_proposal.pk]),
