@@ -30,6 +30,7 @@ from proposals import (
     services,
 )
 from proposals.domain import technical_review, workflow
+from proposals.evaluation import Reference
 from proposals.domain.response_times import (
     every_response_time,
     response_time,
@@ -263,21 +264,29 @@ def _shown_revision(request, proposal):
     return proposal_revision(proposal, int(number))
 
 
-def _review_source(request, proposal, latest):
+def _review_source(request, proposal, latest, reference):
     """The revision shown (``None``: the working draft), its export source, and
     whether the draft differs from the latest revision sent for review."""
     shown = _shown_revision(request, proposal)
     if shown is None:
-        source = exports.source_for(proposal)
+        source = exports.source_for(proposal, reference)
         return shown, source, source.evaluation.document != latest.snapshot
-    source = exports.source_from_snapshot(shown.snapshot, revision=shown.number)
+    source = exports.source_from_snapshot(
+        shown.snapshot, revision=shown.number, reference=reference
+    )
     return shown, source, False
 
 
 def review_page(request, proposal, *, assessment_form=None, status=200):
     """The staff review page (also re-rendered with a refused assessment)."""
     latest = proposal.review_state.latest_revision
-    shown, source, changed_since_latest = _review_source(request, proposal, latest)
+    # The process's reference data, as the wizard reads it (an admin's edit is
+    # seen at once in this process, in the others as proposals/reference_data.py
+    # says), not the catalogue read again at every view.
+    reference = Reference.cached()
+    shown, source, changed_since_latest = _review_source(
+        request, proposal, latest, reference
+    )
     threads = {
         entry["key"]: entry
         for entry in selectors.review_comment_threads(
@@ -301,7 +310,9 @@ def review_page(request, proposal, *, assessment_form=None, status=200):
             previous,
             source
             if shows_latest
-            else exports.source_from_snapshot(latest.snapshot, revision=latest.number),
+            else exports.source_from_snapshot(
+                latest.snapshot, revision=latest.number, reference=reference
+            ),
         )
     add_form_rows(assessment_form)
     note_required = [
