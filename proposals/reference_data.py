@@ -157,4 +157,6 @@ for _model in (
     post_delete.connect(_changed, sender=_model, dispatch_uid=f"refdata-del-{_model}")
 # The systems of a route or a cut-off (many-to-many: no save of either row).
 for _through in (AccessRoute.systems.through, Cutoff.systems.through):
-    m2m_changed.connect(_changed, sender=_through, dispatch_uid=f"refdata-m2m-{_through}")
+    m2m_changed.connect(
+        _changed, sender=_through, dispatch_uid=f"refdata-m2m-{_through}"
+    )

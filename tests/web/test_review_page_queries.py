@@ -116,3 +116,41 @@ def test_a_visit_with_nothing_new_writes_nothing(client, user, staff_user):
             proposal=proposal
         ).last_activity_at
     )
+
+
+def test_the_kept_routes_follow_every_edit_of_a_route_or_cut_off(catalogue):
+    """The staff page and the wizard read the routes as this process keeps them
+    (``reference_data.cached_routes``): a cut-off added, its systems changed and
+    deleted are each seen at the next read, as the admin's edits were before."""
+    from datetime import date, timedelta
+
+    from django.utils import timezone
+
+    from proposals import reference_data
+    from proposals.models import AccessRoute, Cluster, Cutoff
+
+    from django.apps import apps
+
+    __import__("proposals.migrations.0040_routes", fromlist=["x"]).load_routes(
+        apps, None
+    )
+    route = AccessRoute.objects.get(slug="ai-for-science")
+    when = (timezone.now() + timedelta(days=40)).date()
+
+    def kept():
+        return [
+            (c.date, tuple(c.systems))
+            for c in reference_data.cached_routes().cutoffs
+            if c.route == route.slug and c.date == when
+        ]
+
+    assert kept() == []
+    cutoff = Cutoff.objects.create(
+        route=route, date=when, source="test", checked=date(2026, 12, 5)
+    )
+    assert kept() == [(when, ())]
+    system = Cluster.objects.order_by("slug").first()
+    cutoff.systems.add(system)
+    assert kept() == [(when, (system.slug,))]
+    cutoff.delete()
+    assert kept() == []
