@@ -7,7 +7,6 @@ proposal exists.
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.paginator import Paginator
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
@@ -30,12 +29,12 @@ from proposals import (
     services,
 )
 from proposals.domain import technical_review, workflow
-from proposals.evaluation import Reference
 from proposals.domain.response_times import (
     every_response_time,
     response_time,
     wait_for,
 )
+from proposals.evaluation import Reference
 from proposals.links import site_reverse
 from proposals.models import Proposal, ReviewComment
 from proposals.queue_csv import queue_csv
@@ -135,9 +134,7 @@ def staff_queue(request):
     """Proposals sent for review, filtered (the filters live in the URL) and
     paginated; htmx gets the results."""
     form, clock, queryset = _queue(request)
-    page = Paginator(queryset, selectors.QUEUE_PAGE_SIZE).get_page(
-        request.GET.get("page")
-    )
+    page = selectors.queue_page(queryset, request.GET.get("page"), user=request.user)
     today = timezone.localdate()
     terms = reference_data.cached_terms()
     for state in selectors.queue_mark_conflicts(page.object_list, user=request.user):

@@ -3,13 +3,24 @@ and a large proposal (rows, comments, revisions), and no write when the desk ope
 a proposal again with nothing new on it. The time it takes is measured against a
 trivial view in ``make bench`` (tests/bench/test_bench_review.py)."""
 
+from datetime import date, timedelta
+
 import pytest
+from django.apps import apps
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from django.utils import timezone
 
-from proposals import services
-from proposals.models import Proposal, ReviewVisit
+from proposals import reference_data, services
+from proposals.models import (
+    AccessRoute,
+    Cluster,
+    Cutoff,
+    Proposal,
+    ReviewState,
+    ReviewVisit,
+)
 from tests.factories import (
     CodeEntryFactory,
     JobTypeFactory,
@@ -18,6 +29,9 @@ from tests.factories import (
 )
 
 pytestmark = pytest.mark.django_db
+load_routes = __import__(
+    "proposals.migrations.0040_routes", fromlist=["load_routes"]
+).load_routes
 
 # The session, the user, the staff check, the proposal and its four tables, the
 # conflict checks, the reader's preferences, comments, assessments, revisions,
@@ -110,30 +124,15 @@ def test_a_visit_with_nothing_new_writes_nothing(client, user, staff_user):
     assert client.get(url).status_code == 200
     visit = ReviewVisit.objects.get(proposal=proposal, user=staff_user)
     assert visit.opened_at > opened
-    assert (
-        visit.opened_at
-        >= proposal.review_state.__class__.objects.get(
-            proposal=proposal
-        ).last_activity_at
-    )
+    state = ReviewState.objects.get(proposal=proposal)
+    assert visit.opened_at >= state.last_activity_at
 
 
 def test_the_kept_routes_follow_every_edit_of_a_route_or_cut_off(catalogue):
     """The staff page and the wizard read the routes as this process keeps them
     (``reference_data.cached_routes``): a cut-off added, its systems changed and
     deleted are each seen at the next read, as the admin's edits were before."""
-    from datetime import date, timedelta
-
-    from django.utils import timezone
-
-    from proposals import reference_data
-    from proposals.models import AccessRoute, Cluster, Cutoff
-
-    from django.apps import apps
-
-    __import__("proposals.migrations.0040_routes", fromlist=["x"]).load_routes(
-        apps, None
-    )
+    load_routes(apps, None)
     route = AccessRoute.objects.get(slug="ai-for-science")
     when = (timezone.now() + timedelta(days=40)).date()
 
