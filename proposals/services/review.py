@@ -16,7 +16,6 @@ from proposals.models import (
     Proposal,
     ProposalRevision,
     ReviewState,
-    ReviewVisit,
     StaffConflict,
     StatusChange,
     TechnicalAssessment,
@@ -268,32 +267,6 @@ def review_record_edit(*, proposal: Proposal):
         proposal=proposal,
     )
     return change
-
-
-def review_visit_record(*, proposal: Proposal, user) -> bool:
-    """Remember that ``user`` (staff) opened the proposal's review now: the queue
-    marks activity since its handler's last visit (``ReviewState.last_activity_at``
-    after it). Written only when that changes what the queue shows: a first visit,
-    or the first since activity newer than the last one recorded; any other visit
-    would only move a time nobody reads, and cost every page view a write. Reads the
-    last visit from ``proposal.visit_opened_at`` when the proposal was fetched with
-    it (``selectors.review_get_for_staff``). Returns whether it wrote."""
-    if hasattr(proposal, "visit_opened_at"):
-        opened = proposal.visit_opened_at
-    else:
-        opened = (
-            ReviewVisit.objects.filter(proposal=proposal, user=user)
-            .values_list("opened_at", flat=True)
-            .first()
-        )
-    state = getattr(proposal, "review_state", None)
-    activity = state.last_activity_at if state else None
-    if opened is not None and (activity is None or activity <= opened):
-        return False
-    ReviewVisit.objects.update_or_create(
-        proposal=proposal, user=user, defaults={"opened_at": timezone.now()}
-    )
-    return True
 
 
 def review_withdraw(*, proposal: Proposal, note: str):
