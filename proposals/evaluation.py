@@ -31,7 +31,7 @@ class Reference:
     @classmethod
     def cached(cls) -> Reference:
         """This process's copy (``proposals.reference_data``): the wizard's, read
-        at every autosave."""
+        at every autosave, and the staff review page's."""
         from proposals import reference_data
 
         data = reference_data.current()
@@ -41,7 +41,7 @@ class Reference:
 
     @classmethod
     def fresh(cls) -> Reference:
-        """Read from the database now: the exports and the staff page."""
+        """Read from the database now: the exports."""
         return cls(
             assess.catalogue_from_db(),
             assess.terms_from_db(),

@@ -1,5 +1,5 @@
-"""The catalogue (with the GPU variants), the call terms, the country eligibility
-and the desk's closure days, kept in process.
+"""The catalogue (with the GPU variants), the call terms, the country eligibility,
+the desk's closure days and the access routes with their cut-offs, kept in process.
 
 Every autosave assesses the proposal against these three tables, which change only
 when an administrator edits them. They are read from the database once and kept in
@@ -20,17 +20,21 @@ import uuid
 
 from django.core.cache import cache
 from django.db import transaction
-from django.db.models.signals import post_delete, post_save
+from django.db.models.signals import m2m_changed, post_delete, post_save
 
 from proposals import assess, domain
+from proposals.domain.routes import RouteData
 from proposals.models import (
+    AccessRoute,
     CallFamily,
     CallMode,
     Cluster,
     CountryEligibility,
+    Cutoff,
     DeskClosure,
     GpuModel,
 )
+from proposals.selectors.routes import routes_data
 
 STAMP_KEY = "reference-data:stamp"
 MAX_AGE = 60.0  # seconds
@@ -77,6 +81,7 @@ def _current() -> dict:
         "gpu_models": assess.gpu_models_from_db(),
         "closure_rows": (closure_rows := tuple(DeskClosure.objects.all())),
         "closures": tuple(sorted({day for row in closure_rows for day in row.days()})),
+        "routes": routes_data(),
         # The model instances, for the wizard's choice of system.
         "clusters": {str(c.pk): c for c in Cluster.objects.all()},
     }
@@ -112,6 +117,11 @@ def cached_clusters() -> dict[str, Cluster]:
     return _current()["clusters"]
 
 
+def cached_routes() -> RouteData:
+    """The access routes and their cut-offs (``selectors.routes_data``)."""
+    return _current()["routes"]
+
+
 def assess_cached(proposal, *, terms=None) -> domain.Assessment:
     """``assess.assess_proposal`` with the reference data of this process."""
     data = _current()
@@ -140,6 +150,13 @@ for _model in (
     CountryEligibility,
     GpuModel,
     DeskClosure,
+    AccessRoute,
+    Cutoff,
 ):
     post_save.connect(_changed, sender=_model, dispatch_uid=f"refdata-save-{_model}")
     post_delete.connect(_changed, sender=_model, dispatch_uid=f"refdata-del-{_model}")
+# The systems of a route or a cut-off (many-to-many: no save of either row).
+for _through in (AccessRoute.systems.through, Cutoff.systems.through):
+    m2m_changed.connect(
+        _changed, sender=_through, dispatch_uid=f"refdata-m2m-{_through}"
+    )

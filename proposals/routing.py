@@ -13,7 +13,7 @@ from zoneinfo import ZoneInfo
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from proposals import localization, selectors
+from proposals import localization, reference_data, selectors
 from proposals.assess import catalogue_from_db, countries_from_db, terms_from_db
 from proposals.domain import numbers
 from proposals.domain.i18n import join_or
@@ -134,7 +134,7 @@ def route_of(proposal, data: RouteData) -> Route | None:
         data,
         family=proposal.call_family,
         hours=float(hours) if hours is not None else None,
-        terms=terms_from_db(),
+        terms=reference_data.cached_terms(),
     )
 
 
@@ -147,8 +147,10 @@ class ProposalCutoff:
 
 
 def proposal_cutoff(proposal, *, zone: ZoneInfo, now: datetime):
-    """The route of ``proposal`` and its next cut-off, or ``None`` without a route."""
-    data = selectors.routes_data()
+    """The route of ``proposal`` and its next cut-off, or ``None`` without a route
+    (the routes as this process keeps them, ``reference_data``: the wizard's and
+    the staff page's sidebar show it at every view)."""
+    data = reference_data.cached_routes()
     route = route_of(proposal, data)
     if route is None:
         return None

@@ -95,16 +95,23 @@ def in_summary_form(function):
     return wrapper
 
 
-def source_for(model) -> Source:
-    """Assess ``model`` (a Proposal with its children prefetched)."""
-    evaluation = Evaluation.of(model, Reference.fresh())
+def source_for(model, reference: Reference | None = None) -> Source:
+    """Assess ``model`` (a Proposal with its children prefetched) against
+    ``reference`` (by default read from the database now)."""
+    evaluation = Evaluation.of(model, reference or Reference.fresh())
     return Source.of(evaluation, status=model.get_status_display())
 
 
-def source_from_snapshot(snapshot: dict, *, revision: int, status: str = "") -> Source:
+def source_from_snapshot(
+    snapshot: dict,
+    *,
+    revision: int,
+    status: str = "",
+    reference: Reference | None = None,
+) -> Source:
     """Assess a stored review revision (its ``aifactory-proposal/1`` snapshot) the
     same way as a live draft, so every export can show any revision."""
-    evaluation = Evaluation.of_snapshot(snapshot, Reference.fresh())
+    evaluation = Evaluation.of_snapshot(snapshot, reference or Reference.fresh())
     return Source.of(evaluation, revision=revision, status=status)
 
 

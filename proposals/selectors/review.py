@@ -1,6 +1,7 @@
 """What the staff review page and the review's services read."""
 
 from django.contrib.auth import get_user_model
+from django.db.models import OuterRef, Subquery
 from django.utils.translation import gettext as _
 
 from proposals import localization
@@ -18,6 +19,7 @@ from proposals.models import (
     Proposal,
     ProposalRevision,
     ReviewComment,
+    ReviewVisit,
     StatusChange,
     TeamEvent,
     TechnicalAssessment,
@@ -121,12 +123,22 @@ def staff_members():
 
 def review_get_for_staff(*, user, pk: int) -> Proposal | None:
     """A proposal for the staff review pages; ``None`` unless ``user`` is support
-    staff and the proposal was sent for review at least once."""
+    staff and the proposal was sent for review at least once. ``visit_opened_at``:
+    when ``user`` last opened its review (``None``: never), for
+    ``services.review_visit_record``."""
     if not user_is_support_staff(user=user):
         return None
-    queryset = proposal_with_children(
-        Proposal.objects.filter(review_state__isnull=False)
-    ).select_related("review_state__latest_revision", "review_state__handled_by")
+    queryset = (
+        proposal_with_children(Proposal.objects.filter(review_state__isnull=False))
+        .select_related("review_state__latest_revision", "review_state__handled_by")
+        .annotate(
+            visit_opened_at=Subquery(
+                ReviewVisit.objects.filter(proposal=OuterRef("pk"), user=user).values(
+                    "opened_at"
+                )[:1]
+            )
+        )
+    )
     return queryset.filter(pk=pk).first()
 
 

@@ -1,5 +1,7 @@
-"""The routes and cut-offs as the router reads them (three queries, no caching:
-the admin's edits apply from the next page load)."""
+"""The routes and cut-offs as the router reads them (four queries, no caching:
+the admin's edits apply from the next page load). The pages that show a proposal's
+next cut-off at every view read this process's copy (``reference_data.cached_routes``,
+forgotten on every edit)."""
 
 from proposals.domain.routes import RouteData, load_routes
 from proposals.models import AccessRoute, Cutoff, ProposalRoute

@@ -26,6 +26,7 @@ from .comments import comment_add
 from .desk import (
     BulkRefused,
     review_bulk,
+    review_visit_record,
     saved_view_delete,
     saved_view_save,
     saved_view_share,
@@ -77,7 +78,6 @@ from .review import (
     review_record_edit,
     review_set_status,
     review_submit,
-    review_visit_record,
     review_withdraw,
     staff_conflict_declare,
     staff_conflict_remove,

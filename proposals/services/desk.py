@@ -12,7 +12,13 @@ from django_tasks import task
 
 from proposals import notifications, selectors
 from proposals.domain.response_times import working_days_between
-from proposals.models import Proposal, ReviewState, SavedQueueView, StaffDigest
+from proposals.models import (
+    Proposal,
+    ReviewState,
+    ReviewVisit,
+    SavedQueueView,
+    StaffDigest,
+)
 from proposals.models.preferences import DEFAULT_TIME_ZONE, StaffMail
 
 from .mail import mail_queue
@@ -221,3 +227,29 @@ def staff_digests_send(*, now=None) -> int:
 def send_staff_digests() -> int:
     """The worker's task (``manage.py send_digests`` queues it every hour)."""
     return staff_digests_send()
+
+
+def review_visit_record(*, proposal: Proposal, user) -> bool:
+    """Remember that ``user`` (staff) opened the proposal's review now: the queue
+    marks activity since its handler's last visit (``ReviewState.last_activity_at``
+    after it). Written only when that changes what the queue shows: a first visit,
+    or the first since activity newer than the last one recorded; any other visit
+    would only move a time nobody reads, and cost every page view a write. Reads the
+    last visit from ``proposal.visit_opened_at`` when the proposal was fetched with
+    it (``selectors.review_get_for_staff``). Returns whether it wrote."""
+    if hasattr(proposal, "visit_opened_at"):
+        opened = proposal.visit_opened_at
+    else:
+        opened = (
+            ReviewVisit.objects.filter(proposal=proposal, user=user)
+            .values_list("opened_at", flat=True)
+            .first()
+        )
+    state = getattr(proposal, "review_state", None)
+    activity = state.last_activity_at if state else None
+    if opened is not None and (activity is None or activity <= opened):
+        return False
+    ReviewVisit.objects.update_or_create(
+        proposal=proposal, user=user, defaults={"opened_at": timezone.now()}
+    )
+    return True

@@ -15,7 +15,6 @@ from proposals.models import (
     Proposal,
     ProposalRevision,
     ReviewState,
-    ReviewVisit,
     StaffConflict,
     StatusChange,
     TechnicalAssessment,
@@ -254,14 +253,6 @@ def review_record_edit(*, proposal: Proposal):
         proposal=proposal,
     )
     return change
-
-
-def review_visit_record(*, proposal: Proposal, user) -> None:
-    """Remember that ``user`` (staff) opened the proposal's review now: the queue
-    marks activity since its handler's last visit."""
-    ReviewVisit.objects.update_or_create(
-        proposal=proposal, user=user, defaults={"opened_at": timezone.now()}
-    )
 
 
 def review_withdraw(*, proposal: Proposal, note: str):

@@ -7,7 +7,6 @@ proposal exists.
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.paginator import Paginator
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
@@ -35,6 +34,7 @@ from proposals.domain.response_times import (
     response_time,
     wait_for,
 )
+from proposals.evaluation import Reference
 from proposals.links import site_reverse
 from proposals.models import Proposal, ReviewComment
 from proposals.queue_csv import queue_csv
@@ -135,9 +135,7 @@ def staff_queue(request):
     """Proposals sent for review, filtered (the filters live in the URL) and
     paginated; htmx gets the results."""
     form, clock, queryset = _queue(request)
-    page = Paginator(queryset, selectors.QUEUE_PAGE_SIZE).get_page(
-        request.GET.get("page")
-    )
+    page = selectors.queue_page(queryset, request.GET.get("page"), user=request.user)
     today = timezone.localdate()
     terms = reference_data.cached_terms()
     for state in selectors.queue_mark_conflicts(page.object_list, user=request.user):
@@ -271,21 +269,29 @@ def _shown_revision(request, proposal):
     return proposal_revision(proposal, int(number))
 
 
-def _review_source(request, proposal, latest):
+def _review_source(request, proposal, latest, reference):
     """The revision shown (``None``: the working draft), its export source, and
     whether the draft differs from the latest revision sent for review."""
     shown = _shown_revision(request, proposal)
     if shown is None:
-        source = exports.source_for(proposal)
+        source = exports.source_for(proposal, reference)
         return shown, source, source.evaluation.document != latest.snapshot
-    source = exports.source_from_snapshot(shown.snapshot, revision=shown.number)
+    source = exports.source_from_snapshot(
+        shown.snapshot, revision=shown.number, reference=reference
+    )
     return shown, source, False
 
 
 def review_page(request, proposal, *, assessment_form=None, status=200):
     """The staff review page (also re-rendered with a refused assessment)."""
     latest = proposal.review_state.latest_revision
-    shown, source, changed_since_latest = _review_source(request, proposal, latest)
+    # The process's reference data, as the wizard reads it (an admin's edit is
+    # seen at once in this process, in the others as proposals/reference_data.py
+    # says), not the catalogue read again at every view.
+    reference = Reference.cached()
+    shown, source, changed_since_latest = _review_source(
+        request, proposal, latest, reference
+    )
     threads = {
         entry["key"]: entry
         for entry in selectors.review_comment_threads(
@@ -309,7 +315,9 @@ def review_page(request, proposal, *, assessment_form=None, status=200):
             previous,
             source
             if shows_latest
-            else exports.source_from_snapshot(latest.snapshot, revision=latest.number),
+            else exports.source_from_snapshot(
+                latest.snapshot, revision=latest.number, reference=reference
+            ),
         )
     add_form_rows(assessment_form)
     note_required = [

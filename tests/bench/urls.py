@@ -1,4 +1,5 @@
-"""The project's URLs plus the baselines for request benchmarks: a trivial view, and
+"""The project's URLs plus the baselines for request benchmarks: a trivial view (also
+as a signed-in user), and
 the least a save can cost (one SELECT and one UPDATE of a proposal), both as an
 anonymous GET and as the autosave itself arrives (an authenticated POST of the
 step's inputs, the proposal read as its owner's)."""
@@ -16,6 +17,13 @@ from aifactory.urls import urlpatterns as project_urlpatterns
 
 def trivial(request):
     return TemplateResponse(request, "bench/trivial.html", {"name": "baseline"})
+
+
+@login_required
+def trivial_signed_in(request):
+    """The trivial view for a signed-in user: the session and the user are read
+    (what every staff page pays before its own work), then the trivial template."""
+    return TemplateResponse(request, "bench/trivial.html", {"name": request.user})
 
 
 def select_update(request, pk):
@@ -52,6 +60,7 @@ def owner_select_update(request, pk):
 
 urlpatterns = [
     path("bench/trivial/", trivial),
+    path("bench/trivial-signed-in/", trivial_signed_in),
     path("bench/select-update/<int:pk>/", select_update),
     path("bench/owner-select-update/<int:pk>/", owner_select_update),
     *project_urlpatterns,
