@@ -48,7 +48,8 @@ from proposals.review_forms import (
     QueueFilterForm,
     StatusForm,
 )
-from proposals.review_page import review_sections, sidebar
+from proposals.review_fragments import section_fragments
+from proposals.review_page import sidebar
 from proposals.views import proposal_revision, staff_proposal
 from proposals.views.accounts import number_format, request_preferences
 from proposals.views.queue_tools import queue_tools
@@ -299,8 +300,8 @@ def review_page(request, proposal, *, assessment_form=None, status=200):
         )
     }
     sections = [
-        {"layout": section, "threads": threads[section.key]}
-        for section in review_sections(source)
+        {**fragments, "threads": threads[fragments["key"]]}
+        for fragments in section_fragments(source)
     ]
     targets = workflow.allowed_targets(proposal.status, workflow.STAFF)
     assessments = selectors.review_assessments(proposal=proposal)
