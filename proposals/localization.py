@@ -173,6 +173,12 @@ def date_locale(name: str) -> str:
     return _DATE_LOCALES.get(name, name)
 
 
+# What :func:`when` wrote, by (value, with_time, locale, zone, language): a page
+# writes the same few moments again and again (a history, the comments), and Babel
+# takes a quarter of a millisecond for each.
+_WRITTEN: dict[tuple, str] = {}
+
+
 def when(value, *, with_time: bool = True) -> str:
     """A moment (or a date) as the active person reads it: in their zone, with the
     zone's name as their language writes it (:func:`zone_name`), in their locale's
@@ -181,6 +187,25 @@ def when(value, *, with_time: bool = True) -> str:
     if value is None or value == "":
         return numbers.MISSING
     locale = date_locale(numbers.active_format().name)
+    if not isinstance(value, (datetime, date)):
+        return str(value)
+    key = (
+        value,
+        with_time,
+        locale,
+        str(active_time_zone()),
+        translation.get_language(),
+    )
+    written = _WRITTEN.get(key)
+    if written is None:
+        written = _write(value, with_time, locale)
+        if len(_WRITTEN) > 5000:
+            _WRITTEN.clear()
+        _WRITTEN[key] = written
+    return written
+
+
+def _write(value: date, with_time: bool, locale: str) -> str:
     if isinstance(value, datetime):
         if value.tzinfo is None:
             value = value.replace(tzinfo=DEFAULT_ZONE)
