@@ -35,6 +35,9 @@ class Region:
     name: str
     template: str
     inputs: object  # a frozen dataclass
+    #: Whether its rendering may be kept in the cache under :attr:`key` (its
+    #: template reads its inputs and nothing else: no clock, no request).
+    cached: bool = False
 
     @cached_property
     def key(self) -> str:
@@ -208,7 +211,7 @@ def sidebar_regions(evaluation, proposal_pk: int, sidebar: Sidebar, calendar) ->
             ),
         ),
     }
-    return {key: Region(*part) for key, part in parts.items()}
+    return {key: Region(*part, cached=True) for key, part in parts.items()}
 
 
 def _tier(a, sidebar: Sidebar) -> TierInputs:

@@ -135,3 +135,21 @@ def test_a_canned_reply_keeps_the_field_it_is_about(client, staff_user, submitte
     assert response.status_code == 200
     box = response.text.split('id="field-selection"')[1].split("</select>")[0]
     assert re.search(r'value="selection.total_gpu_hours"\s+selected', box)
+
+
+def test_the_sidebar_regions_are_rendered_once_per_key(client, staff_user, submitted):
+    client.force_login(staff_user)
+    assert "proposals/_calendar.html" in _rendered(_page(client, submitted))
+    assert "proposals/_calendar.html" not in _rendered(_page(client, submitted))
+    # Another number format: the figures are written again, in that format.
+    services.preferences_set(user=staff_user, number_format="de_DE", language="de")
+    assert "proposals/_calendar.html" in _rendered(_page(client, submitted))
+
+
+def test_a_region_follows_its_inputs(client, staff_user, submitted):
+    client.force_login(staff_user)
+    hours = 'data-testid="requested-hours">'
+    first = _page(client, submitted).text.split(hours)[1].split("<")[0]
+    Proposal.objects.filter(pk=submitted.pk).update(total_gpu_hours=123457)
+    second = _page(client, submitted).text.split(hours)[1].split("<")[0]
+    assert second != first and second.replace(",", "").startswith("123457")

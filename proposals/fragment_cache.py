@@ -1,0 +1,71 @@
+"""Rendered fragments kept in Django's configured cache under a key that is a hash
+of everything they show (the staff review page's sections, the live regions).
+
+The caller names what the fragment is a pure function of; :func:`rendered` adds
+what every fragment depends on besides: the code, templates and compiled
+catalogues that render it (:data:`CODE_VERSION`, so a deploy never serves the
+previous release's markup from a shared cache) and the reader's language, number
+format and time zone. Nothing is ever invalidated: a change of what is shown is a
+change of the key, and an entry nobody asks for expires with the cache's timeout.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+from django.core.cache import cache
+from django.utils.translation import get_language
+
+from proposals import localization
+from proposals.domain.numbers import active_format
+
+PACKAGE = Path(__file__).resolve().parent
+# What renders fragments: the Python that computes what they show, the templates
+# and the catalogues.
+SOURCES = (
+    (PACKAGE, "*.py"),
+    (PACKAGE / "exports", "*.py"),
+    (PACKAGE / "domain", "*.py"),
+    (PACKAGE / "templatetags", "*.py"),
+)
+
+
+def _code_version() -> str:
+    digest = hashlib.sha256()
+    files = [p for folder, glob in SOURCES for p in sorted(folder.glob(glob))]
+    for directory in settings.TEMPLATES[0]["DIRS"]:
+        files.extend(sorted(Path(directory).rglob("*.html")))
+    for directory in settings.LOCALE_PATHS:
+        files.extend(sorted(Path(directory).glob("*/LC_MESSAGES/django.mo")))
+    for path in files:
+        digest.update(path.name.encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+CODE_VERSION = _code_version()
+
+
+def key_of(kind: str, *parts: str) -> str:
+    """The cache key of a fragment of ``kind`` that is a pure function of
+    ``parts`` and of the active reader's conventions."""
+    reader = (
+        get_language() or "",
+        repr(active_format()),
+        str(localization.active_time_zone()),
+    )
+    text = "\x1f".join((CODE_VERSION, *reader, *parts))
+    return f"fragment:{kind}:{hashlib.sha256(text.encode()).hexdigest()}"
+
+
+def rendered(key: str, render: Callable[[], Any]) -> Any:
+    """What is cached under ``key``, else ``render()`` (then cached)."""
+    found = cache.get(key)
+    if found is None:
+        found = render()
+        cache.set(key, found)
+    return found
