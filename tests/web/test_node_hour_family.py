@@ -116,3 +116,25 @@ def test_the_assessment_json_has_the_call_request(user_client, user):
         10000,
     )
     assert json.dumps(found)
+
+
+def test_a_tier_in_node_hours_is_refused():
+    """Tiers are chosen from the GPU-hours before a system is known: a tiered
+    family's mode in node-hours would be compared in the wrong unit."""
+    from django.core.exceptions import ValidationError
+
+    mode = CallMode.objects.get(family__slug="industrial_innovation", slug="playground")
+    mode.request_unit = "node_hours"
+    with pytest.raises(ValidationError) as error:
+        mode.full_clean()
+    assert "request_unit" in error.value.message_dict
+    science_mode().full_clean()  # a family without tiers may count node-hours
+
+
+def test_the_glossary_says_which_call_counts_node_hours():
+    from proposals.domain.glossary import TERMS
+
+    (term,) = [t for t in TERMS if t.slug == "node-hour"]
+    assert "AI for Science and Collaborative EU Projects call counts node-hours" in (
+        term.text
+    )
