@@ -7,7 +7,8 @@ that language and region would:
   zone is the browser's;
 - the VAT example follows the country chosen in the organisation step, and what
   is typed just before leaving (within the typing delay) is stored;
-- SCAL-3 offers "Use the job plan's total" and the button stores it;
+- SCAL-3 offers "Use the job plan's total" and the button stores it; the site's
+  carbon note (from the system catalogue) is in the page's language;
 - the measurement row's code select shows its entry whole; a job plan ending
   with the language's own sum line stores no total as a job, and the preview
   says so;
@@ -222,6 +223,11 @@ def scal_3_action_stores_the_plan_total(case: Case):
     expect(action).to_have_count(0)
     proposal.refresh_from_db()
     assert proposal.total_gpu_hours == Decimal("3600")
+    # The site's own carbon note (the system catalogue's) in the page's language.
+    note = proposal.system.site_carbon_note
+    expect(page.locator("#live-energy")).to_contain_text(case.gettext(note))
+    if case.language != "en-gb":
+        expect(page.locator("#live-energy")).not_to_contain_text(note)
 
 
 def sum_line_is_no_job_and_the_bar_says_the_state(case: Case):
