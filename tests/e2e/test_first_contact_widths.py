@@ -17,7 +17,8 @@ that language and region would:
 - a PNG and an empty file dropped as logs are answered in one line each;
 - the GPU/GCD choice of LUMI-G's log import is readable: its labels visible, nothing
   wider than the screen;
-- AI for Science's selection step says ELIG-5 wholly in the page's language.
+- AI for Science's selection step says ELIG-5 wholly in the page's language, and
+  its calendar shows a 4,800.5 GPU-hour request exactly.
 
 No page is wider than the window.
 
@@ -324,15 +325,24 @@ def files_are_named_in_one_line_and_the_choice_reads(case: Case, run_tasks):
 
 def ai_for_science_reads_elig_5_in_the_language(case: Case):
     """AI for Science (the family universities are sent to): ELIG-5, the family's
-    own document and terms, as the catalogue says it in the page's language."""
+    own document and terms, as the catalogue says it in the page's language; the
+    calendar of a fractional request."""
     science = ProposalFactory(
         owner=case.proposal.owner,
         call_family="ai_for_science",
         organisation_kind="academic",
         organisation_country=LOCALES[case.locale][2],
         vat_number="",
+        total_gpu_hours=Decimal("4800.5"),
+        duration_months=2,
     )
     case.visit("proposals:step", science.pk, "selection")
+    # The calendar keeps a fractional request exact (it showed 4,800), written
+    # as the person writes numbers.
+    fmt = NUMBER_FORMAT_BY_NAME[case.locale.replace("-", "_")]
+    expect(case.page.get_by_test_id("calendar-summary")).to_contain_text(
+        format_number(Decimal("4800.5"), fmt)
+    )
     with translation.override(case.language):
         evaluation = Evaluation.of(science, Reference.fresh())
         (message,) = [
