@@ -76,6 +76,24 @@ def plan(total_word: str) -> str:
     )
 
 
+# The phone cards' labels (a cell's ``data-label``, shown before its input) whose
+# word is wider than the cell, so that the browser cuts it anywhere
+# ("Kommunikationsaufwa|nd"): words end at spaces, hyphens and soft hyphens.
+CUT_LABELS = """() => {
+  const canvas = document.createElement("canvas").getContext("2d");
+  const cut = [];
+  document.querySelectorAll(".wizard-table tbody tr[id] > td[data-label]").forEach(td => {
+    const style = getComputedStyle(td, "::before");
+    if (style.display !== "block") return;
+    canvas.font = style.font;
+    for (const word of td.dataset.label.split(/[\\s\\u00ad-]+/)) {
+      if (canvas.measureText(word).width > td.clientWidth + 0.5) cut.push(td.dataset.label);
+    }
+  });
+  return cut;
+}"""
+
+
 def url(name: str, *args) -> str:
     return reverse(name, args=args)
 
@@ -244,6 +262,7 @@ def sum_line_is_no_job_and_the_bar_says_the_state(case: Case):
     )
     shown = select.evaluate(MEASURE)
     assert shown["room"] >= shown["needed"], shown
+    assert page.evaluate(CUT_LABELS) == []
     page.wait_for_load_state("load")
     page.get_by_test_id("paste-jobs-toggle").click()
     page.get_by_test_id("paste-jobs-text").fill(plan(LOCALES[case.locale][1]))
