@@ -100,6 +100,8 @@ class TotalsInputs:
     largest_job_nodes: int | None
     schedule_total: float
     schedule_has_rows: bool
+    #: The request and the job plan in the call's unit (node-hours), if not GPU-hours.
+    call_request: object = None
 
 
 @dataclass(frozen=True)
@@ -236,6 +238,7 @@ def _totals(a) -> TotalsInputs:
         plan.largest_job_nodes,
         schedule.total_gpu_hours,
         bool(schedule.rows),
+        a.call_request,
     )
 
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import NamedTuple
 
+from .call_unit import CallRequest, call_request
 from .compare import Comparison, compare
 from .countries import Countries
 from .energy import EnergyEstimate, estimate
@@ -102,6 +103,7 @@ class Assessment:
     energy: EnergyEstimate | None
     findings: tuple[Finding, ...]
     billing: Billing | None = None
+    call_request: CallRequest | None = None  # in the call's unit (node-hours)
     # Compute planning (issue 14): 6·N·D estimate, MFU cross-check, other systems.
     compute_estimate: ComputeEstimate | None = None
     mfu_check: tuple[MfuReading, ...] = ()
@@ -144,6 +146,7 @@ class Assessment:
                 "largest_job_nodes": self.plan.largest_job_nodes,
             },
             "billing": self.billing.to_dict() if self.billing else None,
+            "call_request": self.call_request.to_dict() if self.call_request else None,
             "jobs": [
                 {
                     "title": row.title,
@@ -198,6 +201,9 @@ class Assessment:
                 f"In the system's unit: {grouped(b.requested, 0)} {b.label} "
                 f"(1 {b.label[:-1]} = {grouped(b.gpu_hours_per_unit, 6)} GPU-hours)"
             )
+        c = self.call_request
+        if c and c.requested is not None:
+            lines.append(f"In the call's unit: {c.amount(self.requested_gpu_hours)}")
         if self.plan.rows:
             lines.append(
                 f"Job plan: {grouped(self.plan.total_gpu_hours, 0)} GPU-hours in "
@@ -480,6 +486,7 @@ def assess(
         energy=estimate(energy_hours, cluster),
         findings=tuple(run_rules(context)),
         billing=billing(cluster, hours, plan),
+        call_request=call_request(mode, cluster, hours, plan),
         compute_estimate=compute_estimate(proposal, cluster, plan),
         mfu_check=mfu_check(proposal, catalogue, cluster, gpu_models),
         comparison_input=(proposal, catalogue, plan.total_gpu_hours, family),

@@ -190,7 +190,7 @@ FIELDS: tuple[FieldSpec, ...] = (
         untiered=gettext_noop(
             "One GPU-hour is one physical GPU for one hour. In this family the amount "
             "does not choose the call: request what the project needs for the whole "
-            "allocation."
+            "allocation. {ai_for_science_request}"
         ),
         playground=(
             gettext_noop(

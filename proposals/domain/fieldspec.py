@@ -105,7 +105,7 @@ class FieldSpec:
         )
         if local:
             text = f"{text} {local}" if text else local
-        return fill(text, terms.figures() if figures is None else figures)
+        return fill(text, terms.figures() if figures is None else figures).strip()
 
     def examples_for(
         self, tier: str | None, system: str | None = None, country: str | None = None

@@ -62,8 +62,11 @@ TERMS: tuple[Term, ...] = (
         gettext_noop("One whole node for one hour: 4 GPU-hours on a 4-GPU node."),
         gettext_noop(
             "One whole node used for one hour. On systems with 4 GPUs per node, such as "
-            "LUMI-G's standard-g partition, one node-hour is 4 GPU-hours. The calls "
-            "are requested in GPU-hours: convert node-hours before you enter them."
+            "LUMI-G's standard-g partition, one node-hour is 4 GPU-hours. The AI "
+            "Factory calls count GPU-hours; the AI for Science and Collaborative EU "
+            "Projects call counts node-hours. The wizard asks for GPU-hours in every "
+            "call and shows the node-hours where the call counts them: convert "
+            "node-hours to GPU-hours before you enter them."
         ),
         ("node", "gpu-hour"),
     ),

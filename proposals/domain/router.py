@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 
+from .call_unit import in_request_unit
 from .countries import Countries
 from .countries import country as country_entry
 from .countries import name as country_name
@@ -127,11 +128,7 @@ def gpu_hours_on(
 def in_unit(gpu_hours: float | None, unit: str, cluster: Cluster) -> float | None:
     """GPU-hours in a route's unit: node-hours are GPU-hours over the GPUs of a
     node (a LUMI-G node-hour is 4 GPU-hours)."""
-    if gpu_hours is None:
-        return None
-    if unit == "node_hours":
-        return gpu_hours / cluster.gpus_per_node
-    return gpu_hours
+    return in_request_unit(gpu_hours, unit, cluster.gpus_per_node)
 
 
 def _kinds(route: Route, family: FamilyTerms | None) -> tuple[tuple[str, ...], str]:

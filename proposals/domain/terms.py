@@ -182,6 +182,7 @@ class FamilyTerms:
             values[f"{m.slug}_unit"] = (
                 unit_label(m.request_unit) if m.request_unit in REQUEST_UNITS else ""
             )
+            values[f"{m.slug}_request"] = request_terms(m)
         return values
 
 
@@ -191,6 +192,40 @@ CallTerms = Mapping[str, FamilyTerms]
 def unit_label(unit: str) -> str:
     """A unit (a key of UNITS) as people read it, in the active language."""
     return UNITS.get(unit, unit)
+
+
+def request_terms(mode: ModeTerms) -> str:
+    """What the mode counts and grants, for the request's help ("" for a mode in
+    GPU-hours without bounds)."""
+    unit = unit_label(mode.request_unit)
+    low, high = mode.min_hours, mode.max_hours
+    parts = []
+    if mode.request_unit != "gpu_hours":
+        parts.append(
+            gettext(
+                "This call counts {unit}: the wizard converts the GPU-hours with the "
+                "target system's GPUs per node."
+            ).format(unit=unit)
+        )
+    if low is not None and high is not None:
+        parts.append(
+            gettext("It grants {low} to {high} {unit} per project.").format(
+                low=grouped(low, 0), high=grouped(high, 0), unit=unit
+            )
+        )
+    elif low is not None:
+        parts.append(
+            gettext("It grants at least {low} {unit} per project.").format(
+                low=grouped(low, 0), unit=unit
+            )
+        )
+    elif high is not None:
+        parts.append(
+            gettext("It grants up to {high} {unit} per project.").format(
+                high=grouped(high, 0), unit=unit
+            )
+        )
+    return " ".join(parts)
 
 
 def months(durations: Iterable[int]) -> str:

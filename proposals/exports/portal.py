@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from proposals.domain import Assessment, Catalogue, Proposal
+from proposals.domain.call_unit import CallRequest
 from proposals.domain.fields import label
 from proposals.domain.sections import TABLE_BY_KIND, section_title
 from proposals.domain.terms import UNITS
@@ -76,7 +77,9 @@ def _paragraphs(*parts: str) -> str:
     return "\n\n".join(part for part in parts if part)
 
 
-def selection_blocks(proposal: Proposal, catalogue: Catalogue) -> list[Block]:
+def selection_blocks(
+    proposal: Proposal, catalogue: Catalogue, call: CallRequest | None = None
+) -> list[Block]:
     sel = proposal.selection
     cluster = cluster_of(proposal, catalogue)
     system = cluster.name if cluster else sel.system
@@ -111,7 +114,13 @@ def selection_blocks(proposal: Proposal, catalogue: Catalogue) -> list[Block]:
     )
     duration = plural(sel.duration_months, "month") if sel.duration_months else ""
     hours = num(sel.total_gpu_hours) if sel.total_gpu_hours is not None else ""
-    if hours and cluster and cluster.billing_unit != "gpu_hours":
+    if hours and call and call.requested is not None:
+        hours += (
+            f" ({num(call.requested)} {call.label}, the unit the call counts: "
+            f"{num(call.gpus_per_node)} GPUs per node on {call.system})"
+        )
+    same = call is not None and call.same_as_billing
+    if hours and cluster and cluster.billing_unit != "gpu_hours" and not same:
         unit = UNITS.get(cluster.billing_unit, cluster.billing_unit)
         hours += (
             f" ({num(cluster.in_billing_units(sel.total_gpu_hours))} {unit} on "
@@ -203,7 +212,8 @@ def portal_sections(
     figs = figures(proposal, assessment, catalogue)
     return [
         PortalSection(
-            section_title("selection"), tuple(selection_blocks(proposal, catalogue))
+            section_title("selection"),
+            tuple(selection_blocks(proposal, catalogue, assessment.call_request)),
         ),
         *code_sections(proposal),
         PortalSection(

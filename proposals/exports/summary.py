@@ -137,8 +137,23 @@ def _assessment_rows(
         (gettext("Recommended tier"), tier_label(a.recommended_tier)),
         (gettext("GPU-hours requested"), num(a.requested_gpu_hours)),
     ]
+    c = a.call_request
+    if c is not None and c.requested is not None:
+        rows.append(
+            (
+                gettext("Requested in {unit} (the call's unit)").format(unit=c.label),
+                gettext(
+                    "{amount} ({gpus} GPUs per node on {system}; source: {source})"
+                ).format(
+                    amount=num(c.requested),
+                    gpus=num(c.gpus_per_node),
+                    system=c.system,
+                    source=c.source,
+                ),
+            )
+        )
     b = a.billing
-    if b and b.differs and b.requested is not None:
+    if b and b.differs and b.requested is not None and not (c and c.same_as_billing):
         rows.append(
             (
                 gettext("Requested in {unit} (the system's unit)").format(unit=b.label),
@@ -221,7 +236,9 @@ def build_summary(
     rows = _assessment_rows(proposal, assessment)
     # The portal text's own blocks: English, as pasted into the portal.
     with in_english():
-        selection = tuple(selection_blocks(proposal, catalogue))
+        selection = tuple(
+            selection_blocks(proposal, catalogue, assessment.call_request)
+        )
     # The request on the calendar (issue 14): how busy it keeps the system.
     cal = calendar_of(proposal, assessment.plan, catalogue)
     if cal is not None:

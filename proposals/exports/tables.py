@@ -180,7 +180,9 @@ def job_table(assessment: Assessment) -> Table | None:
     plan = assessment.plan
     if not plan.rows:
         return None
-    billing = (
+    # A column in the call's unit (node-hours) where it counts one, else in the
+    # system's billing unit where that differs from GPU-hours.
+    billing = assessment.call_request or (
         assessment.billing
         if assessment.billing and assessment.billing.differs
         else None

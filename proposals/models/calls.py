@@ -27,6 +27,16 @@ SOURCES_HELP = (
 )
 
 
+# The tier of a request is chosen from its GPU-hours before a system is known
+# (``FamilyTerms.mode_for_hours``): a tier in node-hours would be compared in the
+# wrong unit. A family without tiers may count node-hours (AI for Science).
+TIERS_COUNT_GPU_HOURS = (
+    "The modes of a family with tiers count GPU-hours: the tier is chosen from the "
+    "GPU-hours requested, before a system is known. Node-hours are for a family "
+    "without tiers (converted with the target system's GPUs per node)."
+)
+
+
 def _check_sources(value, where: str) -> None:
     found = problems({"slug": where, "sources": value})
     if found:
@@ -159,6 +169,9 @@ class CallMode(models.Model):
                 {"durations_months": "A list of whole months, e.g. [1, 2, 3]."}
             )
         _check_sources(self.sources, f"mode {self.slug}")
+        tiered = bool(self.family_id) and self.family.tiered
+        if tiered and self.request_unit != self.Unit.GPU_HOURS:
+            raise ValidationError({"request_unit": TIERS_COUNT_GPU_HOURS})
         if not (self.sources or {}).get("target_working_days"):
             raise ValidationError(
                 {

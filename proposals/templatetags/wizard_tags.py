@@ -4,6 +4,7 @@ The fragments repeated for every row or field (feedback, figures, buttons, findi
 are Jinja2 macros in ``templates/proposals/rows/`` (see ``fragments``); the tags
 here gather their data from the template's context and call them."""
 
+import re
 from typing import NamedTuple
 
 from django import forms, template
@@ -220,13 +221,28 @@ class Column(NamedTuple):
     label: str
 
 
+#: A label word longer than this (German "Kommunikationsaufwand", 21) does not fit
+#: half a phone card (9rem of bold .8rem text: about 18 characters): its cell takes
+#: the card's whole width (``data-label-long``, app.css) rather than have the word
+#: cut anywhere.
+LONG_LABEL_WORD = 16
+
+
 def column(spec, field, unit_label) -> Column:
     unit = None
     if field.widget.attrs.get("data-gpu-count"):
         unit = unit_label or ""
     css = f"col-{spec.width}" if spec.width else False
-    attrs = fragments.attributes({"class": css, "data-label": spec.label})
-    return Column(attrs, unit, spec.label)
+    label = spec.label
+    long = max(map(len, re.split(r"[\s\u00ad-]+", label)), default=0)
+    attrs = fragments.attributes(
+        {
+            "class": css,
+            "data-label": label,
+            "data-label-long": long > LONG_LABEL_WORD,
+        }
+    )
+    return Column(attrs, unit, label)
 
 
 def cell(form, name, control, errors):

@@ -85,4 +85,12 @@ def test_version_1_files_still_import_and_report_mode_and_units(
     assert report["tier"] is None and report["call_mode"] == "ai_for_science"
     assert report["billing"]["unit"] == "node_hours"
     assert report["billing"]["requested"] == 110848 / 4
+    # The call counts node-hours too (20,000 to 90,000): 27,712 is inside.
+    call = report["call_request"]
+    assert (call["unit"], call["requested"], call["gpus_per_node"]) == (
+        "node_hours",
+        110848 / 4,
+        4,
+    )
+    assert "TIER-7" not in {f["code"] for f in report["findings"]}
     assert "SCAL-8" not in {f["code"] for f in report["findings"]}

@@ -51,6 +51,22 @@ CASES = [
     ),
     ("TIER-5", LARGE, {"call_family": "ai_for_science"}, None),
     ("TIER-6", LUMI, {}, None),
+    # AI for Science counts node-hours: 110,848 GPU-hours on MN5 ACC (4 GPUs a
+    # node) are 27,712, inside; 400,000 are 100,000, above; 40,000 are 10,000, below.
+    ("TIER-7", LARGE, {"call_family": "ai_for_science"}, None),
+    (
+        "TIER-7",
+        LARGE,
+        {"call_family": "ai_for_science", "selection__total_gpu_hours": 400000},
+        "selection.total_gpu_hours",
+    ),
+    (
+        "TIER-7",
+        LARGE,
+        {"call_family": "ai_for_science", "selection__total_gpu_hours": 40000},
+        "selection.total_gpu_hours",
+    ),
+    ("TIER-7", LARGE, {"selection__total_gpu_hours": 400000}, None),  # tiers: none
     ("ELIG-1", LUMI, {"organisation__kind": "academic"}, "organisation.kind"),
     ("ELIG-1", LUMI, {"organisation__kind": ""}, "organisation.kind"),
     (

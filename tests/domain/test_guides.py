@@ -100,6 +100,7 @@ def test_assessment_dict_has_the_documented_shape():
         "reasons",
         "totals",
         "billing",
+        "call_request",
         "jobs",
         "scaling",
         "projection",

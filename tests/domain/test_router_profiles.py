@@ -88,13 +88,12 @@ def in_bounds(route, hours: float | None, slug: str) -> bool:
         return tier_for_hours(hours, family) == route.mode
     if family is not None:
         mode = family.mode(route.mode)
-        low, high = mode.min_hours, mode.max_hours
-        request = hours
+        low, high, unit = mode.min_hours, mode.max_hours, mode.request_unit
     else:
-        low, high = route.min_request, route.max_request
-        request = hours
-        if route.unit == "node_hours":
-            request = hours / catalogue()[slug].gpus_per_node
+        low, high, unit = route.min_request, route.max_request, route.unit
+    request = hours
+    if unit == "node_hours":  # the call's unit, the family's or the route's
+        request = hours / catalogue()[slug].gpus_per_node
     return (low is None or request >= low) and (high is None or request <= high)
 
 
@@ -183,10 +182,18 @@ def industrial_tiers_follow_the_figures(fits, others, profile):
 
 def sme_finland_7b(fits, others, profile):
     industrial_tiers_follow_the_figures(fits, others, profile)
+    # A small fine-tune is far below what AI for Science grants (node-hours).
+    science = others["ai-for-science"]
+    assert f"starts at {SCIENCE_MODE.min_hours:,} node-hours" in " ".join(
+        science.reasons
+    )
+    assert "antenna" in others  # Finland hosts a factory, not an Antenna
+
+
+def sme_partner(fits, others, profile):
     # An SME may take AI for Science only as the partner of an EU project.
     science = fits["ai-for-science"]
     assert any(TERMS[SCIENCE].conditional_note in r for r in science.reasons)
-    assert "antenna" in others  # Finland hosts a factory, not an Antenna
 
 
 def university_spain(fits, others, profile):
@@ -302,6 +309,12 @@ def public_body(fits, others, profile):
 
 
 SCIENCE_NEXT = DATA.next_cutoff("ai-for-science", NOW)
+SCIENCE_MODE = TERMS[SCIENCE].modes[0]
+# GPU-hours inside AI for Science's node-hour bounds on every system it lists: its
+# minimum on the widest nodes is twice it on nodes of half the GPUs.
+SCIENCE_GPU_HOURS = SCIENCE_MODE.min_hours * max(
+    catalogue()[s].gpus_per_node for s in DATA.route("ai-for-science").systems
+)
 LAST_SCIENCE = DATA.cutoffs_of("ai-for-science")[-1]
 LARGE = TERMS[INDUSTRIAL].mode("large_scale")
 FAST = TERMS[INDUSTRIAL].mode("fast_lane")
@@ -313,8 +326,13 @@ CASES = [
         check=sme_finland_7b,
     ),
     Case(
+        "sme-partner-of-an-eu-project",
+        Profile("sme", "FI", "research", gpu_hours=SCIENCE_GPU_HOURS),
+        check=sme_partner,
+    ),
+    Case(
         "university-spain-pretraining",
-        Profile("academic", "ES", "pretraining", params=1e9, tokens=2e10),
+        Profile("academic", "ES", "pretraining", params=1.3e10, tokens=1e12),
         check=university_spain,
     ),
     Case(
@@ -368,7 +386,7 @@ CASES = [
             "academic",
             "FR",
             "research",
-            gpu_hours=20_000,
+            gpu_hours=SCIENCE_GPU_HOURS,
             needed_by=SCIENCE_NEXT.date - timedelta(days=1),
         ),
         check=needed_before_the_cut_off,
@@ -379,14 +397,14 @@ CASES = [
             "academic",
             "FR",
             "research",
-            gpu_hours=20_000,
+            gpu_hours=SCIENCE_GPU_HOURS,
             needed_by=SCIENCE_NEXT.date + timedelta(days=30),
         ),
         check=needed_after_the_cut_off,
     ),
     Case(
         "after-the-last-listed-cut-off",
-        Profile("academic", "PT", "research", gpu_hours=20_000),
+        Profile("academic", "PT", "research", gpu_hours=SCIENCE_GPU_HOURS),
         now=LAST_SCIENCE.moment + timedelta(days=2),
         check=after_the_last_listed_cut_off,
     ),
@@ -421,7 +439,7 @@ CASES = [
     ),
     Case(
         "public-body-italy",
-        Profile("public", "IT", "research", gpu_hours=10_000),
+        Profile("public", "IT", "research", gpu_hours=SCIENCE_GPU_HOURS),
         check=public_body,
     ),
 ]
@@ -468,6 +486,10 @@ def test_the_profiles_cover_the_routes():
 
 def test_needed_on_the_day_of_the_cut_off_is_in_time():
     profile = Profile(
-        "academic", "BE", "research", gpu_hours=20_000, needed_by=SCIENCE_NEXT.date
+        "academic",
+        "BE",
+        "research",
+        gpu_hours=SCIENCE_GPU_HOURS,
+        needed_by=SCIENCE_NEXT.date,
     )
     assert not by_slug(run(profile)[0])["ai-for-science"].late

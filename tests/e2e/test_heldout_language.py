@@ -30,6 +30,7 @@ from tests.web.translation_check import (
     offences,
     proper_names,
     read_catalogue,
+    stored_text,
 )
 
 PAGE_LANGUAGE = {
@@ -69,14 +70,6 @@ def _log_in(page: Page, base: str, username: str, password: str):
 
 def _language(page: Page) -> str:
     return (page.get_attribute("html", "lang") or "").split("-")[0]
-
-
-def _stored_text() -> list[str]:
-    """What people typed (titles, narratives, names): not the interface's to
-    translate."""
-    from tests.web.test_translations import _stored_text as stored
-
-    return stored()
 
 
 def _pages(proposal) -> dict[str, str]:
@@ -130,7 +123,9 @@ def test_no_english_left_on_the_pages_a_person_and_the_staff_visit(
     base = live_server.url
     catalogue = read_catalogue(catalogue_path(language))
     pieces, names = english_pieces(catalogue), proper_names(catalogue)
-    data = _stored_text()
+    # What people typed (titles, narratives, names): not the interface's to
+    # translate.
+    data = stored_text()
     locale = {"de": "de-DE", "fr": "fr-FR", "it": "it-IT", "es": "es-ES"}[language]
     found = []
 

@@ -17,7 +17,7 @@ from proposals.views.accounts import (
     RESEND_RATE,
     SIGNUP_RATE,
 )
-from tests.factories import PASSWORD, ProposalFactory, UserFactory
+from tests.factories import PASSWORD, JobTypeFactory, ProposalFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -226,6 +226,7 @@ def test_nothing_is_sent_to_an_unconfirmed_address(unverified, staff_user, send)
     assert "Nobody confirmed the address" in held.last_error
     # Once confirmed, the applicant is told.
     services.account_verify(user=unverified)
+    JobTypeFactory(proposal=proposal)  # the job plan asked for
     send(services.review_submit, proposal=proposal, user=unverified)
     assert changes_requested(send, staff_user, proposal) == [[unverified.email]]
 

@@ -33,13 +33,20 @@ def routes(catalogue):
 
 def science_answers(**extra):
     family = terms_from_db()["ai_for_science"]
+    # Inside the call's node-hour bounds on every system: its minimum on the
+    # widest nodes (twice it on nodes of half the GPUs).
+    widest = max(
+        Cluster.objects.exclude(gpus_per_node=None).values_list(
+            "gpus_per_node", flat=True
+        )
+    )
     return {
         "organisation_kind": family.eligible_kinds[0],
         "country": "NL",
         "work": "research",
         "accelerator": "any",
         "experience": "some",
-        "gpu_hours": "20000",
+        "gpu_hours": str(family.modes[0].min_hours * widest),
         **extra,
     }
 
@@ -65,6 +72,14 @@ def add_cutoff(route, when: datetime):
 def test_the_router_lists_fitting_and_other_routes(client, routes):
     page = client.get(reverse("proposals:calls"), science_answers())
     assert page.status_code == 200
+    # The call counts node-hours: the request over each system's GPUs per node.
+    mode = terms_from_db()["ai_for_science"].modes[0]
+    (science,) = [
+        d for d in page.context["fitting"] if d.route.slug == "ai-for-science"
+    ]
+    assert (
+        science.request == f"about {mode.min_hours:,}–{2 * mode.min_hours:,} node-hours"
+    )
     fitting = [d.route.slug for d in page.context["fitting"]]
     others = [d.route.slug for d in page.context["others"]]
     assert "ai-for-science" in fitting

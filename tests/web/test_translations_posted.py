@@ -10,7 +10,6 @@ from tests.web import translation_check as check
 from tests.web.test_translations import (  # noqa: F401 (demo: a fixture)
     _catalogue,
     _rules_catalogue,
-    _stored_text,
     demo,
 )
 
@@ -40,7 +39,7 @@ def test_bulk_check_page_shows_no_english(client, demo, language):  # noqa: F811
         response.content.decode(),
         language=language,
         pieces=check.english_pieces(catalogue),
-        data=_stored_text(),
+        data=check.stored_text(),
         names=check.proper_names(catalogue),
     )
     assert not found, "\n".join(str(offence) for offence in found)

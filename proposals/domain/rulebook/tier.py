@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from ..call_unit import call_request, in_request_unit
 from ..findings import INFO, WARNING, Context, Hit, rule
 from ..i18n import gettext as _
 from ..i18n import gettext_noop, join_and, ngettext
-from ..terms import REQUEST_UNITS, ModeTerms, months
+from ..terms import REQUEST_UNITS, ModeTerms, months, unit_label
 from ..tiers import tier_label, tier_rank
 from .common import num
 
@@ -282,5 +283,41 @@ def tier_gap(ctx: Context) -> Iterator[Hit]:
             minimum=num(mode.min_hours),
             unit=unit,
             hours=num(hours),
+        ),
+    )
+
+
+@rule(
+    "TIER-7",
+    severity=WARNING,
+    title=gettext_noop("Request outside the call's bounds"),
+    step="selection",
+)
+def call_bounds(ctx: Context) -> Iterator[Hit]:
+    """In a family without tiers whose terms give a minimum or a maximum request,
+    the total requested, in the unit the call counts (node-hours: the GPU-hours
+    over the target system's GPUs per node), is below that minimum or above that
+    maximum. A node-hour call is checked once the target system is chosen."""
+    mode, hours, cluster = ctx.mode, ctx.proposal.selection.total_gpu_hours, ctx.cluster
+    if ctx.family.tiered or mode is None or hours is None or hours <= 0:
+        return
+    gpus = cluster.gpus_per_node if cluster else None
+    request = in_request_unit(hours, mode.request_unit, gpus)
+    low, high = mode.min_hours, mode.max_hours
+    if request is None or (
+        (low is None or request >= low) and (high is None or request <= high)
+    ):
+        return
+    unit = unit_label(mode.request_unit)
+    found = call_request(mode, cluster, hours, ctx.plan)
+    amount = found.amount(hours) if found else f"{num(hours)} {unit}"
+    if high is not None and request > high:
+        bound = _("at most {high} {unit} per project").format(high=num(high), unit=unit)
+    else:
+        bound = _("at least {low} {unit} per project").format(low=num(low), unit=unit)
+    yield Hit(
+        "selection.total_gpu_hours",
+        _("{family} grants {bound}; you request {amount}.").format(
+            family=ctx.family.label, bound=bound, amount=amount
         ),
     )
