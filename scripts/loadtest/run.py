@@ -25,6 +25,7 @@ from .servers import (
     start_servers,
     start_web,
     stop,
+    workers_per_instance,
 )
 from .soak import report_soak, worker_soak
 
@@ -33,6 +34,7 @@ def main() -> int:
     counts = [int(n) for n in os.environ.get("LOADTEST_TYPISTS", "10,20,30").split(",")]
     seconds = float(os.environ.get("LOADTEST_SECONDS", "20"))
     instances = int(os.environ.get("LOADTEST_INSTANCES", "1"))
+    cache_url = os.environ.get("LOADTEST_CACHE_URL", "")
     admin = admin_url()
     name, database_url = create_database(admin)
     static = tempfile.mkdtemp(prefix="aifactory-loadtest-static-")
@@ -45,7 +47,11 @@ def main() -> int:
         DJANGO_ALLOWED_HOSTS="127.0.0.1",
         DJANGO_SECURE_SSL_REDIRECT="0",
         DJANGO_STATIC_ROOT=static,
-        DJANGO_CACHE_BACKEND="db",
+        # The database cache, as on one machine; LOADTEST_CACHE_URL=redis://... runs
+        # the instances on a shared Redis instead (cache, sessions and rate limits),
+        # as docs/operators.md advises for several instances.
+        DJANGO_CACHE_BACKEND="" if cache_url else "db",
+        DJANGO_CACHE_URL=cache_url,
         DJANGO_LOG_LEVEL="WARNING",
         DJANGO_SETTINGS_MODULE="aifactory.settings",
     )
@@ -65,13 +71,13 @@ def main() -> int:
         import django.core.management
 
         django.core.management.call_command("createcachetable", verbosity=0)
-        processes = start_servers(env, port, log)
+        processes = start_servers(env, port, log, instances)
         # More instances (LOADTEST_INSTANCES): the rounds' typists spread over them;
         # the one-typist timing, the PDF round and the soak use the first.
         ports = [port, *(free_port() for _ in range(instances - 1))]
-        processes += [start_web(env, p, log) for p in ports[1:]]
-        if instances > 1:
-            print(f"loadtest: {instances} instances, on {ports}")
+        processes += [start_web(env, p, log, instances) for p in ports[1:]]
+        workers = os.environ.get("WEB_CONCURRENCY") or workers_per_instance(instances)
+        print(f"loadtest: {instances} instance(s) on {ports}, {workers} workers each")
         timed = single_typist(sessions, port)
         print("One typist, one request at a time (medians):")
         for label, ms in timed:

@@ -94,8 +94,16 @@ def prepare(count: int) -> list[tuple[int, str]]:
     return typists
 
 
-def start_web(env: dict, port: int, log) -> subprocess.Popen:
-    """One gunicorn instance on ``port`` (``start_servers`` starts the first)."""
+def workers_per_instance(instances: int) -> int:
+    """gunicorn's rule of thumb, 2 x CPUs + 1 workers, is for the machine: instances
+    that share one machine share it (at least 2 workers each), as docs/operators.md
+    advises. ``WEB_CONCURRENCY`` overrides it."""
+    return max(2, (2 * (os.cpu_count() or 1) + 1) // max(1, instances))
+
+
+def start_web(env: dict, port: int, log, instances: int = 1) -> subprocess.Popen:
+    """One gunicorn instance on ``port`` (``start_servers`` starts the first), one of
+    ``instances`` on this machine."""
     python = sys.executable
     gunicorn = [
         python,
@@ -107,7 +115,7 @@ def start_web(env: dict, port: int, log) -> subprocess.Popen:
         f"127.0.0.1:{port}",
     ]
     if os.environ.get("WEB_CONCURRENCY") is None:
-        gunicorn += ["--workers", str(2 * (os.cpu_count() or 1) + 1)]
+        gunicorn += ["--workers", str(workers_per_instance(instances))]
     # The web server also answers the baselines of ``single_typist`` (loopback only).
     web_env = {**env, "DJANGO_SETTINGS_MODULE": "tests.bench.server_settings"}
     web = subprocess.Popen(
@@ -117,8 +125,10 @@ def start_web(env: dict, port: int, log) -> subprocess.Popen:
     return web
 
 
-def start_servers(env: dict, port: int, log) -> list[subprocess.Popen]:
-    web = start_web(env, port, log)
+def start_servers(
+    env: dict, port: int, log, instances: int = 1
+) -> list[subprocess.Popen]:
+    web = start_web(env, port, log, instances)
     python = sys.executable
     # The task worker yields the CPU to the web workers (as README advises).
     worker = subprocess.Popen(
