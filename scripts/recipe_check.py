@@ -189,7 +189,7 @@ def step3_layout_and_form(root: Path) -> None:
     forms_init = "proposals/forms/__init__.py"
     insert(root, forms_init, "from .steps import ", "CodesForm, ")
     insert(root, forms_init, "__all__ = [", '\n    "CodesForm",')
-    wizard = "proposals/wizard.py"
+    wizard = "proposals/wizard/steps.py"
     insert(root, wizard, "    CodeEntryForm,", "\n    CodesForm,")
     content = (root / wizard).read_text(encoding="utf-8")
     if '    "codes": None,' not in content:

@@ -32,19 +32,20 @@ from aifactory import metrics
 from proposals import charts, localization, selectors, services
 from proposals.domain.sections import ROW_PREFIX
 from proposals.domain.team import Capability
-from proposals.page import Page, Person
-from proposals.regions import changed, changed_field_findings, row_regions
 from proposals.table_rows import rows_of
 from proposals.views import member_proposal, refuse_role
 from proposals.views.accounts import browser_languages, number_format
-from proposals.views.wizard_questions import describe_changed_rows  # noqa: F401
-from proposals.views.wizard_saving import (
+from proposals.wizard.page import Page, Person
+from proposals.wizard.progress import navigated_here
+from proposals.wizard.regions import changed, changed_field_findings, row_regions
+from proposals.wizard.saving import (
     gpu_unit_of,
     posted_bases,
     posted_row_keys,
     save_step,
 )
-from proposals.wizard import (
+from proposals.wizard.stale import Stale, show_stored, stale_inputs
+from proposals.wizard.steps import (
     STEP_BY_SLUG,
     STEPS,
     build_step_forms,
@@ -52,8 +53,6 @@ from proposals.wizard import (
     show_read_only,
     shown_row_key,
 )
-from proposals.wizard_progress import navigated_here
-from proposals.wizard_stale import Stale, show_stored, stale_inputs
 
 TEMPLATE = "proposals/wizard.html"
 STEP_SLUGS = [step.slug for step in STEPS]

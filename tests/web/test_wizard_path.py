@@ -8,7 +8,7 @@ import pytest
 
 from proposals import services
 from proposals.live import live_context
-from proposals.wizard_progress import (
+from proposals.wizard.progress import (
     StepProgress,
     has_plan_data,
     navigated_here,

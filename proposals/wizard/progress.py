@@ -12,7 +12,7 @@ from django.utils.translation import ngettext
 from proposals.domain.numbers import grouped
 from proposals.domain.rulebook.common import exploratory
 from proposals.table_rows import rows_of
-from proposals.wizard import STEP_BY_SLUG, STEPS
+from proposals.wizard.steps import STEP_BY_SLUG, STEPS
 
 # What only a tier that asks for a job plan or scaling data needs on the scalability
 # step: the workload shape, the runtime stability, the GPU/GCD toggle and the tables.

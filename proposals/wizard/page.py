@@ -31,7 +31,9 @@ from proposals.live import (
     row_figures,
     wizard_findings,
 )
-from proposals.regions import (
+from proposals.selectors import StampsOnDemand
+from proposals.wizard.progress import plan_folded, plan_optional, wizard_progress
+from proposals.wizard.regions import (
     Sidebar,
     field_findings_regions,
     flatten,
@@ -43,10 +45,8 @@ from proposals.regions import (
     wizard_chart,
     wizard_regions,
 )
-from proposals.selectors import StampsOnDemand
-from proposals.wizard import STEPS, field_bases, neighbours, table_columns
-from proposals.wizard_progress import plan_folded, plan_optional, wizard_progress
-from proposals.wizard_stale import gone_now
+from proposals.wizard.stale import gone_now
+from proposals.wizard.steps import STEPS, field_bases, neighbours, table_columns
 
 EMPTY = MappingProxyType({})
 

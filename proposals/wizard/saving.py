@@ -10,20 +10,20 @@ from django.utils.translation import gettext_lazy
 from proposals import services
 from proposals.domain.sections import ROW_PREFIX
 from proposals.views.accounts import number_format
-from proposals.views.wizard_questions import (
+from proposals.wizard.changes import Change, collect_changes, row_values
+from proposals.wizard.questions import (
     describe_conflicts,
     describe_row_changed,
     describe_row_gone,
     input_name,
 )
-from proposals.wizard import (
+from proposals.wizard.steps import (
     build_step_forms,
     field_bases,
     removed_row_form,
     row_id,
     shown_rows,
 )
-from proposals.wizard_changes import Change, collect_changes, row_values
 
 CONTRADICT = gettext_lazy("These values contradict each other; they were not saved.")
 

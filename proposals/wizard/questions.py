@@ -14,7 +14,7 @@ from proposals.domain.fields import FIELD_BY_KEY
 from proposals.domain.numbers import format_number
 from proposals.domain.sections import TABLE_BY_KIND
 from proposals.domain.together import ago
-from proposals.wizard import row_id
+from proposals.wizard.steps import row_id
 
 NUMBER_FIELDS = (models.IntegerField, models.DecimalField, models.FloatField)
 

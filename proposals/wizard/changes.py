@@ -11,7 +11,7 @@ from django.core.exceptions import NON_FIELD_ERRORS
 from django.utils.translation import gettext_lazy
 
 from proposals.services import canonical
-from proposals.wizard import StepForms, model_fields
+from proposals.wizard.steps import StepForms, model_fields
 
 
 @dataclass

@@ -14,7 +14,13 @@ from proposals.domain.sections import ROW_PREFIX
 from proposals.forms import JobTypeForm, MeasurementForm, SelectionForm
 from proposals.services import canonical
 from proposals.table_rows import rows_of
-from proposals.wizard import ENGLISH, TABLE_FORMS, Step, row_fields, stored_row_key
+from proposals.wizard.steps import (
+    ENGLISH,
+    TABLE_FORMS,
+    Step,
+    row_fields,
+    stored_row_key,
+)
 
 
 @dataclass
