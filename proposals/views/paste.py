@@ -46,8 +46,8 @@ from proposals.services.paste import (
 from proposals.table_rows import rows_of
 from proposals.views import member_proposal, wizard
 from proposals.views.accounts import number_format
+from proposals.wizard.changes import shown_rows
 from proposals.wizard.questions import describe_changed_rows
-from proposals.wizard.steps import shown_rows
 
 STEP = "scalability"
 SESSION_KEY = "pastes"

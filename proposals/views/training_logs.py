@@ -49,8 +49,8 @@ from proposals.table_rows import rows_of
 from proposals.views import member_proposal, wizard
 from proposals.views.accounts import number_format
 from proposals.views.paste import STEP, back_to_step, save_step_first
+from proposals.wizard.changes import shown_rows
 from proposals.wizard.questions import describe_changed_rows
-from proposals.wizard.steps import shown_rows
 
 READ_KEY = "log_reading"  # proposal pk -> the id of the last preview's LogReading
 ADDED_KEY = "log_added"  # proposal pk -> {kind: [row keys]} of the last "Add"
