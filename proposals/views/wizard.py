@@ -15,7 +15,8 @@ settles. What a POST asks for is said by named buttons, one meaning each:
 :func:`_answer` is the one place that decides which template or fragment answers.
 The view reads the request and the person (their number format, time zone and
 languages) once, at the top, and passes plain values down to the wizard's package
-(``proposals/wizard/``), which saves (``saving``) and builds the page that answers (``page``).
+(``proposals/wizard/``), which saves (``saving``) and builds the page that answers
+(``page``).
 Inputs are never swapped while someone types: autosave answers with out-of-band
 fragments only (save status, errors and notes under fields, computed regions).
 """
@@ -161,17 +162,16 @@ def _step_post(request, pk, step):
         seen_current=autosave and bool(seen) and seen == str(read_revision),
     )
     if autosave:
-        shown = request.POST.get("regions")
-        kind, page = (
-            "autosave",
-            pages.autosave_page(proposal, step, saved, stale, shown),
-        )
+        shown = request.POST.get("regions")  # the region keys the page shows
+        kind = "autosave"
+        page = pages.autosave_page(proposal, step, saved, stale, shown)
     elif (
         saved.outcome.conflicts
         or saved.gone
         or any(form.errors for form in saved.step_forms.all_forms())
     ):
-        kind, page = "page", pages.posted_page(proposal, step, saved, stale)
+        kind = "page"
+        page = pages.posted_page(proposal, step, saved, stale)
     else:
         destination = request.POST.get("goto", step.slug)
         if destination not in STEP_BY_SLUG:
