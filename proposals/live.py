@@ -23,7 +23,7 @@ from proposals.domain.sections import ROW_PREFIX, TABLE_BY_KIND, TABLES
 from proposals.domain.terms import family_terms, figures
 from proposals.domain.tiers import tier_label
 from proposals.evaluation import Evaluation
-from proposals.wizard import STEPS, finding_location
+from proposals.wizard.steps import STEPS, finding_location
 
 SEVERITY_CLASS = {"error": "danger", "warning": "warning", "info": "info"}
 

@@ -35,8 +35,8 @@ from proposals.exports.portal import PortalSection
 from proposals.exports.tables import Figures
 from proposals.live import SEVERITY_CLASS
 from proposals.models import Proposal
-from proposals.regions import Sidebar, sidebar_regions
 from proposals.services import ROW_MODELS
+from proposals.wizard.regions import Sidebar, sidebar_regions
 
 # Organisation facts the export summary already shows (by JSON path).
 SUMMARY_PATHS = {

@@ -3,11 +3,11 @@ literally in a scratch copy of HEAD, and run the tests the recipe names.
 
 Two fields are added, as a newcomer would: ``container_runtime``, a text field of
 the selection step (a proposal's own field under ``selection``), and
-``codes_overview``, a field of the code-details step itself (a top-level key), which
-needs the form that step does not have yet. Each step of the recipe is one function
-below, numbered as in the recipe; an anchor that is no longer in a file stops the
-check with the file and the text it looked for: then the code moved, and the recipe
-(and this check) need updating together.
+``codes_overview``, a field of the code-details step itself (a top-level key), whose
+form the wizard derives from the layout the recipe gives that step. Each step of
+the recipe is one function below, numbered as in the recipe; an anchor that is no
+longer in a file stops the check with the file and the text it looked for: then the
+code moved, and the recipe (and this check) need updating together.
 
 The scratch copy is a ``git worktree`` of HEAD in a temporary directory, with this
 checkout's ``.venv`` and ``node_modules`` linked and ``static/vendor`` copied; it is
@@ -179,24 +179,7 @@ def step3_layout_and_form(root: Path) -> None:
         '    "codes": Layout((Group("overview", _one("codes_overview")),)),\n',
         before=True,
     )
-    # The code-details step has no form of its own yet: the recipe's sub-steps.
-    (root / "proposals/forms/steps.py").open("a", encoding="utf-8").write(
-        '\n\nclass CodesForm(WizardStepForm):\n    step = "codes"\n\n'
-        "    class Meta:\n        model = Proposal\n"
-        '        fields = field_names("codes")\n'
-        '        widgets = {"codes_overview": forms.Textarea(attrs={"rows": 2})}\n'
-    )
-    forms_init = "proposals/forms/__init__.py"
-    insert(root, forms_init, "from .steps import ", "CodesForm, ")
-    insert(root, forms_init, "__all__ = [", '\n    "CodesForm",')
-    wizard = "proposals/wizard.py"
-    insert(root, wizard, "    CodeEntryForm,", "\n    CodesForm,")
-    content = (root / wizard).read_text(encoding="utf-8")
-    if '    "codes": None,' not in content:
-        raise RecipeError(f"{wizard}: the code-details step has a form already")
-    (root / wizard).write_text(
-        content.replace('    "codes": None,', '    "codes": CodesForm,'), "utf-8"
-    )
+    # The code-details step's form is derived from the layout: only its template.
     insert(
         root,
         "templates/proposals/steps/codes.html",

@@ -27,7 +27,7 @@ from django.utils.translation import gettext, ngettext
 from jinja2 import Environment, StrictUndefined
 
 from proposals.domain.numbers import MISSING, grouped, percent
-from proposals.regions import shown_findings
+from proposals.wizard.regions import shown_findings
 
 
 def _num(value, decimals=2):

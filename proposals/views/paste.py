@@ -46,7 +46,8 @@ from proposals.services.paste import (
 from proposals.table_rows import rows_of
 from proposals.views import member_proposal, wizard
 from proposals.views.accounts import number_format
-from proposals.wizard import shown_rows
+from proposals.wizard.changes import shown_rows
+from proposals.wizard.questions import describe_changed_rows
 
 STEP = "scalability"
 SESSION_KEY = "pastes"
@@ -298,7 +299,7 @@ def _undo_question(request, proposal, kind: str, error: PastedRowsChanged):
         else _("%(count)s pasted rows of the %(table)s were changed in another tab")
         % {"count": count, "table": table.title.lower()}
     )
-    question = wizard.describe_changed_rows(
+    question = describe_changed_rows(
         error.changed,
         number_format(request),
         heading=heading,

@@ -49,7 +49,8 @@ from proposals.table_rows import rows_of
 from proposals.views import member_proposal, wizard
 from proposals.views.accounts import number_format
 from proposals.views.paste import STEP, back_to_step, save_step_first
-from proposals.wizard import shown_rows
+from proposals.wizard.changes import shown_rows
+from proposals.wizard.questions import describe_changed_rows
 
 READ_KEY = "log_reading"  # proposal pk -> the id of the last preview's LogReading
 ADDED_KEY = "log_added"  # proposal pk -> {kind: [row keys]} of the last "Add"
@@ -382,7 +383,7 @@ def _undo_question(request, proposal, error: PastedRowsChanged):
         "%(count)s rows read from the logs were changed in another tab",
         count,
     ) % {"count": count}
-    question = wizard.describe_changed_rows(
+    question = describe_changed_rows(
         error.changed,
         number_format(request),
         heading=heading,

@@ -16,7 +16,7 @@ from playwright.sync_api import Page, expect
 
 from proposals import services
 from proposals.models import Cluster, OutgoingMail, Preferences, Proposal
-from proposals.wizard import STEPS
+from proposals.wizard.steps import STEPS
 from tests.e2e.test_input_trust import retype, settled
 from tests.factories import PASSWORD, StaffUserFactory
 

@@ -21,7 +21,7 @@ from proposals import services
 from proposals.domain import workflow
 from proposals.models import OutgoingMail, Preferences, Proposal
 from proposals.models.preferences import StaffMail
-from proposals.wizard import STEPS
+from proposals.wizard.steps import STEPS
 from tests.e2e.test_language_layout import _too_wide
 from tests.web.translation_check import (
     LANGUAGES,

@@ -347,7 +347,7 @@ def test_every_region_after_an_autosave_is_what_a_reload_shows(
 ):
     client.force_login(user)
     proposal = full(user)
-    from proposals.wizard import STEP_BY_SLUG
+    from proposals.wizard.steps import STEP_BY_SLUG
 
     if step not in STEP_BY_SLUG:
         pytest.skip(f"no step {step}")

@@ -12,7 +12,7 @@ from django.urls import reverse
 from proposals import services
 from proposals.forms import NumberField
 from proposals.models import Preferences
-from proposals.wizard import STEPS, TABLE_FORMS
+from proposals.wizard.steps import STEPS, TABLE_FORMS
 from tests.factories import JobTypeFactory, UserFactory
 from tests.web.test_wizard import HX, selection_data, step_url
 

@@ -17,7 +17,7 @@ from proposals.domain.layouts import Cell, Group, Layout
 from proposals.domain.sections import ROW_PREFIX
 from proposals.models import Proposal
 from proposals.selectors import proposal_get_for_member
-from proposals.wizard import STEPS, build_step_forms
+from proposals.wizard.steps import STEPS, build_step_forms
 from tests.factories import (
     CodeEntryFactory,
     JobTypeFactory,

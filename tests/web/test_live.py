@@ -10,9 +10,9 @@ from django.urls import reverse
 
 from proposals import charts, selectors
 from proposals.models import Proposal
-from proposals.regions import parse_shown
 from proposals.views.charts import CACHE_CONTROL
-from proposals.wizard import STEP_BY_SLUG, STEPS, build_step_forms
+from proposals.wizard.regions import parse_shown
+from proposals.wizard.steps import STEP_BY_SLUG, STEPS, build_step_forms
 from tests.factories import (
     CodeEntryFactory,
     JobTypeFactory,

@@ -1,4 +1,4 @@
-"""The wizard page as one object (proposals/page.py): the step's templates read
+"""The wizard page as one object (proposals/wizard/page.py): the step's templates read
 ``page`` and nothing else of the view's, and a part the page does not have fails the
 render instead of showing nothing."""
 
@@ -13,8 +13,8 @@ from django.template import Context, Template
 from django.template.loader import get_template
 from django.urls import reverse
 
-from proposals.page import Page, UnknownPart
-from proposals.regions import BadgesInputs, ProgressInputs
+from proposals.wizard.page import Page, UnknownPart
+from proposals.wizard.regions import BadgesInputs, ProgressInputs
 from tests.web.test_live import page_data
 from tests.web.test_regions import template_reads
 

@@ -11,7 +11,7 @@ from proposals import exports, services
 from proposals.domain.countries import local_names, name, sort_key
 from proposals.forms import country_choices
 from proposals.models import Proposal
-from proposals.wizard_progress import wizard_progress
+from proposals.wizard.progress import wizard_progress
 from tests.web.test_wizard import step_url
 
 pytestmark = pytest.mark.django_db

@@ -1,4 +1,4 @@
-"""The live regions (proposals/regions.py): a region's template reads its inputs and
+"""The live regions (proposals/wizard/regions.py): a region's template reads its inputs and
 nothing else, and its key follows every input, so the key an autosave compares
 cannot drift from what the region shows."""
 
@@ -15,8 +15,9 @@ from django.test import Client
 from django.test.utils import override_settings
 from django.urls import reverse
 
-from proposals import regions, services
+from proposals import services
 from proposals.domain import numbers
+from proposals.wizard import regions
 from tests.factories import (
     CodeEntryFactory,
     JobTypeFactory,

@@ -309,7 +309,7 @@ def test_wizard_snippets_offer_the_right_action(user, submitted, applicant_propo
     from django.template.loader import render_to_string
 
     from proposals.domain.team import Role
-    from proposals.regions import review_panel_region
+    from proposals.wizard.regions import review_panel_region
 
     def panel(status, can_send=True):
         Proposal.objects.filter(pk=submitted.pk).update(status=status)

@@ -25,7 +25,8 @@ from proposals.models import (
     Presence,
     Proposal,
 )
-from proposals.wizard import STEP_BY_SLUG, build_step_forms, field_bases
+from proposals.wizard.changes import field_bases
+from proposals.wizard.steps import STEP_BY_SLUG, build_step_forms
 from tests.factories import JobTypeFactory, ProposalFactory, UserFactory
 
 pytestmark = pytest.mark.django_db

@@ -28,7 +28,7 @@ from proposals.models import (
     ScalingMeasurement,
     UsageMonth,
 )
-from proposals.wizard import SECTION_FORMS, TABLE_FORMS
+from proposals.wizard.steps import SECTION_FORMS, TABLE_FORMS
 from tests.web.test_exports import load_demo
 
 pytestmark = pytest.mark.django_db

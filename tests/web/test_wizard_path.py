@@ -8,10 +8,10 @@ import pytest
 
 from proposals import services
 from proposals.live import live_context
-from proposals.wizard_progress import (
+from proposals.wizard.page import navigated_here
+from proposals.wizard.progress import (
     StepProgress,
     has_plan_data,
-    navigated_here,
     plan_folded,
     wizard_progress,
 )

@@ -165,8 +165,8 @@ def _step_context(proposal, step, data=None, *, gpu_unit="gpus", oob=False):
     from proposals import selectors
     from proposals.domain.fields import columns
     from proposals.domain.sections import TABLE_KINDS
-    from proposals.page import Page, Person
-    from proposals.wizard import STEP_BY_SLUG, build_step_forms
+    from proposals.wizard.page import Page, Person
+    from proposals.wizard.steps import STEP_BY_SLUG, build_step_forms
 
     proposal = selectors.proposal_get_for_member(user=proposal.owner, pk=proposal.pk)
     step_forms = build_step_forms(STEP_BY_SLUG[step], proposal, data, gpu_unit=gpu_unit)
@@ -401,7 +401,7 @@ def test_each_step_has_its_template_chosen_by_slug():
 
     from django.template.loader import get_template
 
-    from proposals.wizard import STEPS
+    from proposals.wizard.steps import STEPS
 
     for step in STEPS:
         get_template(f"proposals/steps/{step.slug}.html")

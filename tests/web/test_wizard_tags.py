@@ -321,7 +321,7 @@ def test_unbound_rows_share_one_set_of_fields_and_show_their_own_values(proposal
     """A table's unbound row forms share their fields (no deep copy per row) yet
     each shows its own row; a posted row validates with fields of its own."""
     from proposals import selectors
-    from proposals.wizard import STEP_BY_SLUG, build_step_forms
+    from proposals.wizard.steps import STEP_BY_SLUG, build_step_forms
 
     first, second, posted = (
         JobTypeFactory(proposal=proposal, title=title, gpus=gpus)

@@ -8,8 +8,6 @@ through ``services``.
 from __future__ import annotations
 
 import copy
-import functools
-import hashlib
 from dataclasses import dataclass, field
 
 from django import forms
@@ -19,39 +17,67 @@ from proposals.domain.layouts import Layout, row_layout, step_layout
 from proposals.domain.numbers import NUMBER_FORMAT_BY_NAME, NumberFormat
 from proposals.domain.sections import ROW_PREFIX, Section, tables_of
 from proposals.domain.sections import STEPS as SECTION_STEPS
-from proposals.forms import (
-    CodeEntryForm,
-    JobTypeForm,
-    MeasurementForm,
-    OptimisationForm,
-    OrganisationForm,
-    ScalabilityForm,
-    SelectionForm,
-    UsageMonthForm,
-)
+from proposals.forms import SelectionForm, WizardStepForm, field_names
 from proposals.http import MAX_DIGITS
-from proposals.services import canonical
+from proposals.models import Proposal
+from proposals.services import ROW_MODELS
 from proposals.table_rows import rows_of
 
 ENGLISH = NUMBER_FORMAT_BY_NAME["en"]
-ROW_KEY_LENGTH = 10
 
-# The form of each section's own fields (``None``: the section has none of its own).
-SECTION_FORMS: dict[str, type[forms.ModelForm] | None] = {
-    "organisation": OrganisationForm,
-    "selection": SelectionForm,
-    "codes": None,
-    "scalability": ScalabilityForm,
-    "optimisation": OptimisationForm,
-    "review": None,
-}
-# The form of one row of each table kind.
-TABLE_FORMS: dict[str, type[forms.ModelForm]] = {
-    "codes": CodeEntryForm,
-    "measurements": MeasurementForm,
-    "jobs": JobTypeForm,
-    "schedule": UsageMonthForm,
-}
+
+def _declared_forms() -> tuple[dict[str, type], dict[str, type]]:
+    """The wizard's forms that ``proposals.forms`` declares, by the step
+    (``WizardStepForm.step``) or the table kind (``.table``) whose layout they edit."""
+    by_step: dict[str, type] = {}
+    by_table: dict[str, type] = {}
+    found = list(WizardStepForm.__subclasses__())
+    while found:
+        form_class = found.pop()
+        found.extend(form_class.__subclasses__())
+        for key, by in ((form_class.step, by_step), (form_class.table, by_table)):
+            if key and by.setdefault(key, form_class) is not form_class:
+                raise TypeError(f"Two wizard forms edit {key!r}.")
+    return by_step, by_table
+
+
+def _layout_form(model, *, step=None, table=None) -> type[forms.ModelForm]:
+    """A plain wizard form of ``model`` for a layout that no form declares: its
+    fields are the layout's (a step's own, or a ``table`` row's)."""
+    key = table or step
+    meta = type(
+        "Meta", (), {"model": model, "fields": field_names(key, table=bool(table))}
+    )
+    attributes = {"step": step, "table": table, "Meta": meta, "__module__": __name__}
+    return type(f"{key.title()}LayoutForm", (WizardStepForm,), attributes)
+
+
+def forms_from_layouts():
+    """Each step's form (``None`` for a step without a layout of its own) and each
+    table's row form, derived from the layouts: the form that declares it, else a
+    plain one; a declared form whose step or table does not exist is an error."""
+    by_step, by_table = _declared_forms()
+    unknown = (set(by_step) - {s.slug for s in SECTION_STEPS}) | (
+        set(by_table) - set(ROW_MODELS)
+    )
+    if unknown:
+        raise TypeError(f"Wizard forms for no step or table: {sorted(unknown)}.")
+    step_forms = {
+        s.slug: by_step.get(s.slug) or _layout_form(Proposal, step=s.slug)
+        if step_layout(s.slug) is not None
+        else None
+        for s in SECTION_STEPS
+    }
+    table_forms = {
+        kind: by_table.get(kind) or _layout_form(model, table=kind)
+        for kind, model in ROW_MODELS.items()
+    }
+    return step_forms, table_forms
+
+
+# The form of each step's own fields (``None``: the step has none) and of one row
+# of each table kind: derived from the layouts, never listed by hand.
+SECTION_FORMS, TABLE_FORMS = forms_from_layouts()
 
 
 @dataclass(frozen=True)
@@ -196,6 +222,23 @@ def build_step_forms(
     return step_forms
 
 
+def gpu_unit_of(proposal, posted: str | None = None) -> str:
+    """The unit GPU counts are typed in: the proposal's (or, for a POST that carries
+    the toggle, the posted one: its numbers are in that unit); GCDs only on systems
+    whose GPUs have several dies."""
+    unit = posted if posted in ("gpus", "gcds") else proposal.gpu_unit
+    if proposal.system is None or proposal.system.gcds_per_gpu < 2:
+        return "gpus"
+    return unit
+
+
+def stored_forms(proposal, step: Step, number_format: NumberFormat) -> StepForms:
+    """The step's forms showing what is stored, in the person's number format."""
+    return build_step_forms(
+        step, proposal, gpu_unit=gpu_unit_of(proposal), number_format=number_format
+    )
+
+
 # Inputs whose value is text a reader may select and copy: shown read-only; every
 # other widget (a choice, a checkbox, a radio button) is disabled.
 _TEXT_INPUT_TYPES = frozenset(["text", "number", "email", "url", "tel", "search"])
@@ -254,21 +297,6 @@ def _row_id(prefix: str) -> bool:
     return row_id(prefix.split("-")[1]) is not None
 
 
-def shown_rows(bases: dict, kind: str) -> dict[int, dict[str, str]]:
-    """What a page showed of each row of ``kind`` (its ``bases``): row id -> field
-    name -> text, for the fields a row's form edits."""
-    editable = set(TABLE_FORMS[kind]._meta.fields)
-    shown: dict[int, dict[str, str]] = {}
-    for key, base in bases.items():
-        parts = key.split("-", 2)
-        if len(parts) != 3 or parts[0] != kind or parts[2] not in editable:
-            continue
-        pk = row_id(parts[1])
-        if pk is not None:
-            shown.setdefault(pk, {})[parts[2]] = base
-    return shown
-
-
 def _removed_row(form_class, proposal, prefix, data, kwargs) -> RowForm:
     blank = form_class._meta.model(proposal_id=proposal.pk)
     form = form_class(data, instance=blank, prefix=prefix, **kwargs)
@@ -281,59 +309,6 @@ def removed_row_form(step_forms: StepForms, proposal, kind: str, prefix: str, da
     form_class = TABLE_FORMS[kind]
     kwargs = step_forms.row_kwargs[kind]
     return _removed_row(form_class, proposal, prefix, data, kwargs).form
-
-
-def model_fields(form, original) -> dict:
-    """The form's fields that are stored on ``original``, by name."""
-    concrete = {f.name: f for f in original._meta.concrete_fields}
-    return {name: concrete[name] for name in form.fields if name in concrete}
-
-
-def field_bases(step_forms: StepForms) -> dict[str, str]:
-    """What each input of the step shows, as stored (``canonical``), by input name:
-    the page sends it back so that a save can tell its own edits from other tabs'."""
-    bases = {}
-    for form in step_forms.all_forms():
-        original = step_forms.originals[id(form)]
-        for name, model_field in model_fields(form, original).items():
-            bases[form.add_prefix(name)] = canonical(
-                getattr(original, model_field.attname)
-            )
-    return bases
-
-
-@functools.cache
-def row_fields(kind: str) -> tuple[tuple[str, str], ...]:
-    """The stored fields a ``kind`` row's inputs edit: (name, attname), in order."""
-    form_class = TABLE_FORMS[kind]
-    concrete = {f.name: f.attname for f in form_class._meta.model._meta.concrete_fields}
-    return tuple((n, concrete[n]) for n in form_class.base_fields if n in concrete)
-
-
-def row_key(texts) -> str:
-    """A short fingerprint of what a row's inputs show (their bases, in order)."""
-    return hashlib.sha256("\x1f".join(texts).encode()).hexdigest()[:ROW_KEY_LENGTH]
-
-
-def stored_row_key(kind: str, row) -> str:
-    """The fingerprint of ``row`` as stored (what a page that shows it has)."""
-    return row_key(canonical(getattr(row, attname)) for _, attname in row_fields(kind))
-
-
-def shown_row_key(prefix: str, bases: dict) -> str:
-    """The fingerprint of what a page's ``bases`` say row ``prefix`` shows."""
-    kind = prefix.split("-")[0]
-    return row_key(bases.get(f"{prefix}-{name}", "") for name, _ in row_fields(kind))
-
-
-def row_keys(step_forms: StepForms) -> dict[str, str]:
-    """Each row the step shows, by prefix, with its fingerprint: an autosave sends
-    these for the rows it does not send, not every input's base (issue 21)."""
-    return {
-        entry.anchor: stored_row_key(kind, entry.row)
-        for kind, entries in step_forms.tables.items()
-        for entry in entries
-    }
 
 
 # --- Where a finding points -------------------------------------------------------

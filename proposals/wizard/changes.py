@@ -1,17 +1,136 @@
-"""How a step's POST becomes changes to save: each posted form validated, each
-valid value the page changed kept (against what the page showed, ``bases``), the
-rest refused or held with what was typed; rows removed elsewhere noted apart."""
+"""What a page showed (its ``bases``) and how a step's POST becomes changes to
+save against them.
+
+The bases: each input's stored value as text, by input name, and a short
+fingerprint per row; the page sends them back with every save, so that a save can
+tell its own edits from other tabs' and an answer can tell what the page shows
+that is stale (``stale``). The changes: each posted form validated, each valid
+value the page changed kept, the rest refused or held with what was typed; rows
+removed elsewhere noted apart."""
 
 from __future__ import annotations
 
+import functools
+import hashlib
+import json
 from dataclasses import dataclass, field
 
 from django import forms
-from django.core.exceptions import NON_FIELD_ERRORS
+from django.core.exceptions import NON_FIELD_ERRORS, BadRequest
 from django.utils.translation import gettext_lazy
 
+from proposals.domain.sections import ROW_PREFIX
 from proposals.services import canonical
-from proposals.wizard import StepForms, model_fields
+from proposals.wizard.steps import TABLE_FORMS, StepForms, row_id
+
+ROW_KEY_LENGTH = 10
+
+# --- The bases: what a page showed ---------------------------------------------
+
+
+def posted_bases(data) -> dict[str, str]:
+    """What each input showed when the page was loaded (``bases``: a JSON object of
+    input name -> stored value as text); anything else is a bad request (400)."""
+    try:
+        bases = json.loads(data.get("bases") or "{}")
+    except (ValueError, RecursionError):  # RecursionError: ``[[[[...`` too deep
+        raise BadRequest("bases must be a JSON object.") from None
+    if not isinstance(bases, dict) or not all(
+        isinstance(value, str) for value in bases.values()
+    ):
+        raise BadRequest("bases must map input names to text.")
+    return bases
+
+
+def posted_row_keys(data) -> dict[str, str]:
+    """The fingerprints of the rows an autosave shows but does not send
+    (``row_keys``: ``jobs-17:3f2a... ...``); anything unlike one is left out."""
+    keys = {}
+    for item in data.get("row_keys", "").split():
+        prefix, _, key = item.partition(":")
+        match = ROW_PREFIX.match(prefix + "-")
+        if not match or match.group(1) != prefix or not key.isalnum():
+            continue
+        if row_id(prefix.split("-")[1]) is not None and len(key) <= 64:
+            keys[prefix] = key
+    return keys
+
+
+def shown_rows(bases: dict, kind: str) -> dict[int, dict[str, str]]:
+    """What a page showed of each row of ``kind`` (its ``bases``): row id -> field
+    name -> text, for the fields a row's form edits."""
+    editable = set(TABLE_FORMS[kind]._meta.fields)
+    shown: dict[int, dict[str, str]] = {}
+    for key, base in bases.items():
+        parts = key.split("-", 2)
+        if len(parts) != 3 or parts[0] != kind or parts[2] not in editable:
+            continue
+        pk = row_id(parts[1])
+        if pk is not None:
+            shown.setdefault(pk, {})[parts[2]] = base
+    return shown
+
+
+def model_fields(form, original) -> dict:
+    """The form's fields that are stored on ``original``, by name."""
+    concrete = {f.name: f for f in original._meta.concrete_fields}
+    return {name: concrete[name] for name in form.fields if name in concrete}
+
+
+def field_bases(step_forms: StepForms) -> dict[str, str]:
+    """What each input of the step shows, as stored (``canonical``), by input name:
+    the page sends it back so that a save can tell its own edits from other tabs'."""
+    bases = {}
+    for form in step_forms.all_forms():
+        original = step_forms.originals[id(form)]
+        for name, model_field in model_fields(form, original).items():
+            bases[form.add_prefix(name)] = canonical(
+                getattr(original, model_field.attname)
+            )
+    return bases
+
+
+@functools.cache
+def row_fields(kind: str) -> tuple[tuple[str, str], ...]:
+    """The stored fields a ``kind`` row's inputs edit: (name, attname), in order."""
+    form_class = TABLE_FORMS[kind]
+    concrete = {f.name: f.attname for f in form_class._meta.model._meta.concrete_fields}
+    return tuple((n, concrete[n]) for n in form_class.base_fields if n in concrete)
+
+
+def row_key(texts) -> str:
+    """A short fingerprint of what a row's inputs show (their bases, in order)."""
+    return hashlib.sha256("\x1f".join(texts).encode()).hexdigest()[:ROW_KEY_LENGTH]
+
+
+def stored_row_key(kind: str, row) -> str:
+    """The fingerprint of ``row`` as stored (what a page that shows it has)."""
+    return row_key(canonical(getattr(row, attname)) for _, attname in row_fields(kind))
+
+
+def shown_row_key(prefix: str, bases: dict) -> str:
+    """The fingerprint of what a page's ``bases`` say row ``prefix`` shows."""
+    kind = prefix.split("-")[0]
+    return row_key(bases.get(f"{prefix}-{name}", "") for name, _ in row_fields(kind))
+
+
+def keys_field(prefixes, bases: dict) -> str:
+    """The fingerprints of the rows ``prefixes`` as ``bases`` show them, as a page
+    keeps them: ``jobs-17:3f2a... jobs-18:...``."""
+    return " ".join(f"{prefix}:{shown_row_key(prefix, bases)}" for prefix in prefixes)
+
+
+def row_keys(step_forms: StepForms) -> dict[str, str]:
+    """Each row the step shows, by prefix, with its fingerprint: an autosave sends
+    these for the rows it does not send, not every input's base (issue 21)."""
+    return {
+        entry.anchor: stored_row_key(kind, entry.row)
+        for kind, entries in step_forms.tables.items()
+        for entry in entries
+    }
+
+
+# --- The changes: a POST against the bases --------------------------------------
 
 
 @dataclass

@@ -10,6 +10,10 @@ Templates read ``page.<part>``. A part the page does not have is an error, not a
 empty string (:class:`UnknownPart`): Django's templates take an ``AttributeError``
 for "no such variable" and show nothing, so a misspelt or removed part would render
 silently; this exception goes through, and the test that renders the page fails.
+
+The functions at the end build the page a wizard request answers with, from plain
+values (the proposal, the step, the save, the person's number format and user):
+the view reads the request once and decides only which template answers.
 """
 
 import json
@@ -19,9 +23,12 @@ from typing import NamedTuple
 
 from django.urls import reverse
 
+from proposals import charts, selectors, services
 from proposals.domain.fields import FIELD_BY_KEY
 from proposals.domain.jobplan import nodes_for
-from proposals.domain.sections import TABLE_BY_KIND, TABLE_KINDS
+from proposals.domain.numbers import NumberFormat
+from proposals.domain.sections import ROW_PREFIX, TABLE_BY_KIND, TABLE_KINDS
+from proposals.domain.team import Capability
 from proposals.evaluation import Evaluation
 from proposals.forms.base import gpu_unit_label
 from proposals.live import (
@@ -31,22 +38,33 @@ from proposals.live import (
     row_figures,
     wizard_findings,
 )
-from proposals.regions import (
+from proposals.wizard.changes import field_bases, keys_field
+from proposals.wizard.progress import plan_folded, plan_optional, wizard_progress
+from proposals.wizard.regions import (
     Sidebar,
+    changed,
+    changed_field_findings,
     field_findings_regions,
     flatten,
     point_regions,
     presence_region,
     review_panel_region,
+    row_regions,
     shown_field,
     sidebar_regions,
     wizard_chart,
     wizard_regions,
 )
-from proposals.selectors import StampsOnDemand
-from proposals.wizard import STEPS, field_bases, neighbours, table_columns
-from proposals.wizard_progress import plan_folded, plan_optional, wizard_progress
-from proposals.wizard_stale import gone_now
+from proposals.wizard.saving import Saved
+from proposals.wizard.stale import Stale, gone_now, show_stored
+from proposals.wizard.steps import (
+    STEP_BY_SLUG,
+    STEPS,
+    neighbours,
+    show_read_only,
+    stored_forms,
+    table_columns,
+)
 
 EMPTY = MappingProxyType({})
 
@@ -65,6 +83,29 @@ class Person(NamedTuple):
 
     can_edit: bool
     others: tuple = ()
+
+
+def person_of(proposal, step, user) -> Person:
+    """Who reads the page: whether ``user`` may edit, and who else on the team has
+    the proposal open (``selectors.Seen``), noting that ``user`` has ``step`` open;
+    nothing is read or written for a proposal without a team (``has_team``, read
+    with the proposal)."""
+    can_edit = selectors.member_may(proposal, Capability.EDIT)
+    has_team = getattr(proposal, "has_team", None)
+    if has_team is None:  # read by another selector
+        has_team = proposal.memberships.exists()
+    if not has_team:
+        return Person(can_edit=can_edit)
+    seen = selectors.presence_of(proposal=proposal)
+    services.presence_note(proposal=proposal, user=user, step=step.slug, seen=seen)
+    return Person(can_edit, selectors.present_others(seen, user=user))
+
+
+def navigated_here(from_step: str | None, referer_path: str, step_paths) -> bool:
+    """Whether a step page was reached by moving around the wizard (a step tab,
+    which says the step it ``from``; or Next / Previous, whose form was on another
+    step page): then focus goes to the step's heading, not the top of the page."""
+    return from_step in STEP_BY_SLUG or referer_path in set(step_paths)
 
 
 class Page:
@@ -166,7 +207,7 @@ class Page:
     @cached_property
     def field_stamps(self):
         """Who changed each field last (the history link beside its label)."""
-        return StampsOnDemand(self.proposal)
+        return selectors.StampsOnDemand(self.proposal)
 
     # --- One evaluation and what the step shows of it ---------------------------
 
@@ -323,3 +364,102 @@ class Page:
         return shown_field(
             self.all_regions + self.field_findings_regions + self.point_regions
         )
+
+
+# --- The pages a request answers with ---------------------------------------
+
+
+def step_page(proposal, step, user, number_format: NumberFormat) -> Page:
+    """The step as stored, for ``user``; a viewer's inputs take no typing."""
+    step_forms = stored_forms(proposal, step, number_format)
+    person = person_of(proposal, step, user)
+    if not person.can_edit:
+        show_read_only(step_forms)
+    return Page(proposal, step, step_forms, person)
+
+
+def posted_page(proposal, step, saved: Saved, stale: Stale) -> Page:
+    """The page again, as posted, but with another tab's newer values in the inputs
+    this page did not change (and those values as their bases)."""
+    show_stored(saved.step_forms, saved.bases, stale)
+    person = person_of(proposal, step, saved.user)
+    page = Page(proposal, step, saved.step_forms, person).answer(**saved.context())
+    page.focus_heading = True  # not <body>: the step and its messages
+    return page
+
+
+def autosave_page(proposal, step, saved: Saved, stale: Stale, shown) -> Page:
+    """The autosave's answer, out of band: the save's status and what it could not
+    do, the inputs' feedback and the rows' figures, and the live regions whose key
+    the page does not show yet (``shown``: the keys the page posted)."""
+    person = person_of(proposal, step, saved.user)
+    page = Page(proposal, step, saved.step_forms, person).answer(**saved.context())
+    # The page puts a newer value in an input only where the person has not
+    # typed since (static/js/app.js), and then takes its base too: an input
+    # being typed in keeps its old base, so its save shows the conflict.
+    page.refresh_json = json.dumps(
+        {"inputs": stale.inputs, "removed": stale.removed, "keys": stale.keys}
+    )
+    # What the page merges into its bases: those of the inputs it sent, as saved
+    # (not every input's: the page keeps the others), and those rows' fingerprints.
+    page.bases_update_json = json.dumps(saved.bases)
+    prefixes = {m.group(1) for key in saved.bases if (m := ROW_PREFIX.match(key))}
+    page.row_keys_update = keys_field(prefixes, saved.bases)
+    # The page-level regions and measurements' figures it does not show yet, and
+    # the figures of the job rows it sent (no key kept: they come with each row).
+    page.changed_regions = (
+        changed(page.all_regions, shown)
+        + changed(page.point_regions, shown)
+        + row_regions(
+            saved.step_forms,
+            page.evaluation,
+            page.job_figures,
+            page.refused.refused_rows,
+        )
+        + changed_field_findings(page.field_findings_regions, shown)
+    )
+    return page
+
+
+def fresh_page(proposal, step, saved: Saved) -> Page:
+    """After a row operation (or a change of system): the step's forms afresh, with
+    what was typed and refused, the conflicts of this request, and what the row
+    operation could not do (a row changed or removed elsewhere)."""
+    fresh = stored_forms(proposal, step, saved.fmt)
+    # The inputs show what is stored: so do their bases, but for the conflicting
+    # inputs, whose base stays what this page had shown ("Keep mine").
+    bases = field_bases(fresh)
+    bases.update(
+        {key: value for key, value in saved.bases.items() if key in saved.conflicted}
+    )
+    person = person_of(proposal, step, saved.user)
+    page = Page(proposal, step, fresh, person).answer(**saved.context())
+    page.posted_bases_json = json.dumps(bases)
+    kind = saved.row_op[1] if saved.row_op else ""
+    page.focus = f"{kind}-{saved.new_row.pk}" if saved.new_row else ""
+    return page
+
+
+def question_page(proposal, step, user, number_format, **question) -> Page:
+    """The step afresh from what is stored (its inputs' bases too), as after a row
+    operation, with a ``question`` above it."""
+    fresh = stored_forms(proposal, step, number_format)
+    person = person_of(proposal, step, user)
+    page = Page(proposal, step, fresh, person).answer(saved=True, **question)
+    page.posted_bases_json = json.dumps(field_bases(fresh))
+    return page
+
+
+def finish(page: Page, kind: str) -> Page:
+    """What every answer but an autosave's carries: the fingerprint of each row the
+    step's form shows (from the bases its inputs show); and the data the chart's URL
+    stands for, noted so that the image view draws it without assessing again."""
+    if kind != "autosave":
+        bases = json.loads(page.posted_bases_json or page.bases_json)
+        anchors = [e.anchor for entries in page.forms.tables.values() for e in entries]
+        page.row_keys_shown = keys_field(anchors, bases)
+    if kind != "autosave" or page.regions["chart"] in page.changed_regions:
+        url, key = page.chart
+        if url:
+            charts.remember(page.proposal.pk, key, page.evaluation.chart_data)
+    return page

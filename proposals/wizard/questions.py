@@ -14,7 +14,7 @@ from proposals.domain.fields import FIELD_BY_KEY
 from proposals.domain.numbers import format_number
 from proposals.domain.sections import TABLE_BY_KIND
 from proposals.domain.together import ago
-from proposals.wizard import row_id
+from proposals.wizard.steps import row_id
 
 NUMBER_FIELDS = (models.IntegerField, models.DecimalField, models.FloatField)
 
@@ -141,13 +141,9 @@ def _conflict_value(field, value) -> str:
     """A value of a conflict as the person reads it: a number grouped in their
     format (in the unit they type GPU counts in), else as the field shows it."""
     fmt = getattr(field, "number_format", None)
-    if (
-        fmt is not None
-        and isinstance(value, Decimal | int)
-        and not isinstance(value, bool)
-    ):
-        return format_number(value * getattr(field, "scale", 1), fmt)
-    return _shown(field, value)
+    if fmt is None or not isinstance(value, Decimal | int) or isinstance(value, bool):
+        return _shown(field, value)
+    return format_number(value * getattr(field, "scale", 1), fmt)
 
 
 # Who saved the other value of a conflict, as the banner and the field say it.
@@ -200,11 +196,15 @@ def describe_conflicts(
             who = CONFLICT_BY_ME
         else:
             who = CONFLICT_BY_OTHER
+        # Both values as the person reads them, then who saved theirs and when.
+        mine, theirs = (
+            _conflict_value(field, v) for v in (conflict.mine, conflict.theirs)
+        )
         values = {
             "name": selectors.person_name(conflict.by) if conflict.stamped else "",
             "ago": ago((now - conflict.at).total_seconds()) if conflict.at else "",
-            "mine": _conflict_value(field, conflict.mine),
-            "theirs": _conflict_value(field, conflict.theirs),
+            "mine": mine,
+            "theirs": theirs,
         }
         described.append(
             {

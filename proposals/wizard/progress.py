@@ -12,7 +12,7 @@ from django.utils.translation import ngettext
 from proposals.domain.numbers import grouped
 from proposals.domain.rulebook.common import exploratory
 from proposals.table_rows import rows_of
-from proposals.wizard import STEP_BY_SLUG, STEPS
+from proposals.wizard.steps import STEPS
 
 # What only a tier that asks for a job plan or scaling data needs on the scalability
 # step: the workload shape, the runtime stability, the GPU/GCD toggle and the tables.
@@ -142,10 +142,3 @@ def wizard_progress(
         )
         steps.append(StepProgress(step.slug, step.slug in visited, items))
     return Progress(tuple(steps))
-
-
-def navigated_here(from_step: str | None, referer_path: str, step_paths) -> bool:
-    """Whether a step page was reached by moving around the wizard (a step tab,
-    which says the step it ``from``; or Next / Previous, whose form was on another
-    step page): then focus goes to the step's heading, not the top of the page."""
-    return from_step in STEP_BY_SLUG or referer_path in set(step_paths)

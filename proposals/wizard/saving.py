@@ -4,38 +4,33 @@ did (:class:`Saved`). Writes go through ``services``."""
 
 import json
 
-from django.core.exceptions import BadRequest
 from django.utils.translation import gettext_lazy
 
 from proposals import services
+from proposals.domain.numbers import NumberFormat
 from proposals.domain.sections import ROW_PREFIX
-from proposals.views.accounts import number_format
-from proposals.views.wizard_questions import (
+from proposals.wizard.changes import (
+    Change,
+    collect_changes,
+    field_bases,
+    posted_bases,
+    row_values,
+    shown_rows,
+)
+from proposals.wizard.questions import (
     describe_conflicts,
     describe_row_changed,
     describe_row_gone,
     input_name,
 )
-from proposals.wizard import (
+from proposals.wizard.steps import (
     build_step_forms,
-    field_bases,
+    gpu_unit_of,
     removed_row_form,
     row_id,
-    shown_rows,
 )
-from proposals.wizard_changes import Change, collect_changes, row_values
 
 CONTRADICT = gettext_lazy("These values contradict each other; they were not saved.")
-
-
-def gpu_unit_of(proposal, posted: str | None = None) -> str:
-    """The unit GPU counts are typed in: the proposal's (or, for a POST that carries
-    the toggle, the posted one: its numbers are in that unit); GCDs only on systems
-    whose GPUs have several dies."""
-    unit = posted if posted in ("gpus", "gcds") else proposal.gpu_unit
-    if proposal.system is None or proposal.system.gcds_per_gpu < 2:
-        return "gpus"
-    return unit
 
 
 class Saved:
@@ -116,70 +111,48 @@ class Saved:
         }
 
 
-def posted_bases(request) -> dict[str, str]:
-    """What each input showed when the page was loaded (``bases``: a JSON object of
-    input name -> stored value as text); anything else is a bad request (400)."""
-    try:
-        bases = json.loads(request.POST.get("bases") or "{}")
-    except (ValueError, RecursionError):  # RecursionError: ``[[[[...`` too deep
-        raise BadRequest("bases must be a JSON object.") from None
-    if not isinstance(bases, dict) or not all(
-        isinstance(value, str) for value in bases.values()
-    ):
-        raise BadRequest("bases must map input names to text.")
-    return bases
-
-
-def posted_row_keys(request) -> dict[str, str]:
-    """The fingerprints of the rows an autosave shows but does not send
-    (``row_keys``: ``jobs-17:3f2a... ...``); anything unlike one is left out."""
-    keys = {}
-    for item in request.POST.get("row_keys", "").split():
-        prefix, _, key = item.partition(":")
-        match = ROW_PREFIX.match(prefix + "-")
-        if not match or match.group(1) != prefix or not key.isalnum():
-            continue
-        if row_id(prefix.split("-")[1]) is not None and len(key) <= 64:
-            keys[prefix] = key
-    return keys
-
-
-def _bases_kept(request, step_forms) -> dict:
+def _bases_kept(data, step_forms) -> dict:
     """The posted bases; with "Keep mine" (the conflict banner), this page's value
     of that input wins over the other."""
-    bases = posted_bases(request)
-    keep = request.POST.get("keep")
+    bases = posted_bases(data)
+    keep = data.get("keep")
     if keep:
         bases[keep] = field_bases(step_forms).get(keep)
     return bases
 
 
 def save_step(
-    request, proposal, step, *, posted_rows_only=False, row_op=None, locked=False
+    data,
+    proposal,
+    step,
+    *,
+    user,
+    number_format: NumberFormat,
+    posted_rows_only=False,
+    row_op=None,
+    locked=False,
 ):
-    """Validate and store a step's POST (field by field) and its row operation
-    (``row_op``: operation, table kind, row id)."""
-    unit = gpu_unit_of(proposal, request.POST.get("gpu_unit"))
-    fmt = number_format(request)
+    """Validate and store a step's POST ``data`` (field by field), typed by ``user``
+    in ``number_format``, and its row operation (``row_op``: operation, table
+    kind, row id)."""
+    unit = gpu_unit_of(proposal, data.get("gpu_unit"))
     step_forms = build_step_forms(
         step,
         proposal,
-        request.POST,
+        data,
         gpu_unit=unit,
-        number_format=fmt,
+        number_format=number_format,
         posted_rows_only=posted_rows_only,
     )
-    bases = _bases_kept(request, step_forms)
-    collected = collect_changes(step_forms, request.POST, bases)
+    bases = _bases_kept(data, step_forms)
+    collected = collect_changes(step_forms, data, bases)
     changes = collected.changes
-    if "gpu_unit" in request.POST and unit != proposal.gpu_unit:
+    if "gpu_unit" in data and unit != proposal.gpu_unit:
         # Only the toggle itself changes the unit (steps without it never post it).
         changes.append(Change(proposal, {"gpu_unit": unit}, step_forms.main))
     row_action = None
     if row_op is not None:
-        row_action = _row_action(
-            proposal, step_forms, collected, bases, row_op, request.POST
-        )
+        row_action = _row_action(proposal, step_forms, collected, bases, row_op, data)
     outcome, new_row = services.proposal_save_step(
         proposal=proposal,
         changes=changes,
@@ -187,7 +160,7 @@ def save_step(
         cleared=collected.cleared,
         row_action=row_action,
         locked=locked,
-        by=request.user,
+        by=user,
     )
     for change in outcome.refused:
         change.form.add_error(None, CONTRADICT)
@@ -200,10 +173,9 @@ def save_step(
         bases,
         collected,
         restoring=row_action is not None and row_action.action == "restore",
-        fmt=fmt,
-        user=request.user,
-        alone=proposal.owner_id == request.user.pk
-        and not getattr(proposal, "has_team", True),
+        fmt=number_format,
+        user=user,
+        alone=proposal.owner_id == user.pk and not getattr(proposal, "has_team", True),
     )
 
 

@@ -14,7 +14,8 @@ from proposals.domain.sections import ROW_PREFIX
 from proposals.forms import JobTypeForm, MeasurementForm, SelectionForm
 from proposals.services import canonical
 from proposals.table_rows import rows_of
-from proposals.wizard import ENGLISH, TABLE_FORMS, Step, row_fields, stored_row_key
+from proposals.wizard.changes import posted_row_keys, row_fields, stored_row_key
+from proposals.wizard.steps import ENGLISH, TABLE_FORMS, Step
 
 
 @dataclass
@@ -173,6 +174,25 @@ def _form_kwargs(proposal, gpu_unit, number_format, *, codes: bool) -> dict:
         JobTypeForm: rows,
         MeasurementForm: {**rows, "codes": rows_of(proposal, "codes") if codes else []},
     }
+
+
+def stale_since(step: Step, proposal, saved, data, *, seen_current: bool) -> Stale:
+    """What the page that posted ``data`` (and was saved as ``saved``) shows that
+    another tab has changed since (inputs this request did not change; rows
+    removed). A page whose last answer was at the revision this request read
+    (``seen_current``) has seen every write: nothing to look for."""
+    if seen_current:
+        return Stale()
+    shown_keys = posted_row_keys(data)  # the rows the page shows but did not send
+    return stale_inputs(
+        step,
+        proposal,
+        saved.bases,
+        skip=saved.unsettled,
+        gpu_unit=saved.step_forms.gpu_unit,
+        number_format=saved.fmt,
+        shown_keys=shown_keys,
+    )
 
 
 def gone_now(gone_rows: list, typed: set | None) -> list:
