@@ -24,25 +24,24 @@ from proposals import localization
 from proposals.domain.numbers import active_format
 
 PACKAGE = Path(__file__).resolve().parent
-# What renders fragments: the Python that computes what they show, the templates
-# and the catalogues.
-SOURCES = (
-    (PACKAGE, "*.py"),
-    (PACKAGE / "exports", "*.py"),
-    (PACKAGE / "domain", "*.py"),
-    (PACKAGE / "templatetags", "*.py"),
-)
+# What renders fragments: the Python that computes what they show (every module of
+# the package but its migrations), the templates and the catalogues.
+SKIPPED = {"migrations", "__pycache__"}
 
 
 def _code_version() -> str:
     digest = hashlib.sha256()
-    files = [p for folder, glob in SOURCES for p in sorted(folder.glob(glob))]
+    files = [
+        p
+        for p in sorted(PACKAGE.rglob("*.py"))
+        if not SKIPPED & set(p.relative_to(PACKAGE).parts)
+    ]
     for directory in settings.TEMPLATES[0]["DIRS"]:
         files.extend(sorted(Path(directory).rglob("*.html")))
     for directory in settings.LOCALE_PATHS:
         files.extend(sorted(Path(directory).glob("*/LC_MESSAGES/django.mo")))
     for path in files:
-        digest.update(path.name.encode())
+        digest.update(str(path.relative_to(settings.BASE_DIR)).encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
 

@@ -1,7 +1,7 @@
 """What the live regions of a page show: the assessment, the findings with the place
 in the wizard each points at, per-row computed figures, tier-fitted help and the chart.
 
-Read by the wizard's page (:mod:`proposals.page`) and by the read-only review pages.
+Read by the wizard's page (:mod:`proposals.wizard.page`) and by the read-only review pages.
 """
 
 import functools
@@ -127,7 +127,7 @@ def live_context(proposal, *, step: str = "", evaluation=None) -> dict:
     """What the review pages read of one evaluation of ``proposal``: the
     assessment, the findings located in the wizard, per-row figures, tier-fitted
     help, the mode's terms and what was typed and not saved. (The wizard reads the
-    same parts from its :class:`proposals.page.Page`.)"""
+    same parts from its :class:`proposals.wizard.page.Page`.)"""
     evaluation = evaluation or Evaluation.of(proposal)
     assessment = evaluation.assessment
     findings = wizard_findings(evaluation, step)

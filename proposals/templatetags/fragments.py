@@ -228,7 +228,7 @@ class Feedback(NamedTuple):
 
 def feedback_values(page) -> dict:
     """What the feedback blocks and the cells read of the wizard's ``page``
-    (:class:`proposals.page.Page`), looked up once per tag rather than once per
+    (:class:`proposals.wizard.page.Page`), looked up once per tag rather than once per
     cell."""
     return {
         "findings_by_anchor": page.findings.by_anchor,

@@ -1,4 +1,4 @@
-"""``{% region r %}``: render a live region (:mod:`proposals.regions`) with its own
+"""``{% region r %}``: render a live region (:mod:`proposals.wizard.regions`) with its own
 inputs only (an isolated context, like ``{% include ... only %}``), out of band
 when the surrounding template says so (``oob``) or when asked (``oob=True``). A
 region marked ``cached`` is rendered once per key (its inputs, written in the
