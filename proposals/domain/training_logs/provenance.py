@@ -20,11 +20,68 @@ from proposals.domain.i18n import gettext, gettext_noop, reading
 # The values a phrase holds: a number (``1,116``, ``4.51``, ``1.99–2.01``) or text
 # up to the phrase's next literal.
 _NUMBER = r"[\d][\d,.\u2013–]*"
-_VALUES = {"n": _NUMBER, "line": _NUMBER, "gpus": _NUMBER, "value": _NUMBER}
+_VALUES = {
+    name: _NUMBER
+    for name in (
+        "n",
+        "line",
+        "gpus",
+        "value",
+        "rank",
+        "steps",
+        "factor",
+        "total",
+        "divisor",
+    )
+}
 
 # Longest first where one phrase holds another. Each is a whole phrase of a stored
 # provenance (training_logs' formulas, notes and ``Source.summary``'s frame).
 PHRASES = (
+    gettext_noop(
+        "the configuration's world_size = {n} (line {line}): with model, pipeline "
+        "or sequence parallelism it counts the data-parallel ranks only; the "
+        "launcher's count of processes is used"
+    ),
+    gettext_noop(
+        "the GPU count given ({n}) differs from the log's {what} = {value} "
+        "(line {line}); the log's is used"
+    ),
+    gettext_noop(
+        "the GPU count: the run used DataParallel (line {line}), whose GPUs the "
+        "total batch size does not separate"
+    ),
+    gettext_noop(
+        "validation step lines ({lines}): forward passes only, not training throughput"
+    ),
+    gettext_noop(
+        "the step lines of rank(s) {ranks}: the same steps, logged on other "
+        "nodes; those of rank {rank} are used"
+    ),
+    gettext_noop(
+        "the bar counts batches ({n} = {steps} optimization steps × {factor} "
+        "accumulation steps): {total} / {divisor} samples each"
+    ),
+    gettext_noop(
+        "the bar is taken to count optimization steps, as Accelerate's example "
+        "scripts update it (once per accelerator.sync_gradients)"
+    ),
+    gettext_noop(
+        "the global batch size: the log states none (global_batch_size, "
+        "consumed_samples), so steps/s, not samples/s"
+    ),
+    gettext_noop(
+        "{n} GCDs is not a whole number of {system} GPUs ({value} GCDs each): the "
+        "count is kept as the log gives it"
+    ),
+    gettext_noop("{n} GCDs = {gpus} GPUs on {system} ({value} GCDs per GPU)"),
+    gettext_noop(
+        "the GPUs are those requested ({column}): the output has no AllocTRES column"
+    ),
+    gettext_noop("Lightning's MEMBER count"),
+    gettext_noop("Epoch {n}:"),
+    gettext_noop("tokens/s per device"),
+    gettext_noop("differs from"),
     gettext_noop("{n}, as given (the log does not state it)"),
     gettext_noop("line {line}, the first interval (warm-up)"),
     gettext_noop("line {line}, the bar's steps up to {n} (warm-up)"),
@@ -47,6 +104,11 @@ PHRASES = (
     gettext_noop("jobs without GPUs:"),
     gettext_noop("running jobs have no final length:"),
     gettext_noop("pending jobs have no final length:"),
+    gettext_noop("requeued jobs have no final length:"),
+    gettext_noop("resizing jobs have no final length:"),
+    gettext_noop("suspended jobs have no final length:"),
+    gettext_noop("revoked jobs have no final length:"),
+    gettext_noop("jobs that ran for less than {n} seconds:"),
     gettext_noop("jobs that never started (Elapsed 0):"),
     gettext_noop("job steps (.batch, .extern, .0, …) are part of their job:"),
     gettext_noop("array tasks not yet run have no length:"),
@@ -79,6 +141,7 @@ PHRASES = (
     gettext_noop("median train_step_timing over {n} step(s)"),
     gettext_noop("global steps"),
     gettext_noop("{n} devices"),
+    gettext_noop("per GPU"),
     gettext_noop("(line {line}, the configuration)"),
     gettext_noop("Left out:"),
     gettext_noop("GPUs:"),
@@ -126,8 +189,14 @@ def _english() -> bool:
 
 
 def _keep(msgid: str, done: list[str], match: re.Match) -> str:
-    """``match`` of ``msgid`` translated into ``done``, and its marker."""
-    done.append(gettext(msgid).format(**match.groupdict()))
+    """``match`` of ``msgid`` translated into ``done``, and its marker. A value
+    that is text (the log's key a count was read from, the lines of a note) has its
+    own phrases translated too."""
+    values = {
+        name: value if _VALUES.get(name) == _NUMBER else _translated(value)
+        for name, value in match.groupdict().items()
+    }
+    done.append(gettext(msgid).format(**values))
     return f"\0{len(done) - 1}\0"
 
 
