@@ -14,8 +14,11 @@ from __future__ import annotations
 
 import functools
 import re
+from dataclasses import dataclass
 
 from proposals.domain.i18n import gettext, gettext_noop, reading
+
+from .sacct import ENDED, NOT_ENDED
 
 # The values a phrase holds: a number (``1,116``, ``4.51``, ``1.99–2.01``) or text
 # up to the phrase's next literal.
@@ -64,7 +67,7 @@ PHRASES = (
     ),
     gettext_noop(
         "the bar is taken to count optimization steps, as Accelerate's example "
-        "scripts update it (once per accelerator.sync_gradients)"
+        "scripts update it (once per {key})"
     ),
     gettext_noop(
         "the global batch size: the log states none (global_batch_size, "
@@ -208,3 +211,43 @@ def _translated(line: str) -> str:
     for pattern, msgid in _patterns():
         line = pattern.sub(functools.partial(_keep, msgid, done), line)
     return re.sub(r"\0(\d+)\0", lambda m: done[int(m[1])], line)
+
+
+# What a shown provenance keeps as the log and the framework wrote it (code, in
+# English): a key with ``_``, ``/`` or ``.`` inside (``world_size``, ``gres/gpu``,
+# ``tokens/s``), a CamelCase name (``CurrSamplesPerSec``), Slurm's column and states.
+_KEY = re.compile(
+    r"(?<![\w/.])(?:[A-Za-z]\w*(?:[_/.]\w+)+|[A-Z][a-z]+[A-Z]\w*|"
+    + "|".join(("Elapsed", *ENDED, *NOT_ENDED))
+    + r")(?![\w/])"
+)
+
+
+@dataclass(frozen=True)
+class Line:
+    """A line of a shown provenance: the log's own (an excerpt, ``quoted``) or the
+    reader's, in ``parts`` of text, each marked when it is a key name."""
+
+    text: str
+    quoted: bool
+    parts: tuple[tuple[str, bool], ...]
+
+
+def shown_lines(text: str) -> tuple[Line, ...]:
+    """``text`` (a provenance as shown) in lines, for a page to mark the log's own
+    lines and the key names as English (``lang="en"``)."""
+    found = []
+    for line in text.split("\n"):
+        if line.startswith("  "):
+            found.append(Line(line.strip(), True, ((line.strip(), False),)))
+            continue
+        parts, start = [], 0
+        for match in _KEY.finditer(line):
+            if match.start() > start:
+                parts.append((line[start : match.start()], False))
+            parts.append((match[0], True))
+            start = match.end()
+        if start < len(line):
+            parts.append((line[start:], False))
+        found.append(Line(line, False, tuple(parts)))
+    return tuple(found)
