@@ -5,6 +5,7 @@ test_language_choice.py."""
 
 import datetime
 from datetime import timedelta
+from html import unescape
 
 import pytest
 from django.apps import apps
@@ -15,7 +16,7 @@ from django.utils import timezone
 
 from proposals import services
 from proposals.domain.sections import STEP_SLUGS
-from proposals.models import AccessRoute, Cutoff, Membership, Proposal
+from proposals.models import AccessRoute, Cutoff, Membership, Preferences, Proposal
 from tests.web import translation_check as check
 from tests.web import walk_logs
 
@@ -474,3 +475,16 @@ def test_the_walk_shows_an_imported_logs_provenance(client, demo, language):
     assert "Left out:" not in html and "median over" not in html
     assert '<code lang="en">world_size</code>' in html
     assert '<samp class="d-block text-break ms-3" lang="en">Epoch 0:' in html
+
+
+@pytest.mark.parametrize(("fmt", "shown"), [("de", "4.217 ms"), ("de_CH", "4'217 ms")])
+def test_the_provenance_shows_the_readers_numbers(client, demo, fmt, shown):
+    """The staff review page shows a provenance's numbers in the reader's format:
+    the stored "4,217 ms" (megatron-2024-8gpus.log) as 4.217 ms or 4'217 ms."""
+    staff = User.objects.get(username="staff")
+    Preferences.objects.update_or_create(user=staff, defaults={"number_format": fmt})
+    client.force_login(staff)
+    url = reverse("proposals:staff_review", args=[demo["sent"].pk])
+    html = unescape(client.get(url, HTTP_ACCEPT_LANGUAGE="de").content.decode())
+    assert f"/ {shown} ≈" in html
+    assert "4,217 ms" not in html

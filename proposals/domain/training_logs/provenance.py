@@ -5,9 +5,11 @@ The row stores the provenance in English, as read (the JSON, the portal and ever
 reader share it); this module rewrites its recurring phrases in the active language
 at show time, never storing the translation. Each phrase is an English msgid with
 ``{names}`` for its values; a pattern made from the msgid finds it in the stored text
-and puts the values into the translation. In English (the portal's language) the text
-comes back unchanged. What no phrase covers (a framework's own key names, a log's
-excerpt lines) stays as read. Pure Python: no Django.
+and puts the values into the translation. Its numbers are then written in the
+active number format (``4,217 ms`` -> ``4.217 ms`` in German). In English with the
+portal's number format the text comes back unchanged. What no phrase covers (a
+framework's own key names, a log's excerpt lines) stays as read. Pure Python: no
+Django.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import re
 from dataclasses import dataclass
 
 from proposals.domain.i18n import gettext, gettext_noop, reading
+from proposals.domain.numbers import PORTAL, NumberFormat, active_format
 
 from .sacct import ENDED, NOT_ENDED
 
@@ -177,14 +180,77 @@ def _patterns() -> tuple[tuple[re.Pattern, str], ...]:
 
 
 def in_reader_language(text: str) -> str:
-    """``text`` (a stored provenance) with its phrases in the active language;
-    unchanged in English. Excerpt lines (indented: the log's own lines) are kept."""
-    if not text or reading()[1] in (None, "source") or _english():
+    """``text`` (a stored provenance) with its phrases in the active language and
+    its numbers in the active number format (:func:`in_reader_format`); unchanged
+    in English with the portal's format. Excerpt lines (indented: the log's own
+    lines) and the file name the first line starts with are kept."""
+    if not text:
         return text
-    return "\n".join(
-        line if line.startswith("  ") else _translated(line)
-        for line in text.split("\n")
+    translate = reading()[1] not in (None, "source") and not _english()
+    fmt = active_format()
+    reformat = _shape(fmt) != _shape(PORTAL)  # the stored form is the portal's
+    if not (translate or reformat):
+        return text
+    shown = []
+    for number, line in enumerate(text.split("\n")):
+        if line.startswith("  "):
+            shown.append(line)
+            continue
+        head = _FILE.match(line) if number == 0 else None
+        line = line[head.end() :] if head else line
+        line = _translated(line) if translate else line
+        line = in_reader_format(line, fmt) if reformat else line
+        shown.append((head[0] if head else "") + line)
+    return "\n".join(shown)
+
+
+# The file name a provenance starts with (``Source.summary``: "{file}, {lines}:"),
+# the person's own: kept as named, digits and all.
+_FILE = re.compile(r".*?, (?=lines? |no line)")
+
+# A number as the log reader writes it (the portal's form: ``4,217``, ``0.414``,
+# ``±2.00 %``, ``-3``), not part of a name (``accelerate-0.30``, ``4812_0``,
+# ``LUMI-G``), a time (``00:12``), a Slurm step (``.0``) or array (``[0-7%4]``).
+_WRITTEN = re.compile(
+    r"(?<![\w.,:/%\[\-\u2212+±])(?P<sign>[-\u2212+±]?)"
+    r"(?P<whole>\d{1,3}(?:,\d{3})+|\d+)(?:\.(?P<fraction>\d+))?"
+    r"(?!\w|[.,:/]\w)(?P<percent> ?%)?"
+)
+
+
+def _shape(fmt: NumberFormat) -> tuple:
+    return (
+        fmt.decimal,
+        fmt.group_display,
+        fmt.minus,
+        fmt.primary,
+        fmt.secondary,
+        fmt.percent_affixes,
     )
+
+
+def in_reader_format(line: str, fmt: NumberFormat) -> str:
+    """``line`` (a provenance's line in the portal's number form) with each number
+    written in ``fmt``: the same digits and decimals, grouped where the portal
+    grouped them (``4,217`` -> ``4.217``; a log's ``2048`` stays ungrouped), a
+    percentage with ``fmt``'s sign (``±2.00 %`` -> ``±2,00 %``). A value never
+    changes: the digits are moved, not read as a float."""
+
+    def written(match: re.Match) -> str:
+        whole = match["whole"]
+        sign = match["sign"]
+        if sign and sign in "-\u2212":
+            whole, sign = "-" + whole, ""
+        text = fmt.write(
+            whole.replace(",", ""), match["fraction"] or "", grouping="," in whole
+        )
+        if match["percent"]:
+            before, after = fmt.percent_affixes
+            minus = fmt.minus if text.startswith(fmt.minus) else ""
+            text = f"{minus}{before}{text[len(minus) :]}{after}"
+        return sign + text
+
+    return _WRITTEN.sub(written, line)
 
 
 def _english() -> bool:
