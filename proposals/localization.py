@@ -225,6 +225,11 @@ def _write(value: date, with_time: bool, locale: str) -> str:
 # to an offset ("+0100") where the language has none, or to a long name ("Eastern
 # Standard Time"), neither of which is a short name.
 _SHORT_ZONE_NAME = re.compile(r"[^\W\d_]{2,6}")
+# The tz database's names for UTC itself: a fixed zero offset that names no place
+# (``Etc/`` ones too). Europe/London's winter GMT is a place's, and stays GMT.
+_UNIVERSAL_ZONES = frozenset(
+    ("UTC", "UCT", "Universal", "Zulu", "GMT", "GMT0", "GMT+0", "GMT-0", "Greenwich")
+)
 # CLDR's name by (zone, offset, abbreviation, language): a moment's name depends on
 # no more (Babel takes about as long as the rest of a date to find it).
 _CLDR_ZONE_NAMES: dict[tuple, str] = {}
@@ -239,7 +244,12 @@ def zone_name(moment: datetime, language: str | None = None) -> str:
        German, ``CET``/``CEST`` in English, Italian and Spanish;
     2. where CLDR has none (French writes an offset), the tz database's
        abbreviation, as the portal's English writes it: ``CET``, ``EET``, ``BST``;
-    3. where that is an offset too (``+03`` in Istanbul), ``UTC+3``."""
+    3. where that is an offset too (``+03`` in Istanbul), ``UTC+3``.
+
+    UTC itself (``Etc/UTC``, ``Etc/GMT``, ``Zulu``) is ``UTC`` in every language, as
+    people write it (CLDR's French says ``TU``)."""
+    if str(moment.tzinfo).removeprefix("Etc/") in _UNIVERSAL_ZONES:
+        return "UTC"
     code = language or translation.get_language() or settings.LANGUAGE_CODE
     abbreviation = moment.tzname() or ""
     key = (str(moment.tzinfo), moment.utcoffset(), abbreviation, code)
@@ -262,6 +272,8 @@ def zone_name(moment: datetime, language: str | None = None) -> str:
     minutes = int(offset.total_seconds() // 60) if offset is not None else 0
     sign = "-" if minutes < 0 else "+"
     hours, rest = divmod(abs(minutes), 60)
+    if not minutes:
+        return "UTC"
     return f"UTC{sign}{hours}" + (f":{rest:02d}" if rest else "")
 
 

@@ -28,6 +28,7 @@ from .sections import (
     TABLES,
     section_of_path,
 )
+from .training_logs.provenance import in_reader_language
 
 # A measurement's code entry is stored as the entry's index: people read its name.
 _CODE_REFERENCE = re.compile(
@@ -129,6 +130,8 @@ def value_text(
     ):
         return row_label("codes", value, names)
     text = text_of(value)
+    if (row := ROW_PATH.match(path)) and row.group(3) in labels.READ_ONLY_COLUMNS:
+        text = in_reader_language(text)  # a row's provenance, stored in English
     return display(path, text) if display is not None and text else text
 
 

@@ -17,7 +17,11 @@ from proposals.domain.i18n import gettext as _
 from proposals.domain.i18n import gettext_noop, ngettext
 from proposals.domain.numbers import MISSING, grouped, num, percent, points
 from proposals.domain.terms import UNITS
-from proposals.domain.training_logs.provenance import in_reader_language
+from proposals.domain.training_logs.provenance import (
+    Line,
+    in_reader_language,
+    shown_lines,
+)
 
 #: The heading of the rows' provenance, in every export and on the staff page.
 SOURCES_TITLE = gettext_noop("Read from training logs and accounting")
@@ -125,6 +129,11 @@ class RowSource:
 
     label: str  # which row: "Megatron-LM at 8 GPUs", "job type “eval”"
     text: str  # the provenance kept with the row (file, lines, formula, excerpt)
+
+    @property
+    def lines(self) -> tuple[Line, ...]:
+        """The text in lines, the log's own and its key names marked."""
+        return shown_lines(self.text)
 
 
 @dataclass(frozen=True)

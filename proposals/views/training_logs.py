@@ -36,7 +36,10 @@ from proposals.domain import training_logs
 from proposals.domain.numbers import format_number
 from proposals.domain.scaling_kit import kit_gpus
 from proposals.domain.team import Capability
-from proposals.domain.training_logs.provenance import in_reader_language
+from proposals.domain.training_logs.provenance import (
+    in_reader_language,
+    shown_lines,
+)
 from proposals.models import LogReading
 from proposals.services.paste import PastedRowsChanged, PasteError
 from proposals.services.training_logs import (
@@ -243,7 +246,8 @@ def _shown_measurement(measurement, row: dict | None, problem, fmt) -> dict:
         "unit": measurement.unit,
         "mfu": measurement.mfu_pct,
         "tflops": measurement.tflops_per_gpu,
-        "source": in_reader_language(measurement.source.summary()),
+        "source": (source := in_reader_language(measurement.source.summary())),
+        "source_lines": shown_lines(source),
         "problem": problem,
     }
 
@@ -256,7 +260,8 @@ def _shown_job(job, problem, fmt) -> dict:
         "gpus": job.gpus,
         "hours": format_number(job.hours, fmt),
         "count": job.count,
-        "source": in_reader_language(job.source.summary()),
+        "source": (source := in_reader_language(job.source.summary())),
+        "source_lines": shown_lines(source),
         "problem": problem,
     }
 

@@ -23,6 +23,7 @@ from proposals.models import OutgoingMail, Preferences, Proposal
 from proposals.models.preferences import StaffMail
 from proposals.wizard.steps import STEPS
 from tests.e2e.test_language_layout import _too_wide
+from tests.web import walk_logs
 from tests.web.translation_check import (
     LANGUAGES,
     catalogue_path,
@@ -123,9 +124,13 @@ def test_no_english_left_on_the_pages_a_person_and_the_staff_visit(
     base = live_server.url
     catalogue = read_catalogue(catalogue_path(language))
     pieces, names = english_pieces(catalogue), proper_names(catalogue)
-    # What people typed (titles, narratives, names): not the interface's to
-    # translate.
-    data = stored_text()
+    # The sent proposal holds rows read from real sample logs: the staff pages show
+    # their provenance (stored in English) in the reader's language (issue 36).
+    sent = Proposal.objects.exclude(review_state=None).first()
+    walk_logs.import_logs(sent, sent.owner)
+    # What people typed (titles, narratives, names) and the log's own lines: not
+    # the interface's to translate.
+    data = stored_text() + walk_logs.log_lines()
     locale = {"de": "de-DE", "fr": "fr-FR", "it": "it-IT", "es": "es-ES"}[language]
     found = []
 
@@ -149,7 +154,6 @@ def test_no_english_left_on_the_pages_a_person_and_the_staff_visit(
         context.close()
 
     walk("demo", "aifactory-demo", _pages(demo))
-    sent = Proposal.objects.exclude(review_state=None).first()
     staff_pages = {
         "queue": reverse("proposals:review_queue"),
         "staff-review": reverse("proposals:staff_review", args=[sent.pk]),

@@ -5,6 +5,7 @@ test_language_choice.py."""
 
 import datetime
 from datetime import timedelta
+from html import unescape
 
 import pytest
 from django.apps import apps
@@ -15,8 +16,9 @@ from django.utils import timezone
 
 from proposals import services
 from proposals.domain.sections import STEP_SLUGS
-from proposals.models import AccessRoute, Cutoff, Membership, Proposal
+from proposals.models import AccessRoute, Cutoff, Membership, Preferences, Proposal
 from tests.web import translation_check as check
+from tests.web import walk_logs
 
 # Catalogues ------------------------------------------------------------------------
 
@@ -415,6 +417,7 @@ def demo(catalogue):
         source="test",
         checked=datetime.date(2026, 12, 5),
     )
+    walk_logs.import_logs(sent, owner)
     return {"sent": sent, "draft": draft, "member": member, "token": token}
 
 
@@ -432,7 +435,7 @@ def test_no_page_shows_english(client, demo, role, language):
     username, pages = WALKS[role]
     if username:
         client.force_login(User.objects.get(username=username))
-    data = check.stored_text()
+    data = check.stored_text() + walk_logs.log_lines()
     found, statuses = [], []
     for name, url in pages(demo):
         response = client.get(url, HTTP_ACCEPT_LANGUAGE=language, follow=True)
@@ -456,3 +459,32 @@ def test_no_page_shows_english(client, demo, role, language):
         f"{len(found)} strings left in English on the pages as {role}, in {language}:\n"
         f"{report}"
     )
+
+
+@pytest.mark.parametrize("language", check.LANGUAGES)
+def test_the_walk_shows_an_imported_logs_provenance(client, demo, language):
+    """The staff review page the walk reads shows the provenance of the rows read
+    from the sample logs, as text (not a ``pre`` the walk skips): the reader's
+    phrases in the language, the log's own lines and the key names marked English."""
+    client.force_login(User.objects.get(username="staff"))
+    url = reverse("proposals:staff_review", args=[demo["sent"].pk])
+    html = " ".join(
+        client.get(url, HTTP_ACCEPT_LANGUAGE=language).content.decode().split()
+    )
+    assert html.count('data-testid="provenance"') >= 5
+    assert "Left out:" not in html and "median over" not in html
+    assert '<code lang="en">world_size</code>' in html
+    assert '<samp class="d-block text-break ms-3" lang="en">Epoch 0:' in html
+
+
+@pytest.mark.parametrize(("fmt", "shown"), [("de", "4.217 ms"), ("de_CH", "4'217 ms")])
+def test_the_provenance_shows_the_readers_numbers(client, demo, fmt, shown):
+    """The staff review page shows a provenance's numbers in the reader's format:
+    the stored "4,217 ms" (megatron-2024-8gpus.log) as 4.217 ms or 4'217 ms."""
+    staff = User.objects.get(username="staff")
+    Preferences.objects.update_or_create(user=staff, defaults={"number_format": fmt})
+    client.force_login(staff)
+    url = reverse("proposals:staff_review", args=[demo["sent"].pk])
+    html = unescape(client.get(url, HTTP_ACCEPT_LANGUAGE="de").content.decode())
+    assert f"/ {shown} ≈" in html
+    assert "4,217 ms" not in html

@@ -44,3 +44,25 @@ def test_a_zone_without_a_name_is_an_offset_from_utc():
     helsinki = AFTER.astimezone(ZoneInfo("Europe/Helsinki"))
     assert localization.zone_name(helsinki, "de") == "OESZ"
     assert localization.zone_name(helsinki, "fr") == "EEST"
+
+
+UNIVERSAL = ("UTC", "Etc/UTC", "Etc/UCT", "Zulu", "Etc/GMT", "Etc/GMT+0", "GMT0")
+
+
+@pytest.mark.parametrize("language", NAMES)
+def test_universal_time_is_utc_in_every_language(language):
+    # CLDR's French calls UTC "TU" (temps universel); French users write "UTC". A
+    # zone that is UTC under another name (a fixed zero offset naming no place) is
+    # "UTC" too; London's winter stays GMT, a place's name.
+    for key in UNIVERSAL:
+        moment = BEFORE.astimezone(ZoneInfo(key))
+        assert localization.zone_name(moment, language) == "UTC", key
+    assert localization.zone_name(BEFORE, language) == "UTC"  # datetime.UTC
+    london = BEFORE.astimezone(ZoneInfo("Europe/London"))
+    assert localization.zone_name(london, language) == "GMT"
+    fmt = numbers.NUMBER_FORMAT_BY_NAME["fr_FR"]
+    with (
+        translation.override(language),
+        localization.activated(fmt=fmt, zone=ZoneInfo("Etc/UTC")),
+    ):
+        assert localization.when(BEFORE).endswith(" 00:59 UTC")
