@@ -29,6 +29,16 @@ PACKAGE = Path(__file__).resolve().parent
 SKIPPED = {"migrations", "__pycache__"}
 
 
+def _named(path: Path) -> str:
+    """``path`` from the project's root (the same on every machine it is deployed
+    to), or whole when it lies elsewhere (a template folder added by settings)."""
+    return (
+        str(path.relative_to(settings.BASE_DIR))
+        if path.is_relative_to(settings.BASE_DIR)
+        else str(path)
+    )
+
+
 def _code_version() -> str:
     digest = hashlib.sha256()
     files = [
@@ -41,7 +51,7 @@ def _code_version() -> str:
     for directory in settings.LOCALE_PATHS:
         files.extend(sorted(Path(directory).glob("*/LC_MESSAGES/django.mo")))
     for path in files:
-        digest.update(str(path.relative_to(settings.BASE_DIR)).encode())
+        digest.update(_named(path).encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
 
