@@ -206,7 +206,7 @@ def in_reader_language(text: str) -> str:
 
 # The file name a provenance starts with (``Source.summary``: "{file}, {lines}:"),
 # the person's own: kept as named, digits and all.
-_FILE = re.compile(r".*?, (?=lines? |no line)")
+_FILE = re.compile(r"\A.*?, (?=lines? |no line)")
 
 # A number as the log reader writes it (the portal's form: ``4,217``, ``0.414``,
 # ``±2.00 %``, ``-3``), not part of a name (``accelerate-0.30``, ``4812_0``,
