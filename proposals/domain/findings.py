@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 
 from .countries import Countries
 from .gpus import GpuModel
@@ -158,8 +159,10 @@ def rule(
     return register
 
 
+@lru_cache(maxsize=1024)
 def code_key(code: str) -> tuple[str, int]:
-    """Sort key putting SCAL-2 before SCAL-10."""
+    """Sort key putting SCAL-2 before SCAL-10 (read once per code: the rules and
+    their findings are sorted at every assessment)."""
     match = re.fullmatch(r"([A-Z]+)-(\d+)", code)
     return (match[1], int(match[2])) if match else (code, 0)
 

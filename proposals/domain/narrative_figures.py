@@ -37,6 +37,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 
 from . import narrative_reading as nr
 from . import narrative_words as w
@@ -260,26 +261,55 @@ def _judge_throughput(claim: nr.Figure, gpus: int, measured, quote):
     )
 
 
+@dataclass(frozen=True)
+class Reading:
+    """What ``sentence`` says, whatever the tables hold: its (claim, count) pairs,
+    each with whether only linking words stand between them (``tight``), its
+    baseline counts, and whether it names an efficiency and a speedup. Never
+    changed once read (:func:`reading` shares it)."""
+
+    pairs: tuple[tuple[nr.Figure, nr.Figure, bool], ...]
+    baselines: tuple[nr.Figure, ...]
+    named: bool
+    speed: bool
+
+
+@lru_cache(maxsize=512)
+def reading(sentence: str, gcds_per_gpu: int) -> Reading:
+    """``sentence`` read (a function of its text and the GCDs per GPU alone): read
+    once per sentence, not at every autosave of the proposal."""
+    items = nr.figures(sentence, gcds_per_gpu)
+    pairs = tuple(
+        (
+            claim,
+            count,
+            count.start > claim.end and nr.gap_links(sentence[claim.end : count.start]),
+        )
+        for claim, count in nr.pairs(sentence, items)
+    )
+    return Reading(
+        pairs,
+        tuple(i for i in items if i.counts and i.baseline),
+        bool(w.EFFICIENCY_WORD.search(sentence)),
+        bool(w.SPEED_WORD.search(sentence)) or "×" in sentence,
+    )
+
+
 def _claims(sentence, previous, analysis, projection, gcds_per_gpu):
     """Efficiency, speedup and throughput claims of ``sentence`` that the tables
     contradict (an efficiency needs an efficiency word in the sentence, or in the
     one before it when the claim is written straight before its count)."""
-    items = nr.figures(sentence, gcds_per_gpu)
-    named = bool(w.EFFICIENCY_WORD.search(sentence))
+    read = reading(sentence, gcds_per_gpu)
     named_before = bool(w.EFFICIENCY_WORD.search(previous))
-    speed = bool(w.SPEED_WORD.search(sentence)) or "×" in sentence
-    baselines = [i for i in items if i.counts and i.baseline]
-    for claim, count in nr.pairs(sentence, items):
-        if claim.kind == "speedup" and not speed:
+    baselines = list(read.baselines)
+    for claim, count, tight in read.pairs:
+        if claim.kind == "speedup" and not read.speed:
             continue
-        tight = count.start > claim.end and nr.gap_links(
-            sentence[claim.end : count.start]
-        )
         found = _judge(
             sentence,
             claim,
             count,
-            named=named or (named_before and tight),
+            named=read.named or (named_before and tight),
             baselines=baselines,
             analysis=analysis,
             projection=projection,

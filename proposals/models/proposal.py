@@ -278,6 +278,16 @@ class Proposal(GivenRelations, RestatedConstraints):
     def get_absolute_url(self):
         return reverse("proposals:detail", args=[self.pk])
 
+    @property
+    def status_label(self) -> str:
+        """The status in the active language, as ``get_status_display`` writes it,
+        without translating every status's label to find this one (Django hashes
+        each choice, and so translates each lazy label, at every call)."""
+        try:
+            return str(self.Status(self.status).label)
+        except ValueError:
+            return self.status
+
     # What the staff read as the applicant once the owner deleted their account.
     ACCOUNT_DELETED = "(account deleted)"
 

@@ -195,6 +195,12 @@ class Page:
         return gpu_unit_label(self.forms.gpu_unit)
 
     @cached_property
+    def status_label(self) -> str:
+        """The proposal's review status as the page writes it (the badge beside the
+        title and the review box): translated once per request."""
+        return self.proposal.status_label
+
+    @cached_property
     def slurm_devices_per_node(self):
         system = self.proposal.system
         return system.gpus_per_node * system.gcds_per_gpu if system else None
@@ -336,7 +342,7 @@ class Page:
                 refused.refused_by_step,
             ),
             "presence": presence_region(self.person.others, STEPS, self.step.slug),
-            "review_panel": review_panel_region(self.proposal),
+            "review_panel": review_panel_region(self.proposal, self.status_label),
         }
 
     @cached_property

@@ -349,7 +349,7 @@ class ReviewPanelInputs:
 REVIEW_PANEL = "proposals/review_wizard_panel.html"
 
 
-def review_panel_region(proposal) -> Region:
+def review_panel_region(proposal, status_label: str) -> Region:
     """The review status box of the wizard, for the reader of ``proposal``."""
     sendable = workflow.SUBMITTED in workflow.allowed_targets(
         proposal.status, workflow.APPLICANT
@@ -360,7 +360,7 @@ def review_panel_region(proposal) -> Region:
         ReviewPanelInputs(
             proposal.pk,
             proposal.status,
-            str(proposal.get_status_display()),
+            status_label,
             sendable and selectors.member_may(proposal, Capability.SEND),
         ),
     )

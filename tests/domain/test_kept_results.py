@@ -58,3 +58,48 @@ def test_the_dies_check_answers_alike_each_time():
     text = "We run on 16 GPUs (2 nodes)."
     assert claims_dies_as_gpus(text, 4, 8) is claims_dies_as_gpus(text, 4, 8) is True
     assert claims_dies_as_gpus("We run on 8 GPUs (2 nodes).", 4, 8) is False
+
+
+def test_a_narrative_sentence_is_read_once_and_judged_at_each_call():
+    """PLAN-4 reads each sentence once (its figures and pairs are a function of
+    its text), and judges it against the tables at every call: the same text
+    against other measurements gives their own contradictions."""
+    from proposals.domain import assess
+    from proposals.domain.narrative_figures import contradictions, reading
+
+    from .builders import catalogue, example
+
+    assessment = assess(example("lumi-fast-lane"), catalogue())
+    text = "We reach 97 % efficiency at 32 GPUs. The speedup is 3.9x from 4 to 16 GPUs."
+
+    def judged(analysis):
+        return contradictions(
+            text,
+            analysis=analysis,
+            projection=assessment.projection,
+            plan=assessment.plan,
+            requested_gpu_hours=None,
+            target_gpus=32,
+            gcds_per_gpu=2,
+        )
+
+    reading.cache_clear()
+    first = judged(assessment.analysis)
+    assert reading.cache_info().misses == 2  # two sentences
+    assert judged(assessment.analysis) == first != []
+    assert reading.cache_info().misses == 2 and reading.cache_info().hits == 2
+    slower = analyse(
+        (Measurement(gpus=4, throughput=1000), Measurement(gpus=16, throughput=3000))
+    )
+    assert judged(slower) != first
+
+
+def test_a_code_description_is_counted_once():
+    """CODE-7 counts a description's technical and motivation words once per text."""
+    from proposals.domain.rulebook.codes import technical_and_motivation
+
+    text = "PyTorch 2.3 with FSDP on 64 GPUs; our customers love the impact."
+    technical_and_motivation.cache_clear()
+    first = technical_and_motivation(text)
+    assert technical_and_motivation(text) == first and first[0] >= 3
+    assert technical_and_motivation.cache_info().hits == 1

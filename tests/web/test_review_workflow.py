@@ -316,7 +316,7 @@ def test_wizard_snippets_offer_the_right_action(user, submitted, applicant_propo
         submitted.refresh_from_db()
         submitted.member_role = Role.OWNER  # as the wizard's selector reads it
         # The box is a region: its inputs say whether the reader may send now.
-        region = review_panel_region(submitted)
+        region = review_panel_region(submitted, submitted.status_label)
         inputs = region.inputs
         if not can_send:  # a viewer
             inputs = dataclasses.replace(inputs, can_send=False)

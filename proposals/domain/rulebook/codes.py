@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from functools import lru_cache
 
 from ..findings import ERROR, WARNING, Context, Hit, rule
 from ..i18n import gettext as _
@@ -401,6 +402,18 @@ def code_environment(ctx: Context) -> Iterator[Hit]:
         )
 
 
+@lru_cache(maxsize=256)
+def technical_and_motivation(text: str) -> tuple[int, int]:
+    """How many technical terms and figures, and how many motivation words, a code
+    description has: a function of its text alone, so read once per text (the
+    autosave assesses every code at each keystroke elsewhere in the proposal)."""
+    technical = sum(
+        len(p.findall(text))
+        for p in (FRAMEWORK, DISTRIBUTED, ENVIRONMENT, TECHNICAL, TECH_FIGURE)
+    )
+    return technical, len(MOTIVATION.findall(text))
+
+
 @rule(
     "CODE-7",
     severity=WARNING,
@@ -416,11 +429,7 @@ def code_motivation(ctx: Context) -> Iterator[Hit]:
         text = code.description
         if not text.strip():
             continue
-        technical = sum(
-            len(p.findall(text))
-            for p in (FRAMEWORK, DISTRIBUTED, ENVIRONMENT, TECHNICAL, TECH_FIGURE)
-        )
-        motivation = len(MOTIVATION.findall(text))
+        technical, motivation = technical_and_motivation(text)
         if technical == 0 or (motivation >= 3 and motivation > technical):
             yield Hit(
                 f"codes[{index}].description",
