@@ -76,6 +76,9 @@ def table_rows(context, kind, computed="", empty=""):
     with each input's feedback and the row's own errors; ``empty``, in one cell,
     when the table has no rows."""
     page = context["page"]
+    # The template's ``_("...")`` arrives lazy: translated once here, not at every
+    # row's test of it (a lazy string looks its text up again on each use).
+    computed, empty = str(computed), str(empty)
     specs = page.columns[kind]
     entries = page.forms.tables[kind]
     values = fragments.feedback_values(page)
