@@ -11,6 +11,7 @@ import copy
 from dataclasses import dataclass, field
 
 from django import forms
+from django.utils.translation import gettext
 
 from proposals.domain.fields import FIELD_BY_KEY, anchor_name
 from proposals.domain.layouts import Layout, row_layout, step_layout
@@ -266,6 +267,8 @@ def _add_row_forms(step_forms: StepForms, kind: str, rows, data, posted_rows) ->
     added in another tab show their stored values and are neither validated nor
     saved); the unbound ones share the fields of the first."""
     form_class, kwargs = TABLE_FORMS[kind], step_forms.row_kwargs[kind]
+    # Django's default label suffix, translated once for the table, not per row.
+    kwargs = {"label_suffix": gettext(":"), **kwargs}
     row_forms = []
     shared = None  # the fields of this kind's first unbound form
     for row in rows:
