@@ -6,6 +6,7 @@ so it states when the rule fires. Field paths use the JSON format's names.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator
 
@@ -401,6 +402,15 @@ def code_environment(ctx: Context) -> Iterator[Hit]:
         )
 
 
+@functools.lru_cache(maxsize=256)
+def _term_counts(text: str) -> tuple[int, int]:
+    """A description's technical and motivation terms, counted once per text (every
+    evaluation of every page and autosave reads each code's description again)."""
+    patterns = (FRAMEWORK, DISTRIBUTED, ENVIRONMENT, TECHNICAL, TECH_FIGURE)
+    technical = sum(len(p.findall(text)) for p in patterns)
+    return technical, len(MOTIVATION.findall(text))
+
+
 @rule(
     "CODE-7",
     severity=WARNING,
@@ -416,11 +426,7 @@ def code_motivation(ctx: Context) -> Iterator[Hit]:
         text = code.description
         if not text.strip():
             continue
-        technical = sum(
-            len(p.findall(text))
-            for p in (FRAMEWORK, DISTRIBUTED, ENVIRONMENT, TECHNICAL, TECH_FIGURE)
-        )
-        motivation = len(MOTIVATION.findall(text))
+        technical, motivation = _term_counts(text)
         if technical == 0 or (motivation >= 3 and motivation > technical):
             yield Hit(
                 f"codes[{index}].description",
