@@ -11,7 +11,6 @@ import copy
 from dataclasses import dataclass, field
 
 from django import forms
-from django.utils.translation import gettext
 
 from proposals.domain.fields import FIELD_BY_KEY, anchor_name
 from proposals.domain.layouts import Layout, row_layout, step_layout
@@ -266,9 +265,7 @@ def _add_row_forms(step_forms: StepForms, kind: str, rows, data, posted_rows) ->
     """A form per row of ``kind``: bound only when its inputs were posted (rows
     added in another tab show their stored values and are neither validated nor
     saved); the unbound ones share the fields of the first."""
-    form_class, kwargs = TABLE_FORMS[kind], step_forms.row_kwargs[kind]
-    # Django's default label suffix, translated once for the table, not per row.
-    kwargs = {"label_suffix": gettext(":"), **kwargs}
+    form_class, kwargs = TABLE_FORMS[kind], dict(step_forms.row_kwargs[kind])
     row_forms = []
     shared = None  # the fields of this kind's first unbound form
     for row in rows:
@@ -284,6 +281,9 @@ def _add_row_forms(step_forms: StepForms, kind: str, rows, data, posted_rows) ->
                 **kwargs,
             )
             shared = shared or form.fields
+        # Django's default label suffix as the first form translated it: the
+        # other rows take it rather than each asking gettext again.
+        kwargs.setdefault("label_suffix", form.label_suffix)
         step_forms.originals[id(form)] = row
         row_forms.append(RowForm(kind, row, form))
     step_forms.tables[kind] = row_forms
