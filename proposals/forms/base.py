@@ -170,10 +170,13 @@ class GpuUnitMixin:
             field = self.fields.get(name)
             if field is None:  # not laid out
                 continue
-            field.widget.attrs["data-gpu-count"] = "1"
-            field.unit = gpu_unit_label(self.gpu_unit)
-            if self.gpu_unit == "gcds":
-                field.scale = self.gcds_per_gpu
+            # Fields shared with a table's first row (``shared_fields``) have been
+            # set up by it, with the same unit: not once more per row.
+            if not getattr(self, "shares_fields", False):
+                field.widget.attrs["data-gpu-count"] = "1"
+                field.unit = gpu_unit_label(self.gpu_unit)
+                if self.gpu_unit == "gcds":
+                    field.scale = self.gcds_per_gpu
             if self.gpu_unit == "gcds" and not self.is_bound:
                 value = getattr(self.instance, name)
                 if value is not None:

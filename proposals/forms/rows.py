@@ -38,13 +38,15 @@ class MeasurementForm(GpuUnitMixin, WizardStepForm):
                 coerce=int,
                 empty_value=None,
             )
-        self.codes_by_pk = {code.pk: code for code in codes}
+        self.codes = codes  # looked up when a posted row is cleaned, not per row made
         self.initial["code"] = self.instance.code_id
         self.setup_gpu_unit(gcds_per_gpu=gcds_per_gpu, unit=gpu_unit)
 
     def clean_code(self):
         pk = self.cleaned_data.get("code")
-        return self.codes_by_pk.get(pk) if pk is not None else None
+        if pk is None:
+            return None
+        return next((code for code in self.codes if code.pk == pk), None)
 
     def clean_gpus(self):
         return self.convert_gpu_count("gpus")

@@ -17,16 +17,17 @@ attribute list (:func:`attributes`: Django's ``flatatt``).
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import NamedTuple
 
 from django import forms
 from django.forms.utils import flatatt
 from django.template import engines
 from django.utils.safestring import SafeString
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import get_language, gettext, ngettext
 from jinja2 import Environment, StrictUndefined
 
-from proposals.domain.numbers import MISSING, grouped, percent
+from proposals.domain.numbers import MISSING, active_format, grouped, percent
 from proposals.wizard.regions import shown_findings
 
 
@@ -39,8 +40,17 @@ def _pct(fraction, decimals=0):
 
 
 def nodes_text(nodes) -> str:
-    """``2 nodes`` (the job figures' second line)."""
-    return ngettext("%(nodes)s node", "%(nodes)s nodes", nodes) % {"nodes": _num(nodes)}
+    """``2 nodes`` (the job figures' second line): every job row of a table writes
+    one, mostly with the same few counts, so each is made once per language and
+    number format."""
+    return _nodes_text(get_language(), active_format(), nodes)
+
+
+@lru_cache(maxsize=256)
+def _nodes_text(language, fmt, nodes) -> str:
+    del language  # part of the key: the text's language is the active one
+    text = ngettext("%(nodes)s node", "%(nodes)s nodes", nodes)
+    return text % {"nodes": MISSING if nodes == "" else grouped(nodes, 2, fmt=fmt)}
 
 
 def physical_gpus_text(gpus, nodes, per_node) -> str:
@@ -274,13 +284,14 @@ def block(values, anchor, name, label, errors, note, *, oob=False) -> Feedback:
     if label is None:
         text = values["help"].get(name) or ""
         examples = values["help_examples"].get(name) or () if text else ()
+    found = values["findings_by_anchor"].get(anchor)  # most inputs have none
     return Feedback(
         anchor,
         label,
         bool(oob),
         errors or (),
         note or "",
-        shown_findings(values["findings_by_anchor"].get(anchor, ())),
+        shown_findings(found) if found else (),
         gpus,
         text,
         examples,

@@ -10,7 +10,8 @@ attributes, the label, the select's options) is worked out once per table
 
 from typing import NamedTuple
 
-from django import template
+from django import forms, template
+from django.forms.utils import pretty_name
 
 from proposals.domain.layouts import row_layout
 from proposals.templatetags import fragments
@@ -19,8 +20,6 @@ from proposals.templatetags.wizard_tags import (
     cell,
     column,
     get_item,
-    is_checkbox,
-    is_radio,
     row_actions_data,
     wizard_field,
 )
@@ -76,6 +75,9 @@ def table_rows(context, kind, computed="", empty=""):
     with each input's feedback and the row's own errors; ``empty``, in one cell,
     when the table has no rows."""
     page = context["page"]
+    # The template's ``_("...")`` arrives lazy: translated once here, not at every
+    # row's test of it (a lazy string looks its text up again on each use).
+    computed, empty = str(computed), str(empty)
     specs = page.columns[kind]
     entries = page.forms.tables[kind]
     values = fragments.feedback_values(page)
@@ -167,31 +169,40 @@ class _Fields:
         self.unit_of: dict = {}
 
     def __call__(self, form, notes, name) -> Field:
-        bound = form[name]
-        if is_checkbox(bound) or is_radio(bound):
-            return Field(wizard_field(self.context, bound), "", (), "", "", False, None)
-        field = bound.field
+        # The field itself, not a BoundField: the macro writes the input from the
+        # column's Control; Django's rendering (and its bound field) only where the
+        # macro does not write the widget.
+        field = form.fields[name]
+        if isinstance(field.widget, (forms.CheckboxInput, forms.RadioSelect)):
+            return Field(
+                wizard_field(self.context, form[name]), "", (), "", "", False, None
+            )
         control = self.controls.get(id(field))
         if control is None:
             control = self.controls[id(field)] = Control(field, form)
         errors = form.errors.get(name)
         cell = control.cell(form, name, errors, fallback=lambda: None)
         if cell.html is None and cell.control is None:
-            return Field(wizard_field(self.context, bound), "", (), "", "", False, None)
+            return Field(
+                wizard_field(self.context, form[name]), "", (), "", "", False, None
+            )
         unit = self.unit_of.get(name)
         if unit is None:  # the unit beside the input, once per field name
             unit = self.unit_of[name] = self.addon or get_item(self.units, name) or ""
-        block = fragments.feedback(
+        # BoundField.label: the field's, else the name made readable
+        label = pretty_name(name) if field.label is None else field.label
+        block = fragments.block(
             self.values,
-            bound,
-            compact=self.compact,
+            cell.id,
+            name,
+            label if self.compact else None,
+            errors,
+            notes.get(name),
             oob=self.oob,
-            notes=notes,
-            errors=errors,
         )
         gpu_unit = bool(unit) and unit == self.values["gpu_unit_label"]
         cells = ((None, *cell),)
-        return Field(None, cell.id, cells, bound.label, unit, gpu_unit, (block,))
+        return Field(None, cell.id, cells, label, unit, gpu_unit, (block,))
 
 
 def _places(fields, form, notes, group) -> list:

@@ -284,6 +284,20 @@ def _one_row(context, form, specs):
     return fragment("control")(cells), fragment("feedback")(blocks)
 
 
+class ActionText(NamedTuple):
+    """The row buttons' words (attributes: the macro reads ``a.text.up`` on every
+    row, which a dict answers only after a failed attribute lookup)."""
+
+    group: str
+    up: str
+    down: str
+    delete: str
+    up_item: str
+    down_item: str
+    delete_item: str
+    confirm: str
+
+
 class RowActions(NamedTuple):
     """A table's row buttons (``rows/row_actions.html``): each operation's URL before
     and after the row's id, and the buttons' words, translated once per table
@@ -293,20 +307,20 @@ class RowActions(NamedTuple):
     up: tuple[str, str]
     down: tuple[str, str]
     delete: tuple[str, str]
-    text: dict
+    text: ActionText
 
 
-def _action_text(item: str) -> dict:
-    return {
-        "group": _("Row actions"),
-        "up": _("Move up"),
-        "down": _("Move down"),
-        "delete": _("Remove"),
-        "up_item": _("Move %(item)s up") % {"item": item},
-        "down_item": _("Move %(item)s down") % {"item": item},
-        "delete_item": _("Remove %(item)s") % {"item": item},
-        "confirm": _("Remove this %(item)s?") % {"item": item},
-    }
+def _action_text(item: str) -> ActionText:
+    return ActionText(
+        group=_("Row actions"),
+        up=_("Move up"),
+        down=_("Move down"),
+        delete=_("Remove"),
+        up_item=_("Move %(item)s up") % {"item": item},
+        down_item=_("Move %(item)s down") % {"item": item},
+        delete_item=_("Remove %(item)s") % {"item": item},
+        confirm=_("Remove this %(item)s?") % {"item": item},
+    )
 
 
 def row_actions_data(context, kind) -> RowActions:

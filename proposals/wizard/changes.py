@@ -81,12 +81,20 @@ def field_bases(step_forms: StepForms) -> dict[str, str]:
     """What each input of the step shows, as stored (``canonical``), by input name:
     the page sends it back so that a save can tell its own edits from other tabs'."""
     bases = {}
+    # The stored fields of a form's inputs, worked out once per model and set of
+    # fields (a table's rows share theirs), not once per row.
+    stored: dict[tuple, list[tuple[str, str]]] = {}
     for form in step_forms.all_forms():
         original = step_forms.originals[id(form)]
-        for name, model_field in model_fields(form, original).items():
-            bases[form.add_prefix(name)] = canonical(
-                getattr(original, model_field.attname)
-            )
+        key = (type(original), tuple(form.fields))
+        names = stored.get(key)
+        if names is None:
+            names = stored[key] = [
+                (name, field.attname)
+                for name, field in model_fields(form, original).items()
+            ]
+        for name, attname in names:
+            bases[form.add_prefix(name)] = canonical(getattr(original, attname))
     return bases
 
 

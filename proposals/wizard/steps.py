@@ -265,7 +265,7 @@ def _add_row_forms(step_forms: StepForms, kind: str, rows, data, posted_rows) ->
     """A form per row of ``kind``: bound only when its inputs were posted (rows
     added in another tab show their stored values and are neither validated nor
     saved); the unbound ones share the fields of the first."""
-    form_class, kwargs = TABLE_FORMS[kind], step_forms.row_kwargs[kind]
+    form_class, kwargs = TABLE_FORMS[kind], dict(step_forms.row_kwargs[kind])
     row_forms = []
     shared = None  # the fields of this kind's first unbound form
     for row in rows:
@@ -281,6 +281,9 @@ def _add_row_forms(step_forms: StepForms, kind: str, rows, data, posted_rows) ->
                 **kwargs,
             )
             shared = shared or form.fields
+        # Django's default label suffix as the first form translated it: the
+        # other rows take it rather than each asking gettext again.
+        kwargs.setdefault("label_suffix", form.label_suffix)
         step_forms.originals[id(form)] = row
         row_forms.append(RowForm(kind, row, form))
     step_forms.tables[kind] = row_forms

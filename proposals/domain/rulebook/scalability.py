@@ -6,6 +6,7 @@ so it states when the rule fires. Field paths use the JSON format's names.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator
 from typing import TypeGuard
@@ -53,16 +54,23 @@ def hardware_names(cluster) -> set[str]:
 def names_target(text: str, names: set[str]) -> bool:
     """Whether ``text`` names the target: a name as a whole token ("LUMI-G",
     "8x H100", "MI250X GCDs"), compared without case, spaces or hyphens."""
+    tokens = _tokens(text)
+    return any(
+        token == name or token.startswith(name) and not token[len(name)].isdigit()
+        for name in names
+        for token in tokens
+    )
+
+
+@functools.lru_cache(maxsize=256)
+def _tokens(text: str) -> tuple[str, ...]:
+    """The squashed tokens of a hardware text and each run of three, read once per
+    text (every evaluation reads every measurement's hardware again)."""
     spaced = re.sub(r"(?<=[A-Za-z])[\s-]+(?=\d)", "", text)  # "MI 250X" -> "MI250X"
     spaced = re.sub(r"(?<=\d)[x×](?=[A-Za-z])", " ", spaced)  # "8xH100" -> "8 H100"
     tokens = [_squash(t) for t in re.split(r"[\s,;()/+-]+", spaced) if t]
     joined = ["".join(tokens[i : i + 3]) for i in range(len(tokens))]
-    return any(
-        token == name or token.startswith(name) and not token[len(name)].isdigit()
-        for name in names
-        for token in tokens + joined
-        if token
-    )
+    return tuple(token for token in tokens + joined if token)
 
 
 def requires(ctx: Context, evidence: str) -> bool:
