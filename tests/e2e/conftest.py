@@ -6,9 +6,12 @@ every step are written to ``test-artifacts/`` for people to look at.
 
 import os
 import shutil
+import threading
+import time
 from pathlib import Path
 
 import pytest
+from django.core.signals import request_finished, request_started
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 CHROMIUM_ARGS = [
@@ -86,6 +89,51 @@ def e2e_catalogue(transactional_db):
         fromlist=["load_job_facts"],
     )
     facts.load_job_facts(apps, None)  # the scaling kit's Slurm facts
+
+
+# Requests the live server is answering now (its threads run in this process).
+_answering = {"count": 0}
+_answering_lock = threading.Lock()
+
+
+def _request_started(**kwargs):
+    with _answering_lock:
+        _answering["count"] += 1
+
+
+def _request_finished(**kwargs):
+    with _answering_lock:
+        _answering["count"] -= 1
+
+
+request_started.connect(_request_started, dispatch_uid="e2e-answering-started")
+request_finished.connect(_request_finished, dispatch_uid="e2e-answering-finished")
+
+IDLE_SECONDS = 0.3  # quiet this long: the closed page's last request has arrived
+IDLE_WAIT_SECONDS = 15
+
+
+@pytest.fixture(autouse=True)
+def _live_server_idle_before_the_flush(request):
+    """After a browser test, the database is emptied (a TRUNCATE) while the live
+    server may still answer the closed page's last request: a save sent as the page
+    went, a presence note. On PostgreSQL the two can deadlock (seen in CI: the
+    flush's AccessExclusiveLock against a request's RowShareLock). Set up before
+    the test's page and torn down after it, this waits until the server has been
+    idle for a moment, so the flush that follows runs alone."""
+    yield
+    if "live_server" not in request.fixturenames:
+        return
+    deadline = time.monotonic() + IDLE_WAIT_SECONDS
+    idle_since = None
+    while time.monotonic() < deadline:
+        if _answering["count"] <= 0:
+            idle_since = idle_since or time.monotonic()
+            if time.monotonic() - idle_since >= IDLE_SECONDS:
+                return
+        else:
+            idle_since = None
+        time.sleep(0.02)
 
 
 @pytest.fixture(autouse=True)
