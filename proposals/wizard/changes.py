@@ -128,16 +128,6 @@ def keys_field(prefixes, bases: dict) -> str:
     return " ".join(f"{prefix}:{shown_row_key(prefix, bases)}" for prefix in prefixes)
 
 
-def row_keys(step_forms: StepForms) -> dict[str, str]:
-    """Each row the step shows, by prefix, with its fingerprint: an autosave sends
-    these for the rows it does not send, not every input's base (issue 21)."""
-    return {
-        entry.anchor: stored_row_key(kind, entry.row)
-        for kind, entries in step_forms.tables.items()
-        for entry in entries
-    }
-
-
 # --- The changes: a POST against the bases --------------------------------------
 
 
