@@ -216,9 +216,7 @@ def _write(value: date, with_time: bool, locale: str) -> str:
         clock = format_time(local, "short", tzinfo=local.tzinfo, locale=locale)
         joined = get_datetime_format("medium", locale=locale)
         return f"{joined.replace('{1}', day).replace('{0}', clock)} {zone_name(local)}"
-    if isinstance(value, date):
-        return format_date(value, "medium", locale=locale)
-    return str(value)
+    return format_date(value, "medium", locale=locale)
 
 
 # A zone's short name in CLDR: letters only ("MEZ", "CET", "TU"). Babel falls back

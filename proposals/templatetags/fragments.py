@@ -31,8 +31,8 @@ from proposals.domain.numbers import MISSING, active_format, grouped, percent
 from proposals.wizard.regions import shown_findings
 
 
-def _num(value, decimals=2):
-    return MISSING if value == "" else grouped(value, int(decimals))
+def _num(value, decimals=2, fmt=None):
+    return MISSING if value == "" else grouped(value, int(decimals), fmt=fmt)
 
 
 def _pct(fraction, decimals=0):
@@ -50,7 +50,7 @@ def nodes_text(nodes) -> str:
 def _nodes_text(language, fmt, nodes) -> str:
     del language  # part of the key: the text's language is the active one
     text = ngettext("%(nodes)s node", "%(nodes)s nodes", nodes)
-    return text % {"nodes": MISSING if nodes == "" else grouped(nodes, 2, fmt=fmt)}
+    return text % {"nodes": _num(nodes, 2, fmt)}
 
 
 def physical_gpus_text(gpus, nodes, per_node) -> str:
