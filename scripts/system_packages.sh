@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# The Debian packages that `make test` needs beyond Python and npm: Chromium for the
-# browser tests (driven through Playwright, never downloaded), Pango and a font for
-# the PDF export. Installs what is missing with apt-get when it can (as root, or
+# The Debian packages that `make test` needs beyond Python and npm: Chromium and its
+# headless shell for the browser tests (driven through Playwright, never downloaded),
+# Pango and a font for the PDF export. Installs what is missing with apt-get when it can (as root, or
 # through password-less sudo), and otherwise says what to install and exits 1.
 # Usage: scripts/system_packages.sh [more Debian packages to require]
 set -euo pipefail
@@ -9,6 +9,9 @@ set -euo pipefail
 need=()
 have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "ok installed"; }
 command -v chromium >/dev/null || command -v chromium-browser >/dev/null || need+=(chromium)
+# The same Chromium build without the full browser's window layer: the browser tests
+# prefer it (about 40 % less CPU a test; tests/e2e/conftest.py).
+command -v chromium-headless-shell >/dev/null || need+=(chromium-headless-shell)
 have_pkg libpangoft2-1.0-0 || need+=(libpangoft2-1.0-0)
 [ -e /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || need+=(fonts-dejavu-core)
 # msgfmt: compilemessages turns the German and French catalogues into .mo files.
@@ -49,7 +52,7 @@ They were not installed because ${why}. Install them, then run make test again:
 
     sudo apt-get install ${need[*]}
 
-(Chromium drives the browser tests; Pango and the DejaVu font render the PDF export;
+(Chromium and its headless shell drive the browser tests; Pango and the DejaVu font render the PDF export;
 gettext compiles the translations; systemd's systemd-analyze rates the units' sandbox.
 Everything but the browser tests: make test-fast.)
 MSG

@@ -1,8 +1,9 @@
-"""How the suite is cut for CI (issue 35, .ci/run): the tests that use the test
-database are marked ``database`` (run on SQLite and again on PostgreSQL), the others
-run once; the long property runs are bounded unless ``--long-properties`` asks for
-their full count."""
+"""How the suite is cut for CI (issue 35, .ci/run): the database-specific tests
+are marked ``database`` (run on SQLite and again on PostgreSQL), the others run once;
+the long property runs are bounded unless ``--long-properties`` asks for their full
+count."""
 
+from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
@@ -18,24 +19,34 @@ class _Item(SimpleNamespace):
         self.own_markers.append(marker.mark)
 
 
-def _item(*fixtures, markers=()):
-    return _Item(fixturenames=list(fixtures), own_markers=[m.mark for m in markers])
+def _item(module, *fixtures):
+    path = Path(conftest.__file__).parent / f"{module}.py"
+    return _Item(fspath=path, fixturenames=list(fixtures), own_markers=[])
 
 
-def test_a_test_that_reaches_the_database_is_marked_database():
+def test_the_database_specific_tests_are_marked_database():
     items = {
-        "db": _item("user", "catalogue", "db"),
-        "transactional": _item("transactional_db"),
-        "browser": _item("page", "live_server"),
-        "marked": _item(markers=[pytest.mark.django_db]),
-        "domain": _item("tmp_path"),
-        "settings in a fresh process": _item("monkeypatch", "tmp_path"),
+        "a race of writers": _item("web/test_row_races", "user", "db"),
+        "a transactional test": _item("web/test_wizard", "transactional_db"),
+        "a browser test": _item(
+            "e2e/test_two_tabs", "page", "live_server", "transactional_db"
+        ),
+        "a page read through the ORM": _item("web/test_wizard", "user", "db"),
+        "the domain": _item("domain/test_rules", "tmp_path"),
     }
     conftest.pytest_collection_modifyitems(list(items.values()))
     marked = {
         name for name, item in items.items() if item.get_closest_marker("database")
     }
-    assert marked == {"db", "transactional", "browser", "marked"}
+    assert marked == {"a race of writers", "a transactional test", "a browser test"}
+
+
+def test_every_database_specific_module_exists():
+    """A module renamed or removed would silently leave PostgreSQL's pass."""
+    here = Path(conftest.__file__).parent
+    named = [m for modules in conftest.DATABASE_SPECIFIC.values() for m in modules]
+    assert len(named) == len(set(named))
+    assert [m for m in named if not (here / f"{m}.py").is_file()] == []
 
 
 def test_long_property_runs_are_bounded_unless_asked_for_in_full(monkeypatch):
@@ -50,3 +61,20 @@ def test_the_option_sets_the_long_runs(monkeypatch):
     config = SimpleNamespace(getoption=lambda name: name == "--long-properties")
     conftest.pytest_configure(config)
     assert properties.LONG is True
+
+
+@pytest.mark.django_db
+def test_the_catalogue_is_loaded_again_only_after_the_database_was_emptied(request):
+    from django.apps import apps
+
+    cluster = apps.get_model("proposals", "Cluster")
+    group = apps.get_model("auth", "Group")
+    assert conftest.catalogue_is_loaded()  # as migrated
+    clusters = cluster.objects.count()
+    # As a transactional test's flush leaves it (rolled back after this test).
+    cluster.objects.all().delete()
+    group.objects.all().delete()
+    assert not conftest.catalogue_is_loaded()
+    request.getfixturevalue("catalogue")
+    assert conftest.catalogue_is_loaded()
+    assert cluster.objects.count() == clusters

@@ -36,14 +36,15 @@ def test_the_code_select_shows_its_entry_whole(
     page = context.new_page()
     log_in(page, live_server.url, user.username)
     page.goto(f"{live_server.url}/proposals/{proposal.pk}/scalability/")
-    selects = page.locator("select[name$='-code']")
+    # The measurement rows' selects (not the log form's, laid out once its panel is).
+    selects = page.locator("select[name^='measurements-'][name$='-code']")
     expect(selects.first).to_be_visible()
     for index in range(selects.count()):
         shown = selects.nth(index).evaluate(MEASURE)
         assert "Megatron-LM" in shown["text"]
         assert shown["room"] >= shown["needed"], shown
     # Without the table scrolling sideways for it.
-    table = page.locator("table:has(select[name$='-code'])")
+    table = page.locator("table:has(select[name^='measurements-'][name$='-code'])")
     assert table.evaluate(
         "t => t.parentElement.scrollWidth <= t.parentElement.clientWidth"
     )
