@@ -46,7 +46,6 @@ from proposals.wizard.regions import (
     changed_field_findings,
     field_findings_regions,
     flatten,
-    point_regions,
     presence_region,
     review_panel_region,
     row_regions,
@@ -361,14 +360,17 @@ class Page:
         return field_findings_regions(self.findings.by_anchor, self.step.slug)
 
     @cached_property
-    def point_regions(self) -> list:
-        return point_regions(self.evaluation, self.point_figures, self.step.tables)
+    def row_regions(self) -> list:
+        """The figures of the step's rows and its tables' totals, keyed."""
+        return row_regions(
+            self.evaluation, self.figures, self.refused.refused_rows, self.step.tables
+        )
 
     @cached_property
     def regions_shown(self) -> str:
         """The page's ``regions`` input: the key of every region it shows."""
         return shown_field(
-            self.all_regions + self.field_findings_regions + self.point_regions
+            self.all_regions + self.field_findings_regions + self.row_regions
         )
 
 
@@ -411,17 +413,10 @@ def autosave_page(proposal, step, saved: Saved, stale: Stale, shown) -> Page:
     page.bases_update_json = json.dumps(saved.bases)
     prefixes = {m.group(1) for key in saved.bases if (m := ROW_PREFIX.match(key))}
     page.row_keys_update = keys_field(prefixes, saved.bases)
-    # The page-level regions and measurements' figures it does not show yet, and
-    # the figures of the job rows it sent (no key kept: they come with each row).
+    # The page-level regions and the rows' figures it does not show yet.
     page.changed_regions = (
         changed(page.all_regions, shown)
-        + changed(page.point_regions, shown)
-        + row_regions(
-            saved.step_forms,
-            page.evaluation,
-            page.job_figures,
-            page.refused.refused_rows,
-        )
+        + changed(page.row_regions, shown)
         + changed_field_findings(page.field_findings_regions, shown)
     )
     return page

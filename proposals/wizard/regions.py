@@ -407,47 +407,39 @@ class ScheduleTotalInputs:
     schedule_total: float
 
 
-def point_regions(evaluation, point_figures, tables) -> list[Region]:
-    """Each measurement's computed figures, on a step that shows the measurements
-    (``tables``: the step's table kinds). The page keeps their keys, like the
-    page's regions: they share the base point, so a row changed here or in
-    another tab can change the figures of rows not sent; an autosave re-sends
-    those whose figures changed, and only those."""
-    if "measurements" not in tables:
-        return []
-    return [
-        Region(
-            f"measurements-{row.pk}-computed",
-            POINTS,
-            PointFiguresInputs(RowRef(row.pk), {row.pk: point_figures.get(row.pk)}),
-        )
-        for row in evaluation.rows["measurements"]
-    ]
-
-
-def row_regions(step_forms, evaluation, job_figures, refused_rows):
-    """The computed figures of the job rows an autosave sent and the tables'
+def row_regions(evaluation, figures, refused_rows, tables) -> list[Region]:
+    """The computed figures of each row of the step's tables, and the tables'
     totals (the schedule's only where its table is shown: an out-of-band fragment
-    without its target is an error in the browser). The measurements' are keyed
-    (:func:`point_regions`)."""
-    a = evaluation.assessment
+    without its target is an error in the browser). The page keeps their keys,
+    like the page's regions: a row changed here or in another tab can change the
+    figures of rows not sent (the measurements share the base point), so an
+    autosave re-sends those whose figures changed, and only those. ``figures``:
+    the job rows' and the measurements' figures, by row id."""
+    job_figures, point_figures = figures
     regions = []
-    for entry in step_forms.tables.get("jobs", ()):
-        pk, prefix = entry.row.pk, entry.anchor
+    if "measurements" in tables:
+        for row in evaluation.rows["measurements"]:
+            inputs = PointFiguresInputs(
+                RowRef(row.pk), {row.pk: point_figures.get(row.pk)}
+            )
+            regions.append(Region(f"measurements-{row.pk}-computed", POINTS, inputs))
+    if "jobs" not in tables:
+        return regions
+    for row in evaluation.rows["jobs"]:
+        prefix = f"jobs-{row.pk}"
+        refused = (prefix,) if prefix in refused_rows else ()
         inputs = JobFiguresInputs(
-            RowRef(pk),
-            {pk: job_figures.get(pk)},
-            (prefix,) if prefix in refused_rows else (),
+            RowRef(row.pk), {row.pk: job_figures.get(row.pk)}, refused
         )
         regions.append(Region(f"{prefix}-computed", JOB_FIGURES, inputs))
-    if "jobs" in step_forms.tables:
-        total = TotalInputs(a.plan.total_gpu_hours)
-        regions.append(Region("jobs-total", "proposals/_jobs_total.html", total))
-        if a.tier == "large_scale" or a.schedule.rows:
-            total = ScheduleTotalInputs(a.schedule.total_gpu_hours)
-            regions.append(
-                Region("schedule-total", "proposals/_schedule_total.html", total)
-            )
+    a = evaluation.assessment
+    total = TotalInputs(a.plan.total_gpu_hours)
+    regions.append(Region("jobs-total", "proposals/_jobs_total.html", total))
+    if a.tier == "large_scale" or a.schedule.rows:
+        total = ScheduleTotalInputs(a.schedule.total_gpu_hours)
+        regions.append(
+            Region("schedule-total", "proposals/_schedule_total.html", total)
+        )
     return regions
 
 

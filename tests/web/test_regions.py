@@ -317,6 +317,37 @@ def test_an_autosave_sends_exactly_the_regions_whose_key_changed(
         assert (f'id="{name}"' in content) == (name in sent), name
 
 
+@override_settings(DEBUG=False)
+def test_a_job_row_s_figures_are_sent_when_they_changed_and_only_then(
+    user_client, proposals
+):
+    """The job rows' figures are keyed like every region (issue 35): an autosave
+    that changes one row's count sends that row's figures and the plan total, not
+    the other rows'; the same autosave again sends no figures."""
+    full = proposals[0]
+    JobTypeFactory(proposal=full, position=full.jobs.count())
+    first, *others = full.jobs.order_by("position")
+    url = reverse("proposals:step", args=[full.pk, "scalability"])
+    shown = field(user_client.get(url).content.decode())
+    assert f"jobs-{first.pk}-computed:" in shown
+
+    def sent(**changes):
+        data = {**page_data(full, "scalability", **changes), "regions": shown}
+        response, answered = post_answered(user_client, url, data)
+        return {r.name for r in answered.changed_regions}, response.content.decode()
+
+    count = {f"jobs-{first.pk}-count": str(first.count + 1)}
+    names, content = sent(**count)
+    assert {f"jobs-{first.pk}-computed", "jobs-total"} <= names
+    assert not any(f"jobs-{other.pk}-computed" in names for other in others)
+    assert f'id="jobs-{first.pk}-computed"' in content
+    shown = field(content)
+    names, _ = sent(**count)
+    assert not any(
+        name.endswith("-computed") or name == "jobs-total" for name in names
+    ), names
+
+
 def field(content: str) -> str:
     return content.split('name="regions"')[1].split('value="')[1].split('"')[0]
 
