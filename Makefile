@@ -60,10 +60,10 @@ demo: migrate
 ## PostgreSQL when DATABASE_URL points at it. Installs Chromium (and what the PDF
 ## export needs) with apt-get when it can, or says what to install.
 ## In parallel (pytest-xdist): TEST_WORKERS processes, one per core by default
-## (auto; each collects the whole suite, and on a machine already busy more workers
-## than cores were slower); TEST_WORKERS=4 for more, where many tests wait on a
-## browser or a subprocess; TEST_WORKERS=0 runs in this process. Tests that share a module-scoped
-## server carry an xdist_group marker (--dist loadgroup). The long property runs are
+## (auto; each collects the whole suite; more workers than cores were not faster on
+## 2 cores, the browser tests included: Chromium is CPU-bound too); TEST_WORKERS=0
+## runs in this process. Tests that share a module-scoped server carry an
+## xdist_group marker (--dist loadgroup). The long property runs are
 ## bounded; PYTEST_ARGS=--long-properties runs them in full (tests/properties.py).
 ## PYTEST_ARGS adds arguments: make test PYTEST_ARGS='-m "not e2e"'.
 TEST_WORKERS ?= auto

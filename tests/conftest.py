@@ -124,7 +124,8 @@ DATABASE_SPECIFIC = {
         "web/test_production",
     ),
 }
-# Any test that commits (a transactional test) is database-specific too.
+# Any test that commits (a transactional test, by fixture or by its django_db
+# marker) is database-specific too.
 TRANSACTIONAL_FIXTURES = frozenset({"transactional_db", "django_db_reset_sequences"})
 
 
@@ -140,7 +141,13 @@ def pytest_collection_modifyitems(items):
     database = pytest.mark.database
     for item in items:
         fixtures = set(getattr(item, "fixturenames", ()))
-        if fixtures & TRANSACTIONAL_FIXTURES or database_specific_module(item.fspath):
+        marker = item.get_closest_marker("django_db")
+        commits = marker is not None and marker.kwargs.get("transaction", False)
+        if (
+            commits
+            or fixtures & TRANSACTIONAL_FIXTURES
+            or database_specific_module(item.fspath)
+        ):
             item.add_marker(database)
 
 

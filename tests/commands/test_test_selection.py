@@ -19,9 +19,10 @@ class _Item(SimpleNamespace):
         self.own_markers.append(marker.mark)
 
 
-def _item(module, *fixtures):
+def _item(module, *fixtures, markers=()):
     path = Path(conftest.__file__).parent / f"{module}.py"
-    return _Item(fspath=path, fixturenames=list(fixtures), own_markers=[])
+    own = [m.mark for m in markers]
+    return _Item(fspath=path, fixturenames=list(fixtures), own_markers=own)
 
 
 def test_the_database_specific_tests_are_marked_database():
@@ -31,6 +32,9 @@ def test_the_database_specific_tests_are_marked_database():
         "a browser test": _item(
             "e2e/test_two_tabs", "page", "live_server", "transactional_db"
         ),
+        "a test marked to commit": _item(
+            "web/test_wizard", markers=[pytest.mark.django_db(transaction=True)]
+        ),
         "a page read through the ORM": _item("web/test_wizard", "user", "db"),
         "the domain": _item("domain/test_rules", "tmp_path"),
     }
@@ -38,7 +42,12 @@ def test_the_database_specific_tests_are_marked_database():
     marked = {
         name for name, item in items.items() if item.get_closest_marker("database")
     }
-    assert marked == {"a race of writers", "a transactional test", "a browser test"}
+    assert marked == {
+        "a race of writers",
+        "a transactional test",
+        "a test marked to commit",
+        "a browser test",
+    }
 
 
 def test_every_database_specific_module_exists():
