@@ -36,7 +36,7 @@ def chromium_executable() -> str | None:
     otherwise. The shell is the same build in the old headless mode, without the
     full browser's window layer: a browser test costs about 40 % less CPU (measured
     on 64 tests: 342 -> 209 CPU seconds). It does not match the full browser in
-    every respect; every browser test passes on both."""
+    every respect; every browser test passed on both when it was adopted."""
     for name in ("chromium-headless-shell", "chromium", "chromium-browser"):
         if found := shutil.which(name):
             return found
