@@ -1,7 +1,7 @@
 """The rows of a proposal's tables as its request read them.
 
 ``selectors.proposal_get_for_editing`` reads every row of the four tables in one
-query (``selectors.rows.attach_rows``) and keeps them on the proposal as
+query (``selectors.children.attach_rows``) and keeps them on the proposal as
 ``table_rows``; everything else (staff page, exports) prefetches the relations with
 ``prefetch_related``. Readers ask here, so either way a table is read once."""
 

@@ -11,7 +11,14 @@ from .countries import Country, load_countries
 from .findings import Finding, Rule, rules
 from .gpus import GpuModel, load_gpu_models
 from .jsonformat import FORMAT_TAG, FormatError, dump, dumps, loads, parse, read
-from .terms import CallTerms, FamilyTerms, ModeTerms, Source, default_terms, load_terms
+from .terms import (
+    CallTerms,
+    FactSource,
+    FamilyTerms,
+    ModeTerms,
+    default_terms,
+    load_terms,
+)
 from .tiers import TIER_LABELS, tier_for_hours, tier_label
 from .types import (
     Catalogue,
@@ -51,7 +58,7 @@ __all__ = [
     "Rule",
     "Scalability",
     "Selection",
-    "Source",
+    "FactSource",
     "UsagePeriod",
     "assess",
     "default_terms",

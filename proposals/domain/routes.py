@@ -11,7 +11,7 @@ from datetime import date, datetime, time, timedelta
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
-from .terms import Source
+from .terms import FactSource
 
 DEFAULT_FILE = Path(__file__).resolve().parents[2] / "fixtures" / "routes.json"
 
@@ -44,7 +44,7 @@ class Route:
     min_request: float | None = None
     max_request: float | None = None
     systems: tuple[str, ...] = ()
-    sources: Mapping[str, Source] = field(default_factory=dict)
+    sources: Mapping[str, FactSource] = field(default_factory=dict)
 
     @property
     def startable(self) -> bool:
@@ -86,9 +86,9 @@ class Cutoff:
         return (self.moment.astimezone(zone).date() - local_now).days
 
 
-def _sources(data) -> dict[str, Source]:
+def _sources(data) -> dict[str, FactSource]:
     return {
-        key: Source(source=str(v["source"]), checked=str(v.get("checked", "")))
+        key: FactSource(source=str(v["source"]), checked=str(v.get("checked", "")))
         for key, v in (data or {}).items()
         if isinstance(v, Mapping) and v.get("source")
     }

@@ -52,7 +52,7 @@ APPROXIMATE = re.compile(
 
 
 @dataclass(frozen=True)
-class Source:
+class FactSource:
     """Where a fact comes from (URL or document title) and when it was checked. A
     fact no public document was found for says so: its source starts with
     "Unverified" (the admin and ``docs/rules.md`` show it beside the fact)."""
@@ -100,9 +100,9 @@ class ModeTerms:
     # recorded under ``sources["target_working_days"]``).
     target_working_days: int | None = None
     review: str = ""
-    sources: Mapping[str, Source] = field(default_factory=dict)
+    sources: Mapping[str, FactSource] = field(default_factory=dict)
 
-    def source(self, fact: str) -> Source | None:
+    def source(self, fact: str) -> FactSource | None:
         """The source of ``fact`` (a field name), if recorded."""
         return self.sources.get(fact)
 
@@ -149,7 +149,7 @@ class FamilyTerms:
     no_ongoing_project: bool = False
     small_job_max_gpus: int | None = None
     document_reminder: str = ""
-    sources: Mapping[str, Source] = field(default_factory=dict)
+    sources: Mapping[str, FactSource] = field(default_factory=dict)
     modes: tuple[ModeTerms, ...] = ()
 
     def mode(self, slug: str | None) -> ModeTerms | None:
@@ -239,9 +239,11 @@ def months(durations: Iterable[int]) -> str:
     )
 
 
-def _sources(data: Mapping | None) -> dict[str, Source]:
+def _sources(data: Mapping | None) -> dict[str, FactSource]:
     return {
-        key: Source(source=str(value["source"]), checked=str(value.get("checked", "")))
+        key: FactSource(
+            source=str(value["source"]), checked=str(value.get("checked", ""))
+        )
         for key, value in (data or {}).items()
         if isinstance(value, Mapping) and value.get("source")
     }

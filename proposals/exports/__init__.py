@@ -164,7 +164,7 @@ def chart_input(source: Source) -> dict | None:
 
 
 @in_summary_form
-def pdf_job(source: Source, *, today: datetime.date | None = None) -> pdf.Job:
+def pdf_job(source: Source, *, today: datetime.date | None = None) -> pdf.PdfJob:
     """What the task worker needs to render the PDF of ``source`` (the HTML with a
     placeholder for the chart, and the chart's data), with its content key. Cheap:
     no WeasyPrint and no matplotlib on the request path."""

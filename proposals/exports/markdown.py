@@ -18,7 +18,7 @@ from proposals.domain.i18n import gettext as _
 from proposals.domain.sections import TABLE_BY_KIND, section_title
 
 from .summary import FindingLine, Summary
-from .tables import SOURCES_TITLE, Table
+from .tables import SOURCES_TITLE, FigureTable
 
 # Characters with inline meaning in CommonMark/GFM; a backslash makes them literal.
 # Without "[" no link or image can start, without "<" no HTML tag or autolink.
@@ -89,7 +89,7 @@ def reference(text: str) -> str:
     return escape_inline(text)
 
 
-def table(t: Table) -> str:
+def table(t: FigureTable) -> str:
     head = "| " + " | ".join(escape_inline(h) for h in t.headers) + " |"
     rule = "|" + "|".join("---:" if a == "r" else "---" for a in t.align) + "|"
     rows = list(t.rows) + ([t.footer] if t.footer else [])

@@ -122,7 +122,7 @@ def render(summary: Summary, *, chart_png: bytes | None = None) -> bytes:
 
 
 @dataclass(frozen=True)
-class Job:
+class PdfJob:
     """A PDF to render in the task worker: the HTML (the chart's ``src`` is
     ``placeholder``), the chart's data, and ``key``, a hash of both: the same key,
     the same PDF bytes, so a stored file is reused."""
@@ -133,8 +133,8 @@ class Job:
     key: str
 
 
-def job(summary: Summary, *, chart: dict | None) -> Job:
-    """The :class:`Job` for ``summary`` and the chart data ``chart`` (from
+def job(summary: Summary, *, chart: dict | None) -> PdfJob:
+    """The :class:`PdfJob` for ``summary`` and the chart data ``chart`` (from
     ``charts.chart_data``). The placeholder is a random token, so applicant text
     can never be mistaken for it."""
     placeholder = f"chart-{secrets.token_hex(16)}" if chart else ""
@@ -144,11 +144,13 @@ def job(summary: Summary, *, chart: dict | None) -> Job:
         html.replace(placeholder, "CHART").encode() if chart else html.encode()
     )
     digest.update(json.dumps(chart, sort_keys=True, default=str).encode())
-    return Job(html=html, placeholder=placeholder, chart=chart, key=digest.hexdigest())
+    return PdfJob(
+        html=html, placeholder=placeholder, chart=chart, key=digest.hexdigest()
+    )
 
 
 def render_job(html: str, placeholder: str, chart: dict | None) -> bytes:
-    """The PDF of a :class:`Job`'s parts (the task worker's step): draw the chart,
+    """The PDF of a :class:`PdfJob`'s parts (the task worker's step): draw the chart,
     put it in place, lay out the pages."""
     from proposals.charts import cached_chart
 

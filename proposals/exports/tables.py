@@ -1,6 +1,6 @@
 """Figures and tables shared by every export, computed once from the assessment.
 
-Each table is a :class:`Table` of already formatted strings; the portal text renders it
+Each table is a :class:`FigureTable` of already formatted strings; the portal text renders it
 as aligned monospace text, the Markdown export as a pipe table and the PDF template as
 an HTML table, so the three formats always show the same figures. Numbers use a comma
 as thousands separator in every export ("18,176"); the staff review page shows the
@@ -54,7 +54,7 @@ def normalise(text: str) -> str:
 
 
 @dataclass(frozen=True)
-class Table:
+class FigureTable:
     """A table of formatted cells; ``align`` holds ``"l"`` or ``"r"`` per column."""
 
     headers: tuple[str, ...]
@@ -119,7 +119,7 @@ class ScalingTable:
     """The scaling table of one code entry, with what it was measured on."""
 
     caption: str
-    table: Table
+    table: FigureTable
     hardware: str
 
 
@@ -141,11 +141,11 @@ class Figures:
     """Every generated part of section (d), ready to render in any format."""
 
     workload: str
-    job_table: Table | None
+    job_table: FigureTable | None
     job_note: str
     scaling: tuple[ScalingTable, ...]
     projection: str
-    schedule_table: Table | None
+    schedule_table: FigureTable | None
     schedule_note: str
     code_names: dict[int | None, str] = field(default_factory=dict)
     sources: tuple[RowSource, ...] = ()
@@ -183,7 +183,7 @@ def workload_line(proposal: Proposal) -> str:
     return ""
 
 
-def job_table(assessment: Assessment) -> Table | None:
+def job_table(assessment: Assessment) -> FigureTable | None:
     """The job plan; with a column in the system's unit where it bills in another
     unit than GPU-hours (node-hours on Leonardo Booster)."""
     plan = assessment.plan
@@ -220,7 +220,7 @@ def job_table(assessment: Assessment) -> Table | None:
     if billing:
         headers += (billing.label[0].upper() + billing.label[1:],)
         footer += (num(billing.job_plan),)
-    return Table(
+    return FigureTable(
         headers=headers,
         rows=rows,
         align=("l", "r", "r", "r", "r", "r") + (("r",) if billing else ()),
@@ -288,7 +288,7 @@ def scaling_tables(proposal: Proposal, assessment: Assessment) -> list[ScalingTa
                 caption=_("Scaling of {code}").format(
                     code=code_label(proposal, series.code)
                 ),
-                table=Table(
+                table=FigureTable(
                     headers=tuple(headers),
                     rows=tuple(rows),
                     align=("r",) * len(headers),
@@ -382,7 +382,7 @@ def months(from_month: int, to_month: int) -> str:
     return _("Months {first}-{last}").format(first=num(from_month), last=num(to_month))
 
 
-def schedule_table(assessment: Assessment) -> Table | None:
+def schedule_table(assessment: Assessment) -> FigureTable | None:
     summary = assessment.schedule
     if not summary.rows:
         return None
@@ -394,7 +394,7 @@ def schedule_table(assessment: Assessment) -> Table | None:
         )
         for row in summary.rows
     )
-    return Table(
+    return FigureTable(
         headers=(_("When"), _("Activity"), _("GPU-hours")),
         rows=rows,
         align=("l", "l", "r"),

@@ -15,8 +15,8 @@ from .accounts import (
 from .base import ENGLISH, GpuUnitMixin, WizardStepForm, field_names
 from .fields import YES_NO_UNKNOWN, ClusterChoiceField, NumberField, country_choices
 from .proposals import ProposalCreateForm, ProposalDuplicateForm
-from .rows import CodeEntryForm, JobTypeForm, MeasurementForm, UsageMonthForm
 from .steps import OptimisationForm, OrganisationForm, ScalabilityForm, SelectionForm
+from .table_forms import CodeEntryForm, JobTypeForm, MeasurementForm, UsageMonthForm
 from .team import TeamInviteForm, TeamRoleForm
 
 __all__ = [

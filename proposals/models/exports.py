@@ -11,7 +11,7 @@ from .proposal import Proposal
 
 class PdfExport(models.Model):
     """One PDF of a proposal (its draft or a review revision), keyed by a hash of the
-    content it shows (``exports.pdf.Job.key``). The web request stores the HTML and
+    content it shows (``exports.pdf.PdfJob.key``). The web request stores the HTML and
     the chart data and hands the rendering to the task worker
     (``proposals.services.exports.render_pdf_export``); the same content later is
     served from ``pdf`` without rendering again."""

@@ -16,6 +16,9 @@ from .accounts import (
     address_confirmed,
     verified_addresses,
 )
+from .children import (
+    attach_rows,
+)
 from .conflicts import (
     Conflict,
     conflict_between,
@@ -82,9 +85,6 @@ from .review import (
     staff_members,
 )
 from .routes import route_of_proposal, routes_data
-from .rows import (
-    attach_rows,
-)
 from .scaling_kit import scaling_kit_lines
 from .sending import unchanged_message, unchanged_since
 from .together import (

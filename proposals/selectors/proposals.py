@@ -33,8 +33,8 @@ from proposals.models import (
     Proposal,
 )
 
+from .children import attach_rows
 from .compiled import CompiledQuery
-from .rows import attach_rows
 
 
 def _membership(user_id, path: str = ""):

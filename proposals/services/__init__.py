@@ -84,7 +84,7 @@ from .review import (
 )
 from .revisions import RevisionConflict, canonical
 from .routes import cutoff_reminders_send, proposal_create_on_route
-from .rows import (
+from .row_operations import (
     ROW_MODELS,
     ROW_OPERATIONS,
     RowAction,

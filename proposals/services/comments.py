@@ -15,7 +15,7 @@ from proposals.models import (
 
 from .mail import mail_queue
 from .review import ReviewError
-from .rows import ROW_MODELS
+from .row_operations import ROW_MODELS
 
 
 def _row_anchor(

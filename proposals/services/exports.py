@@ -2,7 +2,7 @@
 
 WeasyPrint takes about a second for a demo proposal (several at ten times the rows)
 and its native memory grows with every document, so no web worker renders a PDF: the
-request stores what to render (``exports.pdf.Job``) and enqueues
+request stores what to render (``exports.pdf.PdfJob``) and enqueues
 :func:`render_pdf_export`, which ``manage.py db_worker`` runs. The same content (the
 same key) is served from the stored file without rendering again.
 """
@@ -43,7 +43,7 @@ def _enqueue(export: PdfExport) -> None:
 
 
 def pdf_export_request(
-    *, proposal, job: pdf.Job, review_revision: int | None, for_staff: bool
+    *, proposal, job: pdf.PdfJob, review_revision: int | None, for_staff: bool
 ) -> PdfExport:
     """The stored export for ``job``'s content: the existing one (ready, on its way,
     or failed: the page offers a retry), or a new one handed to the worker. A render

@@ -8,7 +8,12 @@ from proposals.domain.sections import TABLE_BY_KIND
 from proposals.models import Proposal
 
 from .revisions import revision_bump
-from .rows import ROW_MODELS, locked_room, refused_without_row, row_changes_since
+from .row_operations import (
+    ROW_MODELS,
+    locked_room,
+    refused_without_row,
+    row_changes_since,
+)
 from .stamps import fields_stamp, row_stamp_key, row_stamps_forget
 
 # Domain value names that are stored under another attribute.
@@ -84,7 +89,7 @@ def proposal_paste_rows(
 
 class PastedRowsChanged(Exception):
     """Rows of the paste to undo were changed since the page that asks showed them
-    (``changed``: :class:`~proposals.services.rows.RowChanged`); nothing was
+    (``changed``: :class:`~proposals.services.row_operations.RowChanged`); nothing was
     removed."""
 
     def __init__(self, changed: list):

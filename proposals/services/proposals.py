@@ -19,7 +19,7 @@ from proposals.models import (
 )
 
 from .review import review_withdraw
-from .rows import ROW_MODELS, copy_refused
+from .row_operations import ROW_MODELS, copy_refused
 
 
 @transaction.atomic

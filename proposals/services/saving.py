@@ -12,7 +12,7 @@ from proposals.domain.bounds import MAX_GPU_HOURS
 from proposals.models import Proposal
 
 from .revisions import canonical, revision_bump, storable
-from .rows import (
+from .row_operations import (
     RowAction,
     TableFull,
     locked_row,

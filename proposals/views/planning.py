@@ -12,7 +12,7 @@ from proposals import selectors
 from proposals.assess import assess_proposal
 from proposals.domain.numbers import grouped, hours
 from proposals.domain.team import Capability
-from proposals.services.rows import TableFull
+from proposals.services.row_operations import TableFull
 from proposals.services.systems import (
     CannotRescale,
     UnknownSystem,

@@ -4,7 +4,7 @@ that cannot be a key is still computed."""
 
 from proposals.domain.rulebook.selection import claims_dies_as_gpus
 from proposals.domain.scaling import _fit_kept, _project, analyse, project
-from proposals.domain.terms import ModeTerms, Source
+from proposals.domain.terms import FactSource, ModeTerms
 from proposals.domain.types import Measurement
 
 
@@ -31,7 +31,7 @@ def test_another_measurement_or_target_is_projected_afresh():
 def test_the_fit_is_kept_for_the_terms_the_wizard_passes():
     """The tier's terms carry their sources (a mapping, not a key): the fit is kept
     all the same, and each tier's verdict on the extrapolation is its own."""
-    sources = {"max_extrapolation_factor": Source("a guide", "2026-01-01")}
+    sources = {"max_extrapolation_factor": FactSource("a guide", "2026-01-01")}
     terms = {"scaling_data_required": True, "sources": sources}
     strict = ModeTerms("f", "strict", max_extrapolation_factor=1.5, **terms)
     lenient = ModeTerms("f", "lenient", max_extrapolation_factor=4.0, **terms)

@@ -5,8 +5,8 @@ production check sends the same lines through nginx (scripts/prod_stack)."""
 import pytest
 
 from proposals.domain.training_logs import (
+    Citation,
     Measurement,
-    Source,
     measurement_row,
     read_log,
 )
@@ -52,7 +52,7 @@ def test_a_row_past_every_bound_is_refused_with_a_reason(throughput):
         gpus=8,
         throughput=throughput,
         unit="tokens/s",
-        source=Source(file="hostile.log", lines=(1,), formula="", excerpt=()),
+        source=Citation(file="hostile.log", lines=(1,), formula="", excerpt=()),
     )
     row, problem = measurement_row(measurement)
     assert row is None

@@ -6,7 +6,7 @@ above the measured range."""
 import pytest
 
 from proposals.domain import Measurement, assess
-from proposals.domain.terms import Source
+from proposals.domain.terms import FactSource
 
 from .builders import catalogue, edit, example, findings
 
@@ -94,7 +94,7 @@ def test_a_duration_the_terms_state_exactly_stays_a_warning():
     ],
 )
 def test_a_source_that_gives_a_figure_roughly(text, approximate):
-    assert Source(text, "2026-12-05").approximate is approximate
+    assert FactSource(text, "2026-12-05").approximate is approximate
 
 
 # The LUMI guide's example measured 4, 8 and 16 GPUs. A largest job of 4 GPUs

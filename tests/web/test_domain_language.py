@@ -127,8 +127,8 @@ def test_every_rule_title_and_field_label_is_translated(catalogues):
 def test_wizard_form_labels_and_choices_follow_the_language(catalogues):
     """The models freeze their verbose names in English at import; the wizard's
     forms show the domain's labels and choices in the active language."""
-    from proposals.forms.rows import CodeEntryForm
     from proposals.forms.steps import OrganisationForm, SelectionForm
+    from proposals.forms.table_forms import CodeEntryForm
 
     with translation.override("de"):
         organisation = OrganisationForm()

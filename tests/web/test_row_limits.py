@@ -24,7 +24,7 @@ from proposals.models import (
     UsageMonth,
 )
 from proposals.services.paste import PasteError, proposal_paste_rows
-from proposals.services.rows import TableFull
+from proposals.services.row_operations import TableFull
 from proposals.services.training_logs import proposal_add_log_rows
 from tests.commands.test_commands import EXAMPLES, run
 from tests.factories import JobTypeFactory

@@ -66,10 +66,10 @@ from .results import (
     SOURCE_CHARS,
     STEPS,
     TOKENS,
-    Job,
+    AccountedJob,
+    Citation,
     Measurement,
     Reading,
-    Source,
     counted_in_gcds,
     line_ranges,
     pack,
@@ -217,7 +217,7 @@ def measurement_row(
     return row, ""
 
 
-def job_row(job: Job) -> tuple[dict | None, str]:
+def job_row(job: AccountedJob) -> tuple[dict | None, str]:
     """The values of a job-plan row, or ``None`` and why it cannot be one."""
     values: dict[str, Decimal] = {}
     for name, value, what in (
@@ -330,7 +330,7 @@ def as_dict(reading: Reading) -> dict:
     }
 
 
-def _source_dict(source: Source) -> dict:
+def _source_dict(source: Citation) -> dict:
     return {
         "file": source.file,
         "lines": list(source.lines),
@@ -350,11 +350,11 @@ __all__ = [
     "SOURCE_CHARS",
     "STEPS",
     "TOKENS",
-    "Job",
+    "AccountedJob",
     "Measurement",
     "Peak",
     "Reading",
-    "Source",
+    "Citation",
     "above_peak",
     "as_dict",
     "counted_in_gcds",

@@ -9,8 +9,8 @@ from .results import (
     NUMBER,
     SAMPLES,
     TOKENS,
+    Citation,
     Measurement,
-    Source,
     figure,
     positive_int,
     to_float,
@@ -118,7 +118,7 @@ class Composer(Reader):
                 gpus_from=gpus_from,
                 tflops_per_gpu=tflops,
                 mfu_pct=mfu,
-                source=Source(
+                source=Citation(
                     file=file,
                     lines=cited(gpu_lines, lines),
                     formula=formula,
@@ -247,7 +247,7 @@ class MaxText(Reader):
                 per_gpu=per_gpu,
                 gpus_from=gpus_from,
                 tflops_per_gpu=self.series.steady_extra("tflops"),
-                source=Source(
+                source=Citation(
                     file=file,
                     lines=cited(gpu_lines + extra, lines),
                     formula=formula,

@@ -9,8 +9,8 @@ from .results import (
     NUMBER,
     SAMPLES,
     TOKENS,
+    Citation,
     Measurement,
-    Source,
     figure,
     line_ranges,
     positive_int,
@@ -140,7 +140,7 @@ class Megatron(Reader):
             unit=unit,
             gpus_from=gpus_from,
             tflops_per_gpu=tflops,
-            source=Source(
+            source=Citation(
                 file=file,
                 lines=cited(gpu_lines + extra, lines),
                 formula=formula,
@@ -262,7 +262,7 @@ class Torchtitan(Reader):
                 gpus_from=gpus_from,
                 tflops_per_gpu=tflops,
                 mfu_pct=mfu,
-                source=Source(
+                source=Citation(
                     file=file,
                     lines=cited(gpu_lines, lines),
                     formula=formula,
@@ -356,7 +356,7 @@ class DeepSpeed(Reader):
                 throughput=value,
                 unit=SAMPLES,
                 gpus_from=gpus_from,
-                source=Source(
+                source=Citation(
                     file=file,
                     lines=cited(gpu_lines, lines),
                     formula=formula,

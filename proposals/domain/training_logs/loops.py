@@ -12,8 +12,8 @@ from .results import (
     PLAIN_UNITS,
     SAMPLES,
     TOKENS,
+    Citation,
     Measurement,
-    Source,
     figure,
     positive_int,
     to_float,
@@ -181,7 +181,7 @@ class HuggingFace(Reader):
                     throughput=value,
                     unit=SAMPLES,
                     gpus_from=gpus_from,
-                    source=Source(
+                    source=Citation(
                         file=file,
                         lines=cited(gpu_lines, (line,)),
                         formula=formula,
@@ -339,7 +339,7 @@ class PlainLoop(Reader):
                 per_gpu=per_gpu,
                 gpus_from=gpus_from,
                 mfu_pct=self.series.steady_extra("mfu"),
-                source=Source(
+                source=Citation(
                     file=file,
                     lines=cited(gpu_lines, lines),
                     formula=formula,

@@ -15,8 +15,8 @@ from .results import (
     SAMPLES,
     STEPS,
     TOKENS,
+    Citation,
     Measurement,
-    Source,
     figure,
     positive_int,
     to_float,
@@ -188,7 +188,7 @@ class NeMo(Reader):
                 throughput=throughput,
                 unit=unit,
                 gpus_from=gpus_from,
-                source=Source(
+                source=Citation(
                     file=file,
                     lines=cited(gpu_lines + extra, _unique(lines)),
                     formula=formula,

@@ -20,8 +20,8 @@ from .results import (
     NUMBER,
     SAMPLES,
     STEPS,
+    Citation,
     Measurement,
-    Source,
     figure,
     positive_int,
     whole_word,
@@ -326,7 +326,7 @@ class ProgressBar(Reader):
                 throughput=throughput,
                 unit=unit,
                 gpus_from=gpus_from,
-                source=Source(
+                source=Citation(
                     file=file,
                     lines=cited(gpu_lines, lines),
                     formula=formula,

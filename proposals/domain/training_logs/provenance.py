@@ -1,4 +1,4 @@
-"""The provenance kept with a row read from a log (``Source.summary``), in the
+"""The provenance kept with a row read from a log (``Citation.summary``), in the
 reader's language when it is shown (issue 36).
 
 The row stores the provenance in English, as read (the JSON, the portal and every
@@ -42,7 +42,7 @@ _VALUES = {
 }
 
 # Longest first where one phrase holds another. Each is a whole phrase of a stored
-# provenance (training_logs' formulas, notes and ``Source.summary``'s frame).
+# provenance (training_logs' formulas, notes and ``Citation.summary``'s frame).
 PHRASES = (
     gettext_noop(
         "the configuration's world_size = {n} (line {line}): with model, pipeline "
@@ -204,7 +204,7 @@ def in_reader_language(text: str) -> str:
     return "\n".join(shown)
 
 
-# The file name a provenance starts with (``Source.summary``: "{file}, {lines}:"),
+# The file name a provenance starts with (``Citation.summary``: "{file}, {lines}:"),
 # the person's own: kept as named, digits and all.
 _FILE = re.compile(r"\A.*?, (?=lines? |no line)")
 

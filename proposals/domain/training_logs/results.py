@@ -94,7 +94,7 @@ def positive_int(text: str) -> int | None:
 
 
 @dataclass(frozen=True)
-class Source:
+class Citation:
     """Where a figure came from: the file, the lines, the values and the formula."""
 
     file: str
@@ -123,7 +123,7 @@ class Measurement:
     gpus: int | None
     throughput: float | None
     unit: str
-    source: Source
+    source: Citation
     gpus_from: str = ""
     per_gpu: float | None = None
     tflops_per_gpu: float | None = None
@@ -162,14 +162,14 @@ class Measurement:
 
 
 @dataclass(frozen=True)
-class Job:
+class AccountedJob:
     """One job-plan row from accounting: ``count`` jobs of ``gpus`` for ``hours``."""
 
     gpus: int
     hours: Decimal
     count: int
     title: str
-    source: Source
+    source: Citation
     #: As :class:`Measurement`'s: the GPU type and GPUs per node its AllocTRES states.
     device: str = ""
     device_line: int = 0
@@ -184,7 +184,7 @@ class Reading:
     file: str
     format: str = ""
     measurements: tuple[Measurement, ...] = ()
-    jobs: tuple[Job, ...] = ()
+    jobs: tuple[AccountedJob, ...] = ()
     unread: tuple[int, ...] = ()
     unread_count: int = 0
     notes: tuple[str, ...] = ()
@@ -230,8 +230,8 @@ def line_ranges(lines: tuple[int, ...], total: int = 0) -> str:
 
 
 def counted_in_gcds(
-    item: Measurement | Job, gcds_per_gpu: int, system: str
-) -> Measurement | Job:
+    item: Measurement | AccountedJob, gcds_per_gpu: int, system: str
+) -> Measurement | AccountedJob:
     """``item`` whose GPU count the log gave in GCDs (Slurm's ``gres/gpu`` and one
     rank per GCD on a system whose GPUs have several dies), in physical GPUs; the
     formula says so. A count that is not a whole number of GPUs is kept, and said."""
@@ -252,7 +252,7 @@ def counted_in_gcds(
     return replace(item, gpus=gpus, source=replace(source, formula=formula))
 
 
-def pack(item: Measurement | Job) -> dict:
+def pack(item: Measurement | AccountedJob) -> dict:
     """A measurement or job as JSON-safe data, its cited lines cut to those its
     summary shows (to keep a reading between two requests, not the file)."""
     source = item.source
@@ -261,19 +261,19 @@ def pack(item: Measurement | Job) -> dict:
         lines = lines[:_SHOWN_LINES] + lines[-1:]
     data = asdict(replace(item, source=replace(source, lines=lines)))
     data["source"]["lines_total"] = max(source.lines_total, len(source.lines))
-    if isinstance(item, Job):
+    if isinstance(item, AccountedJob):
         data["hours"] = str(item.hours)
     return data
 
 
-def unpack(data: dict) -> Measurement | Job:
+def unpack(data: dict) -> Measurement | AccountedJob:
     """The inverse of :func:`pack`."""
     raw = dict(data["source"])
     for key in ("lines", "excerpt", "left_out"):
         raw[key] = tuple(raw[key])
-    values = {**data, "source": Source(**raw)}
+    values = {**data, "source": Citation(**raw)}
     if "hours" in values:
-        return Job(**{**values, "hours": Decimal(values["hours"])})
+        return AccountedJob(**{**values, "hours": Decimal(values["hours"])})
     return Measurement(**values)
 
 

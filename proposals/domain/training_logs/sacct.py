@@ -9,8 +9,8 @@ from .lines import Unread
 from .results import (
     EXCERPT_CHARS,
     EXCERPT_LINES,
-    Job,
-    Source,
+    AccountedJob,
+    Citation,
     line_ranges,
     positive_int,
 )
@@ -31,7 +31,7 @@ _TRES_NODES = re.compile(r"(?:^|[,|])node=(\d{1,6}+)")
 
 def _devices(line: str, number: int, gpus: int) -> dict:
     """The GPU type (``gres/gpu:h100=8``) and GPUs per node (``gres/gpu`` over
-    ``node``) a job's AllocTRES states, as :class:`.Job`'s evidence of what its
+    ``node``) a job's AllocTRES states, as :class:`.AccountedJob`'s evidence of what its
     counts count (:func:`.devices.gpu_unit`)."""
     found: dict[str, object] = {}
     if typed := _TRES_TYPE.search(line):
@@ -222,7 +222,7 @@ class Sacct:
     def _cell(self, column: str, cells: list[str]) -> str:
         return cells[self.columns[column]].strip() if column in self.columns else ""
 
-    def jobs(self, file: str) -> list[Job]:
+    def jobs(self, file: str) -> list[AccountedJob]:
         left_out = [
             f"{reason}: {line_ranges(tuple(lines))}"
             for reason, lines in self.left_out.items()
@@ -272,12 +272,12 @@ class Sacct:
                         f"{SAME_KIND_PCT} % of each other: one kind of job)"
                     )
             found.append(
-                Job(
+                AccountedJob(
                     gpus=gpus,
                     hours=hours,
                     count=len(rows),
                     title=title,
-                    source=Source(
+                    source=Citation(
                         file=file,
                         lines=tuple(sorted(row[0] for row in rows)),
                         formula=formula + _states(rows),
