@@ -5,6 +5,7 @@ cannot drift from what the region shows."""
 import dataclasses
 
 import pytest
+from django.db.models import F
 from django.template import Context, Variable
 from django.template.base import FilterExpression, TokenType, VariableNode
 from django.template.defaulttags import ForNode, IfNode, WithNode
@@ -17,6 +18,8 @@ from django.urls import reverse
 
 from proposals import services
 from proposals.domain import numbers
+from proposals.domain.sections import ROW_PREFIX
+from proposals.models import Proposal
 from proposals.wizard import regions
 from tests.factories import (
     CodeEntryFactory,
@@ -298,7 +301,7 @@ def test_an_autosave_sends_exactly_the_regions_whose_key_changed(
     user_client, proposals
 ):
     """Generic: whatever region changed is sent, and only those; the page's keys
-    come back in one field."""
+    come back in one field. A form's findings region is sent as its fields' blocks."""
     full = proposals[0]
     url = reverse("proposals:step", args=[full.pk, "selection"])
     page = user_client.get(url).content.decode()
@@ -313,8 +316,13 @@ def test_an_autosave_sends_exactly_the_regions_whose_key_changed(
     sent = {r.name for r in answered.changed_regions}
     assert sent == {name for name in after if after[name] != before.get(name)}
     assert "live-totals" in sent and "live-chart" not in sent
+    forms = {r.name: r for r in answered.field_findings_regions}
     for name in after:
-        assert (f'id="{name}"' in content) == (name in sent), name
+        if name in forms:  # each field's block, the empty ones too
+            for anchor, _ in forms[name].inputs.fields:
+                assert (f'id="ff-{anchor}"' in content) == (name in sent), anchor
+        else:
+            assert (f'id="{name}"' in content) == (name in sent), name
 
 
 @override_settings(DEBUG=False)
@@ -355,3 +363,48 @@ def field(content: str) -> str:
 def test_a_region_shown_key_is_parsed_leniently():
     assert regions.parse_shown("a:1 b:2 junk :3 c:") == {"a": "1", "b": "2"}
     assert regions.parse_shown(None) == {}
+
+
+@override_settings(DEBUG=False)
+def test_a_field_whose_findings_went_away_is_emptied_by_its_forms_region(
+    user_client, proposals
+):
+    """The findings under the fields are declared regions, one per form the step
+    shows (its own, and each row's), whether its fields have findings or not
+    (issue 35): a field of a row not sent whose finding went away in another tab
+    is emptied by that row's region, sent because its key changed; a form with no
+    findings before or after is not sent."""
+    full = proposals[0]
+    job = full.jobs.get()
+    url = reverse("proposals:step", args=[full.pk, "scalability"])
+    response = user_client.get(url)
+    shown = field(response.content.decode())
+    anchor = f"id_jobs-{job.pk}-gpus"
+    # SCAL-4: the job's 8 GPUs are above the declared maximum of 4.
+    assert anchor in response.context["page"].findings.by_anchor
+    quiet = [
+        point
+        for point in full.measurements.all()
+        if not any(
+            a.startswith(f"id_measurements-{point.pk}-")
+            for a in response.context["page"].findings.by_anchor
+        )
+    ]
+    assert quiet  # a row without findings has its region all the same
+    forms = {"ff-step", f"ff-jobs-{job.pk}"} | {
+        f"ff-measurements-{p.pk}" for p in quiet
+    }
+    assert forms <= set(regions.parse_shown(shown))
+    # Another tab raises the maximum: the job is within it now.
+    Proposal.objects.filter(pk=full.pk).update(
+        max_gpus_per_job=64, revision=F("revision") + 1
+    )
+    data = page_data(full, "scalability", scalability_narrative="Words.")
+    data = {k: v for k, v in data.items() if not ROW_PREFIX.match(k)}  # no row sent
+    response, answered = post_answered(user_client, url, {**data, "regions": shown})
+    sent = {region.name: region for region in answered.changed_regions}
+    assert (anchor, ()) in sent[f"ff-jobs-{job.pk}"].inputs.fields
+    content = response.content.decode()
+    emptied = f'<div id="ff-{anchor}" class="field-findings" data-anchor="{anchor}"'
+    assert f'{emptied} hx-swap-oob="true"></div>' in content
+    assert not any(f"ff-measurements-{point.pk}" in sent for point in quiet)
