@@ -7,6 +7,9 @@ from them (with the number format and language they are written in), so the
 fingerprint an autosave compares cannot drift from what the page shows: an autosave
 renders, out of band, exactly the regions whose key the page does not show yet
 (:func:`changed`), and tells the page the keys it now shows (:func:`shown_field`).
+Regions are the page's only freshness mechanism: the live parts of the step's forms
+(each row's values and figures, the findings under the fields) are regions too
+(:mod:`proposals.wizard.form_regions`), in the same one list of keys.
 """
 
 from __future__ import annotations
@@ -30,7 +33,8 @@ KEY_LENGTH = 12
 
 @dataclass(frozen=True)
 class Region:
-    """One live part of a page: ``name`` is its element's id."""
+    """One live part of a page: ``name`` is its element's id (or, for the
+    findings under a form's fields, the form's: ``ff-jobs-17``)."""
 
     name: str
     template: str

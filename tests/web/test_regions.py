@@ -3,6 +3,7 @@ nothing else, and its key follows every input, so the key an autosave compares
 cannot drift from what the region shows."""
 
 import dataclasses
+import re
 
 import pytest
 from django.db.models import F
@@ -408,3 +409,24 @@ def test_a_field_whose_findings_went_away_is_emptied_by_its_forms_region(
     emptied = f'<div id="ff-{anchor}" class="field-findings" data-anchor="{anchor}"'
     assert f'{emptied} hx-swap-oob="true"></div>' in content
     assert not any(f"ff-measurements-{point.pk}" in sent for point in quiet)
+
+
+def test_the_forms_findings_regions_declare_exactly_the_blocks_a_page_shows(
+    user_client, proposals
+):
+    """Every field's findings block a step shows is in one form's region, and a
+    region renders no block the page does not show (an out-of-band fragment
+    without its target is an error in the browser)."""
+    from proposals.wizard.steps import STEPS
+
+    for proposal in proposals:
+        for step in STEPS:
+            url = reverse("proposals:step", args=[proposal.pk, step.slug])
+            response = user_client.get(url)
+            shown = re.findall(r'id="ff-(id_[^"]+)"', response.content.decode())
+            declared = [
+                anchor
+                for region in response.context["page"].field_findings_regions
+                for anchor, _ in region.inputs.fields
+            ]
+            assert sorted(declared) == sorted(shown), (proposal.title, step.slug)
