@@ -81,6 +81,19 @@ def shown_row_keys(shown: str | None) -> dict[str, str]:
     }
 
 
+def of_rows(regions, rows) -> list[Region]:
+    """The ``regions`` but those of a row not among ``rows`` (row prefixes: the
+    rows a page shows); the regions of no row (the totals, the step's own form's
+    findings) are kept."""
+    kept = []
+    for region in regions:
+        name = region.name.removeprefix("ff-")
+        match = ROW_PREFIX.match(name + "-")
+        if match is None or match.group(1) in rows:
+            kept.append(region)
+    return kept
+
+
 # --- The rows' computed figures -----------------------------------------------------
 
 

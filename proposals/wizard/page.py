@@ -41,6 +41,7 @@ from proposals.live import (
 from proposals.wizard.changes import field_bases
 from proposals.wizard.form_regions import (
     field_findings_regions,
+    of_rows,
     row_regions,
     shown_row_keys,
     shown_row_values,
@@ -424,7 +425,16 @@ def autosave_page(proposal, step, saved: Saved, stale: Stale, shown) -> Page:
     # (as saved) and those sent again whole (as stored).
     prefixes = {m.group(1) for key in saved.bases if (m := ROW_PREFIX.match(key))}
     sent = {r.name: r.key for r in shown_row_values(sorted(prefixes), saved.bases)}
-    page.row_values = {**shown_row_keys(shown), **stale.keys, **sent}
+    posted = shown_row_keys(shown)
+    page.row_values = {**posted, **stale.keys, **sent}
+    if posted:
+        # Only the rows the page shows (a row added in another tab is not: an
+        # out-of-band fragment without its target is an error in the browser).
+        # A POST with no row's key (a page loaded before rows' values were
+        # regions, a client that posts no keys) gets every row's, as before.
+        rows = page.row_values
+        page.row_regions = of_rows(page.row_regions, rows)
+        page.field_findings_regions = of_rows(page.field_findings_regions, rows)
     # The page-level regions, the rows' figures and the fields' findings it does
     # not show yet.
     page.changed_regions = (

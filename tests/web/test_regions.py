@@ -430,3 +430,29 @@ def test_the_forms_findings_regions_declare_exactly_the_blocks_a_page_shows(
                 for anchor, _ in region.inputs.fields
             ]
             assert sorted(declared) == sorted(shown), (proposal.title, step.slug)
+
+
+@override_settings(DEBUG=False)
+def test_a_row_added_in_another_tab_gets_no_region_in_an_autosave(
+    user_client, proposals
+):
+    """The rows' values among the page's region keys say which rows it shows: an
+    autosave sends no figures or findings of a row added in another tab, which
+    the page does not show (an out-of-band fragment without its target is an
+    error in the browser); the rows it shows keep theirs."""
+    full = proposals[0]
+    shown_job = full.jobs.get()
+    url = reverse("proposals:step", args=[full.pk, "scalability"])
+    shown = field(user_client.get(url).content.decode())
+    added = JobTypeFactory(proposal=full, position=5, gpus=16)  # SCAL-4 too
+    Proposal.objects.filter(pk=full.pk).update(revision=F("revision") + 1)
+    data = page_data(full, "scalability", scalability_narrative="Words.")
+    data = {k: v for k, v in data.items() if not ROW_PREFIX.match(k)}  # no row sent
+    response, answered = post_answered(user_client, url, {**data, "regions": shown})
+    sent = {region.name for region in answered.changed_regions}
+    assert not any(f"jobs-{added.pk}" in name for name in sent), sent
+    content = response.content.decode()
+    assert f'id="jobs-{added.pk}-computed"' not in content
+    assert f'id="ff-id_jobs-{added.pk}-' not in content
+    # The first autosave marks the step visited: the shown row's findings change.
+    assert f"ff-jobs-{shown_job.pk}" in sent
