@@ -28,7 +28,7 @@ from django.utils.translation import get_language, gettext, ngettext
 from jinja2 import Environment, StrictUndefined
 
 from proposals.domain.numbers import MISSING, active_format, grouped, percent
-from proposals.wizard.regions import shown_findings
+from proposals.wizard.form_regions import shown_findings
 
 
 def _num(value, decimals=2, fmt=None):

@@ -1,17 +1,17 @@
 """What a page showed (its ``bases``) and how a step's POST becomes changes to
 save against them.
 
-The bases: each input's stored value as text, by input name, and a short
-fingerprint per row; the page sends them back with every save, so that a save can
-tell its own edits from other tabs' and an answer can tell what the page shows
-that is stale (``stale``). The changes: each posted form validated, each valid
+The bases: each input's stored value as text, by input name (per-input
+concurrency); the page sends back those of the inputs it sends, so that a save can
+tell its own edits from other tabs'. What the page shows of the rows it does not
+send is one of its regions (``form_regions``: each row's values), found stale
+from the page's region keys (``stale``). The changes: each posted form validated, each valid
 value the page changed kept, the rest refused or held with what was typed; rows
 removed elsewhere noted apart."""
 
 from __future__ import annotations
 
 import functools
-import hashlib
 import json
 from dataclasses import dataclass, field
 
@@ -19,11 +19,8 @@ from django import forms
 from django.core.exceptions import NON_FIELD_ERRORS, BadRequest
 from django.utils.translation import gettext_lazy
 
-from proposals.domain.sections import ROW_PREFIX
 from proposals.services import canonical
 from proposals.wizard.steps import TABLE_FORMS, StepForms, row_id
-
-ROW_KEY_LENGTH = 10
 
 # --- The bases: what a page showed ---------------------------------------------
 
@@ -40,20 +37,6 @@ def posted_bases(data) -> dict[str, str]:
     ):
         raise BadRequest("bases must map input names to text.")
     return bases
-
-
-def posted_row_keys(data) -> dict[str, str]:
-    """The fingerprints of the rows an autosave shows but does not send
-    (``row_keys``: ``jobs-17:3f2a... ...``); anything unlike one is left out."""
-    keys = {}
-    for item in data.get("row_keys", "").split():
-        prefix, _, key = item.partition(":")
-        match = ROW_PREFIX.match(prefix + "-")
-        if not match or match.group(1) != prefix or not key.isalnum():
-            continue
-        if row_id(prefix.split("-")[1]) is not None and len(key) <= 64:
-            keys[prefix] = key
-    return keys
 
 
 def shown_rows(bases: dict, kind: str) -> dict[int, dict[str, str]]:
@@ -104,28 +87,6 @@ def row_fields(kind: str) -> tuple[tuple[str, str], ...]:
     form_class = TABLE_FORMS[kind]
     concrete = {f.name: f.attname for f in form_class._meta.model._meta.concrete_fields}
     return tuple((n, concrete[n]) for n in form_class.base_fields if n in concrete)
-
-
-def row_key(texts) -> str:
-    """A short fingerprint of what a row's inputs show (their bases, in order)."""
-    return hashlib.sha256("\x1f".join(texts).encode()).hexdigest()[:ROW_KEY_LENGTH]
-
-
-def stored_row_key(kind: str, row) -> str:
-    """The fingerprint of ``row`` as stored (what a page that shows it has)."""
-    return row_key(canonical(getattr(row, attname)) for _, attname in row_fields(kind))
-
-
-def shown_row_key(prefix: str, bases: dict) -> str:
-    """The fingerprint of what a page's ``bases`` say row ``prefix`` shows."""
-    kind = prefix.split("-")[0]
-    return row_key(bases.get(f"{prefix}-{name}", "") for name, _ in row_fields(kind))
-
-
-def keys_field(prefixes, bases: dict) -> str:
-    """The fingerprints of the rows ``prefixes`` as ``bases`` show them, as a page
-    keeps them: ``jobs-17:3f2a... jobs-18:...``."""
-    return " ".join(f"{prefix}:{shown_row_key(prefix, bases)}" for prefix in prefixes)
 
 
 # --- The changes: a POST against the bases --------------------------------------

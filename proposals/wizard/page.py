@@ -38,17 +38,21 @@ from proposals.live import (
     row_figures,
     wizard_findings,
 )
-from proposals.wizard.changes import field_bases, keys_field
+from proposals.wizard.changes import field_bases
+from proposals.wizard.form_regions import (
+    field_findings_regions,
+    of_rows,
+    row_regions,
+    shown_row_keys,
+    shown_row_values,
+)
 from proposals.wizard.progress import plan_folded, plan_optional, wizard_progress
 from proposals.wizard.regions import (
     Sidebar,
     changed,
-    changed_field_findings,
-    field_findings_regions,
     flatten,
     presence_region,
     review_panel_region,
-    row_regions,
     shown_field,
     sidebar_regions,
     wizard_chart,
@@ -130,8 +134,10 @@ class Page:
     comments_by_step = None  # the staff comments waiting, by step
     refresh_json = ""  # an autosave: other tabs' newer values
     bases_update_json = ""  # an autosave: the bases of the inputs it sent
-    row_keys_update = ""  # an autosave: those rows' fingerprints
-    row_keys_shown = ""  # a page: the fingerprint of each row it shows
+    # The key of each row's values region the page shows (by the row's prefix):
+    # from its inputs' bases (:func:`finish`), or for an autosave what the page
+    # posted, with the rows it sent and those stored otherwise updated.
+    row_values = EMPTY
 
     def __init__(self, proposal, step, forms, person: Person):
         self.proposal = proposal
@@ -355,9 +361,12 @@ class Page:
 
     @cached_property
     def field_findings_regions(self) -> list:
-        """The findings under the fields (those of every row, sent or not): the
-        page keeps their keys too, so an autosave re-sends the ones that changed."""
-        return field_findings_regions(self.findings.by_anchor, self.step.slug)
+        """The findings under the fields, one region per form of the step (its
+        own, and every row, sent or not): the page keeps their keys too, so an
+        autosave re-sends the forms whose findings changed, emptied ones too."""
+        return field_findings_regions(
+            self.findings.by_anchor, self.step, self.evaluation.rows
+        )
 
     @cached_property
     def row_regions(self) -> list:
@@ -368,10 +377,13 @@ class Page:
 
     @cached_property
     def regions_shown(self) -> str:
-        """The page's ``regions`` input: the key of every region it shows."""
-        return shown_field(
+        """The page's ``regions`` input: the key of every region it shows, the
+        values of its rows included (the one list of keys the page posts)."""
+        shown = shown_field(
             self.all_regions + self.field_findings_regions + self.row_regions
         )
+        rows = " ".join(f"{name}:{key}" for name, key in self.row_values.items())
+        return f"{shown} {rows}" if rows else shown
 
 
 # --- The pages a request answers with ---------------------------------------
@@ -405,19 +417,30 @@ def autosave_page(proposal, step, saved: Saved, stale: Stale, shown) -> Page:
     # The page puts a newer value in an input only where the person has not
     # typed since (static/js/app.js), and then takes its base too: an input
     # being typed in keeps its old base, so its save shows the conflict.
-    page.refresh_json = json.dumps(
-        {"inputs": stale.inputs, "removed": stale.removed, "keys": stale.keys}
-    )
+    page.refresh_json = json.dumps({"inputs": stale.inputs, "removed": stale.removed})
     # What the page merges into its bases: those of the inputs it sent, as saved
-    # (not every input's: the page keeps the others), and those rows' fingerprints.
+    # (not every input's: the page keeps the others).
     page.bases_update_json = json.dumps(saved.bases)
+    # The rows' values it shows now: as it posted them, but for the rows it sent
+    # (as saved) and those sent again whole (as stored).
     prefixes = {m.group(1) for key in saved.bases if (m := ROW_PREFIX.match(key))}
-    page.row_keys_update = keys_field(prefixes, saved.bases)
-    # The page-level regions and the rows' figures it does not show yet.
+    sent = {r.name: r.key for r in shown_row_values(sorted(prefixes), saved.bases)}
+    posted = shown_row_keys(shown)
+    page.row_values = {**posted, **stale.keys, **sent}
+    if posted:
+        # Only the rows the page shows (a row added in another tab is not: an
+        # out-of-band fragment without its target is an error in the browser).
+        # A POST with no row's key (a page loaded before rows' values were
+        # regions, a client that posts no keys) gets every row's, as before.
+        rows = page.row_values
+        page.row_regions = of_rows(page.row_regions, rows)
+        page.field_findings_regions = of_rows(page.field_findings_regions, rows)
+    # The page-level regions, the rows' figures and the fields' findings it does
+    # not show yet.
     page.changed_regions = (
         changed(page.all_regions, shown)
         + changed(page.row_regions, shown)
-        + changed_field_findings(page.field_findings_regions, shown)
+        + changed(page.field_findings_regions, shown)
     )
     return page
 
@@ -452,13 +475,14 @@ def question_page(proposal, step, user, number_format, **question) -> Page:
 
 
 def finish(page: Page, kind: str) -> Page:
-    """What every answer but an autosave's carries: the fingerprint of each row the
-    step's form shows (from the bases its inputs show); and the data the chart's URL
-    stands for, noted so that the image view draws it without assessing again."""
+    """What every answer but an autosave's carries: the key of each row's values
+    the step's form shows (from the bases its inputs show); and the data the
+    chart's URL stands for, noted so that the image view draws it without
+    assessing again."""
     if kind != "autosave":
         bases = json.loads(page.posted_bases_json or page.bases_json)
         anchors = [e.anchor for entries in page.forms.tables.values() for e in entries]
-        page.row_keys_shown = keys_field(anchors, bases)
+        page.row_values = {r.name: r.key for r in shown_row_values(anchors, bases)}
     if kind != "autosave" or page.regions["chart"] in page.changed_regions:
         url, key = page.chart
         if url:

@@ -7,6 +7,9 @@ from them (with the number format and language they are written in), so the
 fingerprint an autosave compares cannot drift from what the page shows: an autosave
 renders, out of band, exactly the regions whose key the page does not show yet
 (:func:`changed`), and tells the page the keys it now shows (:func:`shown_field`).
+Regions are the page's only freshness mechanism: the live parts of the step's forms
+(each row's values and figures, the findings under the fields) are regions too
+(:mod:`proposals.wizard.form_regions`), in the same one list of keys.
 """
 
 from __future__ import annotations
@@ -30,7 +33,8 @@ KEY_LENGTH = 12
 
 @dataclass(frozen=True)
 class Region:
-    """One live part of a page: ``name`` is its element's id."""
+    """One live part of a page: ``name`` is its element's id (or, for the
+    findings under a form's fields, the form's: ``ff-jobs-17``)."""
 
     name: str
     template: str
@@ -372,121 +376,3 @@ def flatten(regions: dict) -> list[Region]:
     for value in regions.values():
         flat.extend(value.values() if isinstance(value, dict) else [value])
     return flat
-
-
-# --- The rows' computed figures (an autosave's answer: the rows it sent) ----------
-
-
-@dataclass(frozen=True)
-class RowRef:
-    """What a row's figures need of the row itself: its id."""
-
-    pk: int
-
-
-@dataclass(frozen=True)
-class JobFiguresInputs:
-    row: RowRef
-    job_figures: dict  # this row's figures, by its id (as the row's tag reads them)
-    refused_rows: tuple  # this row's prefix when its figures are from older values
-
-
-@dataclass(frozen=True)
-class PointFiguresInputs:
-    row: RowRef
-    point_figures: dict
-
-
-@dataclass(frozen=True)
-class TotalInputs:
-    plan_total: float
-
-
-@dataclass(frozen=True)
-class ScheduleTotalInputs:
-    schedule_total: float
-
-
-def row_regions(evaluation, figures, refused_rows, tables) -> list[Region]:
-    """The computed figures of each row of the step's tables, and the tables'
-    totals (the schedule's only where its table is shown: an out-of-band fragment
-    without its target is an error in the browser). The page keeps their keys,
-    like the page's regions: a row changed here or in another tab can change the
-    figures of rows not sent (the measurements share the base point), so an
-    autosave re-sends those whose figures changed, and only those. ``figures``:
-    the job rows' and the measurements' figures, by row id."""
-    job_figures, point_figures = figures
-    regions = []
-    if "measurements" in tables:
-        for row in evaluation.rows["measurements"]:
-            inputs = PointFiguresInputs(
-                RowRef(row.pk), {row.pk: point_figures.get(row.pk)}
-            )
-            regions.append(Region(f"measurements-{row.pk}-computed", POINTS, inputs))
-    if "jobs" not in tables:
-        return regions
-    for row in evaluation.rows["jobs"]:
-        prefix = f"jobs-{row.pk}"
-        refused = (prefix,) if prefix in refused_rows else ()
-        inputs = JobFiguresInputs(
-            RowRef(row.pk), {row.pk: job_figures.get(row.pk)}, refused
-        )
-        regions.append(Region(f"{prefix}-computed", JOB_FIGURES, inputs))
-    a = evaluation.assessment
-    total = TotalInputs(a.plan.total_gpu_hours)
-    regions.append(Region("jobs-total", "proposals/_jobs_total.html", total))
-    if a.tier == "large_scale" or a.schedule.rows:
-        total = ScheduleTotalInputs(a.schedule.total_gpu_hours)
-        regions.append(
-            Region("schedule-total", "proposals/_schedule_total.html", total)
-        )
-    return regions
-
-
-JOB_FIGURES = "proposals/regions/job_figures.html"
-POINTS = "proposals/regions/point_figures.html"
-
-
-# --- The findings under the fields (every row of the step, sent or not) -----------
-
-
-@dataclass(frozen=True)
-class FieldFindingsInputs:
-    anchor: str  # the field's input id
-    findings: tuple  # (css, code, message) of each, as shown: "to do" is grey
-
-
-FIELD_FINDINGS = "proposals/regions/field_findings.html"
-
-
-def shown_findings(items) -> tuple:
-    """What the findings under a field show of each finding: ``(css, code,
-    message)`` (the inputs of its region, and what the page's blocks show)."""
-    return tuple(
-        (item["css"], item["finding"].code, str(item["finding"].message))
-        for item in items
-    )
-
-
-def field_findings_regions(findings_by_anchor: dict, step: str) -> list[Region]:
-    """The findings under the fields of ``step`` that have any, each a region whose
-    key follows what it shows (its findings and whether they are "to do")."""
-    regions = []
-    for anchor, items in findings_by_anchor.items():
-        here = [item for item in items if item["step"] == step]
-        if anchor.startswith("id_") and here:
-            inputs = FieldFindingsInputs(anchor, shown_findings(here))
-            regions.append(Region(f"ff-{anchor}", FIELD_FINDINGS, inputs))
-    return regions
-
-
-def changed_field_findings(regions, shown: str | None) -> list[Region]:
-    """The findings ``regions`` the page does not show yet, and an empty one for
-    each field whose findings the page shows and that has none now."""
-    current = {region.name for region in regions}
-    emptied = [
-        Region(name, FIELD_FINDINGS, FieldFindingsInputs(name[len("ff-") :], ()))
-        for name in parse_shown(shown)
-        if name.startswith("ff-id_") and name not in current
-    ]
-    return changed(regions, shown) + emptied

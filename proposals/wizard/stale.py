@@ -14,7 +14,8 @@ from proposals.domain.sections import ROW_PREFIX
 from proposals.forms import JobTypeForm, MeasurementForm, SelectionForm
 from proposals.services import canonical
 from proposals.table_rows import rows_of
-from proposals.wizard.changes import posted_row_keys, row_fields, stored_row_key
+from proposals.wizard.changes import row_fields
+from proposals.wizard.form_regions import shown_row_keys, stored_row_values
 from proposals.wizard.steps import ENGLISH, TABLE_FORMS, Step
 
 
@@ -26,7 +27,8 @@ class Stale:
 
     inputs: dict[str, dict] = field(default_factory=dict)
     removed: list[str] = field(default_factory=list)
-    # The stored fingerprint of each row whose inputs are sent again whole.
+    # The stored key of the values region of each row whose inputs are sent
+    # again whole (what the page shows of it once it takes them).
     keys: dict[str, str] = field(default_factory=dict)
 
     def __bool__(self) -> bool:
@@ -63,9 +65,10 @@ def stale_inputs(
     it shows that are no longer stored. Reads nothing: the proposal and its rows are
     those read for the request.
 
-    A page sends the inputs' bases of what it sends, and a fingerprint of each
-    other row it shows (``shown_keys``): such a row stored otherwise is sent
-    again whole (the page leaves alone what it already shows)."""
+    A page sends the inputs' bases of what it sends, and the key of each row's
+    values region among the keys it shows (``shown_keys``, by row prefix): a row
+    not sent whose stored values have another key is sent again whole (the page
+    leaves alone what it already shows)."""
     objects = _shown_objects(step, proposal)
     by_object, removed = _differing(step, objects, bases, skip)
     keys = _differing_rows(step, objects, bases, shown_keys or {}, skip)
@@ -136,10 +139,10 @@ def _differing(step: Step, objects: dict, bases: dict, skip):
 
 
 def _differing_rows(step: Step, objects: dict, bases: dict, shown: dict, skip):
-    """The rows a page shows only by fingerprint (``shown``) that are stored
-    otherwise now: every input of each (field name -> input name, under
-    ``"inputs"``), the rows no longer stored (``"removed"``), and each changed
-    row's stored fingerprint (by prefix)."""
+    """The rows a page shows but does not send (``shown``: the keys of their
+    values regions) that are stored otherwise now: every input of each (field
+    name -> input name, under ``"inputs"``), the rows no longer stored
+    (``"removed"``), and each changed row's stored key (by prefix)."""
     sent = {match.group(1) for key in bases if (match := ROW_PREFIX.match(key))}
     result: dict = {"inputs": {}, "removed": set()}
     for prefix, key in shown.items():
@@ -150,7 +153,7 @@ def _differing_rows(step: Step, objects: dict, bases: dict, shown: dict, skip):
         if found is None:
             result["removed"].add(prefix)
             continue
-        stored = stored_row_key(kind, found[0])
+        stored = stored_row_values(kind, found[0]).key
         if stored != key:
             result[prefix] = stored
             result["inputs"][prefix] = {
@@ -183,7 +186,8 @@ def stale_since(step: Step, proposal, saved, data, *, seen_current: bool) -> Sta
     (``seen_current``) has seen every write: nothing to look for."""
     if seen_current:
         return Stale()
-    shown_keys = posted_row_keys(data)  # the rows the page shows but did not send
+    # The rows' values among the region keys the page shows.
+    shown_keys = shown_row_keys(data.get("regions"))
     return stale_inputs(
         step,
         proposal,

@@ -89,11 +89,9 @@ class FormReader(HTMLParser):
             self._select = None
 
 
-# In an autosave's answer (out of band): the saved bases of the inputs it sent and
-# those rows' fingerprints, and the page's regions' keys and revision.
-BASES_UPDATE = re.compile(
-    r'<div id="bases-update" hidden data-bases="([^"]*)" data-rows="([^"]*)"'
-)
+# In an autosave's answer (out of band): the saved bases of the inputs it sent, and
+# the page's region keys (its rows' values included) and revision.
+BASES_UPDATE = re.compile(r'<div id="bases-update" hidden data-bases="([^"]*)"')
 HIDDEN = re.compile(
     r'<input\s+type="hidden" name="(regions|revision)" id="[a-z-]+-field" '
     r'value="([^"]*)"'
@@ -104,23 +102,11 @@ STATE = re.compile(r'id="save-status"[^>]*data-state="([a-z]+)"')
 def take_answer(fields: dict, answer: str) -> None:
     """Keep in ``fields`` (the form as the page would post it next) what the page's
     script keeps from an autosave's answer (static/js/app.js): the saved bases
-    merged into ``bases``, the sent rows' fingerprints into ``row_keys``, and the
-    regions' keys and the revision."""
+    merged into ``bases``, and the regions' keys and the revision."""
     update = BASES_UPDATE.search(answer)
     if update:
         bases = json.loads(fields.get("bases") or "{}")
         bases.update(json.loads(html.unescape(update.group(1))))
         fields["bases"] = json.dumps(bases)
-        rows = dict(
-            pair.split(":", 1)
-            for pair in (fields.get("row_keys") or "").split()
-            if ":" in pair
-        )
-        rows.update(
-            pair.split(":", 1)
-            for pair in html.unescape(update.group(2)).split()
-            if ":" in pair
-        )
-        fields["row_keys"] = " ".join(f"{p}:{k}" for p, k in rows.items())
     for name, value in HIDDEN.findall(answer):
         fields[name] = html.unescape(value)

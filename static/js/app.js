@@ -308,13 +308,12 @@ function pageMessage(key, fallback, values) {
     sendOnlyWhatASaveNeeds(params);
   });
 
-  // The page keeps every input's base (#bases-field) and each row's fingerprint
-  // (#row-keys-field); an autosave sends the bases of the inputs it sends, and the
-  // fingerprints of the other rows (for the server to tell what changed elsewhere).
+  // The page keeps every input's base (#bases-field); an autosave sends the bases
+  // of the inputs it sends. What the other rows show is told by the keys of their
+  // regions, in the one list of region keys the page posts (#regions-field).
   function sendOnlyWhatASaveNeeds(params) {
     const basesField = document.getElementById("bases-field");
-    const keysField = document.getElementById("row-keys-field");
-    if (!basesField || !keysField) return;
+    if (!basesField) return;
     let all = {};
     try { all = JSON.parse(basesField.value || "{}"); } catch (error) { all = {}; }
     const posted = new Set();
@@ -330,9 +329,6 @@ function pageMessage(key, fallback, values) {
       if (!prefix || posted.has(prefix)) needed[name] = all[name];
     });
     params.bases = JSON.stringify(needed);
-    params.row_keys = keysField.value.split(/\s+/).filter(function (pair) {
-      return pair && !posted.has(pair.split(":")[0]);
-    }).join(" ");
   }
 
   document.body.addEventListener("htmx:afterRequest", function (event) {
@@ -438,27 +434,12 @@ function pageMessage(key, fallback, values) {
     return elements.length > 0;
   }
 
-  function rowKeys(field) {
-    const keys = new Map();
-    field.value.split(/\s+/).forEach(function (pair) {
-      const at = pair.indexOf(":");
-      if (at > 0) keys.set(pair.slice(0, at), pair.slice(at + 1));
-    });
-    return keys;
-  }
-
-  function writeRowKeys(field, keys) {
-    const pairs = [];
-    keys.forEach(function (key, prefix) { pairs.push(prefix + ":" + key); });
-    field.value = pairs.join(" ");
-  }
-
-  // An autosave answers with the bases of the inputs it sent, as saved, and those
-  // rows' fingerprints (#bases-update): merged into what the page keeps.
+  // An autosave answers with the bases of the inputs it sent, as saved
+  // (#bases-update): merged into what the page keeps. (The keys of the regions
+  // the page shows, its rows' values included, come whole: #regions-field.)
   function mergeSaved() {
     const update = document.getElementById("bases-update");
     const basesField = document.getElementById("bases-field");
-    const keysField = document.getElementById("row-keys-field");
     if (!update || !basesField || !update.dataset.bases) return;
     let bases = {};
     let saved = {};
@@ -466,11 +447,6 @@ function pageMessage(key, fallback, values) {
     try { saved = JSON.parse(update.dataset.bases); } catch (error) { saved = {}; }
     Object.keys(saved).forEach(function (name) { bases[name] = saved[name]; });
     basesField.value = JSON.stringify(bases);
-    if (keysField) {
-      const keys = rowKeys(keysField);
-      rowKeys({ value: update.dataset.rows || "" }).forEach(function (key, prefix) { keys.set(prefix, key); });
-      writeRowKeys(keysField, keys);
-    }
     update.dataset.bases = "";
   }
 
@@ -487,12 +463,10 @@ function pageMessage(key, fallback, values) {
     let skipped = false;
     let taken = 0;
     const now = new FormData(form);
-    const skippedRows = new Set();
     Object.keys(data.inputs || {}).forEach(function (name) {
       const entry = data.inputs[name];
       if (typedSince(now, sent, name)) {
         skipped = true;
-        skippedRows.add(name.split("-").slice(0, 2).join("-"));
         return;
       }
       // A row sent again whole: what it already shows is left alone.
@@ -500,14 +474,6 @@ function pageMessage(key, fallback, values) {
       if (put(form, name, entry.value)) { bases[name] = entry.base; taken += 1; }
     });
     basesField.value = JSON.stringify(bases);
-    const keysField = document.getElementById("row-keys-field");
-    if (keysField && data.keys) {
-      const keys = rowKeys(keysField);
-      Object.keys(data.keys).forEach(function (prefix) {
-        if (!skippedRows.has(prefix)) keys.set(prefix, data.keys[prefix]);
-      });
-      writeRowKeys(keysField, keys);
-    }
     // Said where the save status is read out (aria-live), not only shown.
     const status = document.getElementById("save-status");
     if (taken && status) {

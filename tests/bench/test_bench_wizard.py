@@ -65,34 +65,26 @@ ROW = re.compile(r"^(?:codes|measurements|jobs|schedule)-\d+-")
 
 
 def _page_state(content: str) -> dict:
-    """What the page keeps: every input's base, the rows' fingerprints, and the
-    keys of the regions it shows."""
+    """What the page keeps: every input's base, and the keys of the regions it
+    shows (its rows' values included)."""
     return {
         "bases": json.loads(_hidden(content, "bases")),
-        "row_keys": _hidden(content, "row_keys"),
         "regions": _hidden(content, "regions"),
     }
 
 
 def _sent(state: dict, values: dict) -> dict:
     """What the page's autosave sends with ``values`` (static/js/app.js): the bases
-    of the step's own inputs and of the rows sent, the other rows' fingerprints,
-    the regions' keys."""
+    of the step's own inputs and of the rows sent, the regions' keys."""
     rows = {m.group(0) for key in values if (m := ROW.match(key))}
     bases = {
         key: base
         for key, base in state["bases"].items()
         if not (m := ROW.match(key)) or m.group(0) in rows
     }
-    row_keys = " ".join(
-        pair
-        for pair in state["row_keys"].split()
-        if pair.split(":")[0] + "-" not in rows
-    )
     return {
         **values,
         "bases": json.dumps(bases),
-        "row_keys": row_keys,
         "regions": state["regions"],
         "autosave": "1",
     }

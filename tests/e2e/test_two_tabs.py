@@ -226,3 +226,32 @@ def test_a_choice_saved_in_one_tab_reaches_the_other(two_tabs):
     saved(tab_a)
     expect(tab_a.locator("input[name=hpc_experience][value=proven]")).to_be_checked()
     expect(tab_a.locator("#id_organisation_country")).to_have_value("DE")
+
+
+def test_a_row_changed_in_one_tab_reaches_the_other_findings_too(two_tabs):
+    """Issue 35: the page posts one list of region keys, its rows' values among
+    them. Tab A renames a job and brings its GPUs within the maximum; tab B's next
+    autosave (another field) shows both in the row's inputs, and the finding
+    under the GPUs that went away is emptied by the row's findings region."""
+    tab_a, tab_b, proposal, base = two_tabs
+    job = JobTypeFactory(proposal=proposal, title="Pretraining", gpus=16, count=2)
+    prefix = f"jobs-{job.pk}"
+    open_step(tab_a, base, proposal, "scalability")
+    open_step(tab_b, base, proposal, "scalability")
+    findings = tab_b.locator(f"#ff-id_{prefix}-gpus")
+    expect(findings).to_contain_text("SCAL-4")  # 16 GPUs, above the maximum of 8
+    expect(tab_b.locator("input[name=row_keys]")).to_have_count(0)
+
+    retype(tab_a, f"#id_{prefix}-title", "Pretraining, renamed in tab A")
+    retype(tab_a, f"#id_{prefix}-gpus", "8")
+    saved(tab_a)
+    assert JobType.objects.get(pk=job.pk).gpus == 8
+
+    retype(tab_b, "#id_scalability_narrative", "Pretraining first.")
+    saved(tab_b)
+    expect(tab_b.locator(f"#id_{prefix}-title")).to_have_value(
+        "Pretraining, renamed in tab A"
+    )
+    expect(tab_b.locator(f"#id_{prefix}-gpus")).to_have_value("8")
+    expect(findings).not_to_contain_text("SCAL-4")
+    expect(findings.locator(".finding-inline")).to_have_count(0)

@@ -3,9 +3,9 @@ of the page (as the browser shows it once the out-of-band fragments are swapped 
 is what a fresh load of the same step shows. A difference is a stale figure.
 
 The page is simulated as app.js and htmx handle it: the inputs as typed, the bases
-and row fingerprints it keeps (only the sent rows' bases and the other rows'
-fingerprints are posted), the ``regions`` field it shows, and each answer's
-``hx-swap-oob`` elements swapped in by id (outerHTML)."""
+it keeps (only the sent rows' bases are posted), the ``regions`` field it shows
+(the one list of region keys it posts, its rows' values included), and each
+answer's ``hx-swap-oob`` elements swapped in by id (outerHTML)."""
 
 import json
 import re
@@ -175,9 +175,6 @@ class Tab:
         self.values = inputs(self.page)
         self.choices = choices(self.page)
         self.bases = json.loads(self.values.pop("bases"))
-        self.keys = dict(
-            p.split(":", 1) for p in self.values.pop("row_keys").split() if p
-        )
 
     def type(self, name, text):
         self.values[name] = text
@@ -204,9 +201,6 @@ class Tab:
                 if not ROW_PREFIX.match(n) or ROW_PREFIX.match(n).group(1) in posted
             }
         )
-        data["row_keys"] = " ".join(
-            f"{p}:{k}" for p, k in self.keys.items() if p not in posted
-        )
         response = self.client.post(self.url, data, headers=HX)
         assert response.status_code == 200, response.status_code
         answer = response.content.decode()
@@ -229,9 +223,6 @@ class Tab:
         update = _Spans(answer).by_id.get("bases-update")
         if update and update[2].get("data-bases"):
             self.bases.update(json.loads(update[2]["data-bases"]))
-            self.keys.update(
-                p.split(":", 1) for p in update[2].get("data-rows", "").split() if p
-            )
         self.sent_rows = set(self.typed_rows)
         self.typed_rows.clear()
         return answer

@@ -1,7 +1,9 @@
 """What an autosave sends and gets back about what the page shows (issue 21): the
-bases of the inputs it sends, and one fingerprint per other row, not every input's
-base; and back, the bases of what it sent, not the whole page's. Another tab's
-change to a row not sent still reaches the page, and so does a row removed."""
+bases of the inputs it sends, not every input's; what the other rows show is the
+key of each row's values region, in the one list of region keys the page posts
+(issue 35); and back, the bases of what it sent, not the whole page's, and the
+region keys the page shows now. Another tab's change to a row not sent still
+reaches the page, and so does a row removed."""
 
 import html
 import json
@@ -10,8 +12,9 @@ import pytest
 from django.urls import reverse
 
 from proposals.models import JobType, Proposal
+from proposals.wizard.form_regions import is_row_name
 from tests.factories import JobTypeFactory
-from tests.web.test_row_races import autosave, form_of, load, step_url
+from tests.web.test_row_races import autosave, load, step_url
 from tests.web.test_row_refresh import refresh_of
 
 pytestmark = pytest.mark.django_db
@@ -20,7 +23,7 @@ ROWS = ("jobs", "measurements", "schedule", "codes")
 
 def slim(data: dict, typed_rows=()) -> dict:
     """``data`` as the page's autosave sends it: the rows typed in, the bases of
-    what is sent, and the fingerprints of the other rows (static/js/app.js)."""
+    what is sent, and its region keys as they are (static/js/app.js)."""
     sent = {
         key: value
         for key, value in data.items()
@@ -35,12 +38,18 @@ def slim(data: dict, typed_rows=()) -> dict:
             if k.split("-")[0] not in ROWS or "-".join(k.split("-")[:2]) in typed_rows
         }
     )
-    sent["row_keys"] = " ".join(
-        pair
-        for pair in data["row_keys"].split()
-        if pair.split(":")[0] not in typed_rows
-    )
     return sent
+
+
+def keys_of(field: str) -> dict:
+    """The keys of the rows' values among the region keys of a ``regions`` field."""
+    pairs = dict(pair.split(":") for pair in field.split())
+    return {name: key for name, key in pairs.items() if is_row_name(name)}
+
+
+def row_keys(content: str) -> dict:
+    """:func:`keys_of` the ``regions`` field a page or an answer shows."""
+    return keys_of(content.split('name="regions"')[1].split('value="')[1].split('"')[0])
 
 
 def update_of(content: str) -> dict:
@@ -56,17 +65,21 @@ def jobs(proposal):
     ]
 
 
-def test_the_page_keeps_a_fingerprint_per_row(user_client, proposal, jobs):
-    data = load(user_client, proposal)
-    keys = dict(pair.split(":") for pair in data["row_keys"].split())
+def test_the_page_keeps_each_row_s_values_among_its_region_keys(
+    user_client, proposal, jobs
+):
+    content = user_client.get(step_url(proposal)).content.decode()
+    keys = row_keys(content)
     assert set(keys) == {f"jobs-{job.pk}" for job in jobs}
-    assert len(set(keys.values())) == 3  # different rows, different fingerprints
+    assert len(set(keys.values())) == 3  # different rows, different keys
+    assert 'name="row_keys"' not in content  # one list of keys, not two
 
 
 def test_an_autosave_sends_and_gets_back_only_what_it_saves(
     user_client, proposal, jobs
 ):
     data = load(user_client, proposal)
+    before = row_keys(user_client.get(step_url(proposal)).content.decode())
     typed = f"jobs-{jobs[1].pk}"
     data[f"{typed}-count"] = "7"
     body = slim(data, {typed})
@@ -77,14 +90,19 @@ def test_an_autosave_sends_and_gets_back_only_what_it_saves(
     assert update[f"{typed}-count"] == "7"
     assert not any(key.startswith(f"jobs-{jobs[0].pk}-") for key in update)
     assert 'id="bases-field"' not in content  # the page keeps its own
-    rows = content.split('data-rows="')[1].split('"')[0]
-    assert rows.startswith(f"{typed}:") and " " not in rows
+    # The region keys come back whole: the row sent has its new values' key.
+    after = row_keys(content)
+    assert set(after) == set(before)
+    assert {name for name in after if after[name] != before[name]} == {typed}
 
 
 def test_a_row_changed_elsewhere_and_not_sent_is_sent_again(
     user_client, proposal, jobs
 ):
+    """The page posts no fingerprints of its own: the rows' values regions among
+    its region keys tell the rows another tab changed."""
     tab_a, tab_b = load(user_client, proposal), load(user_client, proposal)
+    assert "row_keys" not in tab_a
     other = f"jobs-{jobs[2].pk}"
     tab_b[f"{other}-title"] = "From tab B"
     autosave(user_client, proposal, tab_b)
@@ -95,9 +113,10 @@ def test_a_row_changed_elsewhere_and_not_sent_is_sent_again(
         "value": "From tab B",
         "base": "From tab B",
     }
-    fresh = form_of(user_client.get(step_url(proposal, "scalability")).content.decode())
-    new_key = dict(pair.split(":") for pair in fresh["row_keys"].split())[other]
-    assert refresh["keys"] == {other: new_key}
+    # The page now shows the row as stored: its key is a fresh page's.
+    fresh = user_client.get(step_url(proposal, "scalability")).content.decode()
+    assert row_keys(content)[other] == row_keys(fresh)[other]
+    assert row_keys(content)[other] != keys_of(tab_a["regions"])[other]
     # The rows this tab shows as stored are not sent again.
     assert not any(key.startswith(f"jobs-{jobs[0].pk}-") for key in refresh["inputs"])
 
@@ -112,11 +131,13 @@ def test_a_row_removed_elsewhere_and_not_sent_is_marked(user_client, proposal, j
     assert refresh_of(content)["removed"] == [gone]
 
 
-@pytest.mark.parametrize("sent", ["jobs-x:abc", "jobs-01:abc", "nope", "jobs-1:", ":"])
+@pytest.mark.parametrize(
+    "sent", ["jobs-x:abc", "jobs-01:abc", "nope", "jobs-1:", ":", "jobs-1:a-b"]
+)
 def test_odd_row_keys_are_left_out(user_client, proposal, jobs, sent):
     tab_a = load(user_client, proposal)
     tab_a["scalability_narrative"] = "Words."
-    body = {**slim(tab_a), "row_keys": sent, "revision": ""}
+    body = {**slim(tab_a), "regions": sent, "revision": ""}
     response = autosave(user_client, proposal, body)
     assert response.status_code == 200
     assert refresh_of(response.content.decode()).get("removed") == []

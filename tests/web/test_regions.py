@@ -3,8 +3,10 @@ nothing else, and its key follows every input, so the key an autosave compares
 cannot drift from what the region shows."""
 
 import dataclasses
+import re
 
 import pytest
+from django.db.models import F
 from django.template import Context, Variable
 from django.template.base import FilterExpression, TokenType, VariableNode
 from django.template.defaulttags import ForNode, IfNode, WithNode
@@ -17,6 +19,8 @@ from django.urls import reverse
 
 from proposals import services
 from proposals.domain import numbers
+from proposals.domain.sections import ROW_PREFIX
+from proposals.models import Proposal
 from proposals.wizard import regions
 from tests.factories import (
     CodeEntryFactory,
@@ -298,7 +302,7 @@ def test_an_autosave_sends_exactly_the_regions_whose_key_changed(
     user_client, proposals
 ):
     """Generic: whatever region changed is sent, and only those; the page's keys
-    come back in one field."""
+    come back in one field. A form's findings region is sent as its fields' blocks."""
     full = proposals[0]
     url = reverse("proposals:step", args=[full.pk, "selection"])
     page = user_client.get(url).content.decode()
@@ -313,8 +317,13 @@ def test_an_autosave_sends_exactly_the_regions_whose_key_changed(
     sent = {r.name for r in answered.changed_regions}
     assert sent == {name for name in after if after[name] != before.get(name)}
     assert "live-totals" in sent and "live-chart" not in sent
+    forms = {r.name: r for r in answered.field_findings_regions}
     for name in after:
-        assert (f'id="{name}"' in content) == (name in sent), name
+        if name in forms:  # each field's block, the empty ones too
+            for anchor, _ in forms[name].inputs.fields:
+                assert (f'id="ff-{anchor}"' in content) == (name in sent), anchor
+        else:
+            assert (f'id="{name}"' in content) == (name in sent), name
 
 
 @override_settings(DEBUG=False)
@@ -355,3 +364,95 @@ def field(content: str) -> str:
 def test_a_region_shown_key_is_parsed_leniently():
     assert regions.parse_shown("a:1 b:2 junk :3 c:") == {"a": "1", "b": "2"}
     assert regions.parse_shown(None) == {}
+
+
+@override_settings(DEBUG=False)
+def test_a_field_whose_findings_went_away_is_emptied_by_its_forms_region(
+    user_client, proposals
+):
+    """The findings under the fields are declared regions, one per form the step
+    shows (its own, and each row's), whether its fields have findings or not
+    (issue 35): a field of a row not sent whose finding went away in another tab
+    is emptied by that row's region, sent because its key changed; a form with no
+    findings before or after is not sent."""
+    full = proposals[0]
+    job = full.jobs.get()
+    url = reverse("proposals:step", args=[full.pk, "scalability"])
+    response = user_client.get(url)
+    shown = field(response.content.decode())
+    anchor = f"id_jobs-{job.pk}-gpus"
+    # SCAL-4: the job's 8 GPUs are above the declared maximum of 4.
+    assert anchor in response.context["page"].findings.by_anchor
+    quiet = [
+        point
+        for point in full.measurements.all()
+        if not any(
+            a.startswith(f"id_measurements-{point.pk}-")
+            for a in response.context["page"].findings.by_anchor
+        )
+    ]
+    assert quiet  # a row without findings has its region all the same
+    forms = {"ff-step", f"ff-jobs-{job.pk}"} | {
+        f"ff-measurements-{p.pk}" for p in quiet
+    }
+    assert forms <= set(regions.parse_shown(shown))
+    # Another tab raises the maximum: the job is within it now.
+    Proposal.objects.filter(pk=full.pk).update(
+        max_gpus_per_job=64, revision=F("revision") + 1
+    )
+    data = page_data(full, "scalability", scalability_narrative="Words.")
+    data = {k: v for k, v in data.items() if not ROW_PREFIX.match(k)}  # no row sent
+    response, answered = post_answered(user_client, url, {**data, "regions": shown})
+    sent = {region.name: region for region in answered.changed_regions}
+    assert (anchor, ()) in sent[f"ff-jobs-{job.pk}"].inputs.fields
+    content = response.content.decode()
+    emptied = f'<div id="ff-{anchor}" class="field-findings" data-anchor="{anchor}"'
+    assert f'{emptied} hx-swap-oob="true"></div>' in content
+    assert not any(f"ff-measurements-{point.pk}" in sent for point in quiet)
+
+
+def test_the_forms_findings_regions_declare_exactly_the_blocks_a_page_shows(
+    user_client, proposals
+):
+    """Every field's findings block a step shows is in one form's region, and a
+    region renders no block the page does not show (an out-of-band fragment
+    without its target is an error in the browser)."""
+    from proposals.wizard.steps import STEPS
+
+    for proposal in proposals:
+        for step in STEPS:
+            url = reverse("proposals:step", args=[proposal.pk, step.slug])
+            response = user_client.get(url)
+            shown = re.findall(r'id="ff-(id_[^"]+)"', response.content.decode())
+            declared = [
+                anchor
+                for region in response.context["page"].field_findings_regions
+                for anchor, _ in region.inputs.fields
+            ]
+            assert sorted(declared) == sorted(shown), (proposal.title, step.slug)
+
+
+@override_settings(DEBUG=False)
+def test_a_row_added_in_another_tab_gets_no_region_in_an_autosave(
+    user_client, proposals
+):
+    """The rows' values among the page's region keys say which rows it shows: an
+    autosave sends no figures or findings of a row added in another tab, which
+    the page does not show (an out-of-band fragment without its target is an
+    error in the browser); the rows it shows keep theirs."""
+    full = proposals[0]
+    shown_job = full.jobs.get()
+    url = reverse("proposals:step", args=[full.pk, "scalability"])
+    shown = field(user_client.get(url).content.decode())
+    added = JobTypeFactory(proposal=full, position=5, gpus=16)  # SCAL-4 too
+    Proposal.objects.filter(pk=full.pk).update(revision=F("revision") + 1)
+    data = page_data(full, "scalability", scalability_narrative="Words.")
+    data = {k: v for k, v in data.items() if not ROW_PREFIX.match(k)}  # no row sent
+    response, answered = post_answered(user_client, url, {**data, "regions": shown})
+    sent = {region.name for region in answered.changed_regions}
+    assert not any(f"jobs-{added.pk}" in name for name in sent), sent
+    content = response.content.decode()
+    assert f'id="jobs-{added.pk}-computed"' not in content
+    assert f'id="ff-id_jobs-{added.pk}-' not in content
+    # The first autosave marks the step visited: the shown row's findings change.
+    assert f"ff-jobs-{shown_job.pk}" in sent
