@@ -77,10 +77,25 @@ def environment(**options) -> Environment:
     return env
 
 
+#: Where the Jinja2 macros live; a template named below it is one of theirs.
+MACROS = "proposals/rows/"
+
+
+def is_macro(template: str) -> bool:
+    """Whether ``template`` names a Jinja2 macro (``proposals/rows/<file>.html#<macro>``,
+    as a region may) rather than a Django template."""
+    return template.startswith(MACROS)
+
+
+def macro(template: str):
+    """The macro ``template`` names: ``proposals/rows/<file>.html#<macro>``."""
+    path, _, name = template.partition("#")
+    return getattr(engines["jinja2"].env.get_template(path).module, name)
+
+
 def fragment(name: str):
     """The macro ``name`` of ``templates/proposals/rows/<name>.html``."""
-    template = engines["jinja2"].env.get_template(f"proposals/rows/{name}.html")
-    return getattr(template.module, name)
+    return macro(f"{MACROS}{name}.html#{name}")
 
 
 def attributes(attrs: dict) -> SafeString:

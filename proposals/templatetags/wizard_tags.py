@@ -184,13 +184,6 @@ def field_history(context, field):
     return fragment("field_history")(f"fh-{field.auto_id}", text, label)
 
 
-@register.simple_tag
-def field_findings(anchor, findings, oob=False):
-    """``{% field_findings anchor findings oob %}``: the findings under a field
-    (``rows/field_findings.html``), as its region renders it."""
-    return fragment("field_findings")(anchor, findings, bool(oob))
-
-
 @register.simple_tag(takes_context=True)
 def posted_feedback(context):
     """Out of band in an autosave's answer: the feedback block of every input of
@@ -359,22 +352,6 @@ def row_actions(context, kind, row, first=False, last=False):
     return fragment("row_actions")(
         row_actions_data(context, kind), int(row.pk), bool(first), bool(last)
     )
-
-
-@register.simple_tag(takes_context=True)
-def job_figures(context, row):
-    """A job row's computed GPU-hours (and nodes, and the walltime check), with a
-    stable id that autosave answers replace out of band."""
-    figures = get_item(context.get("job_figures"), row.pk)
-    stale = row_prefix(row, "jobs") in (context.get("refused_rows") or ())
-    return fragment("job_figures")(row.pk, figures, stale, bool(context.get("oob")))
-
-
-@register.simple_tag(takes_context=True)
-def point_figures(context, row):
-    """A measurement's computed speedup and efficiency (stable id, out of band)."""
-    point = get_item(context.get("point_figures"), row.pk)
-    return fragment("point_figures")(row.pk, point, bool(context.get("oob")))
 
 
 @register.simple_tag(takes_context=True)

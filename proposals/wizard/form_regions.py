@@ -97,24 +97,23 @@ def of_rows(regions, rows) -> list[Region]:
 # --- The rows' computed figures -----------------------------------------------------
 
 
-@dataclass(frozen=True)
-class RowRef:
-    """What a row's figures need of the row itself: its id."""
-
-    pk: int
+# A row's figures are written by the rows' own macros, in the table and out of band
+# alike: a region's inputs are the macro's arguments (``oob`` aside).
+JOB_FIGURES = "proposals/rows/job_figures.html#job_figures"
+POINTS = "proposals/rows/point_figures.html#point_figures"
 
 
 @dataclass(frozen=True)
 class JobFiguresInputs:
-    row: RowRef
-    job_figures: dict  # this row's figures, by its id (as the row's tag reads them)
-    refused_rows: tuple  # this row's prefix when its figures are from older values
+    pk: int  # the row's id
+    figures: object  # its computed figures (``None``: none yet)
+    stale: bool  # the figures are from the last saved values (the typed were refused)
 
 
 @dataclass(frozen=True)
 class PointFiguresInputs:
-    row: RowRef
-    point_figures: dict
+    pk: int
+    point: object  # the measurement's speedup and efficiency (``None``: none)
 
 
 @dataclass(frozen=True)
@@ -125,10 +124,6 @@ class TotalInputs:
 @dataclass(frozen=True)
 class ScheduleTotalInputs:
     schedule_total: float
-
-
-JOB_FIGURES = "proposals/regions/job_figures.html"
-POINTS = "proposals/regions/point_figures.html"
 
 
 def row_regions(evaluation, figures, refused_rows, tables) -> list[Region]:
@@ -143,18 +138,14 @@ def row_regions(evaluation, figures, refused_rows, tables) -> list[Region]:
     regions = []
     if "measurements" in tables:
         for row in evaluation.rows["measurements"]:
-            inputs = PointFiguresInputs(
-                RowRef(row.pk), {row.pk: point_figures.get(row.pk)}
-            )
+            inputs = PointFiguresInputs(row.pk, point_figures.get(row.pk))
             regions.append(Region(f"measurements-{row.pk}-computed", POINTS, inputs))
     if "jobs" not in tables:
         return regions
     for row in evaluation.rows["jobs"]:
         prefix = f"jobs-{row.pk}"
-        refused = (prefix,) if prefix in refused_rows else ()
-        inputs = JobFiguresInputs(
-            RowRef(row.pk), {row.pk: job_figures.get(row.pk)}, refused
-        )
+        stale = prefix in refused_rows
+        inputs = JobFiguresInputs(row.pk, job_figures.get(row.pk), stale)
         regions.append(Region(f"{prefix}-computed", JOB_FIGURES, inputs))
     a = evaluation.assessment
     total = TotalInputs(a.plan.total_gpu_hours)
@@ -179,7 +170,7 @@ class FieldFindingsInputs:
     fields: tuple
 
 
-FIELD_FINDINGS = "proposals/regions/field_findings.html"
+FIELD_FINDINGS = "proposals/rows/field_findings.html#form_findings"
 #: The findings region of the step's own form (a row's is ``ff-<row prefix>``).
 STEP_FINDINGS = "ff-step"
 

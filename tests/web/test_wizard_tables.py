@@ -11,7 +11,13 @@ from django.template import Context, Template
 
 from proposals.domain.sections import TABLE_BY_KIND
 from tests.factories import CodeEntryFactory, JobTypeFactory, ScalingMeasurementFactory
-from tests.web.test_wizard_tags import _entities, _finding, _same
+from tests.web.test_wizard_tags import (
+    OLD_JOB_FIGURES,
+    OLD_POINT_FIGURES,
+    _entities,
+    _finding,
+    _same,
+)
 
 OLD_FINDING_ITEMS = """{% for item in findings %}
       <li class="mb-1 finding finding-{{ item.finding.severity }}" data-anchor="{{ item.anchor }}" data-css="{{ item.css }}">
@@ -111,6 +117,13 @@ OLD_TABLE_LOOPS = {
     {% endwith %}{% empty %}
     <tr><td colspan="{{ columns.schedule|length|add:1 }}" class="text-body-secondary small">No periods yet.</td></tr>
     {% endfor %}""",  # noqa: E501
+}
+# (the figures' tags are gone: the old loops write the figures with the old markup)
+OLD_TABLE_LOOPS = {
+    kind: loop.replace("{% point_figures row %}", OLD_POINT_FIGURES).replace(
+        "{% job_figures row %}", OLD_JOB_FIGURES
+    )
+    for kind, loop in OLD_TABLE_LOOPS.items()
 }
 OLD_CODE_LOOP = """{% for entry in forms.tables.codes %}{% with f=entry.form row=entry.row %}
 <section class="card mb-3 code-entry" id="codes-{{ row.pk }}" aria-labelledby="codes-{{ row.pk }}-h">
