@@ -131,11 +131,12 @@ TEMPLATES = [
         },
     },
     {
-        # The wizard's repeated fragments (a table's rows, the code cards, feedback):
-        # Jinja2 macros in templates/proposals/rows/, called by the wizard's template
-        # tags (proposals/templatetags/fragments.py), several times cheaper per row.
+        # The wizard's Jinja2 macros (a table's rows, the code cards, feedback, the
+        # regions written by a macro), in proposals/jinja2/, apart from the Django
+        # templates: neither engine loads the other's files (proposals/templatetags/
+        # fragments.py; tests/bench/test_bench_row_engines.py says why Jinja2).
         "BACKEND": "django.template.backends.jinja2.Jinja2",
-        "DIRS": [BASE_DIR / "templates"],
+        "DIRS": [BASE_DIR / "proposals" / "jinja2"],
         "APP_DIRS": False,
         "OPTIONS": {
             "environment": "proposals.templatetags.fragments.environment",

@@ -103,23 +103,16 @@ def _project_templates(directory: Path) -> list[str]:
 
 
 def _templates() -> None:
-    """Every template of the project's directory, compiled by the engine that
-    renders it (the cached loader keeps it, debug off): the Django templates and
-    the Jinja2 macros of the rows. A template that is not the engine's own syntax
-    (a Jinja2 macro file seen by the Django engine) is skipped."""
+    """Every template of the project's directories, compiled by the engine whose
+    directory holds it (the cached loader keeps it, debug off): the Django
+    templates (templates/) and the Jinja2 macros (proposals/jinja2/)."""
     from django.conf import settings
-    from django.template import TemplateDoesNotExist, TemplateSyntaxError, engines
+    from django.template import engines
 
-    directory = Path(settings.BASE_DIR) / "templates"
-    names = _project_templates(directory)
-    for engine in engines.all():
-        for name in names:
-            try:
+    for config, engine in zip(settings.TEMPLATES, engines.all(), strict=True):
+        for directory in config["DIRS"]:
+            for name in _project_templates(Path(directory)):
                 engine.get_template(name)
-            except (TemplateDoesNotExist, TemplateSyntaxError):
-                continue
-            except Exception:  # noqa: BLE001 - another engine's syntax
-                continue
 
 
 def _widget_templates() -> None:

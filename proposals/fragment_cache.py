@@ -46,8 +46,9 @@ def _code_version() -> str:
         for p in sorted(PACKAGE.rglob("*.py"))
         if not SKIPPED & set(p.relative_to(PACKAGE).parts)
     ]
-    for directory in settings.TEMPLATES[0]["DIRS"]:
-        files.extend(sorted(Path(directory).rglob("*.html")))
+    for engine in settings.TEMPLATES:  # the Django templates and the Jinja2 macros
+        for directory in engine["DIRS"]:
+            files.extend(sorted(Path(directory).rglob("*.html")))
     for directory in settings.LOCALE_PATHS:
         files.extend(sorted(Path(directory).glob("*/LC_MESSAGES/django.mo")))
     for path in files:

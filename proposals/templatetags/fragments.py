@@ -1,5 +1,5 @@
 """The wizard's repeated fragments (table rows, code cards, feedback, findings) as
-Jinja2 macros in ``templates/proposals/rows/``, rendered through Django's Jinja2
+Jinja2 macros in ``proposals/jinja2/proposals/rows/``, rendered through Django's Jinja2
 backend (``TEMPLATES`` in settings).
 
 A step with hundreds of rows writes thousands of inputs. Django's own templates cost
@@ -24,7 +24,13 @@ from django import forms
 from django.forms.utils import flatatt
 from django.template import engines
 from django.utils.safestring import SafeString
-from django.utils.translation import get_language, gettext, ngettext
+from django.utils.translation import (
+    get_language,
+    gettext,
+    ngettext,
+    npgettext,
+    pgettext,
+)
 from jinja2 import Environment, StrictUndefined
 
 from proposals.domain.numbers import MISSING, active_format, grouped, percent
@@ -71,7 +77,12 @@ def environment(**options) -> Environment:
     translations, the project's number printer."""
     options.setdefault("undefined", StrictUndefined)
     env = Environment(extensions=["jinja2.ext.i18n"], **options)
-    env.install_gettext_callables(gettext, ngettext, newstyle=False)
+    # ``{% trans %}`` trims its whitespace, as ``{% blocktranslate trimmed %}`` does
+    # (and as ``makemessages`` extracts it: aifactory/management/commands/).
+    env.policies["ext.i18n.trimmed"] = True
+    env.install_gettext_callables(
+        gettext, ngettext, newstyle=False, pgettext=pgettext, npgettext=npgettext
+    )
     env.filters.update(num=_num, pct=_pct, speedup=lambda v: grouped(v, 2, trim=False))
     env.globals.update(nodes_text=nodes_text)
     return env
@@ -94,7 +105,7 @@ def macro(template: str):
 
 
 def fragment(name: str):
-    """The macro ``name`` of ``templates/proposals/rows/<name>.html``."""
+    """The macro ``name`` of ``proposals/jinja2/proposals/rows/<name>.html``."""
     return macro(f"{MACROS}{name}.html#{name}")
 
 

@@ -2,7 +2,7 @@
 with ten times the rows costs at most twice the demo's).
 
 ``{% table_rows "jobs" %}`` and ``{% code_entries %}`` gather every row's data and
-call one Jinja2 macro for the whole table (``templates/proposals/rows/``, see
+call one Jinja2 macro for the whole table (``proposals/jinja2/proposals/rows/``, see
 ``fragments``). What every row of a column shares (classes, ARIA, the widget's own
 attributes, the label, the select's options) is worked out once per table
 (``fragments.Control``); each row adds only its name, id, value and messages.

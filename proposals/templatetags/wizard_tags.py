@@ -1,7 +1,7 @@
 """Small presentation helpers for the wizard templates (no computation of figures).
 
 The fragments repeated for every row or field (feedback, figures, buttons, findings)
-are Jinja2 macros in ``templates/proposals/rows/`` (see ``fragments``); the tags
+are Jinja2 macros in ``proposals/jinja2/proposals/rows/`` (see ``fragments``); the tags
 here gather their data from the template's context and call them."""
 
 import re

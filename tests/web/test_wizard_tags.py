@@ -1,5 +1,5 @@
 """The wizard's rows, cells, feedback and cards are Jinja2 macros
-(templates/proposals/rows/, rendered by the tags): the same HTML, as elements and
+(proposals/jinja2/proposals/rows/, rendered by the tags): the same HTML, as elements and
 attributes, as Django's own widget templates and the Django templates they replaced,
 with the same ids, names, values and ARIA wiring (whitespace and the order of
 attributes aside: compared as parsed HTML). The sidebar's lists and the step
