@@ -200,12 +200,12 @@ class Control:
             return "select"
         return ""
 
-    def cell(self, form, name, errors, *, fallback) -> Cell:
+    def cell(self, form, name, errors, *, fallback) -> InputCell:
         """This control in ``form`` (a row), or Django's rendering (``fallback()``)
         where the field is not this control's or not one the macro writes."""
         field = form.fields.get(name)
         if not self.kind or field is not self.field:
-            return Cell(None, "", "", None, bool(errors), fallback())
+            return InputCell(None, "", "", None, bool(errors), fallback())
         html_name = form.add_prefix(name)
         if form.is_bound:
             value = form[name].value()
@@ -216,7 +216,7 @@ class Control:
             value = self._options(value)
         elif self.kind == "textarea":
             value = value or ""
-        return Cell(
+        return InputCell(
             self, html_name, form.auto_id % html_name, value, bool(errors), None
         )
 
@@ -235,7 +235,7 @@ class Control:
         return html
 
 
-class Cell(NamedTuple):
+class InputCell(NamedTuple):
     """One row's input: ``control`` and its row's values (a select's ``value``: its
     options), or Django's ``html``."""
 

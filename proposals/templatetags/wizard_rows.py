@@ -27,7 +27,7 @@ from proposals.templatetags.wizard_tags import (
 register = template.Library()
 
 
-class Table(NamedTuple):
+class TableRows(NamedTuple):
     """What ``rows/table_rows.html`` writes: a table's rows, or ``empty``."""
 
     kind: str
@@ -116,7 +116,7 @@ def table_rows(context, kind, computed="", empty=""):
     editable = bool(page.can_edit)
     span = len(specs) + (1 if computed else 0) + (1 if editable else 0)
     actions = row_actions_data(context, kind) if rows and editable else None
-    table = Table(kind, rows, span, computed, empty, oob, actions)
+    table = TableRows(kind, rows, span, computed, empty, oob, actions)
     return fragment("table_rows")(table)
 
 

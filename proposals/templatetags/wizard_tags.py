@@ -239,7 +239,7 @@ def column(spec, field, unit_label) -> Column:
 
 
 def cell(form, name, control, errors):
-    """A row's input of column ``name`` (fragments.Cell); ``control`` is the
+    """A row's input of column ``name`` (fragments.InputCell); ``control`` is the
     column's (fragments.Control), made once per table."""
 
     def fallback():
