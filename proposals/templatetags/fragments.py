@@ -1,6 +1,7 @@
 """The wizard's repeated fragments (table rows, code cards, feedback, findings) as
-Jinja2 macros in ``proposals/jinja2/proposals/rows/``, rendered through Django's Jinja2
-backend (``TEMPLATES`` in settings).
+Jinja2 macros in ``proposals/jinja2/proposals/rows/``, and the live regions' macros in
+``proposals/jinja2/proposals/live/``, rendered through Django's Jinja2 backend
+(``TEMPLATES`` in settings; :func:`environment`).
 
 A step with hundreds of rows writes thousands of inputs. Django's own templates cost
 about ten times more per cell than the Python the wizard once wrote by hand, so the
