@@ -22,7 +22,7 @@ from tests.web.test_wizard_tags import _same
 pytestmark = pytest.mark.django_db
 
 #: The last commit with the regions as Django partials.
-BEFORE = "fff6bfa"
+BEFORE = "fff6bfa9cdc88d0be2c7848d74f7a5760fd28aba"
 
 SIDEBAR = "templates/proposals/_sidebar.html"
 WIZARD = "templates/proposals/wizard.html"
