@@ -15,7 +15,13 @@ from django.urls import reverse
 from django.utils import translation
 
 from proposals.templatetags import fragments
-from proposals.wizard.regions import finding_links
+from proposals.wizard.regions import (
+    BadgesInputs,
+    Region,
+    finding_links,
+    presence_region,
+)
+from proposals.wizard.steps import STEPS
 from tests.web.test_regions import page_regions, proposals, staff_regions  # noqa: F401
 from tests.web.test_wizard_tags import _same
 
@@ -86,6 +92,31 @@ def old_template(template: str) -> str:
     return f"{loads}{body}{{% partial {partial} %}}"
 
 
+def _badges(state, refused, counts) -> Region:
+    return Region(
+        "badges-codes",
+        "proposals/live/wizard.html#step_badges",
+        BadgesInputs("codes", state, refused, counts),
+    )
+
+
+#: Branches the test's pages do not take: others on the proposal, a step complete,
+#: one not started with things to do.
+BRANCHES = [
+    presence_region(
+        [
+            SimpleNamespace(name="Ann <b>", step="codes"),
+            SimpleNamespace(name="Bo", step="scalability"),
+        ],
+        STEPS,
+        "scalability",
+    ),
+    _badges(SimpleNamespace(complete=True, started=True), 0, {"error": 0}),
+    _badges(SimpleNamespace(complete=False, started=False), 2, {"todo": 3}),
+    _badges(None, 1, {"error": 2, "warning": 1, "todo": 1}),
+]
+
+
 def render_old(template: str, region, oob: bool) -> str:
     values = {**region.context(), "oob": oob}
     source = old_template(template)
@@ -128,7 +159,7 @@ def test_the_macros_write_what_the_partials_wrote(
     every += response.context["page"].row_regions
     staff = Client()
     staff.force_login(staff_user)
-    every += staff_regions(staff, proposals[0])
+    every += staff_regions(staff, proposals[0]) + BRANCHES
     compared = set()
     with translation.override(language):
         for region in every:
