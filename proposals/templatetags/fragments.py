@@ -1,6 +1,7 @@
 """The wizard's repeated fragments (table rows, code cards, feedback, findings) as
-Jinja2 macros in ``proposals/jinja2/proposals/rows/``, rendered through Django's Jinja2
-backend (``TEMPLATES`` in settings).
+Jinja2 macros in ``proposals/jinja2/proposals/rows/``, and the live regions' macros in
+``proposals/jinja2/proposals/live/``, rendered through Django's Jinja2 backend
+(``TEMPLATES`` in settings; :func:`environment`).
 
 A step with hundreds of rows writes thousands of inputs. Django's own templates cost
 about ten times more per cell than the Python the wizard once wrote by hand, so the
@@ -23,6 +24,7 @@ from typing import NamedTuple
 from django import forms
 from django.forms.utils import flatatt
 from django.template import engines
+from django.urls import reverse
 from django.utils.safestring import SafeString
 from django.utils.translation import (
     get_language,
@@ -33,16 +35,10 @@ from django.utils.translation import (
 )
 from jinja2 import Environment, StrictUndefined
 
-from proposals.domain.numbers import MISSING, active_format, grouped, percent
+from proposals.domain.numbers import active_format, grouped, num
+from proposals.templatetags import printers
 from proposals.wizard.form_regions import shown_findings
-
-
-def _num(value, decimals=2, fmt=None):
-    return MISSING if value == "" else grouped(value, int(decimals), fmt=fmt)
-
-
-def _pct(fraction, decimals=0):
-    return percent(fraction, int(decimals))
+from proposals.wizard.regions import finding_links
 
 
 def nodes_text(nodes) -> str:
@@ -56,7 +52,7 @@ def nodes_text(nodes) -> str:
 def _nodes_text(language, fmt, nodes) -> str:
     del language  # part of the key: the text's language is the active one
     text = ngettext("%(nodes)s node", "%(nodes)s nodes", nodes)
-    return text % {"nodes": _num(nodes, 2, fmt)}
+    return text % {"nodes": grouped(nodes, 2, fmt=fmt)}
 
 
 def physical_gpus_text(gpus, nodes, per_node) -> str:
@@ -66,15 +62,16 @@ def physical_gpus_text(gpus, nodes, per_node) -> str:
             "= %(gpus)s physical GPUs, %(nodes)s node of %(per_node)s GPUs",
             "= %(gpus)s physical GPUs, %(nodes)s nodes of %(per_node)s GPUs",
             nodes,
-        ) % {"gpus": _num(gpus), "nodes": _num(nodes), "per_node": per_node}
+        ) % {"gpus": num(gpus), "nodes": num(nodes), "per_node": per_node}
     return ngettext("= %(gpus)s physical GPU", "= %(gpus)s physical GPUs", gpus) % {
-        "gpus": _num(gpus)
+        "gpus": num(gpus)
     }
 
 
 def environment(**options) -> Environment:
     """The Jinja2 environment of the ``jinja2`` template engine (settings): Django's
-    translations, the project's number printer."""
+    translations, the Django templates' own filters (the same functions:
+    ``printers``), ``url`` and the findings list's links."""
     options.setdefault("undefined", StrictUndefined)
     env = Environment(extensions=["jinja2.ext.i18n"], **options)
     # ``{% trans %}`` trims its whitespace, as ``{% blocktranslate trimmed %}`` does
@@ -83,30 +80,49 @@ def environment(**options) -> Environment:
     env.install_gettext_callables(
         gettext, ngettext, newstyle=False, pgettext=pgettext, npgettext=npgettext
     )
-    env.filters.update(num=_num, pct=_pct, speedup=lambda v: grouped(v, 2, trim=False))
-    env.globals.update(nodes_text=nodes_text)
+    env.filters.update(
+        num=printers.num,
+        pct=printers.pct,
+        points=printers.points_filter,
+        hours=printers.hours,
+        speedup=printers.speedup,
+        when=printers.when,
+    )
+    env.globals.update(nodes_text=nodes_text, url=url, finding_links=finding_links)
     return env
 
 
-#: Where the Jinja2 macros live; a template named below it is one of theirs.
-MACROS = "proposals/rows/"
+def url(name: str, *args) -> str:
+    """``{{ url("proposals:step", pk, slug) }}``: Django's ``{% url %}``."""
+    return reverse(name, args=args)
+
+
+@lru_cache(maxsize=1)
+def _jinja2_templates() -> frozenset[str]:
+    return frozenset(engines["jinja2"].env.list_templates())
 
 
 def is_macro(template: str) -> bool:
-    """Whether ``template`` names a Jinja2 macro (``proposals/rows/<file>.html#<macro>``,
-    as a region may) rather than a Django template."""
-    return template.startswith(MACROS)
+    """Whether ``template`` names a Jinja2 macro (``<file>.html#<macro>`` of a
+    template the Jinja2 engine holds, in ``proposals/jinja2/``), as every region's
+    but the rows' values does, rather than a Django template."""
+    path, hashed, _ = template.partition("#")
+    return bool(hashed) and path in _jinja2_templates()
 
 
 def macro(template: str):
-    """The macro ``template`` names: ``proposals/rows/<file>.html#<macro>``."""
+    """The macro ``template`` names: ``proposals/<folder>/<file>.html#<macro>``."""
     path, _, name = template.partition("#")
     return getattr(engines["jinja2"].env.get_template(path).module, name)
 
 
+#: Where the rows' macros live (``fragment(name)``).
+ROWS = "proposals/rows/"
+
+
 def fragment(name: str):
     """The macro ``name`` of ``proposals/jinja2/proposals/rows/<name>.html``."""
-    return macro(f"{MACROS}{name}.html#{name}")
+    return macro(f"{ROWS}{name}.html#{name}")
 
 
 def attributes(attrs: dict) -> SafeString:

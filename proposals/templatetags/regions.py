@@ -1,18 +1,18 @@
 """``{% region r %}``: render a live region (:mod:`proposals.wizard.regions`) with its own
-inputs only (an isolated context, like ``{% include ... only %}``), out of band
-when the surrounding template says so (``oob``) or when asked (``oob=True``). A
-region marked ``cached`` is rendered once per key (its inputs, written in the
-reader's conventions; ``proposals.fragment_cache``).
+inputs only, out of band when the surrounding template says so (``oob``) or when
+asked (``oob=True``). A region marked ``cached`` is rendered once per key (its
+inputs, written in the reader's conventions; ``proposals.fragment_cache``).
 
-A region's template is a Django template (``name.html`` or ``name.html#partial``)
-or one of the rows' Jinja2 macros (``proposals/rows/<file>.html#<macro>``), called
-with the region's inputs as its arguments: a row's figures or a form's findings
-are written by the same macro in the page and in an autosave's answer."""
+A region's template is a Jinja2 macro (``proposals/live/<file>.html#<macro>``, or a
+row's: ``proposals/rows/<file>.html#<macro>``), called with the region's inputs as
+its arguments: the page and an autosave's answer write a region with the same
+macro, and a macro reads its arguments and nothing else (the environment's
+undefined is strict)."""
 
 from django import template
 
 from proposals.fragment_cache import key_of, rendered
-from proposals.templatetags.fragments import is_macro, macro
+from proposals.templatetags.fragments import macro
 
 register = template.Library()
 
@@ -22,10 +22,7 @@ def region(context, region, oob=None):
     oob = bool(context.get("oob") if oob is None else oob)
 
     def render():
-        if is_macro(region.template):
-            return macro(region.template)(**region.context(), oob=oob)
-        loaded = context.template.engine.get_template(region.template)
-        return loaded.render(context.new({**region.context(), "oob": oob}))
+        return macro(region.template)(**region.context(), oob=oob)
 
     if not region.cached:
         return render()

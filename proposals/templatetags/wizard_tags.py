@@ -14,11 +14,10 @@ from django.utils.translation import gettext as _
 
 from proposals import localization
 from proposals.domain import limits
-from proposals.domain.numbers import MISSING, grouped, num, percent, points
-from proposals.domain.numbers import hours as hours_text
+from proposals.domain.numbers import grouped
 from proposals.domain.sections import TABLE_BY_KIND
 from proposals.table_rows import rows_of
-from proposals.templatetags import fragments
+from proposals.templatetags import fragments, printers
 from proposals.templatetags.fragments import fragment
 from proposals.templatetags.glossary_tags import term_link
 
@@ -42,50 +41,19 @@ def table_room(proposal, kind) -> limits.TableRoom:
 
 # A number in the reader's format (``18,176``, ``18.176``, ``18 176``: the one
 # activated for the request or e-mail, see ``proposals.localization``); ``—`` for
-# nothing. One printer for every page and export.
-register.filter("num", num)
-
-
-@register.filter
-def hours(value):
-    """GPU-hours as an estimate reads (``proposals.domain.numbers.hours``): two
-    significant figures below 10 (``0.2``), whole hours above."""
-    if value == "":
-        return MISSING
-    return hours_text(value)
+# nothing. One printer for every page and export, and for both engines (printers).
+register.filter("num", printers.num)
+register.filter("hours", printers.hours)
+register.filter("speedup", printers.speedup)
+register.filter("when", printers.when)
+register.filter("pct", printers.pct)
+register.filter("points", printers.points_filter)
 
 
 @register.filter
 def megabytes(value):
     """A size in bytes as megabytes with one decimal, in the reader's format."""
     return grouped((value or 0) / 2**20, 1, trim=False)
-
-
-@register.filter
-def speedup(value):
-    """A speedup with two decimals in the reader's format (``1.50``, ``1,50``)."""
-    return grouped(value, 2, trim=False)
-
-
-@register.filter
-def when(value, time=True):
-    """A moment in the reader's time zone, zone named, in their locale's form
-    (``3 Dec 2026, 14:05 CET``); ``when:False`` for the date alone."""
-    return localization.when(value, with_time=bool(time))
-
-
-@register.filter
-def pct(fraction, decimals=0):
-    """A fraction as a percentage in the reader's format (``0.95`` → ``95%``,
-    ``95 %``)."""
-    return percent(fraction, int(decimals))
-
-
-@register.filter("points")
-def points_filter(value, decimals=1):
-    """A value already in percent (an MFU of ``38``) in the reader's format (``38%``,
-    ``38 %``); ``—`` for nothing."""
-    return MISSING if value == "" else points(value, int(decimals))
 
 
 def _errors(field):
@@ -368,53 +336,3 @@ def wizard_field(context, field):
         return context.template.engine.get_template("proposals/_field.html").render(
             context
         )
-
-
-@register.simple_tag(takes_context=True)
-def finding_items(context, findings):
-    """The live findings list's items (``_sidebar.html``, ``rows/finding_items.html``):
-    the list grows with the proposal's rows, so each item's link to its step is one
-    ``reverse()`` per step, not one ``{% url %}`` per finding."""
-    staff_view = context.get("staff_view")
-    proposal = context.get("proposal")
-    urls: dict = {}
-    items = []
-    for item in findings or ():
-        step = item["step"]
-        if staff_view:
-            href = f"#section-{step}-h"
-        else:
-            if step not in urls:
-                urls[step] = reverse("proposals:step", args=[proposal.pk, step])
-            href = f"{urls[step]}#{item['anchor']}"
-        items.append((item, href, _finding_action(context, item)))
-    return fragment("finding_items")(items)
-
-
-#: Findings with an action beside them: the code, the URL's name.
-_FINDING_ACTIONS = {"SCAL-3": "proposals:use_plan_total"}
-
-
-def _finding_action(context, item) -> dict | None:
-    """The form of a finding's action (SCAL-3: "use the job plan's total"), posted
-    with the stored value it replaces (``request_base``, the region's input) and
-    the page's step to come back to; none on the staff's page, none to a viewer."""
-    name = _FINDING_ACTIONS.get(item["finding"].code)
-    request = getattr(context, "request", None)
-    if name is None or context.get("staff_view") or request is None:
-        return None
-    proposal = context.get("proposal")
-    if not context.get("request_base"):  # a viewer's page gives none: no action
-        return None
-    match = getattr(request, "resolver_match", None)
-    return {
-        "url": reverse(name, args=[proposal.pk]),
-        "base": context.get("request_base", ""),
-        "step": (match.kwargs.get("step", "") if match else "") or item["step"],
-    }
-
-
-@register.simple_tag
-def scaling_rows(points):
-    """The live scaling table's rows (``_sidebar.html``): one per measurement."""
-    return fragment("scaling_rows")(points)

@@ -1,7 +1,8 @@
 """SCAL-3's action: "Use the job plan's total" sets the total GPU-hours to the job
-plan's total (the button beside the finding, :mod:`proposals.templatetags`'
-``finding_items``). A write through :func:`services.proposal_use_plan_total`, against
-the total the page showed; the page says it is stored only once it is."""
+plan's total (the button beside the finding:
+:func:`proposals.wizard.regions.finding_links`). A write through
+:func:`services.proposal_use_plan_total`, against the total the page showed; the
+page says it is stored only once it is."""
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required

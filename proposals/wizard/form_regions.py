@@ -148,14 +148,25 @@ def row_regions(evaluation, figures, refused_rows, tables) -> list[Region]:
         inputs = JobFiguresInputs(row.pk, job_figures.get(row.pk), stale)
         regions.append(Region(f"{prefix}-computed", JOB_FIGURES, inputs))
     a = evaluation.assessment
-    total = TotalInputs(a.plan.total_gpu_hours)
-    regions.append(Region("jobs-total", "proposals/_jobs_total.html", total))
+    regions.append(jobs_total_region(a.plan.total_gpu_hours))
     if a.tier == "large_scale" or a.schedule.rows:
-        total = ScheduleTotalInputs(a.schedule.total_gpu_hours)
-        regions.append(
-            Region("schedule-total", "proposals/_schedule_total.html", total)
-        )
+        regions.append(schedule_total_region(a.schedule.total_gpu_hours))
     return regions
+
+
+TOTALS = "proposals/live/totals.html"
+
+
+def jobs_total_region(total) -> Region:
+    """The job plan's total GPU-hours, under its table."""
+    return Region("jobs-total", f"{TOTALS}#jobs_total", TotalInputs(total))
+
+
+def schedule_total_region(total) -> Region:
+    """The usage schedule's total GPU-hours, under its table."""
+    return Region(
+        "schedule-total", f"{TOTALS}#schedule_total", ScheduleTotalInputs(total)
+    )
 
 
 # --- The findings under the fields (one region per form: every row, sent or not) ---

@@ -41,13 +41,16 @@ from proposals.live import (
 from proposals.wizard.changes import field_bases
 from proposals.wizard.form_regions import (
     field_findings_regions,
+    jobs_total_region,
     of_rows,
     row_regions,
+    schedule_total_region,
     shown_row_keys,
     shown_row_values,
 )
 from proposals.wizard.progress import plan_folded, plan_optional, wizard_progress
 from proposals.wizard.regions import (
+    Region,
     Sidebar,
     changed,
     flatten,
@@ -254,12 +257,13 @@ class Page:
         return self.figures[1]
 
     @property
-    def plan_total(self):
-        return self.assessment.plan.total_gpu_hours
+    def jobs_total(self) -> Region:
+        """The job plan's total under its table (a region of the step's forms)."""
+        return jobs_total_region(self.assessment.plan.total_gpu_hours)
 
     @property
-    def schedule_total(self):
-        return self.assessment.schedule.total_gpu_hours
+    def schedule_total(self) -> Region:
+        return schedule_total_region(self.assessment.schedule.total_gpu_hours)
 
     @cached_property
     def help(self):
@@ -334,6 +338,7 @@ class Page:
             plan_folded=self.plan_folded,
             chart_url=self.chart[0],
             can_edit=self.can_edit,
+            step=self.step.slug,
         )
         evaluation = self.evaluation
         return {

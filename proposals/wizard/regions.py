@@ -27,7 +27,9 @@ from proposals.domain.team import Capability
 from proposals.domain.tiers import tier_label
 from proposals.services.revisions import canonical
 
-SIDEBAR = "proposals/_sidebar.html"
+#: The Jinja2 macros of the live regions (``proposals/jinja2/proposals/live/``).
+SIDEBAR = "proposals/live/sidebar.html"
+WIZARD = "proposals/live/wizard.html"
 KEY_LENGTH = 12
 
 
@@ -116,6 +118,48 @@ class FindingsInputs:
     proposal: ProposalRef
     #: The total GPU-hours as stored (``canonical``): the base of SCAL-3's action.
     request_base: str = ""
+    #: The page's step, where SCAL-3's action comes back to (none on the staff's).
+    step: str = ""
+
+
+def finding_links(findings, staff_view, proposal_pk, request_base, step):
+    """The live findings list's items (``live/sidebar.html#findings``, a global of
+    the Jinja2 environment; written by ``rows/finding_items.html``): ``(item, href,
+    action)`` each. The list grows with the proposal's rows, so each item's link to
+    its step is one ``reverse()`` per step, not one per finding."""
+    urls: dict = {}
+    items = []
+    for item in findings or ():
+        where = item["step"]
+        if staff_view:
+            href = f"#section-{where}-h"
+        else:
+            if where not in urls:
+                urls[where] = reverse("proposals:step", args=[proposal_pk, where])
+            href = f"{urls[where]}#{item['anchor']}"
+        action = None
+        if not staff_view:
+            action = _finding_action(item, proposal_pk, request_base, step)
+        items.append((item, href, action))
+    return items
+
+
+#: Findings with an action beside them: the code, the URL's name.
+_FINDING_ACTIONS = {"SCAL-3": "proposals:use_plan_total"}
+
+
+def _finding_action(item, proposal_pk, request_base, step) -> dict | None:
+    """The form of a finding's action (SCAL-3: "use the job plan's total"), posted
+    with the stored value it replaces (``request_base``, the region's input) and
+    the page's ``step`` to come back to; none to a viewer (no ``request_base``)."""
+    name = _FINDING_ACTIONS.get(item["finding"].code)
+    if name is None or not request_base:
+        return None
+    return {
+        "url": reverse(name, args=[proposal_pk]),
+        "base": request_base,
+        "step": step or item["step"],
+    }
 
 
 @dataclass(frozen=True)
@@ -169,6 +213,8 @@ class Sidebar:
     #: Whether the reader may change the proposal (a viewer may not): the findings'
     #: actions are offered only then.
     can_edit: bool = True
+    #: The wizard's step the page shows (``""`` on the staff's page).
+    step: str = ""
 
 
 def _request_base(evaluation) -> str:
@@ -195,23 +241,24 @@ def sidebar_regions(evaluation, proposal_pk: int, sidebar: Sidebar, calendar) ->
                 sidebar.staff_view,
                 ref,
                 _request_base(evaluation) if sidebar.can_edit else "",
+                sidebar.step,
             ),
         ),
         "chart": ("live-chart", f"{SIDEBAR}#chart", _chart(a, sidebar)),
         "compute": (
             "live-compute",
-            "proposals/_compute_estimate.html",
+            f"{SIDEBAR}#compute",
             ComputeInputs(a.compute_estimate, a.mfu_check, sidebar.staff_view, ref),
         ),
         "energy": ("live-energy", f"{SIDEBAR}#energy", EnergyInputs(a.energy)),
         "calendar": (
             "live-calendar",
-            "proposals/_calendar.html",
+            f"{SIDEBAR}#calendar",
             CalendarInputs(calendar),
         ),
         "bar": (
             "live-bar",
-            "proposals/_live_bar.html",
+            "proposals/live/bar.html#live_bar",
             BarInputs(
                 a.tier, a.mode_label, a.requested_gpu_hours, sidebar.finding_counts
             ),
@@ -287,7 +334,7 @@ def wizard_regions(steps, progress, counts_by_step, refused_by_step) -> dict:
         "badges": {
             step.slug: Region(
                 f"badges-{step.slug}",
-                "proposals/wizard.html#step_badges",
+                f"{WIZARD}#step_badges",
                 BadgesInputs(
                     step.slug,
                     by_step.get(step.slug),
@@ -299,7 +346,7 @@ def wizard_regions(steps, progress, counts_by_step, refused_by_step) -> dict:
         },
         "progress": Region(
             "wizard-progress",
-            "proposals/wizard.html#progress_summary",
+            f"{WIZARD}#progress_summary",
             ProgressInputs(progress),
         ),
     }
@@ -314,7 +361,7 @@ class PresenceInputs:
     others: tuple
 
 
-PRESENCE = "proposals/regions/presence.html"
+PRESENCE = f"{WIZARD}#presence"
 
 
 def presence_region(others, steps, step: str) -> Region:
@@ -350,7 +397,7 @@ class ReviewPanelInputs:
     can_send: bool
 
 
-REVIEW_PANEL = "proposals/review_wizard_panel.html"
+REVIEW_PANEL = f"{WIZARD}#review_panel"
 
 
 def review_panel_region(proposal, status_label: str) -> Region:

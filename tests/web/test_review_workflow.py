@@ -309,6 +309,7 @@ def test_wizard_snippets_offer_the_right_action(user, submitted, applicant_propo
     from django.template.loader import render_to_string
 
     from proposals.domain.team import Role
+    from proposals.templatetags.fragments import macro
     from proposals.wizard.regions import review_panel_region
 
     def panel(status, can_send=True):
@@ -320,8 +321,7 @@ def test_wizard_snippets_offer_the_right_action(user, submitted, applicant_propo
         inputs = region.inputs
         if not can_send:  # a viewer
             inputs = dataclasses.replace(inputs, can_send=False)
-        context = {**dataclasses.asdict(inputs), "oob": False}
-        return render_to_string(region.template, context)
+        return macro(region.template)(**dataclasses.asdict(inputs), oob=False)
 
     assert "Send for review" in panel(S.DRAFT)
     assert "Send" not in panel(S.DRAFT, can_send=False)  # a viewer

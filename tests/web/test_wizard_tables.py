@@ -1,5 +1,5 @@
 """The sidebar's finding and scaling lists and the step templates' table loops,
-rendered by the tags and macros: the same HTML, as parsed elements and attributes,
+rendered by the macros: the same HTML, as parsed elements and attributes,
 as the Django template loops they replaced (split from test_wizard_tags.py); and
 each step's template chosen by its slug."""
 
@@ -10,6 +10,8 @@ from django import forms
 from django.template import Context, Template
 
 from proposals.domain.sections import TABLE_BY_KIND
+from proposals.templatetags.fragments import fragment
+from proposals.wizard.regions import finding_links
 from tests.factories import CodeEntryFactory, JobTypeFactory, ScalingMeasurementFactory
 from tests.web.test_wizard_tags import (
     OLD_JOB_FIGURES,
@@ -49,9 +51,9 @@ def test_finding_items_as_the_sidebar_wrote_them(staff_view, count):
         "staff_view": staff_view,
         "proposal": SimpleNamespace(pk=7),
     }
-    new = Template("{% load wizard_tags %}{% finding_items findings %}")
+    items = finding_links(findings, staff_view, 7, "", "")
     _same(
-        new.render(Context(values)),
+        fragment("finding_items")(items),
         Template(OLD_FINDING_ITEMS).render(Context(values)),
     )
 
@@ -76,11 +78,10 @@ def test_scaling_rows_as_the_sidebar_wrote_them():
             efficiency=None,
         ),
     ]
-    new = Template("{% load wizard_tags %}{% scaling_rows points %}")
     for chosen in (points, points[:1], []):
         values = {"points": chosen}
         _same(
-            new.render(Context(values)),
+            fragment("scaling_rows")(chosen),
             Template(OLD_SCALING_ROWS).render(Context(values)),
         )
 
