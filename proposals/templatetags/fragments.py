@@ -36,6 +36,7 @@ from django.utils.translation import (
 from jinja2 import Environment, StrictUndefined
 
 from proposals.domain.numbers import active_format, grouped, num
+from proposals.fragment_cache import key_of, rendered
 from proposals.templatetags import printers
 from proposals.wizard.form_regions import shown_findings
 from proposals.wizard.regions import finding_links
@@ -88,8 +89,29 @@ def environment(**options) -> Environment:
         speedup=printers.speedup,
         when=printers.when,
     )
-    env.globals.update(nodes_text=nodes_text, url=url, finding_links=finding_links)
+    env.globals.update(
+        nodes_text=nodes_text,
+        url=url,
+        finding_links=finding_links,
+        region=render_region,
+        posted_feedback=posted_feedback,
+    )
     return env
+
+
+def render_region(region, oob=False):
+    """A live region (:mod:`proposals.wizard.regions`): its macro called with its
+    inputs, out of band with ``oob``; a region marked ``cached`` is rendered once
+    per key (its inputs in the reader's conventions: ``proposals.fragment_cache``).
+    Both engines place regions through this (``{% region %}``, ``region()``)."""
+    oob = bool(oob)
+
+    def render():
+        return macro(region.template)(**region.context(), oob=oob)
+
+    if not region.cached:
+        return render()
+    return rendered(key_of("region", region.template, region.key, str(oob)), render)
 
 
 def url(name: str, *args) -> str:
@@ -353,3 +375,21 @@ def row_errors(form, *, oob) -> RowErrors | None:
     if not form.prefix:
         return None
     return RowErrors(form.prefix, form.non_field_errors(), bool(oob))
+
+
+def posted_feedback(page, oob=True):
+    """Out of band in an autosave's answer: the feedback block of every input of
+    every form of the step (compact for table rows) and each row form's own errors
+    (``rows/posted_feedback.html``)."""
+    values = feedback_values(page)
+    forms_ = []
+    for form in page.forms.all_forms():
+        form.errors  # noqa: B018 (validated first: cleaning makes the reading notes)
+        compact, notes = bool(form.prefix), form.notes
+        blocks = [
+            feedback(values, field, compact=compact, oob=oob, notes=notes)
+            for field in form
+            if not field.is_hidden
+        ]
+        forms_.append((blocks, row_errors(form, oob=oob)))
+    return fragment("posted_feedback")(forms_)

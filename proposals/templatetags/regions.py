@@ -11,19 +11,11 @@ undefined is strict)."""
 
 from django import template
 
-from proposals.fragment_cache import key_of, rendered
-from proposals.templatetags.fragments import macro
+from proposals.templatetags.fragments import render_region
 
 register = template.Library()
 
 
 @register.simple_tag(takes_context=True)
 def region(context, region, oob=None):
-    oob = bool(context.get("oob") if oob is None else oob)
-
-    def render():
-        return macro(region.template)(**region.context(), oob=oob)
-
-    if not region.cached:
-        return render()
-    return rendered(key_of("region", region.template, region.key, str(oob)), render)
+    return render_region(region, context.get("oob") if oob is None else oob)

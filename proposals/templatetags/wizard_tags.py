@@ -152,27 +152,6 @@ def field_history(context, field):
     return fragment("field_history")(f"fh-{field.auto_id}", text, label)
 
 
-@register.simple_tag(takes_context=True)
-def posted_feedback(context):
-    """Out of band in an autosave's answer: the feedback block of every input of
-    every form of the step (compact for table rows) and each row form's own errors
-    (``rows/posted_feedback.html``)."""
-    page = context["page"]
-    values = fragments.feedback_values(page)
-    oob = bool(context.get("oob"))
-    forms_ = []
-    for form in page.forms.all_forms():
-        form.errors  # noqa: B018 (validated first: cleaning makes the reading notes)
-        compact, notes = bool(form.prefix), form.notes
-        blocks = [
-            fragments.feedback(values, field, compact=compact, oob=oob, notes=notes)
-            for field in form
-            if not field.is_hidden
-        ]
-        forms_.append((blocks, fragments.row_errors(form, oob=oob)))
-    return fragment("posted_feedback")(forms_)
-
-
 class Column(NamedTuple):
     """A table column as its cells show it: the cell's attributes (its width, its
     label for the stacked small-screen layout) and the GPU unit (or ``None``)."""

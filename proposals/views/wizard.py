@@ -46,10 +46,12 @@ from proposals.wizard.steps import STEP_BY_SLUG, STEPS
 TEMPLATE = "proposals/wizard.html"
 STEP_SLUGS = [step.slug for step in STEPS]
 ROW_OPERATIONS = services.ROW_OPERATIONS
-# The fragments of ``wizard.html`` that answer htmx requests, by kind of answer.
+# The templates that answer htmx requests, by kind of answer.
 FRAGMENTS = {
-    "autosave": "autosave_response",  # status, feedback, computed regions (oob)
-    "rows": "row_op_response",  # the whole form again, plus the sidebar (oob)
+    # the page's parts, changed regions and feedback, all out of band (Jinja2)
+    "autosave": "proposals/wizard/autosave.html",
+    # the whole form again, plus the sidebar out of band
+    "rows": f"{TEMPLATE}#row_op_response",
 }
 
 
@@ -86,9 +88,7 @@ def _answer(request, kind: str, page, *, status=200):
     context = {"page": pages.finish(page, kind)}
     if kind == "page" or not request.htmx:
         return TemplateResponse(request, TEMPLATE, context, status=status)
-    response = TemplateResponse(
-        request, f"{TEMPLATE}#{FRAGMENTS[kind]}", context, status=status
-    )
+    response = TemplateResponse(request, FRAGMENTS[kind], context, status=status)
     if kind == "rows" and request.POST.get("autosave"):
         # An autosave whose answer is the whole form (the system changed what the
         # inputs mean): its own swap is "none", so point it at the form.

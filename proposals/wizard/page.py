@@ -6,10 +6,9 @@ evaluation on first use (``functools.cached_property``): the findings, the field
 help, the mode's terms, what was typed and not saved, the live regions. An answer to
 a POST adds what the save did (:meth:`Page.answer`).
 
-Templates read ``page.<part>``. A part the page does not have is an error, not an
-empty string (:class:`UnknownPart`): Django's templates take an ``AttributeError``
-for "no such variable" and show nothing, so a misspelt or removed part would render
-silently; this exception goes through, and the test that renders the page fails.
+Templates read ``page.<part>``. A part the page does not have is an error
+(:class:`UnknownPart`), not the empty string Django's templates make of an
+``AttributeError``: a misspelt or removed part fails the test that renders it.
 
 The functions at the end build the page a wizard request answers with, from plain
 values (the proposal, the step, the save, the person's number format and user):
@@ -48,6 +47,7 @@ from proposals.wizard.form_regions import (
     shown_row_keys,
     shown_row_values,
 )
+from proposals.wizard.parts import page_parts
 from proposals.wizard.progress import plan_folded, plan_optional, wizard_progress
 from proposals.wizard.regions import (
     Region,
@@ -321,6 +321,11 @@ class Page:
     def chart(self) -> tuple[str, str]:
         """``(url, key)`` of the chart's image (``""``: no chart)."""
         return wizard_chart(self.evaluation, self.proposal.pk)
+
+    @cached_property
+    def parts(self) -> dict:
+        """The parts every autosave's answer sends again (:mod:`.parts`)."""
+        return page_parts(self)
 
     @cached_property
     def regions(self) -> dict:

@@ -13,7 +13,7 @@ from proposals import exports, reference_data, review_fragments, services
 from proposals.domain.team import organisation_key
 from proposals.evaluation import Reference
 from proposals.models import Proposal, StaffConflict
-from proposals.templatetags import regions as region_tags
+from proposals.templatetags import fragments
 from proposals.templatetags.fragments import macro
 from tests.factories import StaffUserFactory
 
@@ -150,9 +150,9 @@ def _macros_called(monkeypatch, client, submitted) -> list[str]:
         called.append(template)
         return macro(template)
 
-    monkeypatch.setattr(region_tags, "macro", recording)
+    monkeypatch.setattr(fragments, "macro", recording)
     _page(client, submitted)
-    monkeypatch.setattr(region_tags, "macro", macro)
+    monkeypatch.setattr(fragments, "macro", macro)
     return called
 
 
