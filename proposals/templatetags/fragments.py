@@ -119,19 +119,6 @@ def url(name: str, *args) -> str:
     return reverse(name, args=args)
 
 
-@lru_cache(maxsize=1)
-def _jinja2_templates() -> frozenset[str]:
-    return frozenset(engines["jinja2"].env.list_templates())
-
-
-def is_macro(template: str) -> bool:
-    """Whether ``template`` names a Jinja2 macro (``<file>.html#<macro>`` of a
-    template the Jinja2 engine holds, in ``proposals/jinja2/``), as every region's
-    but the rows' values does, rather than a Django template."""
-    path, hashed, _ = template.partition("#")
-    return bool(hashed) and path in _jinja2_templates()
-
-
 def macro(template: str):
     """The macro ``template`` names: ``proposals/<folder>/<file>.html#<macro>``."""
     path, _, name = template.partition("#")
