@@ -89,9 +89,11 @@ class RequestIdFilter(logging.Filter):
     def filter(self, record):
         if not hasattr(record, "request_id"):
             record.request_id = current_request_id()
-        request = getattr(record, "request", None)
-        if request is not None and isinstance(record.args, tuple):
-            path, masked = getattr(request, "path", None), route_of(request)
+        # Django's lines about a request carry it; the development server's own
+        # lines carry its socket there instead, which has no path to mask.
+        path = getattr(getattr(record, "request", None), "path", None)
+        if isinstance(path, str) and isinstance(record.args, tuple):
+            masked = route_of(record.request)
             if path != masked:
                 record.args = tuple(
                     masked if arg == path else arg for arg in record.args

@@ -273,6 +273,27 @@ def test_json_lines_hold_no_login_link(client, caplog):
     assert not [w for w in written if "secret-token-123" in w]
 
 
+def test_the_development_servers_lines_pass_the_filter():
+    """``make run``'s server logs each request with its socket as the record's
+    ``request``: the filter leaves such a line as it is (it used to raise on every
+    request, a traceback after each line of the development server)."""
+    import socket
+
+    with socket.socket() as sock:
+        record = logging.LogRecord(
+            "django.server",
+            logging.INFO,
+            __file__,
+            1,
+            '"%s" %s %s',
+            ("GET / HTTP/1.1", "200", "5"),
+            None,
+        )
+        record.request = sock
+        assert RequestIdFilter().filter(record)
+    assert record.getMessage() == '"GET / HTTP/1.1" 200 5'
+
+
 def test_the_id_is_forgotten_when_the_request_is_finished(client):
     from aifactory.requestlog import current_request_id
 
