@@ -37,6 +37,7 @@ from jinja2 import Environment, StrictUndefined
 
 from proposals.domain.numbers import active_format, grouped, num
 from proposals.fragment_cache import key_of, rendered
+from proposals.frame import frame
 from proposals.templatetags import printers
 from proposals.wizard.form_regions import shown_findings
 from proposals.wizard.regions import finding_links
@@ -95,6 +96,7 @@ def environment(**options) -> Environment:
         finding_links=finding_links,
         region=render_region,
         posted_feedback=posted_feedback,
+        frame=frame,
     )
     return env
 

@@ -1,0 +1,35 @@
+"""The site's one frame (``templates/base.html``: the navigation, the messages, the
+footer) around a page written in Jinja2.
+
+A Jinja2 page extends ``frame.html`` (``proposals/jinja2/frame.html``) and fills the
+blocks ``title``, ``main_class``, ``extra_head`` and ``content``, as a Django page
+fills ``base.html``'s. ``frame.html`` hands them to :func:`frame`, which renders the
+Django template ``framed.html``: ``base.html`` with those blocks, through the
+request's context processors. So the frame is written once, in one engine, and a
+page moves to Jinja2 without a second copy of it.
+"""
+
+from __future__ import annotations
+
+from django.template.loader import render_to_string
+from jinja2 import pass_context
+from jinja2.runtime import Context
+from markupsafe import Markup
+
+#: The blocks a Jinja2 page may fill; the Django frame reads these names.
+BLOCKS = ("title", "main_class", "extra_head", "content")
+
+
+@pass_context
+def frame(context: Context, blocks) -> Markup:
+    """The whole page: ``templates/framed.html`` with the Jinja2 page's ``blocks``
+    (``self`` in ``frame.html``), each rendered once; a block the page leaves empty
+    keeps ``base.html``'s own."""
+    filled = {name: blocks[name]() for name in BLOCKS}
+    return Markup(
+        render_to_string(
+            "framed.html",
+            {"frame": filled, "page": context.get("page")},
+            request=context["request"],
+        )
+    )
