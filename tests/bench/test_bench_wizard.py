@@ -35,6 +35,7 @@ from tests.factories import (
     ProposalFactory,
     ScalingMeasurementFactory,
 )
+from tests.form_inputs import inputs
 from tests.web.test_live import page_data
 
 pytestmark = [pytest.mark.django_db, pytest.mark.urls("tests.bench.urls")]
@@ -65,17 +66,26 @@ ROW = re.compile(r"^(?:codes|measurements|jobs|schedule)-\d+-")
 
 
 def _page_state(content: str) -> dict:
-    """What the page keeps: every input's base, and the keys of the regions it
-    shows (its rows' values included)."""
+    """What the page keeps: the step form's own inputs as the browser sends them
+    (the revision it was read at among them), every input's base, and the keys of
+    the regions it shows (its rows' values included)."""
+    form = content[content.index('<form id="wizard-form"') :]
+    shown = inputs(form[: form.index("</form>")])
     return {
-        "bases": json.loads(_hidden(content, "bases")),
-        "regions": _hidden(content, "regions"),
+        "own": {
+            name: value
+            for name, value in shown.items()
+            if not ROW.match(name) and name not in ("bases", "regions")
+        },
+        "bases": json.loads(shown["bases"]),
+        "regions": shown["regions"],
     }
 
 
 def _sent(state: dict, values: dict) -> dict:
-    """What the page's autosave sends with ``values`` (static/js/app.js): the bases
-    of the step's own inputs and of the rows sent, the regions' keys."""
+    """What the page's autosave sends with ``values`` (static/js/app.js): every
+    input of the step's own (the revision included) with ``values`` typed over
+    them, the rows typed in, the bases of those inputs, the regions' keys."""
     rows = {m.group(0) for key in values if (m := ROW.match(key))}
     bases = {
         key: base
@@ -83,6 +93,7 @@ def _sent(state: dict, values: dict) -> dict:
         if not (m := ROW.match(key)) or m.group(0) in rows
     }
     return {
+        **state["own"],
         **values,
         "bases": json.dumps(bases),
         "regions": state["regions"],
@@ -91,8 +102,10 @@ def _sent(state: dict, values: dict) -> dict:
 
 
 def _answered(state: dict, content: str) -> None:
-    """The page takes an autosave's answer: the saved bases, the regions' keys."""
+    """The page takes an autosave's answer: the saved bases, the regions' keys,
+    the revision it saved."""
     state["regions"] = _hidden(content, "regions")
+    state["own"]["revision"] = _hidden(content, "revision")
     update = content.split('id="bases-update" hidden data-bases="', 1)[1]
     state["bases"].update(json.loads(html.unescape(update.split('"', 1)[0])))
 

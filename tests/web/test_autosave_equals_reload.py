@@ -25,6 +25,7 @@ from tests.factories import (
     UsageMonthFactory,
     cluster,
 )
+from tests.form_inputs import inputs, unescape
 from tests.properties import examples, long_property
 
 pytestmark = pytest.mark.django_db
@@ -112,36 +113,6 @@ def swap_oob(page, answer):
     return page
 
 
-def inputs(page):
-    """The step form's inputs as the page shows them (name -> value)."""
-    values = {}
-    for match in re.finditer(r"<(input|textarea|select)\b([^>]*)>", page):
-        tag, attrs = match.group(1), match.group(2)
-        name = re.search(r'\bname="([^"]*)"', attrs)
-        if not name:
-            continue
-        name = name.group(1)
-        if tag == "input":
-            kind = re.search(r'\btype="([^"]*)"', attrs)
-            kind = kind.group(1) if kind else "text"
-            if kind in ("submit", "button"):
-                continue
-            if kind in ("checkbox", "radio") and " checked" not in attrs:
-                continue
-            value = re.search(r'\bvalue="([^"]*)"', attrs)
-            values[name] = _unescape(value.group(1)) if value else ""
-        elif tag == "textarea":
-            end = page.index("</textarea>", match.end())
-            values[name] = _unescape(page[match.end() : end].lstrip("\n"))
-        else:
-            end = page.index("</select>", match.end())
-            chosen = re.search(
-                r'<option value="([^"]*)"[^>]*selected', page[match.end() : end]
-            )
-            values[name] = _unescape(chosen.group(1)) if chosen else ""
-    return values
-
-
 def choices(page):
     """Each select's option values (name -> list): all a browser can send."""
     found = {}
@@ -149,15 +120,9 @@ def choices(page):
         name = re.search(r'\bname="([^"]*)"', match.group(1))
         if name:
             found[name.group(1)] = [
-                _unescape(v) for v in re.findall(r'<option value="([^"]*)"', match[2])
+                unescape(v) for v in re.findall(r'<option value="([^"]*)"', match[2])
             ]
     return found
-
-
-def _unescape(text):
-    import html
-
-    return html.unescape(text)
 
 
 class Tab:
