@@ -11,7 +11,7 @@ undefined is strict)."""
 
 from django import template
 
-from proposals.templatetags.fragments import render_region
+from proposals.templatetags.fragments import macro, render_region
 
 register = template.Library()
 
@@ -19,3 +19,11 @@ register = template.Library()
 @register.simple_tag(takes_context=True)
 def region(context, region, oob=None):
     return render_region(region, context.get("oob") if oob is None else oob)
+
+
+@register.simple_tag
+def aside(proposal, regions):
+    """``{% aside proposal regions %}``: the live sidebar's layout, the Jinja2 macro
+    ``proposals/live/aside.html#aside`` the wizard page calls (the staff review
+    page's ``_sidebar.html``)."""
+    return macro("proposals/live/aside.html#aside")(proposal or None, regions)
