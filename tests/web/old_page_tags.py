@@ -140,7 +140,12 @@ def old_engine() -> Engine | None:
     ]
     return Engine(
         dirs=[str(root / "templates")],
-        loaders=[("template_partials.loader.Loader", loaders)],
+        loaders=[
+            (
+                "template_partials.loader.Loader",
+                [("django.template.loaders.cached.Loader", loaders)],
+            )
+        ],
         context_processors=engines["django"].engine.context_processors,
         libraries={
             **get_installed_libraries(),
