@@ -109,7 +109,7 @@ def render_region(region, oob=False):
     """A live region (:mod:`proposals.wizard.regions`): its macro called with its
     inputs, out of band with ``oob``; a region marked ``cached`` is rendered once
     per key (its inputs in the reader's conventions: ``proposals.fragment_cache``).
-    Both engines place regions through this (``{% region %}``, ``region()``)."""
+    The templates place regions through this (``region()``)."""
     oob = bool(oob)
 
     def render():

@@ -18,12 +18,19 @@ from django.template import Engine, engines
 from django.template.backends.django import get_installed_libraries
 
 from proposals.templatetags import planning_tags, wizard_page, wizard_rows
+from proposals.templatetags.fragments import render_region
 from proposals.templatetags.glossary_tags import term_link
 from proposals.templatetags.wizard_tags import register as filters
 
 #: The last commit with the wizard's page in Django templates.
 BEFORE = "13a759e"
-OLD_LIBRARIES = ("wizard_tags", "wizard_rows", "cutoff_tags", "planning_tags")
+OLD_LIBRARIES = (
+    "wizard_tags",
+    "wizard_rows",
+    "cutoff_tags",
+    "planning_tags",
+    "regions",
+)
 
 register = template.Library()
 register.filters.update(filters.filters)
@@ -104,6 +111,11 @@ def table_rows(context, kind, computed="", empty=""):
 def code_entries(context, summary="", empty=""):
     page = context["page"]
     return wizard_rows.code_entries(page, summary, empty, context.get("oob"))
+
+
+@register.simple_tag(takes_context=True)
+def region(context, region, oob=None):
+    return render_region(region, context.get("oob") if oob is None else oob)
 
 
 @register.inclusion_tag("proposals/_next_cutoff.html", takes_context=True)
