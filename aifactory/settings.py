@@ -139,7 +139,7 @@ TEMPLATES = [
         "DIRS": [BASE_DIR / "proposals" / "jinja2"],
         "APP_DIRS": False,
         "OPTIONS": {
-            "environment": "proposals.templatetags.fragments.environment",
+            "environment": "proposals.templatetags.jinja_env.environment",
             "trim_blocks": True,
             "lstrip_blocks": True,
         },

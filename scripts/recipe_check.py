@@ -182,10 +182,9 @@ def step3_layout_and_form(root: Path) -> None:
     # The code-details step's form is derived from the layout: only its template.
     insert(
         root,
-        "templates/proposals/steps/codes.html",
+        "proposals/jinja2/proposals/wizard/steps/codes.html",
         '<div id="section-codes">',
-        '{% with f=page.forms.main %}{% include "proposals/_group.html" with '
-        "group=page.step.layout.overview %}{% endwith %}\n",
+        "{{ group(page, page.forms.main, page.step.layout.overview) }}\n",
         before=True,
     )
 

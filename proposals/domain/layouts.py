@@ -4,7 +4,7 @@ of each table's row, declared once as data (as the Django admin's ``fieldsets``)
 The wizard's forms take their fields from here (``forms.WizardStepForm``), so a
 field that is not laid out is not in the form: a Save without JavaScript never
 posts it, and nothing blanks its stored value. The step templates place a layout's
-groups by name (``{% include "proposals/_group.html" with group=layout.request %}``);
+groups by name (``{{ group(page, page.forms.main, page.step.layout.request) }}``);
 what a field is called and how it is explained stays in :mod:`.field_catalogue`.
 """
 

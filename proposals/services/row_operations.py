@@ -35,7 +35,7 @@ class TableFull(Exception):
     """Table ``room.kind`` has no room for ``adding`` more rows (the format's
     limit, ``limits.MAX_ROWS``): nothing was added. ``room`` is the table as
     stored, counted under the proposal's lock; the page says it beside the table
-    (``_add_button.html``), ``message`` where there is no table (a copy)."""
+    (``wizard/controls.html#add_button``), ``message`` where there is no table (a copy)."""
 
     def __init__(self, room: limits.TableRoom, adding: int = 1, message: str = ""):
         self.room = room

@@ -71,10 +71,14 @@ def physical_gpus_text(gpus, nodes, per_node) -> str:
 
 
 def environment(**options) -> Environment:
-    """The Jinja2 environment of the ``jinja2`` template engine (settings): Django's
+    """The Jinja2 environment of the macros (``jinja_env.environment`` adds the
+    wizard page's functions: the ``jinja2`` template engine's, in settings): Django's
     translations, the Django templates' own filters (the same functions:
     ``printers``), ``url`` and the findings list's links."""
-    options.setdefault("undefined", StrictUndefined)
+    # Strict whatever the backend proposes: Django's Jinja2 backend sets its own
+    # default (``Undefined``, or ``DebugUndefined`` with DEBUG), which would write a
+    # name a template does not have as nothing.
+    options["undefined"] = StrictUndefined
     env = Environment(extensions=["jinja2.ext.i18n"], **options)
     # ``{% trans %}`` trims its whitespace, as ``{% blocktranslate trimmed %}`` does
     # (and as ``makemessages`` extracts it: aifactory/management/commands/).
@@ -105,7 +109,7 @@ def render_region(region, oob=False):
     """A live region (:mod:`proposals.wizard.regions`): its macro called with its
     inputs, out of band with ``oob``; a region marked ``cached`` is rendered once
     per key (its inputs in the reader's conventions: ``proposals.fragment_cache``).
-    Both engines place regions through this (``{% region %}``, ``region()``)."""
+    The templates place regions through this (``region()``)."""
     oob = bool(oob)
 
     def render():
@@ -116,9 +120,10 @@ def render_region(region, oob=False):
     return rendered(key_of("region", region.template, region.key, str(oob)), render)
 
 
-def url(name: str, *args) -> str:
-    """``{{ url("proposals:step", pk, slug) }}``: Django's ``{% url %}``."""
-    return reverse(name, args=args)
+def url(name: str, *args, **kwargs) -> str:
+    """``{{ url("proposals:step", pk, slug) }}`` or with keywords: Django's
+    ``{% url %}``."""
+    return reverse(name, args=args or None, kwargs=kwargs or None)
 
 
 def macro(template: str):

@@ -13,9 +13,14 @@ register = template.Library()
 def term_link(context, slug: str, text) -> str:
     """``text`` as a link to the glossary entry ``slug``, described by a tooltip;
     tooltip ids are numbered per rendering, so a term may appear several times."""
-    entry = glossary_term(slug)
     count = context.render_context.get("glossary_tips", 0) + 1
     context.render_context["glossary_tips"] = count
+    return numbered_term_link(slug, text, count)
+
+
+def numbered_term_link(slug: str, text, count: int) -> str:
+    """:func:`term_link` with the rendering's ``count`` of tooltips so far."""
+    entry = glossary_term(slug)
     tip_id = f"term-tip-{slug}-{count}"
     return fragment("term_link")(reverse("proposals:glossary"), entry, tip_id, text)
 

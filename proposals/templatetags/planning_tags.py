@@ -1,35 +1,32 @@
 """Planning helpers for templates: how many rows the last paste added (for "Undo
 paste", from the session), the calendar of the proposal shown and the GPU counts of
-its scaling kit."""
+its scaling kit (the first three plain functions, for the wizard's Jinja2 page)."""
 
 from django import template
 
 from proposals.assess import calendar_for
 from proposals.selectors.scaling_kit import scaling_kit_last, scaling_kit_of
+from proposals.templatetags.fragments import macro
 from proposals.views.paste import last_paste
 from proposals.views.training_logs import last_added
 
 register = template.Library()
 
 
-@register.simple_tag(takes_context=True)
-def last_paste_count(context, proposal, kind) -> int:
-    request = context.get("request")
+def paste_count(request, proposal, kind) -> int:
+    """How many rows the last paste into table ``kind`` added (for its Undo)."""
     if request is None or proposal is None:
         return 0
     return len(last_paste(request, proposal.pk, kind))
 
 
-@register.simple_tag(takes_context=True)
-def last_logs_count(context, proposal) -> int:
+def logs_count(request, proposal) -> int:
     """How many rows the last "Add" from training logs stored (for its Undo)."""
-    request = context.get("request")
     if request is None or proposal is None:
         return 0
     return sum(len(pks) for pks in last_added(request, proposal.pk).values())
 
 
-@register.simple_tag
 def kit_counts(proposal) -> tuple[int, ...]:
     """The GPU counts the scaling kit of a saved ``proposal`` would measure."""
     if proposal is None or proposal.pk is None:
@@ -51,3 +48,19 @@ def calendar_of(proposal, assessment):
     if proposal is None or assessment is None:
         return None
     return calendar_for(proposal, assessment)
+
+
+@register.simple_tag(takes_context=True)
+def logs_inputs(context):
+    """``{% logs_inputs %}``: the inputs of "Add measurements from training logs"
+    (the Jinja2 macro the scalability step calls too) with the logs page's values."""
+    values = {
+        name: context.get(name) or ""
+        for name in ("logs_text", "gpus_text", "gpus_error", "count_choice")
+    }
+    return macro("proposals/wizard/logs_inputs.html#logs_inputs")(
+        context.get("proposal"),
+        codes=context.get("codes"),
+        code=context.get("code"),
+        **values,
+    )

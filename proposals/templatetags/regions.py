@@ -1,21 +1,18 @@
-"""``{% region r %}``: render a live region (:mod:`proposals.wizard.regions`) with its own
-inputs only, out of band when the surrounding template says so (``oob``) or when
-asked (``oob=True``). A region marked ``cached`` is rendered once per key (its
-inputs, written in the reader's conventions; ``proposals.fragment_cache``).
-
-A region's template is a Jinja2 macro (``proposals/live/<file>.html#<macro>``, or a
-row's: ``proposals/rows/<file>.html#<macro>``), called with the region's inputs as
-its arguments: the page and an autosave's answer write a region with the same
-macro, and a macro reads its arguments and nothing else (the environment's
-undefined is strict)."""
+"""``{% aside proposal regions %}``: the live sidebar's layout for a Django page (the
+staff review page's ``_sidebar.html``), the Jinja2 macro the wizard page calls
+(``proposals/jinja2/proposals/live/aside.html``): each region
+(:mod:`proposals.wizard.regions`) written by its own macro with its own inputs only
+(``fragments.render_region``, the Jinja2 global ``region``)."""
 
 from django import template
 
-from proposals.templatetags.fragments import render_region
+from proposals.templatetags.fragments import macro
 
 register = template.Library()
 
 
-@register.simple_tag(takes_context=True)
-def region(context, region, oob=None):
-    return render_region(region, context.get("oob") if oob is None else oob)
+@register.simple_tag
+def aside(proposal, regions):
+    """The sidebar of ``proposal`` (its next cut-off) with ``regions`` (the
+    sidebar's, by name)."""
+    return macro("proposals/live/aside.html#aside")(proposal or None, regions)

@@ -1,30 +1,29 @@
-"""A step table's rows and the code cards, each written by one tag (issue 16: a page
-with ten times the rows costs at most twice the demo's).
+"""A step table's rows and the code cards, each written by one function (issue 16: a
+page with ten times the rows costs at most twice the demo's).
 
-``{% table_rows "jobs" %}`` and ``{% code_entries %}`` gather every row's data and
-call one Jinja2 macro for the whole table (``proposals/jinja2/proposals/rows/``, see
-``fragments``). What every row of a column shares (classes, ARIA, the widget's own
-attributes, the label, the select's options) is worked out once per table
-(``fragments.Control``); each row adds only its name, id, value and messages.
+``table_rows(page, "jobs")`` and ``code_entries(page)`` (globals of the Jinja2
+environment) gather every row's data and call one Jinja2 macro for the whole table
+(``proposals/jinja2/proposals/rows/``, see ``fragments``). What every row of a
+column shares (classes, ARIA, the widget's own attributes, the label, the select's
+options) is worked out once per table (``fragments.Control``); each row adds only
+its name, id, value and messages.
 """
 
 from typing import NamedTuple
 
-from django import forms, template
+from django import forms
 from django.forms.utils import pretty_name
 
 from proposals.domain.layouts import row_layout
 from proposals.templatetags import fragments
 from proposals.templatetags.fragments import Control, fragment
-from proposals.templatetags.wizard_tags import (
+from proposals.templatetags.wizard_page import (
     cell,
     column,
     get_item,
     row_actions_data,
     wizard_field,
 )
-
-register = template.Library()
 
 
 class TableRows(NamedTuple):
@@ -67,21 +66,19 @@ def _columns(specs, form, unit_label, cache):
     return found
 
 
-@register.simple_tag(takes_context=True)
-def table_rows(context, kind, computed="", empty=""):
+def table_rows(page, kind, computed="", empty="", oob=False):
     """Every row of the step's ``kind`` table (``rows/table_rows.html``): a ``<tr>``
     of labelled inputs, the computed figures (a cell labelled ``computed``, for the
     kinds that have them), the row's buttons, then a row across the table's width
     with each input's feedback and the row's own errors; ``empty``, in one cell,
     when the table has no rows."""
-    page = context["page"]
     # The template's ``_("...")`` arrives lazy: translated once here, not at every
     # row's test of it (a lazy string looks its text up again on each use).
     computed, empty = str(computed), str(empty)
     specs = page.columns[kind]
     entries = page.forms.tables[kind]
     values = fragments.feedback_values(page)
-    oob = bool(context.get("oob"))
+    oob = bool(oob)
     figures = page.job_figures if kind == "jobs" else page.point_figures
     refused = page.refused.refused_rows
     cache: dict = {}
@@ -115,7 +112,7 @@ def table_rows(context, kind, computed="", empty=""):
     # The row buttons' column: none on a viewer's page (``can_edit``).
     editable = bool(page.can_edit)
     span = len(specs) + (1 if computed else 0) + (1 if editable else 0)
-    actions = row_actions_data(context, kind) if rows and editable else None
+    actions = row_actions_data(page, kind) if rows and editable else None
     table = TableRows(kind, rows, span, computed, empty, oob, actions)
     return fragment("table_rows")(table)
 
@@ -155,18 +152,20 @@ class Cards(NamedTuple):
     actions: object
 
 
-class _Fields:
-    """A code entry's fields as ``{% wizard_field %}`` writes them (label, input,
-    unit, feedback), each field's input attributes worked out once per page."""
+class CardFields:
+    """A code entry's fields as ``wizard_field`` writes them (label, input, unit,
+    feedback), each field's input attributes worked out once per page."""
 
-    def __init__(self, context):
-        self.context = context
-        page = context["page"]
+    def __init__(self, page, *, addon="", compact=False, oob=False):
+        self.page = page
         self.values = fragments.feedback_values(page)
-        self.addon, self.units = context.get("addon"), page.units
-        self.compact, self.oob = bool(context.get("compact")), bool(context.get("oob"))
+        self.addon, self.units = addon, page.units
+        self.compact, self.oob = bool(compact), bool(oob)
         self.controls: dict = {}
         self.unit_of: dict = {}
+
+    def html(self, field):
+        return wizard_field(self.page, field, self.addon, self.compact, self.oob)
 
     def __call__(self, form, notes, name) -> Field:
         # The field itself, not a BoundField: the macro writes the input from the
@@ -174,18 +173,14 @@ class _Fields:
         # macro does not write the widget.
         field = form.fields[name]
         if isinstance(field.widget, (forms.CheckboxInput, forms.RadioSelect)):
-            return Field(
-                wizard_field(self.context, form[name]), "", (), "", "", False, None
-            )
+            return Field(self.html(form[name]), "", (), "", "", False, None)
         control = self.controls.get(id(field))
         if control is None:
             control = self.controls[id(field)] = Control(field, form)
         errors = form.errors.get(name)
         cell = control.cell(form, name, errors, fallback=lambda: None)
         if cell.html is None and cell.control is None:
-            return Field(
-                wizard_field(self.context, form[name]), "", (), "", "", False, None
-            )
+            return Field(self.html(form[name]), "", (), "", "", False, None)
         unit = self.unit_of.get(name)
         if unit is None:  # the unit beside the input, once per field name
             unit = self.unit_of[name] = self.addon or get_item(self.units, name) or ""
@@ -212,16 +207,14 @@ def _places(fields, form, notes, group) -> list:
     ]
 
 
-@register.simple_tag(takes_context=True)
-def code_entries(context, summary="", empty=""):
+def code_entries(page, summary="", empty="", oob=False):
     """The code entries of the codes step, one card each (its title, buttons, own
     errors and fields; the model's compute inputs folded under ``summary``, open
     when filled in), or ``empty`` when there are none
     (``rows/code_entries.html``)."""
-    page = context["page"]
     entries = page.forms.tables["codes"]
-    oob = bool(context.get("oob"))
-    fields = _Fields(context)
+    oob = bool(oob)
+    fields = CardFields(page, oob=oob)
     layout = row_layout("codes")  # the card's fields, the compute inputs folded
     main, compute = layout["main"], layout["compute"]
     cards = []
@@ -241,5 +234,5 @@ def code_entries(context, summary="", empty=""):
         )
     item = page.tables["codes"].item
     editable = bool(page.can_edit)  # no row buttons on a viewer's page
-    actions = row_actions_data(context, "codes") if cards and editable else None
+    actions = row_actions_data(page, "codes") if cards and editable else None
     return fragment("code_entries")(Cards(cards, item, summary, empty, actions))

@@ -43,15 +43,16 @@ from proposals.wizard.saving import save_step
 from proposals.wizard.stale import stale_since
 from proposals.wizard.steps import STEP_BY_SLUG, STEPS
 
-TEMPLATE = "proposals/wizard.html"
+# The page and its fragments are Jinja2 templates (proposals/jinja2/proposals/wizard/).
+TEMPLATE = "proposals/wizard/page.html"
 STEP_SLUGS = [step.slug for step in STEPS]
 ROW_OPERATIONS = services.ROW_OPERATIONS
 # The templates that answer htmx requests, by kind of answer.
 FRAGMENTS = {
     # the page's parts, changed regions and feedback, all out of band (Jinja2)
     "autosave": "proposals/wizard/autosave.html",
-    # the whole form again, plus the sidebar out of band
-    "rows": f"{TEMPLATE}#row_op_response",
+    # the whole form again, plus every region out of band (Jinja2)
+    "rows": "proposals/wizard/rows.html",
 }
 
 

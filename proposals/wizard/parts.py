@@ -5,7 +5,7 @@ conflict banner.
 
 Each is a region (:class:`~proposals.wizard.regions.Region`) like the sidebar's: a
 Jinja2 macro of ``proposals/live/parts.html`` with its inputs, placed in the page
-by ``{% region %}``. Unlike the sidebar's they are sent whether their key changed
+by ``region()``. Unlike the sidebar's they are sent whether their key changed
 or not, as they say what this save did (the page's script has written "Saving…"
 into the save's status meanwhile). Python decides what they show (the save's
 state, the counts); the macros only write it.

@@ -26,7 +26,7 @@ from django.template import engines
 from proposals import selectors
 from proposals.models import Proposal
 from proposals.templatetags.fragments import Control, fragment
-from proposals.templatetags.wizard_tags import cell
+from proposals.templatetags.wizard_page import cell
 from proposals.wizard.steps import ENGLISH, STEP_BY_SLUG, stored_forms
 from tests.bench.conftest import Spread, report, rounds_ms
 

@@ -26,6 +26,8 @@ from tests.web.test_regions import page_regions, proposals, staff_regions  # noq
 from tests.web.test_wizard_tags import _same
 
 pytestmark = pytest.mark.django_db
+#: The tags the old partials load (cutoff_tags is gone: live/aside.html).
+OLD_TAGS = "tests.web.old_page_tags"
 
 #: The last commit with the regions as Django partials.
 BEFORE = "fff6bfa9cdc88d0be2c7848d74f7a5760fd28aba"
@@ -139,7 +141,9 @@ def render_old(template: str, region, oob: bool) -> str:
         )
         source = source.replace("{% scaling_rows scaling_points %}", "{{ old_rows }}")
     engine = Engine(
-        libraries=get_installed_libraries(), debug=False, string_if_invalid=""
+        libraries={**get_installed_libraries(), "cutoff_tags": OLD_TAGS},
+        debug=False,
+        string_if_invalid="",
     )
     request = SimpleNamespace(resolver_match=None)
     return engine.from_string(source).render(Context({**values, "request": request}))

@@ -1,72 +1,65 @@
-"""The wizard page as one object (proposals/wizard/page.py): the step's templates read
-``page`` and nothing else of the view's, and a part the page does not have fails the
-render instead of showing nothing."""
+"""The wizard page as one object (proposals/wizard/page.py): the page's Jinja2
+templates read ``page`` and nothing else of the view's, and a part the page does not
+have, or a name the templates do not have, fails the render instead of showing
+nothing (the environment's undefined is strict)."""
 
-import dataclasses
 import re
 from functools import cached_property
 from pathlib import Path
 
 import pytest
 from django.conf import settings
-from django.template import Context, Template
-from django.template.loader import get_template
+from django.template import engines
 from django.urls import reverse
+from jinja2 import StrictUndefined, UndefinedError, meta
 
 from proposals.wizard.page import Page, UnknownPart
-from proposals.wizard.regions import BadgesInputs, ProgressInputs
 from tests.web.test_live import page_data
-from tests.web.test_regions import template_reads
 
 pytestmark = pytest.mark.django_db
 HX = {"HX-Request": "true"}
 
-#: The templates of the wizard's step page, the step templates and what they include.
-WIZARD_TEMPLATES = [
-    "proposals/wizard.html",
-    *(f"proposals/steps/{slug}.html" for slug in ("organisation", "selection")),
-    *(f"proposals/steps/{slug}.html" for slug in ("codes", "scalability")),
-    *(f"proposals/steps/{slug}.html" for slug in ("optimisation", "review")),
-    "proposals/_group.html",
-    "proposals/_cell.html",
-    "proposals/_field.html",
-    "proposals/_gpu_unit.html",
-    "proposals/_add_button.html",
-    "proposals/_paste.html",
-    "proposals/_logs.html",
-    "proposals/_export_links.html",
-    "proposals/_scaling_kit_link.html",
-]
-INCLUDE_ARGS = re.compile(r"\{% include [^%]*? with ([^%]*?)%\}")
-BOUND_AS = re.compile(r"\bas (\w+)\s*%\}")
+#: The wizard page's templates: the page, its form, the steps, the answers, and
+#: the macros they import.
+WIZARD = Path(settings.BASE_DIR, "proposals", "jinja2", "proposals", "wizard")
+#: What Django's Jinja2 backend adds to the context the view gives.
+BACKEND = {"request", "csrf_input", "csrf_token"}
+BOUND = re.compile(r"\{%-?\s*set (\w+)")
+IMPORTED = re.compile(r"\{%-? from \S+ import ([\w, ]+?)\s*-?%\}")
 
 
-def _text(name: str) -> str:
-    return Path(settings.BASE_DIR, "templates", name).read_text()
+def _env():
+    return engines["jinja2"].env
 
 
 def test_the_wizard_templates_read_the_page_and_nothing_else():
-    """Read from the templates themselves (every branch): a name a wizard template
-    reads is ``page``, ``oob`` (how a part is sent), a name it binds itself
-    (``as x``) or one an include gives it; the region partials of ``wizard.html``
-    read their inputs."""
-    given = {
-        name
-        for template in WIZARD_TEMPLATES
-        for args in INCLUDE_ARGS.findall(_text(template))
-        for name in re.findall(r"(\w+)=", args)
-    }
-    regions = {
-        field.name
-        for inputs in (BadgesInputs, ProgressInputs)
-        for field in dataclasses.fields(inputs)
-    }
-    for name in WIZARD_TEMPLATES:
-        reads = template_reads(get_template(name).template.nodelist)
-        # ``compact``: a parameter of _field.html (the table cells' compact block).
-        allowed = {"page", "oob", "compact", "True", "False"} | given | regions
-        allowed |= set(BOUND_AS.findall(_text(name)))
-        assert reads <= allowed, (name, reads - allowed)
+    """Read from the templates themselves (every branch, Jinja2's own analysis): a
+    name a wizard template reads is ``page``, what the backend adds (the request,
+    the CSRF input), one of the environment's globals, or one the template binds
+    itself (Jinja2's analysis counts a name set in a branch, or imported above a
+    block, as read); a macro reads its arguments."""
+    env = _env()
+    templates = sorted(WIZARD.rglob("*.html"))
+    assert {p.name for p in templates} >= {"page.html", "step_form.html", "rows.html"}
+    for path in templates:
+        text = path.read_text()
+        reads = meta.find_undeclared_variables(env.parse(text))
+        bound = set(BOUND.findall(text)) | {"_trans"}  # _trans: {% trans x=f() %}
+        for names in IMPORTED.findall(text):
+            bound |= {name.strip() for name in names.split(",")}
+        unknown = reads - {"page"} - BACKEND - set(env.globals) - bound
+        assert not unknown, (path.name, unknown)
+    assert env.undefined is StrictUndefined
+
+
+def test_a_name_the_templates_do_not_have_fails_the_render(user_client, proposal):
+    page = _page(user_client, proposal)
+    form = _env().get_template("proposals/wizard/step_form.html")
+    with pytest.raises(UndefinedError):  # the CSRF input is the backend's
+        form.render({"page": page})
+    with pytest.raises(UndefinedError):
+        _render("{{ findings_by_step }}", page)  # a name of the old context
+    assert "wizard-form" in form.render({"page": page, "csrf_input": ""})
 
 
 @pytest.mark.parametrize("step", ["selection", "codes", "scalability", "review"])
@@ -74,7 +67,9 @@ def test_the_view_answers_with_the_page_alone(user_client, proposal, step):
     url = reverse("proposals:step", args=[proposal.pk, step])
     response = user_client.get(url)
     assert response.status_code == 200
-    assert set(response.context_data) == {"page"}
+    # A Jinja2 page: Django's Jinja2 backend adds the request and its CSRF token
+    # to the context it is given; the view gives the page alone.
+    assert set(response.context_data) - BACKEND == {"page"}
     assert isinstance(response.context_data["page"], Page)
     autosave = user_client.post(url, page_data(proposal, step), headers=HX)
     assert autosave.status_code == 200
@@ -90,7 +85,7 @@ def _page(client, proposal) -> Page:
 
 
 def _render(text: str, page) -> str:
-    return Template(text).render(Context({"page": page}))
+    return _env().from_string(text).render(page=page)
 
 
 def test_a_part_the_page_does_not_have_fails_the_render(user_client, proposal):
@@ -117,9 +112,12 @@ class Broken(Page):
 
 
 def test_a_part_that_fails_is_not_taken_for_a_missing_one(user_client, proposal):
-    """An AttributeError raised while computing a part goes through as it is: Django
-    would show a missing variable as nothing."""
+    """An AttributeError raised while computing a part fails the render (Django
+    would show a missing variable as nothing; Jinja2 takes the part for a missing
+    one, which its strict undefined refuses)."""
     page = _page(user_client, proposal)
     broken = Broken(page.proposal, page.step, page.forms, page.person)
     with pytest.raises(AttributeError, match="by_step"):
+        broken.findings  # noqa: B018
+    with pytest.raises(UndefinedError, match="findings"):
         _render("{{ page.findings.by_step }}", broken)

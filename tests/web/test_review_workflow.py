@@ -306,8 +306,6 @@ def test_deleting_a_proposal_or_a_user_still_works(submitted, staff_user):
 def test_wizard_snippets_offer_the_right_action(user, submitted, applicant_proposal):
     import dataclasses
 
-    from django.template.loader import render_to_string
-
     from proposals.domain.team import Role
     from proposals.templatetags.fragments import macro
     from proposals.wizard.regions import review_panel_region
@@ -329,8 +327,7 @@ def test_wizard_snippets_offer_the_right_action(user, submitted, applicant_propo
     assert "Send again" in panel(S.CHANGES_REQUESTED)
     waiting = panel(S.SUBMITTED)
     assert "Send" not in waiting and "Comments and history" in waiting
-    loader = render_to_string(
-        "proposals/review_step_loader.html",
-        {"proposal": submitted, "step": {"slug": "codes"}},
+    loader = macro("proposals/wizard/controls.html#review_step_loader")(
+        submitted, {"slug": "codes"}
     )
     assert f"/proposals/{submitted.pk}/submission/comments/codes/" in loader

@@ -10,13 +10,14 @@ from types import SimpleNamespace
 
 import pytest
 from django import forms
-from django.template import Context, Template
+from django.template import Context
 from django.test.html import parse_html
 
 from proposals.domain.sections import TABLE_BY_KIND
 from proposals.forms import JobTypeForm, MeasurementForm
 from proposals.templatetags import fragments
 from tests.factories import CodeEntryFactory, JobTypeFactory, ScalingMeasurementFactory
+from tests.web.old_page_tags import old_template as Template
 
 
 class Everything(forms.Form):
