@@ -1,22 +1,20 @@
 """The next cut-off of a proposal's route, in the reader's zone (the wizard's
-sidebar and the staff view: ``{% next_cutoff %}``)."""
+sidebar and the staff view): ``{% next_cutoff %}``, the Jinja2 macro
+``proposals/live/aside.html#next_cutoff`` with ``routing.cutoff_shown``."""
 
 from django import template
-from django.utils import timezone
 
-from proposals import localization, routing
+from proposals.routing import cutoff_shown
+from proposals.templatetags.fragments import macro
 
 register = template.Library()
 
+#: The block's markup (a Jinja2 macro).
+NEXT_CUTOFF = "proposals/live/aside.html#next_cutoff"
 
-@register.inclusion_tag("proposals/_next_cutoff.html", takes_context=True)
+
+@register.simple_tag(takes_context=True)
 def next_cutoff(context):
-    """The route of the context's ``proposal`` and its next cut-off (nothing shown
-    without a proposal or a route)."""
+    """The block of the context's ``proposal`` (nothing without a cut-off)."""
     proposal = context.get("proposal")
-    if proposal is None or not getattr(proposal, "pk", None):
-        return {"shown": None}
-    shown = routing.proposal_cutoff(
-        proposal, zone=localization.active_time_zone(), now=timezone.now()
-    )
-    return {"shown": shown, "proposal": proposal}
+    return macro(NEXT_CUTOFF)(cutoff_shown(proposal), proposal)

@@ -50,6 +50,7 @@ from proposals.review_forms import (
 )
 from proposals.review_fragments import section_fragments
 from proposals.review_page import sidebar
+from proposals.selectors.scaling_kit import scaling_kit_last
 from proposals.views import proposal_revision, staff_proposal
 from proposals.views.accounts import number_format, request_preferences
 from proposals.views.queue_tools import queue_tools
@@ -328,7 +329,7 @@ def review_page(request, proposal, *, assessment_form=None, status=200):
     ]
     return TemplateResponse(
         request,
-        "proposals/staff_review.html",
+        "proposals/staff_review.html",  # Jinja2: proposals/jinja2/
         {
             "proposal": proposal,
             "latest": latest,
@@ -355,9 +356,12 @@ def review_page(request, proposal, *, assessment_form=None, status=200):
             # Whom it can be handed to: nobody conflicted on it.
             "staff_members": selectors.staff_members_free(proposal=proposal),
             "team": selectors.review_team(proposal=proposal),
+            "kit": scaling_kit_last(proposal=proposal),
+            "prefill": None,  # a canned reply inserted (staff_desk.reply_insert)
             **sidebar(source, proposal),
         },
         status=status,
+        using="jinja2",
     )
 
 
