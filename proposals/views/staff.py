@@ -322,6 +322,7 @@ def review_page(request, proposal, *, assessment_form=None, status=200):
             ),
         )
     add_form_rows(assessment_form)
+    team = selectors.review_team(proposal=proposal)
     note_required = [
         str(Proposal.Status(status).label)
         for status in workflow.NOTE_REQUIRED
@@ -354,8 +355,8 @@ def review_page(request, proposal, *, assessment_form=None, status=200):
             "staff_view": True,
             "canned_replies": selectors.canned_replies_for(language=get_language()),
             # Whom it can be handed to: nobody conflicted on it.
-            "staff_members": selectors.staff_members_free(proposal=proposal),
-            "team": selectors.review_team(proposal=proposal),
+            "staff_members": selectors.staff_members_free(proposal=proposal, team=team),
+            "team": team,
             "kit": scaling_kit_last(proposal=proposal),
             "prefill": None,  # a canned reply inserted (staff_desk.reply_insert)
             **sidebar(source, proposal),
