@@ -19,6 +19,9 @@ from markupsafe import Markup
 
 #: The blocks a Jinja2 page may fill; the Django frame reads these names.
 BLOCKS = ("title", "main_class", "extra_head", "content")
+#: What the Django frame has of its own (the CSRF context processor's token, read
+#: once per page) and does not take from the Jinja2 page's context.
+FRAME_OWN = ("csrf_input", "csrf_token")
 
 
 @pass_context
@@ -29,7 +32,11 @@ def frame(context: Context, blocks) -> Markup:
     globals (``url``, ``frame``, gettext ...) left out."""
     filled = {name: blocks[name]() for name in BLOCKS}
     shared = context.environment.globals
-    own = {name: value for name, value in context.parent.items() if name not in shared}
+    own = {
+        name: value
+        for name, value in context.parent.items()
+        if name not in shared and name not in FRAME_OWN
+    }
     return Markup(
         render_to_string(
             "framed.html", {**own, "frame": filled}, request=context["request"]
