@@ -27,6 +27,10 @@ from django.utils import timezone
 from proposals import exports, reference_data
 from proposals.fragment_cache import key_of, rendered
 from proposals.review_page import review_sections
+from proposals.templatetags.fragments import macro
+
+#: The comment form's "About" select (a Jinja2 macro).
+ABOUT = "proposals/review/threads.html#about_select"
 
 
 def fragments_key(source: exports.Source) -> str:
@@ -61,10 +65,7 @@ def _render(source: exports.Source) -> list[dict]:
             "document": render_to_string(
                 "proposals/staff_document.html", {"doc": section}
             ),
-            "about": render_to_string(
-                "proposals/review_about.html",
-                {"section": section, "field_rows": section.rows},
-            ),
+            "about": macro(ABOUT)(section, section.rows),
         }
         for section in review_sections(source)
     ]

@@ -106,7 +106,7 @@ def review_sections(source: exports.Source) -> list[ReviewSection]:
 
 
 def sidebar(source: exports.Source, model) -> dict:
-    """The context of the live sidebar (``_sidebar.html``) for ``source``: the same
+    """The context of the live sidebar (``live/aside.html#aside``) for ``source``: the same
     tier, totals, findings, chart and energy estimate as the wizard shows, as the
     wizard's regions; ``model`` is the stored proposal (the calendar reads its
     duration and system, whichever revision is shown)."""

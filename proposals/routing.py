@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -144,6 +145,16 @@ class ProposalCutoff:
 
     route: Route
     cutoff: ShownCutoff | None
+
+
+def cutoff_shown(proposal):
+    """:func:`proposal_cutoff` now, in the reader's zone, as the sidebar shows it
+    (``None`` without a saved proposal or a route)."""
+    if proposal is None or not getattr(proposal, "pk", None):
+        return None
+    return proposal_cutoff(
+        proposal, zone=localization.active_time_zone(), now=timezone.now()
+    )
 
 
 def proposal_cutoff(proposal, *, zone: ZoneInfo, now: datetime):

@@ -142,15 +142,19 @@ def conflicted_proposals(*, user) -> Q:
     return on_team | Q(pk__in=matched)
 
 
-def staff_conflicted_on(*, proposal: Proposal) -> set[int]:
-    """The ids of the people conflicted on ``proposal``: its team, and the staff
-    members who declared a conflict with its organisation (two queries)."""
+def staff_conflicted_on(*, proposal: Proposal, team=None) -> set[int]:
+    """The ids of the people conflicted on ``proposal``: its team (``team``, as
+    ``review_team`` read it, or read here), and the staff members who declared a
+    conflict with its organisation (two queries; one with ``team``)."""
     people = {proposal.owner_id}
-    people.update(
-        Membership.objects.filter(proposal_id=proposal.pk).values_list(
-            "user_id", flat=True
+    if team is None:
+        people.update(
+            Membership.objects.filter(proposal_id=proposal.pk).values_list(
+                "user_id", flat=True
+            )
         )
-    )
+    else:
+        people.update(person["user"].pk for person in team if person["user"])
     declared = StaffConflict.objects.filter(user__groups__name=STAFF_GROUP).values_list(
         "user_id", "key"
     )
@@ -163,13 +167,13 @@ def staff_conflicted_on(*, proposal: Proposal) -> set[int]:
     return people
 
 
-def staff_members_free(*, proposal: Proposal):
+def staff_members_free(*, proposal: Proposal, team=None):
     """The active support staff who may handle ``proposal`` (not conflicted on
-    it), by user name."""
+    it), by user name; ``team``: its team as ``review_team`` read it."""
     return (
         get_user_model()
         .objects.filter(groups__name=STAFF_GROUP, is_active=True)
-        .exclude(pk__in=staff_conflicted_on(proposal=proposal))
+        .exclude(pk__in=staff_conflicted_on(proposal=proposal, team=team))
         .order_by("username")
     )
 

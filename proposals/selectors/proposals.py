@@ -156,6 +156,8 @@ def team_role(*, user, proposal: Proposal) -> str | None:
         return None
     if proposal.owner_id == user.pk:
         return Role.OWNER.value
+    if getattr(proposal, "reader_id", None) == user.pk:
+        return proposal.reader_role  # read with it (review_get_for_staff)
     return (
         Membership.objects.filter(proposal_id=proposal.pk, user_id=user.pk)
         .values_list("role", flat=True)

@@ -78,13 +78,11 @@ def review_team(*, proposal: Proposal) -> list[dict]:
     """The proposal's team for the staff: ``{"user", "name", "role", "since"}``
     for its owner (owner since the proposal was made, or since ownership was
     last handed over) and then each member, longest on the team first. Two
-    queries."""
-    owner_since = (
-        TeamEvent.objects.filter(proposal=proposal, kind=TeamEvent.Kind.TRANSFERRED)
-        .order_by("-at", "-id")
-        .values_list("at", flat=True)
-        .first()
-    )
+    queries; one for a proposal read by ``review_get_for_staff``."""
+    if hasattr(proposal, "owner_since_transfer"):  # read with it: review_get_for_staff
+        owner_since = proposal.owner_since_transfer
+    else:
+        owner_since = last_transfer(proposal.pk).values_list("at", flat=True).first()
     team = [
         {
             "user": proposal.owner,
@@ -125,7 +123,9 @@ def review_get_for_staff(*, user, pk: int) -> Proposal | None:
     """A proposal for the staff review pages; ``None`` unless ``user`` is support
     staff and the proposal was sent for review at least once. ``visit_opened_at``:
     when ``user`` last opened its review (``None``: never), for
-    ``services.review_visit_record``."""
+    ``services.review_visit_record``; ``reader_role`` (``user``'s role on its team,
+    for ``team_role``) and ``owner_since_transfer`` (for ``review_team``) read with
+    it, not by queries of their own."""
     if not user_is_support_staff(user=user):
         return None
     queryset = (
@@ -136,10 +136,28 @@ def review_get_for_staff(*, user, pk: int) -> Proposal | None:
                 ReviewVisit.objects.filter(proposal=OuterRef("pk"), user=user).values(
                     "opened_at"
                 )[:1]
-            )
+            ),
+            reader_role=Subquery(
+                Membership.objects.filter(proposal=OuterRef("pk"), user=user).values(
+                    "role"
+                )[:1]
+            ),
+            owner_since_transfer=Subquery(
+                last_transfer(OuterRef("pk")).values("at")[:1]
+            ),
         )
     )
-    return queryset.filter(pk=pk).first()
+    proposal = queryset.filter(pk=pk).first()
+    if proposal is not None:
+        proposal.reader_id = user.pk  # reader_role is theirs (selectors.team_role)
+    return proposal
+
+
+def last_transfer(proposal_id):
+    """The proposal's ownership transfers, the last first."""
+    return TeamEvent.objects.filter(
+        proposal_id=proposal_id, kind=TeamEvent.Kind.TRANSFERRED
+    ).order_by("-at", "-id")
 
 
 def proposal_get_for_reader(*, user, pk: int) -> tuple[Proposal | None, bool]:

@@ -22,8 +22,11 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from django import forms
+from django.conf import settings
 from django.forms.utils import flatatt
 from django.template import engines
+from django.template.defaultfilters import linebreaksbr
+from django.templatetags.static import static
 from django.urls import reverse
 from django.utils.safestring import SafeString
 from django.utils.translation import (
@@ -38,7 +41,9 @@ from jinja2 import Environment, StrictUndefined
 from proposals.domain.numbers import active_format, grouped, num
 from proposals.fragment_cache import key_of, rendered
 from proposals.frame import frame
+from proposals.routing import cutoff_shown
 from proposals.templatetags import printers
+from proposals.templatetags.review_tags import anchor_groups
 from proposals.wizard.form_regions import shown_findings
 from proposals.wizard.regions import finding_links
 
@@ -93,6 +98,9 @@ def environment(**options) -> Environment:
         hours=printers.hours,
         speedup=printers.speedup,
         when=printers.when,
+        iso=printers.iso,
+        linebreaksbr=linebreaksbr,
+        anchor_groups=anchor_groups,
     )
     env.globals.update(
         nodes_text=nodes_text,
@@ -101,8 +109,18 @@ def environment(**options) -> Environment:
         region=render_region,
         posted_feedback=posted_feedback,
         frame=frame,
+        interface_languages=interface_languages,
+        cutoff_shown=cutoff_shown,
+        static=static,
+        current_language=get_language,
     )
     return env
+
+
+def interface_languages() -> list[tuple[str, str]]:
+    """The interface's languages, named in the active one: Django's
+    ``{% get_available_languages %}``."""
+    return [(code, gettext(name)) for code, name in settings.LANGUAGES]
 
 
 def render_region(region, oob=False):

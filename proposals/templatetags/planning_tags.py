@@ -6,7 +6,6 @@ from django import template
 
 from proposals.assess import calendar_for
 from proposals.selectors.scaling_kit import scaling_kit_last, scaling_kit_of
-from proposals.templatetags.fragments import macro
 from proposals.views.paste import last_paste
 from proposals.views.training_logs import last_added
 
@@ -48,19 +47,3 @@ def calendar_of(proposal, assessment):
     if proposal is None or assessment is None:
         return None
     return calendar_for(proposal, assessment)
-
-
-@register.simple_tag(takes_context=True)
-def logs_inputs(context):
-    """``{% logs_inputs %}``: the inputs of "Add measurements from training logs"
-    (the Jinja2 macro the scalability step calls too) with the logs page's values."""
-    values = {
-        name: context.get(name) or ""
-        for name in ("logs_text", "gpus_text", "gpus_error", "count_choice")
-    }
-    return macro("proposals/wizard/logs_inputs.html#logs_inputs")(
-        context.get("proposal"),
-        codes=context.get("codes"),
-        code=context.get("code"),
-        **values,
-    )

@@ -2,13 +2,16 @@
 both template engines: the Django templates' filters (``wizard_tags``) and the
 Jinja2 macros' (``fragments.environment``)."""
 
+from django.utils.dateformat import format as date_format
+from django.utils.timezone import template_localtime
+
 from proposals import localization
 from proposals.domain.numbers import MISSING, grouped, num, percent, points
 from proposals.domain.numbers import hours as hours_text
 
 #: ``num``: a number in the reader's format (``18,176``, ``18.176``, ``18 176``);
 #: ``—`` for nothing. One printer for every page and export.
-__all__ = ["hours", "num", "pct", "points_filter", "speedup", "when"]
+__all__ = ["hours", "iso", "num", "pct", "points_filter", "speedup", "when"]
 
 
 def hours(value):
@@ -28,6 +31,14 @@ def when(value, time=True):
     """A moment in the reader's time zone, zone named, in their locale's form
     (``3 Dec 2026, 14:05 CET``); ``when:False`` for the date alone."""
     return localization.when(value, with_time=bool(time))
+
+
+def iso(value):
+    """A moment in ISO 8601, in the reader's time zone (a ``<time datetime>``):
+    Django's ``|date:'c'``."""
+    if value in (None, ""):
+        return ""
+    return date_format(template_localtime(value), "c")
 
 
 def pct(fraction, decimals=0):

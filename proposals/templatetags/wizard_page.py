@@ -15,12 +15,11 @@ from django import forms
 from django.template.defaultfilters import truncatechars
 from django.templatetags.static import static
 from django.urls import reverse
-from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.translation import get_language, get_language_info
 from django.utils.translation import gettext as _
 
-from proposals import localization, routing
+from proposals import localization
 from proposals.domain import limits
 from proposals.domain.sections import TABLE_BY_KIND
 from proposals.table_rows import rows_of
@@ -279,16 +278,6 @@ def wizard_field(page, field, addon="", compact=False, oob=False):
     )
 
 
-def next_cutoff(proposal):
-    """The route of ``proposal`` and its next cut-off, in the reader's zone
-    (``None``: no proposal, or no route)."""
-    if proposal is None or not getattr(proposal, "pk", None):
-        return None
-    return routing.proposal_cutoff(
-        proposal, zone=localization.active_time_zone(), now=timezone.now()
-    )
-
-
 def reader_language() -> dict:
     """The reader's language (``code``, ``name_local``): Django's
     ``{% get_language_info for LANGUAGE_CODE %}``."""
@@ -311,7 +300,6 @@ GLOBALS = {
     "kit_counts": kit_counts,
     "paste_count": paste_count,
     "logs_count": logs_count,
-    "next_cutoff": next_cutoff,
     "reader_language": reader_language,
     "static": static,
 }

@@ -50,6 +50,7 @@ from proposals.review_forms import (
 )
 from proposals.review_fragments import section_fragments
 from proposals.review_page import sidebar
+from proposals.selectors.scaling_kit import scaling_kit_last
 from proposals.views import proposal_revision, staff_proposal
 from proposals.views.accounts import number_format, request_preferences
 from proposals.views.queue_tools import queue_tools
@@ -321,6 +322,7 @@ def review_page(request, proposal, *, assessment_form=None, status=200):
             ),
         )
     add_form_rows(assessment_form)
+    team = selectors.review_team(proposal=proposal)
     note_required = [
         str(Proposal.Status(status).label)
         for status in workflow.NOTE_REQUIRED
@@ -328,7 +330,7 @@ def review_page(request, proposal, *, assessment_form=None, status=200):
     ]
     return TemplateResponse(
         request,
-        "proposals/staff_review.html",
+        "proposals/staff_review.html",  # Jinja2: proposals/jinja2/
         {
             "proposal": proposal,
             "latest": latest,
@@ -353,11 +355,14 @@ def review_page(request, proposal, *, assessment_form=None, status=200):
             "staff_view": True,
             "canned_replies": selectors.canned_replies_for(language=get_language()),
             # Whom it can be handed to: nobody conflicted on it.
-            "staff_members": selectors.staff_members_free(proposal=proposal),
-            "team": selectors.review_team(proposal=proposal),
+            "staff_members": selectors.staff_members_free(proposal=proposal, team=team),
+            "team": team,
+            "kit": scaling_kit_last(proposal=proposal),
+            "prefill": None,  # a canned reply inserted (staff_desk.reply_insert)
             **sidebar(source, proposal),
         },
         status=status,
+        using="jinja2",
     )
 
 

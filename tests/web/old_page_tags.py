@@ -17,6 +17,7 @@ from django import template
 from django.template import Engine, engines
 from django.template.backends.django import get_installed_libraries
 
+from proposals.routing import cutoff_shown
 from proposals.templatetags import planning_tags, wizard_page, wizard_rows
 from proposals.templatetags.fragments import render_region
 from proposals.templatetags.glossary_tags import term_link
@@ -39,6 +40,8 @@ register.filter("is_radio", wizard_page.is_radio)
 register.simple_tag(wizard_page.widget, name="widget")
 register.simple_tag(wizard_page.table_room, name="table_room")
 register.simple_tag(planning_tags.kit_counts, name="kit_counts")
+register.simple_tag(planning_tags.kit_last, name="kit_last")
+register.simple_tag(planning_tags.calendar_of, name="calendar_of")
 
 
 @register.filter
@@ -121,7 +124,7 @@ def region(context, region, oob=None):
 @register.inclusion_tag("proposals/_next_cutoff.html", takes_context=True)
 def next_cutoff(context):
     proposal = context.get("proposal")
-    return {"shown": wizard_page.next_cutoff(proposal), "proposal": proposal}
+    return {"shown": cutoff_shown(proposal), "proposal": proposal}
 
 
 @register.simple_tag(takes_context=True)

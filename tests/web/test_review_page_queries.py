@@ -33,11 +33,12 @@ load_routes = __import__(
     "proposals.migrations.0040_routes", fromlist=["load_routes"]
 ).load_routes
 
-# The session, the user, the staff check, the proposal and its four tables, the
-# conflict checks, the reader's preferences, comments, assessments, revisions,
-# status changes, the team, the staff to hand over to, canned replies, the route,
-# the scaling kits, the e-mail check: what the page shows, never one per row.
-MOST = 24
+# The session, the user, the staff check, the proposal (with the reader's role on
+# its team and its last transfer) and its four tables, the declared conflicts, the
+# reader's preferences, comments, assessments, revisions, status changes, the team,
+# the staff conflicts and the staff to hand over to, canned replies, the route, the
+# scaling kits, the e-mail check: what the page shows, never one per row.
+MOST = 21
 
 
 def _statements(queries) -> list[str]:
