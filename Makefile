@@ -113,7 +113,8 @@ format-files:
 	  [p.write_text(dumps(loads(p.read_text()))) for p in sorted(Path('fixtures/examples').glob('*.json'))]"
 
 ## make recipe-check: docs/developers.md's "Adding a field", followed literally in a
-## scratch git worktree of HEAD (committed work only), then the tests it names (CI).
+## scratch git worktree of HEAD (committed work only), then the tests it names (CI), in
+## parallel as make test runs (TEST_WORKERS).
 recipe-check: venv
 	$(PY) -m scripts.recipe_check
 

@@ -209,6 +209,40 @@ def user_client(client, user):
     return client
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _flush_postgresql_by_delete():
+    """After a transactional test (every browser test) Django empties every table;
+    on PostgreSQL with one ``TRUNCATE`` of the 61 tables, which makes new files for
+    each table and index and waits for them on disk: 13 browser tests spent 13.7 s
+    in it (median 1.19 s a test, on a busy machine), against 0.95 s (73 ms) for a
+    ``DELETE`` from each table in one transaction. The database ends up as empty
+    either way (sequences go on in both, as Django asks without
+    ``reset_sequences``), and SQLite's flush is a ``DELETE`` too. Django's foreign
+    keys on PostgreSQL are checked at commit, so the order of the tables does not
+    matter. A reset of the sequences or a cascade (a subset of the tables) keeps
+    Django's own ``TRUNCATE``."""
+    from django.db.backends.postgresql.operations import DatabaseOperations
+
+    truncate = DatabaseOperations.sql_flush
+
+    def sql_flush(self, style, tables, *, reset_sequences=False, allow_cascade=False):
+        if reset_sequences or allow_cascade:
+            return truncate(
+                self,
+                style,
+                tables,
+                reset_sequences=reset_sequences,
+                allow_cascade=allow_cascade,
+            )
+        return ["SET CONSTRAINTS ALL DEFERRED;"] + [
+            f"DELETE FROM {self.quote_name(table)};" for table in tables
+        ]
+
+    DatabaseOperations.sql_flush = sql_flush
+    yield
+    DatabaseOperations.sql_flush = truncate
+
+
 @pytest.fixture(autouse=True)
 def _english_after():
     """Django's LocaleMiddleware activates a request's language for the thread and

@@ -128,12 +128,14 @@ IDLE_WAIT_SECONDS = 15
 
 @pytest.fixture(autouse=True)
 def _live_server_idle_before_the_flush(request):
-    """After a browser test, the database is emptied (a TRUNCATE) while the live
-    server may still answer the closed page's last request: a save sent as the page
-    went, a presence note. On PostgreSQL the two can deadlock (seen in CI: the
-    flush's AccessExclusiveLock against a request's RowShareLock). Set up before
-    the test's page and torn down after it, this waits until the server has been
-    idle for a moment, so the flush that follows runs alone."""
+    """After a browser test, the database is emptied while the live server may
+    still answer the closed page's last request: a save sent as the page went, a
+    presence note. On PostgreSQL the two could deadlock (seen in CI when the flush
+    was a TRUNCATE: its AccessExclusiveLock against a request's RowShareLock; it is
+    a DELETE now, tests/conftest.py, whose row locks can still meet a request's),
+    and a request answered after the flush would leave rows for the next test. Set
+    up before the test's page and torn down after it, this waits until the server
+    has been idle for a moment, so the flush that follows runs alone."""
     yield
     if "live_server" not in request.fixturenames:
         return
