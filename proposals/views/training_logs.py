@@ -113,7 +113,9 @@ def _gpus(request) -> tuple[int | None, str]:
     if not text:
         return None, ""
     if not _GPUS.fullmatch(text) or int(text) < 1:
-        return None, f"“{text}” is not a GPU count: type a whole number such as 16."
+        return None, _(
+            "“%(text)s” is not a GPU count: type a whole number such as 16."
+        ) % {"text": text}
     return int(text), ""
 
 

@@ -149,6 +149,28 @@ def test_a_gpu_count_that_is_not_a_number_is_said(user_client, proposal, run_tas
     assert "“sixteen” is not a GPU count" in response.content.decode()
 
 
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        ("de", "„sechzehn“ ist keine Anzahl von GPUs"),
+        ("fr", "« sechzehn » n’est pas un nombre de GPU"),
+    ],
+)
+def test_a_gpu_count_that_is_not_a_number_is_said_in_the_readers_language(
+    user_client, proposal, run_tasks, language, said
+):
+    user_client.post(url(proposal), {"logs-files": [upload(RUNS[0])]})
+    run_tasks()
+    response = user_client.post(
+        url(proposal),
+        {"logs-gpus": "sechzehn", "logs": "1"},
+        HTTP_ACCEPT_LANGUAGE=language,
+    )
+    page = response.content.decode()
+    assert said in page
+    assert "is not a GPU count" not in page
+
+
 def test_an_unknown_file_is_refused_and_pasted_text_is_read(
     user_client, proposal, run_tasks
 ):
