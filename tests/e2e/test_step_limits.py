@@ -32,8 +32,11 @@ def test_save_and_next_at_the_limits_with_javascript(page: Page, live_server, fu
     page.set_default_timeout(TIMEOUT)
     log_in(page, live_server.url, user.username)
     _type_into_the_last_job(page, live_server.url, proposal, last, "Saved at the limit")
-    page.get_by_role("button", name="Save", exact=True).click()
-    page.wait_for_url(f"**/proposals/{proposal.pk}/scalability/")
+    # Save answers with the same URL: wait for that page, not for the URL (which
+    # the page typed into already has), or the next value is typed into the page
+    # being replaced.
+    with page.expect_navigation(url=f"**/proposals/{proposal.pk}/scalability/"):
+        page.get_by_role("button", name="Save", exact=True).click()
     expect(page.locator(f"#id_jobs-{last.pk}-title")).to_have_value(
         "Saved at the limit"
     )
