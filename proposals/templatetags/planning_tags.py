@@ -1,10 +1,10 @@
-"""Planning helpers for templates: how many rows the last paste added (for "Undo
-paste", from the session), the calendar of the proposal shown and the GPU counts of
-its scaling kit (the first three plain functions, for the wizard's Jinja2 page)."""
+"""Planning helpers for templates: how many rows the last paste or logs reading added
+(for "Undo", from the session) and the GPU counts of the scaling kit (plain functions,
+for the wizard's Jinja2 page); the kit's last run (``{% kit_last %}``, for the Django
+scaling kit page)."""
 
 from django import template
 
-from proposals.assess import calendar_for
 from proposals.selectors.scaling_kit import scaling_kit_last, scaling_kit_of
 from proposals.views.paste import last_paste
 from proposals.views.training_logs import last_added
@@ -39,11 +39,3 @@ def kit_last(proposal):
     if proposal is None or proposal.pk is None:
         return None
     return scaling_kit_last(proposal=proposal)
-
-
-@register.simple_tag
-def calendar_of(proposal, assessment):
-    """The calendar of ``proposal`` (a saved one) from its live ``assessment``."""
-    if proposal is None or assessment is None:
-        return None
-    return calendar_for(proposal, assessment)

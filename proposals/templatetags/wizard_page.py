@@ -13,7 +13,6 @@ from typing import NamedTuple
 
 from django import forms
 from django.template.defaultfilters import truncatechars
-from django.templatetags.static import static
 from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.translation import get_language, get_language_info
@@ -301,7 +300,6 @@ GLOBALS = {
     "paste_count": paste_count,
     "logs_count": logs_count,
     "reader_language": reader_language,
-    "static": static,
 }
 FILTERS = {
     "get_item": get_item,

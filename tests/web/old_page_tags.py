@@ -41,7 +41,6 @@ register.simple_tag(wizard_page.widget, name="widget")
 register.simple_tag(wizard_page.table_room, name="table_room")
 register.simple_tag(planning_tags.kit_counts, name="kit_counts")
 register.simple_tag(planning_tags.kit_last, name="kit_last")
-register.simple_tag(planning_tags.calendar_of, name="calendar_of")
 
 
 @register.filter
