@@ -93,13 +93,16 @@ def test_the_sidebar_warns_and_chromium_downloads_the_cut_off(
     route = AccessRoute.objects.get(slug="ai-for-science")
     proposal = ProposalFactory(owner=user, call_family=route.family)
     soon = timezone.localtime(timezone.now() + timedelta(days=4))
-    cutoff = Cutoff.objects.create(
+    # The shipped list may hold a cut-off on that very day: the test's replaces it.
+    cutoff, _ = Cutoff.objects.update_or_create(
         route=route,
         date=soon.date(),
-        time=soon.time().replace(hour=10, minute=0, second=0, microsecond=0),
-        zone="Europe/Brussels",
-        source="test",
-        checked=date(2026, 12, 5),
+        defaults={
+            "time": soon.time().replace(hour=10, minute=0, second=0, microsecond=0),
+            "zone": "Europe/Brussels",
+            "source": "test",
+            "checked": date(2026, 12, 5),
+        },
     )
     context = browser.new_context(accept_downloads=True)
     page = context.new_page()
