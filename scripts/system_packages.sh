@@ -18,6 +18,8 @@ have_pkg libpangoft2-1.0-0 || need+=(libpangoft2-1.0-0)
 command -v msgfmt >/dev/null || need+=(gettext)
 # systemd-analyze: tests/commands/test_systemd_units.py rates the shipped units' sandbox.
 command -v systemd-analyze >/dev/null || need+=(systemd)
+# pdftotext and pdftoppm (poppler): the PDF tests read the exported pages' text.
+command -v pdftotext >/dev/null || need+=(poppler-utils)
 # shellcheck: tests/domain/test_scaling_kit.py checks every generated Slurm script.
 command -v shellcheck >/dev/null || need+=(shellcheck)
 for pkg in "$@"; do have_pkg "$pkg" || need+=("$pkg"); done
@@ -52,7 +54,8 @@ They were not installed because ${why}. Install them, then run make test again:
 
     sudo apt-get install ${need[*]}
 
-(Chromium and its headless shell drive the browser tests; Pango and the DejaVu font render the PDF export;
+(Chromium and its headless shell drive the browser tests; Pango and the DejaVu font render the PDF export,
+poppler reads it back;
 gettext compiles the translations; systemd's systemd-analyze rates the units' sandbox.
 Everything but the browser tests: make test-fast.)
 MSG

@@ -29,6 +29,7 @@ from hypothesis import strategies as st
 
 from proposals.domain.training_logs import (
     MAX_LINE_CHARS,
+    READERS,
     as_dict,
     iter_lines,
     lines,
@@ -158,9 +159,14 @@ def test_a_file_of_empty_lines_is_counted_not_read_line_by_line():
     words_s = _seconds(lambda: read_file(io.BytesIO(words), file="x"), 1)
     plain_words_s = _seconds(lambda: sum(1 for _ in io.BytesIO(words)), 1)
     # Empty lines: one count per block. Text no reader wants: one search per
-    # reader's word and block (about as many passes as the readers have words).
+    # reader's word and block, so the readers' words searched for in the whole
+    # text are the measure (how fast a search is against a Python step differs by
+    # processor: 52 searches cost 11x the plain loop on one machine, 15x on another).
+    triggers = [word for word, _ in scan.Feed(READERS).words]
+    lower = words.lower()
+    searches_s = _seconds(lambda: [lower.find(word) for word in triggers], 1)
     assert empty_s < plain_s, (empty_s, plain_s)
-    assert words_s < 12 * plain_words_s, (words_s, plain_words_s)
+    assert words_s < 1.5 * searches_s + 2 * plain_words_s, (words_s, searches_s)
 
 
 # --------------------------------------------------------------------- one reading

@@ -83,7 +83,7 @@ from .scan import Feed, feed_blocks
 #: Most specific first: a Megatron-DeepSpeed log holds DeepSpeed timer lines too,
 #: and its iteration lines say more; a progress bar comes with many formats' logs
 #: (the Trainer's, NeMo's) and says least.
-_READERS = (
+READERS = (
     Megatron,
     Torchtitan,
     MaxText,
@@ -100,7 +100,7 @@ _READERS = (
 def read_log(lines: Iterable[str], *, file: str, gpus: int | None = None) -> Reading:
     """Read one file's ``lines`` (an iterable, consumed once). ``gpus`` is the GPU
     count to use where the log states none."""
-    feed = Feed(_READERS)
+    feed = Feed(READERS)
     feed.lines_of(lines)
     return _result(feed, file, gpus)
 
@@ -120,7 +120,7 @@ def read_file(
     refused = not_a_log(file, head)
     if refused:
         return Reading(file=file, refused=refused)
-    feed = Feed(_READERS)
+    feed = Feed(READERS)
     feed_blocks(Rewound(head, stream), feed, progress)
     return _result(feed, file, gpus)
 
@@ -346,6 +346,7 @@ __all__ = [
     "MAX_FILE_BYTES",
     "MAX_LINE_CHARS",
     "MAX_LINES",
+    "READERS",
     "SAMPLES",
     "SOURCE_CHARS",
     "STEPS",
