@@ -203,8 +203,16 @@ function pageMessage(key, fallback, values) {
     });
   });
 
-  // After a row was added, put the cursor in its first input.
+  // After a row was added, put the cursor in its first input (looked for once an
+  // answer has settled, not at each element it settled).
+  let focusing = false;
   document.body.addEventListener("htmx:afterSettle", function () {
+    if (focusing) return;
+    focusing = true;
+    queueMicrotask(focusNewRow);
+  });
+  function focusNewRow() {
+    focusing = false;
     const target = document.querySelector("[data-focus-row]");
     if (!target) return;
     const row = document.getElementById(target.dataset.focusRow);
@@ -212,7 +220,7 @@ function pageMessage(key, fallback, values) {
     if (!row) return;
     const input = row.querySelector("input:not([type=hidden]), select, textarea");
     if (input) input.focus();
-  });
+  }
 })();
 
 // Findings shown under each field mirror the sidebar's list. Autosave answers replace
@@ -287,10 +295,13 @@ function pageMessage(key, fallback, values) {
   document.addEventListener("input", remember, true);
   document.addEventListener("change", remember, true);
 
+  // The request's FormData is read and changed directly: htmx's "parameters" proxy
+  // rebuilds an object of every input for each name it is asked about, which at the
+  // row limits (2,700 inputs) held an autosave back three seconds before it left.
   document.body.addEventListener("htmx:configRequest", function (event) {
     const elt = event.detail.elt;
-    const params = event.detail.parameters;
-    if (!elt.matches || !elt.matches("form[data-autosave]") || params.autosave !== "1") return;
+    const data = event.detail.formData;
+    if (!elt.matches || !elt.matches("form[data-autosave]") || data.get("autosave") !== "1") return;
     // htmx sends a form's request to the focused (or last clicked) submit button's
     // formaction, with its name: an autosave that leaves while Tab has reached a
     // row's "Remove" would remove the row, unasked. The autosave goes to the step.
@@ -298,29 +309,29 @@ function pageMessage(key, fallback, values) {
     event.detail.verb = "post";
     const focused = document.activeElement;
     if (focused && focused.form === elt && focused.type === "submit" && focused.name) {
-      delete params[focused.name];
+      data.delete(focused.name);
     }
     sent = new Map(pending);
-    Object.keys(params).forEach(function (name) {
+    new Set(data.keys()).forEach(function (name) {
       const prefix = rowPrefix(name);
-      if (prefix && !pending.has(prefix)) delete params[name];
+      if (prefix && !pending.has(prefix)) data.delete(name);
     });
-    sendOnlyWhatASaveNeeds(params);
+    sendOnlyWhatASaveNeeds(data);
   });
 
   // The page keeps every input's base (#bases-field); an autosave sends the bases
   // of the inputs it sends. What the other rows show is told by the keys of their
   // regions, in the one list of region keys the page posts (#regions-field).
-  function sendOnlyWhatASaveNeeds(params) {
+  function sendOnlyWhatASaveNeeds(data) {
     const basesField = document.getElementById("bases-field");
     if (!basesField) return;
     let all = {};
     try { all = JSON.parse(basesField.value || "{}"); } catch (error) { all = {}; }
     const posted = new Set();
-    Object.keys(params).forEach(function (name) {
+    for (const name of data.keys()) {
       const prefix = rowPrefix(name);
       if (prefix) posted.add(prefix);
-    });
+    }
     // The step's own inputs (an unticked box or radio is sent as nothing) and
     // the inputs of the rows sent.
     const needed = {};
@@ -328,7 +339,7 @@ function pageMessage(key, fallback, values) {
       const prefix = rowPrefix(name);
       if (!prefix || posted.has(prefix)) needed[name] = all[name];
     });
-    params.bases = JSON.stringify(needed);
+    data.set("bases", JSON.stringify(needed));
   }
 
   document.body.addEventListener("htmx:afterRequest", function (event) {
@@ -346,18 +357,54 @@ function pageMessage(key, fallback, values) {
 // Autosave answers replace each field's feedback block, never the input someone is
 // typing in: highlight (or clear) the input from its block, so a refused value is
 // marked where it was typed.
+// htmx fires afterSettle on each element an answer settled, so this looks only
+// within the one the event is for.
 (function () {
-  function highlight() {
-    document.querySelectorAll(".field-feedback[id^='fb-']").forEach(function (box) {
-      const input = document.getElementById(box.id.slice(3));
-      if (!input || !input.classList.contains("form-control")) return;
-      const refused = box.querySelector(".invalid-feedback") !== null;
-      input.classList.toggle("is-invalid", refused);
-      if (refused) input.setAttribute("aria-invalid", "true");
-      else input.removeAttribute("aria-invalid");
-    });
+  const BOXES = ".field-feedback[id^='fb-']";
+  function highlight(box) {
+    const input = document.getElementById(box.id.slice(3));
+    if (!input || !input.classList.contains("form-control")) return;
+    const refused = box.querySelector(".invalid-feedback") !== null;
+    input.classList.toggle("is-invalid", refused);
+    if (refused) input.setAttribute("aria-invalid", "true");
+    else input.removeAttribute("aria-invalid");
   }
-  document.body.addEventListener("htmx:afterSettle", highlight);
+  function within(element) {
+    if (!element.querySelectorAll) return;
+    if (element.matches(BOXES)) highlight(element);
+    element.querySelectorAll(BOXES).forEach(highlight);
+  }
+  document.body.addEventListener("htmx:afterSettle", function (event) { within(event.target); });
+
+  // An answer may hold hundreds of out-of-band blocks: the first edit of a step
+  // with 200 jobs sends every job's findings again (831 blocks), as their colour
+  // changes. htmx 2 looks up each block's extensions and, after each, fires
+  // "oobAfterSwap" on every element swapped so far: that answer cost 12 s of
+  // script before anyone could type. The plain blocks (the findings and the
+  // feedback under a field: text, no controls) are put in place here, in one
+  // pass, before htmx swaps what is left of the answer (the status, the regions
+  // with controls) as always.
+  const PLAIN = ".field-findings[hx-swap-oob='true'], .field-feedback[hx-swap-oob='true']";
+  document.body.addEventListener("htmx:beforeSwap", function (event) {
+    const detail = event.detail;
+    const text = detail.serverResponse;
+    if (!detail.shouldSwap || typeof text !== "string" || text.indexOf("hx-swap-oob") < 0) return;
+    if (/<(html|head|body|title)[\s>]/i.test(text)) return; // a whole page: htmx's own
+    const answer = document.createElement("template");
+    answer.innerHTML = text;
+    let moved = 0;
+    Array.from(answer.content.children).forEach(function (block) {
+      if (!block.matches(PLAIN)) return;
+      const target = document.getElementById(block.id);
+      if (!target || !target.matches(".field-findings, .field-feedback")) return;
+      if (block.querySelector("[hx-get], [hx-post], [hx-trigger], [data-needs-script]")) return;
+      block.removeAttribute("hx-swap-oob");
+      target.replaceWith(block);
+      within(block);
+      moved += 1;
+    });
+    if (moved) detail.serverResponse = answer.innerHTML;
+  });
 })();
 
 // What was typed while the page was still arriving (before htmx had set up the form,

@@ -140,3 +140,77 @@ def test_keystroke_to_painted_tier(_async_unsafe, live_server, browser, catalogu
     )
     assert debounce <= 250
     assert typing == "Typing…"
+
+
+# --- The first edit of a step at the row limits, in Chromium --------------------------
+
+SETTLE_PROBE = """() => {
+  const probe = (window.__settle = { t0: null, left: null, swapped: null, settled: null });
+  document.addEventListener("input", () => { probe.t0 = performance.now(); }, true);
+  const at = (name) => (event) => {
+    if (probe.t0 !== null && probe[name] === null) probe[name] = performance.now() - probe.t0;
+  };
+  document.body.addEventListener("htmx:beforeSend", at("left"));
+  document.body.addEventListener("htmx:afterRequest", at("swapped"));
+  document.body.addEventListener("htmx:afterSettle", at("settled"));
+}"""
+
+FIRST_EDIT_TARGET_MS = 2000  # was 23 s: htmx 2 handled the 831 blocks one by one
+
+
+@pytest.mark.django_db(transaction=True)
+def test_first_edit_at_the_row_limits(_async_unsafe, live_server, browser, catalogue):
+    """The first edit of the scalability step with 200 measurements, 200 jobs and
+    120 periods: its answer holds every row's findings again (their colour
+    changes), 831 out-of-band blocks. Keystroke to settled page, three proposals."""
+    import statistics
+
+    from proposals.models import JobType
+    from tests.factories import PASSWORD, UserFactory
+    from tests.web.test_step_limits import fill_scalability
+
+    user = UserFactory()
+    context = browser.new_context(viewport={"width": 1366, "height": 900})
+    page = context.new_page()
+    page.set_default_timeout(120_000)
+    page.goto(f"{live_server.url}/accounts/login/")
+    page.fill("#id_username", user.username)
+    page.fill("#id_password", PASSWORD)
+    page.click("button[type=submit]")
+    page.wait_for_load_state()
+    rounds, blocks = [], []
+    for _ in range(3):
+        proposal = fill_scalability(ProposalFactory(owner=user))
+        last = JobType.objects.filter(proposal=proposal).order_by("position").last()
+        url = reverse("proposals:step", args=[proposal.pk, "scalability"])
+        page.goto(f"{live_server.url}{url}")
+        page.evaluate(SETTLE_PROBE)
+        with page.expect_response(lambda r: r.request.method == "POST") as answer:
+            page.locator(f"#id_jobs-{last.pk}-title").fill("First edit")
+        blocks.append(answer.value.text().count("hx-swap-oob"))
+        page.wait_for_function("() => window.__settle.settled !== null")
+        rounds.append(page.evaluate("window.__settle"))
+        last.refresh_from_db()
+        assert last.title == "First edit"
+    context.close()
+
+    def median(name):
+        return statistics.median(r[name] for r in rounds)
+
+    settled = median("settled")
+    report(
+        "First edit of the scalability step at the row limits, in Chromium",
+        [
+            ("out-of-band blocks in the answer", f"{min(blocks)}-{max(blocks)}"),
+            ("keystroke to request sent, median", f"{median('left'):.0f} ms"),
+            ("keystroke to answer swapped, median", f"{median('swapped'):.0f} ms"),
+            ("keystroke to page settled, median", f"{settled:.0f} ms"),
+            (
+                f"target: at most {FIRST_EDIT_TARGET_MS} ms",
+                meets(
+                    "first edit at the row limits (ms)", settled, FIRST_EDIT_TARGET_MS
+                ),
+            ),
+        ],
+    )
+    assert min(blocks) > 800  # the answer this bench is about
