@@ -11,12 +11,28 @@ from django.utils.translation import gettext as _
 
 from proposals import selectors, services
 from proposals.domain.fields import FIELD_BY_KEY
-from proposals.domain.numbers import format_number
+from proposals.domain.numbers import format_number, grouped
 from proposals.domain.sections import TABLE_BY_KIND
-from proposals.domain.together import ago
 from proposals.wizard.steps import row_id
 
 NUMBER_FIELDS = (models.IntegerField, models.DecimalField, models.FloatField)
+
+
+def ago(seconds: float) -> str:
+    """``20 s ago``, ``3 min ago``, ``2 h ago``, ``4 days ago``: how long ago a
+    value was changed elsewhere, rounded down to a whole unit, in the person's
+    language and number format."""
+    seconds = max(0, int(seconds))
+    if seconds < 60:
+        return _("{n} s ago").format(n=grouped(seconds, 0))
+    if seconds < 3600:
+        return _("{n} min ago").format(n=grouped(seconds // 60, 0))
+    if seconds < 86400:
+        return _("{n} h ago").format(n=grouped(seconds // 3600, 0))
+    days = seconds // 86400
+    if days == 1:
+        return _("1 day ago")
+    return _("{n} days ago").format(n=grouped(days, 0))
 
 
 def describe_row_changed(changed, fmt) -> dict | None:
