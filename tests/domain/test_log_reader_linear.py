@@ -161,7 +161,8 @@ def test_a_file_of_empty_lines_is_counted_not_read_line_by_line():
     # Empty lines: one count per block. Text no reader wants: one search per
     # reader's word and block, so the readers' words searched for in the whole
     # text are the measure (how fast a search is against a Python step differs by
-    # processor: 52 searches cost 11x the plain loop on one machine, 15x on another).
+    # processor: 52 searches cost under 12x the plain loop on one machine, 15x on
+    # another).
     triggers = [word for word, _ in scan.Feed(READERS).words]
     lower = words.lower()
     searches_s = _seconds(lambda: [lower.find(word) for word in triggers], 1)
