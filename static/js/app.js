@@ -384,7 +384,7 @@ function pageMessage(key, fallback, values) {
   // feedback under a field: text, no controls) are put in place here, in one
   // pass, before htmx swaps what is left of the answer (the status, the regions
   // with controls) as always.
-  const PLAIN = ".field-findings[hx-swap-oob='true'], .field-feedback[hx-swap-oob='true']";
+  const PLAIN = ".field-findings, .field-feedback";
   document.body.addEventListener("htmx:beforeSwap", function (event) {
     const detail = event.detail;
     const text = detail.serverResponse;
@@ -394,9 +394,9 @@ function pageMessage(key, fallback, values) {
     answer.innerHTML = text;
     let moved = 0;
     Array.from(answer.content.children).forEach(function (block) {
-      if (!block.matches(PLAIN)) return;
+      if (!block.matches(PLAIN) || block.getAttribute("hx-swap-oob") !== "true") return;
       const target = document.getElementById(block.id);
-      if (!target || !target.matches(".field-findings, .field-feedback")) return;
+      if (!target || !target.matches(PLAIN)) return;
       if (block.querySelector("[hx-get], [hx-post], [hx-trigger], [data-needs-script]")) return;
       block.removeAttribute("hx-swap-oob");
       target.replaceWith(block);

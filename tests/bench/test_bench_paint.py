@@ -166,18 +166,15 @@ def test_first_edit_at_the_row_limits(_async_unsafe, live_server, browser, catal
     import statistics
 
     from proposals.models import JobType
-    from tests.factories import PASSWORD, UserFactory
+    from tests.e2e.test_autosave_resilience import log_in
+    from tests.factories import UserFactory
     from tests.web.test_step_limits import fill_scalability
 
     user = UserFactory()
     context = browser.new_context(viewport={"width": 1366, "height": 900})
     page = context.new_page()
     page.set_default_timeout(120_000)
-    page.goto(f"{live_server.url}/accounts/login/")
-    page.fill("#id_username", user.username)
-    page.fill("#id_password", PASSWORD)
-    page.click("button[type=submit]")
-    page.wait_for_load_state()
+    log_in(page, live_server.url, user.username)
     rounds, blocks = [], []
     for _ in range(3):
         proposal = fill_scalability(ProposalFactory(owner=user))
