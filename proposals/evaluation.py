@@ -10,11 +10,13 @@ assesses a proposal once, whatever parts of the page or export it then shows.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
+
+from django.utils import timezone, translation
 
 from proposals import assess, domain
 from proposals.charts import chart_data
-from proposals.domain import jsonformat
+from proposals.domain import jsonformat, numbers
 from proposals.domain.sections import TABLE_KINDS
 from proposals.table_rows import rows_of
 
@@ -27,6 +29,8 @@ class Reference:
     terms: dict
     countries: dict | None
     gpu_models: tuple | None
+    #: The process copy's stamp (``reference_data``); ``""`` for data read fresh.
+    stamp: str = ""
 
     @classmethod
     def cached(cls) -> Reference:
@@ -36,7 +40,11 @@ class Reference:
 
         data = reference_data.current()
         return cls(
-            data["catalogue"], data["terms"], data["countries"], data["gpu_models"]
+            data["catalogue"],
+            data["terms"],
+            data["countries"],
+            data["gpu_models"],
+            data["stamp"],
         )
 
     @classmethod
@@ -59,13 +67,7 @@ class Evaluation:
         self.proposal = proposal
         self.reference = reference
         self.model = model
-        self.assessment = domain.assess(
-            proposal,
-            reference.catalogue,
-            reference.terms,
-            reference.countries,
-            reference.gpu_models,
-        )
+        self.assessment = assessed(proposal, reference)
 
     @classmethod
     def of(cls, model, reference: Reference | None = None) -> Evaluation:
@@ -110,3 +112,48 @@ class Evaluation:
     def calendar(self):
         """The request's calendar (issue 14), from the stored proposal."""
         return assess.calendar_for(self.model, self.assessment)
+
+
+def assessed(proposal: domain.Proposal, reference: Reference) -> domain.Assessment:
+    """``proposal`` assessed against ``reference``: the same assessment as the last
+    time this process assessed an equal proposal against the same copy of the
+    reference data, for a reader of the same language, number format and time zone
+    (the texts it writes); assessed now otherwise, and with reference data read
+    fresh always.
+
+    The key is the proposal itself, as the engine reads it (its fields, rows and
+    their order; frozen, so compared and hashed by value), not a counter somebody
+    must remember to move: a page read twice, a step opened after the autosave
+    that assessed the same content, the staff's review page opened by two people
+    are assessed once."""
+    if not reference.stamp:
+        return _assess(proposal, reference)
+    slot = _slot(
+        (
+            proposal,
+            reference.stamp,
+            translation.get_language(),
+            numbers.active_format(),
+            timezone.get_current_timezone_name(),
+        )
+    )
+    if not slot:
+        slot.append(_assess(proposal, reference))
+    return slot[0]
+
+
+def _assess(proposal: domain.Proposal, reference: Reference) -> domain.Assessment:
+    return domain.assess(
+        proposal,
+        reference.catalogue,
+        reference.terms,
+        reference.countries,
+        reference.gpu_models,
+    )
+
+
+@lru_cache(maxsize=16)
+def _slot(key: tuple) -> list[domain.Assessment]:
+    """Where the assessment of ``key`` (see :func:`assessed`) is kept: empty until it
+    is made. Assessments are frozen, read and never changed by what shows them."""
+    return []

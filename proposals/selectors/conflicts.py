@@ -169,11 +169,13 @@ def staff_conflicted_on(*, proposal: Proposal, team=None) -> set[int]:
 
 def staff_members_free(*, proposal: Proposal, team=None):
     """The active support staff who may handle ``proposal`` (not conflicted on
-    it), by user name; ``team``: its team as ``review_team`` read it."""
+    it), by user name (only their names read: a list to choose from); ``team``: its
+    team as ``review_team`` read it."""
     return (
         get_user_model()
         .objects.filter(groups__name=STAFF_GROUP, is_active=True)
         .exclude(pk__in=staff_conflicted_on(proposal=proposal, team=team))
+        .only("username")
         .order_by("username")
     )
 

@@ -147,7 +147,9 @@ def review_get_for_staff(*, user, pk: int) -> Proposal | None:
             ),
         )
     )
-    proposal = queryset.filter(pk=pk).first()
+    # One row by its key: no ORDER BY, which Django would build from the model's
+    # ordering by comparing it with each of the hundred-odd columns selected.
+    proposal = next(iter(queryset.filter(pk=pk).order_by()[:1]), None)
     if proposal is not None:
         proposal.reader_id = user.pk  # reader_role is theirs (selectors.team_role)
     return proposal
@@ -179,12 +181,22 @@ def proposal_get_for_reader(*, user, pk: int) -> tuple[Proposal | None, bool]:
     return proposal, True
 
 
+#: What the lists of revisions show (the rest, the snapshot above all, left unread).
+REVISION_LISTED = (
+    "proposal",
+    "number",
+    "tier",
+    "error_count",
+    "warning_count",
+    "created_at",
+)
+
+
 def review_revisions(*, proposal: Proposal):
-    """The proposal's revisions, oldest first, without their snapshots."""
+    """The proposal's revisions, oldest first: what lists of them show."""
     return (
         ProposalRevision.objects.filter(proposal=proposal)
-        .select_related("created_by", "system")
-        .defer("snapshot", "findings")
+        .only(*REVISION_LISTED)
         .order_by("number")
     )
 
@@ -199,11 +211,20 @@ def review_revision(*, proposal: Proposal, number: int) -> ProposalRevision | No
 
 
 def review_status_changes(*, proposal: Proposal):
-    """The audit trail of the proposal's status, oldest first."""
+    """The audit trail of the proposal's status, oldest first (with who made each
+    change and the revision's number: only what the history shows is read)."""
     return (
         StatusChange.objects.filter(proposal=proposal)
         .select_related("by", "revision")
-        .defer("revision__snapshot", "revision__findings")
+        .only(
+            "proposal",
+            "from_status",
+            "to_status",
+            "note",
+            "at",
+            "by__username",
+            "revision__number",
+        )
     )
 
 
@@ -284,12 +305,20 @@ def review_comment_for(*, proposal: Proposal, pk, include_staff_only: bool):
 
 def review_assessments(*, proposal: Proposal) -> dict[int, TechnicalAssessment]:
     """The newest technical assessment of each assessed revision, by revision
-    number (one query)."""
+    number (one query; of the revision its number, of the author the user name)."""
     latest: dict[int, TechnicalAssessment] = {}
     rows = (
         TechnicalAssessment.objects.filter(proposal=proposal)
         .select_related("revision", "by")
-        .defer("revision__snapshot", "revision__findings")
+        .only(
+            "proposal",
+            "outcome",
+            "text",
+            "items",
+            "at",
+            "revision__number",
+            "by__username",
+        )
         .order_by("at", "id")
     )
     for assessment in rows:

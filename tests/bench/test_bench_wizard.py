@@ -127,18 +127,18 @@ def form_post(client, url, data):
 
 
 def _autosave(client, proposal, values, *, step="scalability"):
-    """One autosave as the page sends it: ``values`` (a list of dicts of inputs)
-    alternate so every request saves, and the fingerprints of the regions it shows
-    (from the previous answer) go back with each request."""
+    """One autosave as the page sends it: ``values(n)``, the inputs of the n-th
+    request (new each time, as typing gives: an earlier request's content would
+    find its assessment already made, ``evaluation.assessed``), and the
+    fingerprints of the regions it shows (from the previous answer) go back with
+    each request."""
     url = reverse("proposals:step", args=[proposal.pk, step])
     page = client.get(url).content.decode()
     state = {"n": 0, "page": _page_state(page)}
 
     def post():
         state["n"] += 1
-        response = form_post(
-            client, url, _sent(state["page"], values[state["n"] % len(values)])
-        )
+        response = form_post(client, url, _sent(state["page"], values(state["n"])))
         assert response.status_code == 200, response.content[:500]
         content = response.content.decode()
         assert 'data-state="saved"' in content, content[:2000]
@@ -149,15 +149,17 @@ def _autosave(client, proposal, values, *, step="scalability"):
     return post
 
 
-def _narrative(texts):
-    return [
-        {
-            "scalability_narrative": text,
-            "workload": "single_large_job",
-            "runtime_stability_pct": "",
-        }
-        for text in texts
-    ]
+def _narrative(text: str) -> dict:
+    return {
+        "scalability_narrative": text,
+        "workload": "single_large_job",
+        "runtime_stability_pct": "",
+    }
+
+
+def _typed(stem: str):
+    """The inputs of the n-th autosave: a narrative never sent before."""
+    return lambda n: _narrative(f"{stem} {n}.")
 
 
 def _statements(queries) -> int:
@@ -171,7 +173,7 @@ def _statements(queries) -> int:
 def test_recompute_request_against_trivial_view(demo_client):
     client, proposal = demo_client
     baseline_url = f"/bench/select-update/{proposal.pk}/"
-    post = _autosave(client, proposal, _narrative(["We measured A.", "We measured B."]))
+    post = _autosave(client, proposal, _typed("We measured"))
     post()  # marks the step visited; the chart and the regions are now on the page
     with CaptureQueriesContext(connection) as queries:
         post()
@@ -179,7 +181,7 @@ def test_recompute_request_against_trivial_view(demo_client):
     assert 'id="live-chart"' not in post.state["last"]  # the chart is unchanged
     # The same request body, as the same user, to a view that only reads and
     # updates the owner's proposal: what any save costs before its own work.
-    body = _sent(post.state["page"], _narrative(["We measured A."])[0])
+    body = _sent(post.state["page"], _narrative("We measured A."))
     owner_url = f"/bench/owner-select-update/{proposal.pk}/"
 
     def owner_save():
@@ -249,7 +251,7 @@ def test_autosave_with_the_chart_changed(demo_client):
     twin = services.proposal_duplicate(
         proposal=proposal, owner=proposal.owner, title=proposal.title
     )
-    unchanged = _autosave(client, twin, _narrative(["Text A.", "Text B."]))
+    unchanged = _autosave(client, twin, _typed("Text"))
     unchanged()
     point = proposal.measurements.order_by("position").last()
     prefix = f"measurements-{point.pk}-"
@@ -266,7 +268,7 @@ def test_autosave_with_the_chart_changed(demo_client):
         throughput = str(int(point.throughput) + counter["n"])
         return [{**row, f"{prefix}throughput": throughput}]
 
-    changed_post = _autosave(client, proposal, [])  # the page's fingerprints
+    changed_post = _autosave(client, proposal, dict)  # the page's fingerprints
 
     def changed():
         values = distinct()[0]
@@ -408,7 +410,7 @@ def test_ten_times_the_rows(client, catalogue, user):
             position=i,
         )
     client.force_login(user)
-    post = _autosave(client, proposal, _narrative(["Scaled A.", "Scaled B."]))
+    post = _autosave(client, proposal, _typed("Scaled"))
     post()
     with CaptureQueriesContext(connection) as queries:
         post()

@@ -168,3 +168,79 @@ def test_the_compiled_read_is_the_orms_read_field_for_field(user, lock, chosen):
     assert edited._state.adding is False and edited._state.db == "default"
     Proposal.objects.filter(pk=demo.pk).update(deleted_at=timezone.now())
     assert selectors.proposal_get_for_editing(user=user, pk=demo.pk) is None
+
+
+def _staff_page(staff_user, proposal):
+    staff = Client()
+    staff.force_login(staff_user)
+    response = staff.get(reverse("proposals:staff_review", args=[proposal.pk]))
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def test_a_draft_read_again_is_not_assessed_again(full, staff_user, counted):
+    """Two staff views and the owner's step page read the same content: one
+    assessment between them (evaluation.assessed)."""
+    services.review_submit(proposal=full, user=full.owner, note="")
+    counted.update(assess=0)
+    _staff_page(staff_user, full)
+    _staff_page(staff_user, full)
+    assert counted["assess"] == 1
+
+
+def test_any_change_of_the_content_is_assessed_again(full, staff_user, counted):
+    """The key is the content read, so a write that bypasses the services (the shell,
+    a bulk update: no revision moved) is assessed anew, rows included."""
+    services.review_submit(proposal=full, user=full.owner, note="")
+    hours = 'data-testid="requested-hours">'
+    counted.update(assess=0)
+    first = _staff_page(staff_user, full).split(hours)[1].split("<")[0]
+    type(full).objects.filter(pk=full.pk).update(total_gpu_hours=123457)
+    second = _staff_page(staff_user, full).split(hours)[1].split("<")[0]
+    assert second != first and second.replace(",", "").startswith("123457")
+    full.jobs.update(gpus=16)
+    _staff_page(staff_user, full)
+    assert counted["assess"] == 3
+
+
+def test_each_reader_convention_has_its_own_assessment(full):
+    """The texts an assessment writes follow the reader's language and number
+    format: a German reader of the same draft is not given the English texts."""
+    from django.utils import translation
+
+    from proposals import assess
+    from proposals.domain import numbers
+    from proposals.evaluation import Reference, assessed
+
+    full = type(full).objects.get(pk=full.pk)
+    proposal = assess.proposal_to_domain(full)
+    reference = Reference.cached()
+
+    def texts(**convention):
+        language = convention.get("language", "en-gb")
+        written = numbers.NUMBER_FORMAT_BY_NAME[convention.get("numbers", "en")]
+        with translation.override(language), numbers.using(written):
+            assessment = assessed(proposal, reference)
+            assert assessed(proposal, reference) is assessment  # kept
+            return assessment, [f.message for f in assessment.findings]
+
+    english, english_texts = texts()
+    german, german_texts = texts(language="de")
+    assert german is not english and german_texts != english_texts
+    swiss, swiss_texts = texts(numbers="de")
+    assert swiss is not english and swiss_texts != english_texts
+
+
+def test_reference_data_read_fresh_is_never_taken_from_memory(full, counted):
+    """The exports read the reference data fresh and assess every time."""
+    from proposals.evaluation import Evaluation, Reference
+
+    full = type(full).objects.get(pk=full.pk)
+    counted.update(assess=0)
+    Evaluation.of(full, Reference.fresh())
+    Evaluation.of(full, Reference.fresh())
+    assert counted["assess"] == 2
+    cached = Reference.cached()
+    assert (
+        Evaluation.of(full, cached).assessment is Evaluation.of(full, cached).assessment
+    )
