@@ -1,7 +1,7 @@
 """What the staff review page and the review's services read."""
 
 from django.contrib.auth import get_user_model
-from django.db.models import OuterRef, Subquery
+from django.db.models import F, OuterRef, Subquery
 from django.utils.translation import gettext as _
 
 from proposals import localization
@@ -124,8 +124,9 @@ def review_get_for_staff(*, user, pk: int) -> Proposal | None:
     staff and the proposal was sent for review at least once. ``visit_opened_at``:
     when ``user`` last opened its review (``None``: never), for
     ``services.review_visit_record``; ``reader_role`` (``user``'s role on its team,
-    for ``team_role``) and ``owner_since_transfer`` (for ``review_team``) read with
-    it, not by queries of their own."""
+    for ``team_role``), ``owner_since_transfer`` (for ``review_team``) and
+    ``started_route`` (for ``route_of_proposal``) read with it, not by queries of
+    their own."""
     if not user_is_support_staff(user=user):
         return None
     queryset = (
@@ -145,6 +146,7 @@ def review_get_for_staff(*, user, pk: int) -> Proposal | None:
             owner_since_transfer=Subquery(
                 last_transfer(OuterRef("pk")).values("at")[:1]
             ),
+            started_route=F("access_route__route__slug"),
         )
     )
     # One row by its key: no ORDER BY, which Django would build from the model's

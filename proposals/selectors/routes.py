@@ -54,7 +54,10 @@ def routes_data() -> RouteData:
 
 
 def route_of_proposal(*, proposal) -> str | None:
-    """The slug of the route ``proposal`` was started on from the router."""
+    """The slug of the route ``proposal`` was started on from the router (read
+    with it by ``review_get_for_staff``: no query then)."""
+    if hasattr(proposal, "started_route"):
+        return proposal.started_route
     return (
         ProposalRoute.objects.filter(proposal=proposal)
         .values_list("route__slug", flat=True)

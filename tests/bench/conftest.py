@@ -33,6 +33,21 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(skip)
 
 
+@pytest.fixture(autouse=True)
+def _server_template_rendering(monkeypatch):
+    """Render Django templates as a server does. The test environment replaces
+    ``Template._render`` with one that sends a signal for the test client to record
+    each template and its context (``django.test.utils.setup_test_environment``,
+    which keeps the original in ``_TestState.saved_data``); a server sends none."""
+    from django.template import Template
+    from django.test.utils import _TestState
+
+    saved = getattr(_TestState, "saved_data", None)
+    original = getattr(saved, "template_render", None)
+    assert original is not None, "Django's test environment keeps it no more"
+    monkeypatch.setattr(Template, "_render", original)
+
+
 def median_ms(func, *, repeat: int = 30, warmup: int = 3) -> float:
     """Median wall time of ``func()`` in milliseconds."""
     for _ in range(warmup):

@@ -13,7 +13,6 @@ from proposals import exports
 from proposals.exports.portal import portal_text
 from proposals.models import Proposal
 from tests.bench.conftest import median_ms, meets, report
-from tests.bench.test_bench_wizard import _plain_template_rendering  # noqa: F401
 from tests.web.test_exports import load_demo
 
 pytestmark = [pytest.mark.django_db, pytest.mark.urls("tests.bench.urls")]

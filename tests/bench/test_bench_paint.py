@@ -5,7 +5,6 @@ import pytest
 from django.urls import reverse
 
 from tests.bench.conftest import meets, report
-from tests.bench.test_bench_wizard import _plain_template_rendering  # noqa: F401
 from tests.factories import (
     CodeEntryFactory,
     ProposalFactory,

@@ -150,15 +150,6 @@ def search_plan(search: str) -> str:
     return review_queue(search=search).explain()
 
 
-@pytest.fixture(autouse=True)
-def _plain_template_rendering(monkeypatch):
-    """Render templates as a server does (the test runner instruments rendering)."""
-    from django.template import Template
-
-    if hasattr(Template, "_original_render"):
-        monkeypatch.setattr(Template, "_render", Template._original_render)
-
-
 @override_settings(DEBUG=False)
 def test_queue_with_ten_thousand_proposals(client, catalogue):
     queue_rows(ROWS, owners=100)

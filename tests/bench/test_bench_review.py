@@ -23,15 +23,6 @@ TRIVIAL = "/bench/trivial-signed-in/"  # the session and the user read
 STATEMENTS = 24  # the issue measured 24 before; printed against it, not a target
 
 
-@pytest.fixture(autouse=True)
-def _plain_template_rendering(monkeypatch):
-    """Render templates as a server does (the test runner instruments rendering)."""
-    from django.template import Template
-
-    if hasattr(Template, "_original_render"):
-        monkeypatch.setattr(Template, "_render", Template._original_render)
-
-
 def large_scale_under_review():
     """The demo's Large Scale proposal, with a conversation on it: staff questions
     on three sections, the applicant's answers, and a second revision sent."""

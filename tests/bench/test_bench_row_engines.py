@@ -52,15 +52,6 @@ CELLS_IN_DJANGO_TEMPLATES = (
 )
 
 
-@pytest.fixture(autouse=True)
-def _plain_template_rendering(monkeypatch):
-    """Render templates as a server does (the test runner instruments rendering)."""
-    from django.template import Template
-
-    if hasattr(Template, "_original_render"):
-        monkeypatch.setattr(Template, "_render", Template._original_render)
-
-
 def measurement_forms():
     call_command("load_demo", "--with-public-passwords", verbosity=0)
     pk = Proposal.objects.get(owner__username="demo", title__icontains="Iberian").pk

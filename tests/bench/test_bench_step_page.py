@@ -26,15 +26,6 @@ pytestmark = pytest.mark.django_db
 KINDS = ("codes", "measurements", "jobs", "schedule")
 
 
-@pytest.fixture(autouse=True)
-def _plain_template_rendering(monkeypatch):
-    """Render templates the way a server does (the test runner records every render)."""
-    from django.template import Template
-
-    if hasattr(Template, "_original_render"):
-        monkeypatch.setattr(Template, "_render", Template._original_render)
-
-
 def page_faults(func, *, repeat: int) -> float:
     """Minor page faults per call of ``func()`` (memory the process maps afresh;
     the row loops ran on a stack chunk of their own against CPython's

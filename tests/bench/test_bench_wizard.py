@@ -41,16 +41,6 @@ from tests.web.test_live import page_data
 pytestmark = [pytest.mark.django_db, pytest.mark.urls("tests.bench.urls")]
 
 
-@pytest.fixture(autouse=True)
-def _plain_template_rendering(monkeypatch):
-    """The test runner records every template render for assertions; a server does
-    not, so benchmarks render templates the way production does."""
-    from django.template import Template
-
-    if hasattr(Template, "_original_render"):
-        monkeypatch.setattr(Template, "_render", Template._original_render)
-
-
 HX = {"HX-Request": "true"}
 
 
