@@ -20,6 +20,7 @@ from proposals.domain.types import (
 )
 
 from .catalogue import Cluster
+from .choices import choice_display
 from .constraints import (
     MAX_GPU_HOURS,
     MAX_GPUS,
@@ -94,6 +95,7 @@ class Proposal(GivenRelations, RestatedConstraints):
     status = models.CharField(
         max_length=32, choices=Status.choices, default=Status.DRAFT, db_index=True
     )
+    get_status_display = choice_display("status", Status)
 
     # Organisation and eligibility
     organisation_name = models.CharField(

@@ -17,6 +17,7 @@ from proposals.domain.technical_review import (
 )
 
 from .catalogue import Cluster
+from .choices import choice_display
 from .constraints import check
 from .proposal import Proposal
 
@@ -60,6 +61,7 @@ class ProposalRevision(AppendOnlyModel):
 
     snapshot = models.JSONField()
     tier = models.CharField(max_length=32, choices=Tier.choices, blank=True)
+    get_tier_display = choice_display("tier", Tier)
     recommended_tier = models.CharField(max_length=32, choices=Tier.choices, blank=True)
     system = models.ForeignKey(
         Cluster,
@@ -114,6 +116,8 @@ class StatusChange(AppendOnlyModel):
     )
     from_status = models.CharField(max_length=32, choices=Proposal.Status.choices)
     to_status = models.CharField(max_length=32, choices=Proposal.Status.choices)
+    get_from_status_display = choice_display("from_status", Proposal.Status)
+    get_to_status_display = choice_display("to_status", Proposal.Status)
     by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.SET_NULL,
@@ -294,6 +298,7 @@ class TechnicalAssessment(AppendOnlyModel):
         ProposalRevision, on_delete=models.CASCADE, related_name="assessments"
     )
     outcome = models.CharField(max_length=32, choices=Outcome.choices)
+    get_outcome_display = choice_display("outcome", Outcome)
     text = models.TextField("assessment", max_length=MAX_TEXT, blank=True)
     items = models.JSONField(default=list, blank=True)
     by = models.ForeignKey(
