@@ -179,8 +179,8 @@ def _staff_page(staff_user, proposal):
 
 
 def test_a_draft_read_again_is_not_assessed_again(full, staff_user, counted):
-    """Two staff views and the owner's step page read the same content: one
-    assessment between them (evaluation.assessed)."""
+    """Two staff views of the same draft: one assessment between them
+    (evaluation.assessed)."""
     services.review_submit(proposal=full, user=full.owner, note="")
     counted.update(assess=0)
     _staff_page(staff_user, full)
@@ -200,6 +200,8 @@ def test_any_change_of_the_content_is_assessed_again(full, staff_user, counted):
     assert second != first and second.replace(",", "").startswith("123457")
     full.jobs.update(gpus=16)
     _staff_page(staff_user, full)
+    # One per view for the draft; the latest revision's snapshot, assessed too once
+    # the draft differs from it, is the first view's content: kept.
     assert counted["assess"] == 3
 
 
@@ -227,8 +229,8 @@ def test_each_reader_convention_has_its_own_assessment(full):
     english, english_texts = texts()
     german, german_texts = texts(language="de")
     assert german is not english and german_texts != english_texts
-    swiss, swiss_texts = texts(numbers="de")
-    assert swiss is not english and swiss_texts != english_texts
+    german_numbers, german_numbers_texts = texts(numbers="de")
+    assert german_numbers is not english and german_numbers_texts != english_texts
 
 
 def test_reference_data_read_fresh_is_never_taken_from_memory(full, counted):
