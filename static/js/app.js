@@ -379,7 +379,7 @@ function pageMessage(key, fallback, values) {
   // An answer may hold hundreds of out-of-band blocks: the first edit of a step
   // with 200 jobs sends every job's findings again (831 blocks), as their colour
   // changes. htmx 2 looks up each block's extensions and, after each, fires
-  // "oobAfterSwap" on every element swapped so far: that answer cost 12 s of
+  // "oobAfterSwap" on every element swapped so far: that answer cost 11 s of
   // script before anyone could type. The plain blocks (the findings and the
   // feedback under a field: text, no controls) are put in place here, in one
   // pass, before htmx swaps what is left of the answer (the status, the regions

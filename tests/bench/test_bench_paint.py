@@ -154,7 +154,7 @@ SETTLE_PROBE = """() => {
   document.body.addEventListener("htmx:afterSettle", at("settled"));
 }"""
 
-FIRST_EDIT_TARGET_MS = 2000  # was 23 s: htmx 2 handled the 831 blocks one by one
+FIRST_EDIT_TARGET_MS = 2000  # was 14.5 s: htmx 2 handled the 831 blocks one by one
 
 
 @pytest.mark.django_db(transaction=True)
