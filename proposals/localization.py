@@ -52,11 +52,11 @@ def activated(*, fmt, zone):
 
 def preferences_of(user):
     """``user``'s ``Preferences`` row, or ``None`` (anonymous, or none stored)."""
-    from proposals.models import Preferences
+    from proposals.selectors.accounts import preferences_row
 
     if user is None or not getattr(user, "is_authenticated", False):
         return None
-    return Preferences.objects.filter(user=user).first()
+    return preferences_row(user_id=user.pk)
 
 
 def interface_languages() -> dict[str, str]:

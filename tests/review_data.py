@@ -1,12 +1,15 @@
-"""Bulk data for the review queue tests and benchmark: proposals already sent for
-review, written with ``bulk_create`` (the queue reads what ``review_submit`` stores, so
-the numbers need not come from a real assessment)."""
+"""Review data for the tests and benchmarks: bulk proposals already sent for review,
+written with ``bulk_create`` for the queue (it reads what ``review_submit`` stores,
+so the numbers need not come from a real assessment), and the demo's Large Scale
+proposal in a conversation, for the review page."""
 
 from datetime import timedelta
 from decimal import Decimal
 
+from django.core.management import call_command
 from django.utils import timezone
 
+from proposals import services
 from proposals.models import Cluster, Proposal, ProposalRevision, ReviewState
 from tests.factories import UserFactory
 
@@ -61,3 +64,36 @@ def queue_rows(count: int, *, owners: int = 10, start: int = 0) -> list[Proposal
         for i, (proposal, revision) in enumerate(zip(proposals, revisions, strict=True))
     )
     return proposals
+
+
+def large_scale_under_review():
+    """The demo's Large Scale proposal, with a conversation on it: staff questions
+    on three sections, the applicant's answers, and a second revision sent."""
+    call_command("load_demo", "--with-public-passwords", verbosity=0)
+    proposal = Proposal.objects.get(owner__username="demo", title__icontains="Iberian")
+    staff = proposal.review_state.handled_by
+    with services.mail_withheld(reason="benchmark"):
+        services.review_set_status(
+            proposal=proposal,
+            user=staff,
+            to_status=Proposal.Status.CHANGES_REQUESTED,
+            note="Three questions.",
+        )
+        for section in ("scalability", "selection", "general"):
+            question = services.comment_add(
+                proposal=proposal,
+                author=staff,
+                section=section,
+                body=f"A question on {section}: how was it measured?",
+            )
+            services.comment_add(
+                proposal=proposal,
+                author=proposal.owner,
+                section=section,
+                body="Over ten runs; the figures are in the narrative now.",
+                parent=question,
+            )
+        services.review_submit(
+            proposal=proposal, user=proposal.owner, note="Answered.", unchanged_ok=True
+        )
+    return Proposal.objects.get(pk=proposal.pk), staff

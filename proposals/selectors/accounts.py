@@ -11,11 +11,14 @@ from proposals.models import (
     AccountProfile,
     Membership,
     NotificationMute,
+    Preferences,
     Proposal,
     ProposalRevision,
     ReviewComment,
     StatusChange,
 )
+
+from .compiled import PLACEHOLDERS, CompiledQuery
 
 
 @dataclass(frozen=True)
@@ -131,14 +134,36 @@ def account_proposal_counts(*, user) -> dict[str, int]:
     return counts
 
 
+def _preferences(user_id: int):
+    return Preferences.objects.filter(user_id=user_id)
+
+
+# Compiled once (read on every page a signed-in person sees).
+_PREFERENCES = CompiledQuery(_preferences, arity=1)
+
+
+def preferences_row(*, user_id: int) -> Preferences | None:
+    """The person's ``Preferences`` row, or ``None`` (none stored): one query,
+    for ``localization.preferences_of``."""
+    return _PREFERENCES.first(user_id)
+
+
 def account_is_verified(*, user) -> bool:
     """Whether the owner of ``user.email`` confirmed it (and it has not changed
     since)."""
     if not getattr(user, "is_authenticated", False) or not user.email:
         return False
+    return _VERIFIED.first(user.pk, user.email.lower()) is not None
+
+
+def _verified(user_id: int, email: str):
     return AccountProfile.objects.filter(
-        user=user, email=user.email.lower(), verified_at__isnull=False
-    ).exists()
+        user_id=user_id, email=email, verified_at__isnull=False
+    ).only("pk")
+
+
+# Compiled once (asked on every page a signed-in person sees).
+_VERIFIED = CompiledQuery(_verified, placeholders=(PLACEHOLDERS[0], "\x00email"))
 
 
 def account_address_in_use(*, address: str) -> bool:

@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 from proposals.domain.team import Role, organisation_matches
 from proposals.models import ROLE_LABELS, Membership, Proposal, StaffConflict
 
+from .compiled import CompiledQuery
 from .proposals import team_role
 from .queue import STAFF_GROUP
 
@@ -77,9 +78,25 @@ def declared_organisations(*, user) -> list[tuple[str, str]]:
     typed)``, by name (one query)."""
     if user is None or not getattr(user, "is_authenticated", False):
         return []
-    return list(
-        StaffConflict.objects.filter(user=user).values_list("key", "organisation")
+    return [
+        (conflict.key, conflict.organisation) for conflict in _DECLARED.all(user.pk)
+    ]
+
+
+def _declared(user_id: int):
+    return StaffConflict.objects.filter(user_id=user_id).only("key", "organisation")
+
+
+def _declared_by_staff():
+    return StaffConflict.objects.filter(user__groups__name=STAFF_GROUP).only(
+        "user", "key"
     )
+
+
+# Compiled once (read on every staff review page: compiling each cost more than
+# reading it).
+_DECLARED = CompiledQuery(_declared, arity=1, many=True)
+_DECLARED_BY_STAFF = CompiledQuery(_declared_by_staff, many=True)
 
 
 def staff_conflicts_list(*, user):
@@ -155,14 +172,13 @@ def staff_conflicted_on(*, proposal: Proposal, team=None) -> set[int]:
         )
     else:
         people.update(person["user"].pk for person in team if person["user"])
-    declared = StaffConflict.objects.filter(user__groups__name=STAFF_GROUP).values_list(
-        "user_id", "key"
-    )
-    for user_id, key in declared:
+    for conflict in _DECLARED_BY_STAFF.all():
         if organisation_matches(
-            [key], name=proposal.organisation_name, vat_number=proposal.vat_number
+            [conflict.key],
+            name=proposal.organisation_name,
+            vat_number=proposal.vat_number,
         ):
-            people.add(user_id)
+            people.add(conflict.user_id)
     people.discard(None)
     return people
 
@@ -171,13 +187,21 @@ def staff_members_free(*, proposal: Proposal, team=None):
     """The active support staff who may handle ``proposal`` (not conflicted on
     it), by user name (only their names read: a list to choose from); ``team``: its
     team as ``review_team`` read it."""
+    conflicted = staff_conflicted_on(proposal=proposal, team=team)
+    return [person for person in _STAFF.all() if person.pk not in conflicted]
+
+
+def _staff():
     return (
         get_user_model()
         .objects.filter(groups__name=STAFF_GROUP, is_active=True)
-        .exclude(pk__in=staff_conflicted_on(proposal=proposal, team=team))
         .only("username")
         .order_by("username")
     )
+
+
+# Compiled once (on the staff review page, compiling it cost more than reading it).
+_STAFF = CompiledQuery(_staff, many=True)
 
 
 def queue_mark_conflicts(states, *, user):

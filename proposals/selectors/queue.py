@@ -5,6 +5,7 @@ from dataclasses import dataclass
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
 from django.core.paginator import Page, Paginator
 from django.db.models import (
     Case,
@@ -29,6 +30,7 @@ from proposals.models import (
     ReviewVisit,
 )
 
+from .compiled import CompiledQuery
 from .proposals import member_role
 
 STAFF_GROUP = "Support staff"
@@ -45,6 +47,14 @@ TIME_LEFT_HORIZON = 60
 QUEUE_PAGE_SIZE = 25
 
 
+def _staff_group_of(user_id: int):
+    return Group.objects.filter(user=user_id, name=STAFF_GROUP).only("pk")
+
+
+# Compiled once (asked on every staff page).
+_STAFF_GROUP_OF = CompiledQuery(_staff_group_of, arity=1)
+
+
 def user_is_support_staff(*, user) -> bool:
     """Whether ``user`` belongs to the support staff group; one query per user
     object (the answer is kept on it, so a request asks once)."""
@@ -52,7 +62,7 @@ def user_is_support_staff(*, user) -> bool:
         return False
     cached = getattr(user, "_is_support_staff", None)
     if cached is None:
-        cached = user.groups.filter(name=STAFF_GROUP).exists()
+        cached = _STAFF_GROUP_OF.first(user.pk) is not None
         user._is_support_staff = cached
     return cached
 

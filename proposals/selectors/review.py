@@ -1,5 +1,7 @@
 """What the staff review page and the review's services read."""
 
+import functools
+
 from django.contrib.auth import get_user_model
 from django.db.models import F, OuterRef, Subquery
 from django.utils.translation import gettext as _
@@ -25,8 +27,14 @@ from proposals.models import (
     TechnicalAssessment,
 )
 
+from .compiled import CompiledQuery
 from .conflicts import conflict_of
-from .proposals import member_may, proposal_get_for_member, proposal_with_children
+from .proposals import (
+    attach_system_and_rows,
+    member_may,
+    proposal_get_for_member,
+    proposal_with_children,
+)
 from .queue import STAFF_GROUP, user_is_support_staff
 
 
@@ -74,6 +82,18 @@ def review_stale_status(*, proposal: Proposal, seen_status: str) -> str:
     )
 
 
+def _memberships(proposal_id: int):
+    return (
+        Membership.objects.filter(proposal_id=proposal_id)
+        .select_related("user")
+        .order_by("since", "id")
+    )
+
+
+# Compiled once (on the staff review page, compiling it cost more than reading it).
+_MEMBERSHIPS = CompiledQuery(_memberships, arity=1, many=True)
+
+
 def review_team(*, proposal: Proposal) -> list[dict]:
     """The proposal's team for the staff: ``{"user", "name", "role", "since"}``
     for its owner (owner since the proposal was made, or since ownership was
@@ -91,8 +111,7 @@ def review_team(*, proposal: Proposal) -> list[dict]:
             "since": max(filter(None, [proposal.created_at, owner_since])),
         }
     ]
-    memberships = Membership.objects.filter(proposal=proposal).select_related("user")
-    for membership in memberships.order_by("since", "id"):
+    for membership in _MEMBERSHIPS.all(proposal.pk):
         team.append(
             {
                 "user": membership.user,
@@ -119,6 +138,41 @@ def staff_members():
     )
 
 
+def _for_staff(user_id: int, pk: int):
+    """Proposal ``pk`` if it was sent for review, with its review state (the latest
+    revision, the handler) and owner, and what the page asks of it for
+    ``user_id``: compiled once (``_FOR_STAFF``)."""
+    return (
+        Proposal.objects.filter(review_state__isnull=False, pk=pk)
+        .select_related(
+            "owner", "review_state__latest_revision", "review_state__handled_by"
+        )
+        .annotate(
+            visit_opened_at=Subquery(
+                ReviewVisit.objects.filter(
+                    proposal=OuterRef("pk"), user_id=user_id
+                ).values("opened_at")[:1]
+            ),
+            reader_role=Subquery(
+                Membership.objects.filter(
+                    proposal=OuterRef("pk"), user_id=user_id
+                ).values("role")[:1]
+            ),
+            owner_since_transfer=Subquery(
+                last_transfer(OuterRef("pk")).values("at")[:1]
+            ),
+            started_route=F("access_route__route__slug"),
+        )
+        # One row by its key: no ORDER BY, which Django would build from the
+        # model's ordering by comparing it with each of the columns selected.
+        .order_by()
+    )
+
+
+# Compiled once: compiling its hundred-odd columns cost more than reading them.
+_FOR_STAFF = CompiledQuery(_for_staff, arity=2)
+
+
 def review_get_for_staff(*, user, pk: int) -> Proposal | None:
     """A proposal for the staff review pages; ``None`` unless ``user`` is support
     staff and the proposal was sent for review at least once. ``visit_opened_at``:
@@ -126,34 +180,14 @@ def review_get_for_staff(*, user, pk: int) -> Proposal | None:
     ``services.review_visit_record``; ``reader_role`` (``user``'s role on its team,
     for ``team_role``), ``owner_since_transfer`` (for ``review_team``) and
     ``started_route`` (for ``route_of_proposal``) read with it, not by queries of
-    their own."""
+    their own. Its system comes from the catalogue kept in process and its rows
+    of the four tables in one query, as the wizard reads them."""
     if not user_is_support_staff(user=user):
         return None
-    queryset = (
-        proposal_with_children(Proposal.objects.filter(review_state__isnull=False))
-        .select_related("review_state__latest_revision", "review_state__handled_by")
-        .annotate(
-            visit_opened_at=Subquery(
-                ReviewVisit.objects.filter(proposal=OuterRef("pk"), user=user).values(
-                    "opened_at"
-                )[:1]
-            ),
-            reader_role=Subquery(
-                Membership.objects.filter(proposal=OuterRef("pk"), user=user).values(
-                    "role"
-                )[:1]
-            ),
-            owner_since_transfer=Subquery(
-                last_transfer(OuterRef("pk")).values("at")[:1]
-            ),
-            started_route=F("access_route__route__slug"),
-        )
-    )
-    # One row by its key: no ORDER BY, which Django would build from the model's
-    # ordering by comparing it with each of the hundred-odd columns selected.
-    proposal = next(iter(queryset.filter(pk=pk).order_by()[:1]), None)
+    proposal = _FOR_STAFF.first(user.pk, pk)
     if proposal is not None:
         proposal.reader_id = user.pk  # reader_role is theirs (selectors.team_role)
+        attach_system_and_rows(proposal)
     return proposal
 
 
@@ -194,29 +228,17 @@ REVISION_LISTED = (
 )
 
 
-def review_revisions(*, proposal: Proposal):
-    """The proposal's revisions, oldest first: what lists of them show."""
+def _revisions(proposal_id: int):
     return (
-        ProposalRevision.objects.filter(proposal=proposal)
+        ProposalRevision.objects.filter(proposal_id=proposal_id)
         .only(*REVISION_LISTED)
         .order_by("number")
     )
 
 
-def review_revision(*, proposal: Proposal, number: int) -> ProposalRevision | None:
-    """One revision of the proposal, with its snapshot (``None`` if there is none)."""
+def _status_changes(proposal_id: int):
     return (
-        ProposalRevision.objects.select_related("system")
-        .filter(proposal=proposal, number=number)
-        .first()
-    )
-
-
-def review_status_changes(*, proposal: Proposal):
-    """The audit trail of the proposal's status, oldest first (with who made each
-    change and the revision's number: only what the history shows is read)."""
-    return (
-        StatusChange.objects.filter(proposal=proposal)
+        StatusChange.objects.filter(proposal_id=proposal_id)
         .select_related("by", "revision")
         .only(
             "proposal",
@@ -230,6 +252,64 @@ def review_status_changes(*, proposal: Proposal):
     )
 
 
+def _assessments(proposal_id: int):
+    return (
+        TechnicalAssessment.objects.filter(proposal_id=proposal_id)
+        .select_related("revision", "by")
+        .only(
+            "proposal",
+            "outcome",
+            "text",
+            "items",
+            "at",
+            "revision__number",
+            "by__username",
+        )
+        .order_by("at", "id")
+    )
+
+
+def _comments(proposal_id: int, *, staff_only_too: bool):
+    comments = ReviewComment.objects.filter(proposal_id=proposal_id)
+    if not staff_only_too:
+        comments = comments.filter(staff_only=False)
+    return comments.select_related("author").order_by("created_at", "id")
+
+
+# The review page's lists, compiled once (compiling each cost more than reading it).
+_REVISIONS = CompiledQuery(_revisions, arity=1, many=True)
+_STATUS_CHANGES = CompiledQuery(_status_changes, arity=1, many=True)
+_ASSESSMENTS = CompiledQuery(_assessments, arity=1, many=True)
+_COMMENTS = {
+    staff_only_too: CompiledQuery(
+        functools.partial(_comments, staff_only_too=staff_only_too),
+        arity=1,
+        many=True,
+    )
+    for staff_only_too in (True, False)
+}
+
+
+def review_revisions(*, proposal: Proposal) -> list[ProposalRevision]:
+    """The proposal's revisions, oldest first: what lists of them show."""
+    return _REVISIONS.all(proposal.pk)
+
+
+def review_revision(*, proposal: Proposal, number: int) -> ProposalRevision | None:
+    """One revision of the proposal, with its snapshot (``None`` if there is none)."""
+    return (
+        ProposalRevision.objects.select_related("system")
+        .filter(proposal=proposal, number=number)
+        .first()
+    )
+
+
+def review_status_changes(*, proposal: Proposal) -> list[StatusChange]:
+    """The audit trail of the proposal's status, oldest first (with who made each
+    change and the revision's number: only what the history shows is read)."""
+    return _STATUS_CHANGES.all(proposal.pk)
+
+
 def review_comment_threads(
     *, proposal: Proposal, include_staff_only: bool, section: str = ""
 ) -> list[dict]:
@@ -237,15 +317,13 @@ def review_comment_threads(
     order: ``[{"key", "title", "threads": [comment, ...]}]`` where each comment has
     ``thread_replies``. One query. Internal notes (and replies to them) are left out
     unless ``include_staff_only``."""
-    comments = ReviewComment.objects.filter(proposal=proposal).select_related("author")
-    if not include_staff_only:
-        comments = comments.filter(staff_only=False)
+    comments = _COMMENTS[include_staff_only].all(proposal.pk)
     if section:
-        comments = comments.filter(section=section)
+        comments = [comment for comment in comments if comment.section == section]
     threads: dict[int, ReviewComment] = {}
     by_section: dict[str, list] = {key: [] for key in ReviewComment.Section.values}
     replies = []
-    for comment in comments.order_by("created_at", "id"):
+    for comment in comments:
         if comment.parent_id is None:
             comment.thread_replies = []
             threads[comment.pk] = comment
@@ -309,21 +387,7 @@ def review_assessments(*, proposal: Proposal) -> dict[int, TechnicalAssessment]:
     """The newest technical assessment of each assessed revision, by revision
     number (one query; of the revision its number, of the author the user name)."""
     latest: dict[int, TechnicalAssessment] = {}
-    rows = (
-        TechnicalAssessment.objects.filter(proposal=proposal)
-        .select_related("revision", "by")
-        .only(
-            "proposal",
-            "outcome",
-            "text",
-            "items",
-            "at",
-            "revision__number",
-            "by__username",
-        )
-        .order_by("at", "id")
-    )
-    for assessment in rows:
+    for assessment in _ASSESSMENTS.all(proposal.pk):
         latest[assessment.revision.number] = assessment
     return latest
 

@@ -15,6 +15,8 @@ from proposals.domain.scaling_kit import DEFAULT_STEPS, Kit, kit_gpus, plan_kit
 from proposals.domain.scaling_scripts import render_files
 from proposals.models import ScalingKit, ScalingMeasurement
 
+from .compiled import CompiledQuery
+
 
 def scaling_kit_of(
     *,
@@ -101,9 +103,17 @@ def scaling_kit_lines(*, proposal) -> tuple[str, ...]:
     return last.lines if last is not None else ()
 
 
+def _kits(proposal_id: int):
+    return ScalingKit.objects.filter(proposal_id=proposal_id)
+
+
+# Compiled once (on the staff review page, compiling it cost more than reading it).
+_LAST_KIT = CompiledQuery(_kits, arity=1)
+
+
 def scaling_kit_last(*, proposal) -> KitHistory | None:
     """The last kit of ``proposal`` (two queries), or ``None``."""
-    record = ScalingKit.objects.filter(proposal=proposal).first()
+    record = _LAST_KIT.first(proposal.pk)
     if record is None:
         return None
     sources = ScalingMeasurement.objects.filter(

@@ -7,53 +7,18 @@ beyond it). The SQL statements per view are counted and printed; the test suite
 bounds them (tests/web/test_review_page_queries.py)."""
 
 import pytest
-from django.core.management import call_command
 from django.db import connection
 from django.test.utils import CaptureQueriesContext, override_settings
 from django.urls import reverse
 
-from proposals import services
-from proposals.models import Proposal
 from tests.bench.conftest import Spread, meets, meets_spread, report, rounds_ms
+from tests.review_data import large_scale_under_review
 
 pytestmark = [pytest.mark.django_db, pytest.mark.urls("tests.bench.urls")]
 
 TARGET = 8  # x the trivial authenticated view
 TRIVIAL = "/bench/trivial-signed-in/"  # the session and the user read
 STATEMENTS = 24  # the issue measured 24 before; printed against it, not a target
-
-
-def large_scale_under_review():
-    """The demo's Large Scale proposal, with a conversation on it: staff questions
-    on three sections, the applicant's answers, and a second revision sent."""
-    call_command("load_demo", "--with-public-passwords", verbosity=0)
-    proposal = Proposal.objects.get(owner__username="demo", title__icontains="Iberian")
-    staff = proposal.review_state.handled_by
-    with services.mail_withheld(reason="benchmark"):
-        services.review_set_status(
-            proposal=proposal,
-            user=staff,
-            to_status=Proposal.Status.CHANGES_REQUESTED,
-            note="Three questions.",
-        )
-        for section in ("scalability", "selection", "general"):
-            question = services.comment_add(
-                proposal=proposal,
-                author=staff,
-                section=section,
-                body=f"A question on {section}: how was it measured?",
-            )
-            services.comment_add(
-                proposal=proposal,
-                author=proposal.owner,
-                section=section,
-                body="Over ten runs; the figures are in the narrative now.",
-                parent=question,
-            )
-        services.review_submit(
-            proposal=proposal, user=proposal.owner, note="Answered.", unchanged_ok=True
-        )
-    return Proposal.objects.get(pk=proposal.pk), staff
 
 
 def _statements(queries) -> int:
