@@ -256,15 +256,17 @@ def _english_after():
 
 @pytest.fixture(autouse=True)
 def _empty_cache():
-    """Rate-limit counters (and cached charts) live in the cache: start each test
-    with none. The reference data's stamp lives there too, so this process's copy of
-    the reference data goes with it (otherwise the first look at the missing stamp,
-    up to STAMP_CHECK into the test, would reload it mid-measurement)."""
+    """Rate-limit counters (and cached charts and fragments, with this process's
+    own copies of the fragments) live in the cache: start each test with none. The
+    reference data's stamp lives there too, so this process's copy of the reference
+    data goes with it (otherwise the first look at the missing stamp, up to
+    STAMP_CHECK into the test, would reload it mid-measurement)."""
     from django.core.cache import cache
 
-    from proposals import reference_data
+    from proposals import fragment_cache, reference_data
 
     cache.clear()
+    fragment_cache.forget()
     reference_data.forget()
 
 
