@@ -98,6 +98,7 @@ DATABASE_SPECIFIC = {
         "web/test_import_json",
         "web/test_import_limits",
         "web/test_systems_catalogue",
+        "web/test_compiled_queries",
         "web/test_technical_assessment",
         "web/test_assessment_refusal",
         "web/test_error_pages",
