@@ -159,6 +159,11 @@ def test_a_discussed_proposal_handled_by_the_reader(
 ):
     html = page(old_engine, staff_user, discussed, language=language)
     assert "Between us." in html and 'data-testid="assessment-r1"' in html
+    # The history's revision and author are two words apart, not run together
+    # ("(revision 1)by staff" before).
+    history = html.split('data-testid="status-history"')[1].split("</ol>")[0]
+    spans = re.findall(r"</span>(\s*)<span", history)
+    assert spans and all(gap for gap in spans), history
     # The token masked once for the page's forms and once for the frame's, not
     # afresh for each of the page's dozen forms (each masking costs 32 draws).
     tokens = re.findall(r'name="csrfmiddlewaretoken" value="([^"]*)"', html)
