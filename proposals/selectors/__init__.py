@@ -68,6 +68,7 @@ from .queue import (
     queue_page,
     review_queue,
     staff_clock,
+    staff_members,
     user_is_support_staff,
 )
 from .review import (
@@ -82,7 +83,6 @@ from .review import (
     review_stale_status,
     review_status_changes,
     review_team,
-    staff_members,
 )
 from .routes import route_of_proposal, routes_data
 from .scaling_kit import scaling_kit_lines

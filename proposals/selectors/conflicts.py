@@ -13,7 +13,6 @@ about it leaves them out. The queue still lists it, marked.
 
 from dataclasses import dataclass
 
-from django.contrib.auth import get_user_model
 from django.db.models import Q
 from django.utils.translation import gettext as _
 
@@ -22,7 +21,7 @@ from proposals.models import ROLE_LABELS, Membership, Proposal, StaffConflict
 
 from .compiled import CompiledQuery
 from .proposals import team_role
-from .queue import STAFF_GROUP
+from .queue import STAFF_GROUP, staff_members
 
 
 @dataclass(frozen=True)
@@ -192,12 +191,7 @@ def staff_members_free(*, proposal: Proposal, team=None):
 
 
 def _staff():
-    return (
-        get_user_model()
-        .objects.filter(groups__name=STAFF_GROUP, is_active=True)
-        .only("username")
-        .order_by("username")
-    )
+    return staff_members().only("username")
 
 
 # Compiled once (on the staff review page, compiling it cost more than reading it).

@@ -17,7 +17,7 @@ from .conflicts import (
     queue_mark_conflicts,
 )
 from .proposals import member_role
-from .review import staff_members
+from .queue import staff_members
 
 
 def _canned_replies(language: str):

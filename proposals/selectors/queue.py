@@ -47,6 +47,15 @@ TIME_LEFT_HORIZON = 60
 QUEUE_PAGE_SIZE = 25
 
 
+def staff_members():
+    """The active support staff, by user name (to hand a proposal over)."""
+    return (
+        get_user_model()
+        .objects.filter(groups__name=STAFF_GROUP, is_active=True)
+        .order_by("username")
+    )
+
+
 def _staff_group_of(user_id: int):
     return Group.objects.filter(user=user_id, name=STAFF_GROUP).only("pk")
 

@@ -2,7 +2,6 @@
 
 import functools
 
-from django.contrib.auth import get_user_model
 from django.db.models import F, OuterRef, Subquery
 from django.utils.translation import gettext as _
 
@@ -35,7 +34,7 @@ from .proposals import (
     proposal_get_for_member,
     proposal_with_children,
 )
-from .queue import STAFF_GROUP, user_is_support_staff
+from .queue import user_is_support_staff
 
 
 def review_stale_status(*, proposal: Proposal, seen_status: str) -> str:
@@ -127,15 +126,6 @@ def _name(user) -> str:
     if user is None:
         return ""
     return user.get_full_name() or user.get_username()
-
-
-def staff_members():
-    """The active support staff, by user name (to hand a proposal over)."""
-    return (
-        get_user_model()
-        .objects.filter(groups__name=STAFF_GROUP, is_active=True)
-        .order_by("username")
-    )
 
 
 def _for_staff(user_id: int, pk: int):
@@ -317,7 +307,7 @@ def review_comment_threads(
     order: ``[{"key", "title", "threads": [comment, ...]}]`` where each comment has
     ``thread_replies``. One query. Internal notes (and replies to them) are left out
     unless ``include_staff_only``."""
-    comments = _COMMENTS[include_staff_only].all(proposal.pk)
+    comments = _COMMENTS[bool(include_staff_only)].all(proposal.pk)
     if section:
         comments = [comment for comment in comments if comment.section == section]
     threads: dict[int, ReviewComment] = {}
