@@ -157,3 +157,46 @@ def _site_url_is_the_live_server(request, settings):
     the live server (its port changes from run to run)."""
     if "live_server" in request.fixturenames:
         settings.SITE_URL = request.getfixturevalue("live_server").url
+
+
+@pytest.fixture
+def submitted(e2e_catalogue):
+    """The demo data (``load_demo``) with its Fast Lane proposal submitted for review,
+    a staff question answered, an edit since revision 1 and a proposal waiting long."""
+    from datetime import timedelta
+
+    from django.contrib.auth.models import User
+    from django.core.management import call_command
+    from django.utils import timezone
+
+    from proposals import services
+    from proposals.models import Proposal, ReviewState
+    from proposals.selectors import proposal_with_children
+
+    call_command("load_demo", "--with-public-passwords", verbosity=0)
+    proposal = proposal_with_children(
+        Proposal.objects.filter(title__contains="paper mills")
+    ).get()
+    services.review_submit(proposal=proposal, user=proposal.owner, note="Please look")
+    # A staff comment with a reply, so that threads and their Reply forms are shown.
+    staff = User.objects.get(username="staff")
+    question = services.comment_add(
+        proposal=proposal, author=staff, section="scalability", body="Which GPUs?"
+    )
+    services.comment_add(
+        proposal=proposal,
+        author=proposal.owner,
+        section="scalability",
+        body="MI250X, 8 GCDs per node.",
+        parent=question,
+    )
+    # An edit since revision 1, so that the diff page shows deleted and inserted
+    # text (their colours must keep a 4.5:1 contrast).
+    Proposal.objects.filter(pk=proposal.pk).update(
+        organisation_name="Renamed Research Oy"
+    )
+    # One proposal waiting longer than its call's typical response time (highlighted).
+    ReviewState.objects.filter(proposal__title__startswith="Visual inspection").update(
+        submitted_at=timezone.now() - timedelta(days=14)
+    )
+    return proposal

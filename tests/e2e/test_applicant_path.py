@@ -11,7 +11,7 @@ from playwright.sync_api import Page, expect
 from proposals.domain import tiers
 from proposals.domain.numbers import grouped
 from proposals.models import JobType, Proposal
-from tests.e2e.test_pages_accessible import log_in, serious_violations
+from tests.e2e.page_checks import log_in, serious_violations
 
 WIDTHS = {"390": {"width": 390, "height": 844}, "1366": {"width": 1366, "height": 900}}
 LUMI = "Defect detection models for paper mills"

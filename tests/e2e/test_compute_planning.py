@@ -7,7 +7,7 @@ from django.urls import reverse
 from playwright.sync_api import Page, expect
 
 from proposals.models import Proposal
-from tests.e2e.test_pages_accessible import log_in, serious_violations
+from tests.e2e.page_checks import log_in, serious_violations
 
 LUMI = "Defect detection models for paper mills"
 

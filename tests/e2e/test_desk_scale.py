@@ -3,11 +3,11 @@ identity (a moved row is one move), and the queue search finds people."""
 
 import re
 
-from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page, expect
 
 from proposals import services
 from proposals.models import JobType, Proposal
+from tests.e2e.page_checks import serious_violations
 from tests.factories import (
     PASSWORD,
     CodeEntryFactory,
@@ -24,15 +24,6 @@ def log_in(page: Page, base: str, username: str):
     page.fill("#id_password", PASSWORD)
     page.click("button[type=submit]")
     expect(page).to_have_url(f"{base}/staff/review/")
-
-
-def serious_violations(page: Page) -> list[str]:
-    results = Axe().run(page)
-    return [
-        f"{v['id']} ({v['impact']}): {v['help']}"
-        for v in results.response["violations"]
-        if v["impact"] in ("serious", "critical")
-    ]
 
 
 def test_a_moved_job_row_reads_as_one_move(

@@ -10,7 +10,7 @@ from django.core.management import call_command
 from django.urls import reverse
 from playwright.sync_api import Browser, expect
 
-from tests.e2e.test_pages_accessible import serious_violations
+from tests.e2e.page_checks import serious_violations
 
 PHONE = {"width": 390, "height": 844}
 

@@ -1,9 +1,10 @@
-"""Pages that fit: at 390 px (a phone) and 1366 px (a laptop), no page scrolls sideways,
-no control is cut off by the window or by a scrolling box around it, axe finds no
-serious or critical violation, and the browser logs no error or warning. Screenshots
+"""The wizard's pages fit: every step of two demo proposals and their portal text, at
+390 px (a phone) and 1366 px (a laptop): no page scrolls sideways, no control is cut
+off by the window or by a scrolling box around it, axe finds no serious or critical
+violation, and the browser logs no error or warning (tests/e2e/page_checks.py; every
+other page is walked the same way by tests/e2e/test_pages_accessible.py). Screenshots
 of every page at both widths go to ``test-artifacts/`` to be looked at."""
 
-# ruff: noqa: F811 (the ``submitted`` fixture is imported, then requested by name)
 import re
 
 import pytest
@@ -11,10 +12,13 @@ from django.urls import reverse
 from playwright.sync_api import Page, expect
 
 from proposals.models import Proposal
-from tests.e2e.test_pages_accessible import (  # noqa: F401 (fixture)
+from tests.e2e.page_checks import (
+    CLIPPED,
+    SCROLL,
+    WIDTHS,
+    Console,
+    check_page,
     log_in,
-    serious_violations,
-    submitted,
 )
 from tests.e2e.test_wizard_journey import (
     LUMI_JOBS,
@@ -25,77 +29,9 @@ from tests.e2e.test_wizard_journey import (
     wait_saved,
 )
 
-WIDTHS = {"phone": 390, "laptop": 1366}
-
-# The controls that must be whole on screen, and the geometry check: the element's box
-# inside the window horizontally and inside every ancestor that clips or scrolls it.
-CLIPPED = """
-() => {
-  const out = [];
-  const width = document.documentElement.clientWidth;
-  const selector = "button, input:not([type=hidden]), select, textarea, .badge, a.btn";
-  for (const el of document.querySelectorAll(selector)) {
-    if (el.closest(".visually-hidden, .copy-fallback, [hidden]")) continue;
-    const box = el.getBoundingClientRect();
-    if (box.width < 2 || box.height < 2) continue;
-    const style = getComputedStyle(el);
-    if (style.visibility === "hidden" || style.opacity === "0") continue;
-    const name = el.id || el.name || el.textContent.trim().slice(0, 30) || el.className;
-    const what = `${el.tagName.toLowerCase()} "${name}"`;
-    if (box.left < -1 || box.right > width + 1) {
-      out.push(`${what}: ${Math.round(box.left)}..${Math.round(box.right)} outside 0..${width}`);
-      continue;
-    }
-    for (let up = el.parentElement; up && up !== document.body; up = up.parentElement) {
-      const overflow = getComputedStyle(up).overflowX;
-      if (overflow === "visible") continue;
-      const clip = up.getBoundingClientRect();
-      if (box.left < clip.left - 1 || box.right > clip.right + 1) {
-        const by = `${up.tagName.toLowerCase()}.${up.className}`;
-        out.push(`${what}: ${Math.round(box.left)}..${Math.round(box.right)} cut by ` +
-                 `${by} ${Math.round(clip.left)}..${Math.round(clip.right)}`);
-        break;
-      }
-    }
-  }
-  return out;
-}
-"""
-SCROLL = (
-    "() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]"
-)
-
-
-class Console:
-    """Every error and warning the page logs, and every uncaught exception."""
-
-    def __init__(self, page: Page):
-        self.messages: list[str] = []
-        page.on("console", self._console)
-        page.on("pageerror", lambda error: self.messages.append(f"pageerror: {error}"))
-
-    def _console(self, message):
-        if message.type in ("error", "warning"):
-            self.messages.append(f"{message.type}: {message.text} ({message.location})")
-
-
-def check_page(page: Page, artifacts, name: str, problems: list[str]):
-    """Screenshot, sideways scroll, clipped controls and axe for the page shown."""
-    page.wait_for_load_state("networkidle")
-    page.screenshot(path=artifacts / f"layout-{name}.png", full_page=True)
-    scroll, client = page.evaluate(SCROLL)
-    if scroll > client:
-        problems.append(f"{name}: the page is {scroll} px wide in a {client} px window")
-    problems.extend(f"{name}: {item}" for item in page.evaluate(CLIPPED))
-    problems.extend(f"{name}: axe {item}" for item in serious_violations(page))
-
 
 def applicant_pages(proposals) -> list[tuple[str, str]]:
-    pages = [
-        ("proposals", reverse("proposals:list")),
-        ("glossary", reverse("proposals:glossary")),
-        ("guide", reverse("proposals:guide")),
-    ]
+    pages = []
     for label, proposal in proposals:
         pages += [
             (f"{label}-{step}", reverse("proposals:step", args=[proposal.pk, step]))
@@ -126,34 +62,6 @@ def test_applicant_pages_fit(page: Page, live_server, submitted, artifacts, widt
     log_in(page, live_server.url, "demo", "aifactory-demo")
     problems: list[str] = []
     for name, url in applicant_pages(proposals):
-        response = page.goto(f"{live_server.url}{url}")
-        assert response.status == 200, url
-        check_page(page, artifacts, f"{width}-{name}", problems)
-    assert problems == [], "\n".join(problems)
-    assert console.messages == []
-
-
-def test_public_and_staff_pages_fit(
-    page: Page,
-    live_server,
-    submitted,
-    artifacts,
-    width,
-):
-    console = Console(page)
-    problems: list[str] = []
-    for name, url in [
-        ("landing", reverse("home")),
-        ("glossary-anonymous", reverse("proposals:glossary")),
-        ("login", reverse("login")),
-    ]:
-        page.goto(f"{live_server.url}{url}")
-        check_page(page, artifacts, f"{width}-{name}", problems)
-    log_in(page, live_server.url, "staff", "aifactory-staff")
-    for name, url in [
-        ("staff-queue", reverse("proposals:review_queue")),
-        ("staff-review", reverse("proposals:staff_review", args=[submitted.pk])),
-    ]:
         response = page.goto(f"{live_server.url}{url}")
         assert response.status == 200, url
         check_page(page, artifacts, f"{width}-{name}", problems)

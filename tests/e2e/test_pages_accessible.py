@@ -1,67 +1,15 @@
-"""Every page besides the wizard steps, as each kind of user sees it: no serious or
-critical accessibility violation (axe-core), and a screenshot to look at."""
-
-from datetime import timedelta
+"""Every page besides the wizard steps (tests/e2e/test_layout.py walks those), as
+each kind of user sees it on a laptop and on a phone: it answers 200, no serious or
+critical accessibility violation (axe-core), nothing scrolls sideways or is cut off,
+the browser logs no error or warning, and a screenshot to look at. One walk per kind
+of user and width: a failing page is named in the failure, with every other page's
+problems beside it."""
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
-from django.contrib.auth.models import User
-from django.core.management import call_command
 from django.urls import reverse
-from django.utils import timezone
 from playwright.sync_api import Page
 
-from proposals import services
-from proposals.models import Proposal, ReviewState
-from proposals.selectors import proposal_with_children
-
-
-def serious_violations(page: Page) -> list[str]:
-    results = Axe().run(page)
-    return [
-        f"{v['id']} ({v['impact']}): {v['help']} at {[n['target'] for n in v['nodes']][:3]}"
-        for v in results.response["violations"]
-        if v["impact"] in ("serious", "critical")
-    ]
-
-
-def log_in(page: Page, base: str, username: str, password: str):
-    page.goto(f"{base}/accounts/login/")
-    page.fill("#id_username", username)
-    page.fill("#id_password", password)
-    page.click("button[type=submit]")
-
-
-@pytest.fixture
-def submitted(e2e_catalogue):
-    call_command("load_demo", "--with-public-passwords", verbosity=0)
-    proposal = proposal_with_children(
-        Proposal.objects.filter(title__contains="paper mills")
-    ).get()
-    services.review_submit(proposal=proposal, user=proposal.owner, note="Please look")
-    # A staff comment with a reply, so that threads and their Reply forms are shown.
-    staff = User.objects.get(username="staff")
-    question = services.comment_add(
-        proposal=proposal, author=staff, section="scalability", body="Which GPUs?"
-    )
-    services.comment_add(
-        proposal=proposal,
-        author=proposal.owner,
-        section="scalability",
-        body="MI250X, 8 GCDs per node.",
-        parent=question,
-    )
-    # An edit since revision 1, so that the diff page shows deleted and inserted
-    # text (their colours must keep a 4.5:1 contrast).
-    Proposal.objects.filter(pk=proposal.pk).update(
-        organisation_name="Renamed Research Oy"
-    )
-    # One proposal waiting longer than its call's typical response time (highlighted).
-    ReviewState.objects.filter(proposal__title__startswith="Visual inspection").update(
-        submitted_at=timezone.now() - timedelta(days=14)
-    )
-    return proposal
-
+from tests.e2e.page_checks import WIDTHS, Console, check_page, log_in
 
 PAGES = {
     "applicant": [
@@ -84,6 +32,8 @@ PAGES = {
     ],
     "anonymous": [
         ("landing", lambda p: reverse("home")),
+        ("login", lambda p: reverse("login")),
+        ("signup", lambda p: reverse("signup")),
         ("glossary", lambda p: reverse("proposals:glossary")),
         ("privacy", lambda p: reverse("privacy")),
         ("accessibility", lambda p: reverse("accessibility")),
@@ -119,33 +69,23 @@ LOGINS = {
     "applicant": ("demo", "aifactory-demo"),
     "staff": ("staff", "aifactory-staff"),
 }
-# A laptop and a phone: the pages are checked at both widths.
-WIDTHS = {"laptop": 1366, "phone": 390}
 
 
 @pytest.mark.parametrize("width", list(WIDTHS))
-@pytest.mark.parametrize(
-    ("role", "name"),
-    [(role, name) for role, pages in PAGES.items() for name, _ in pages],
-)
-def test_page_is_accessible(
-    page: Page, live_server, submitted, artifacts, role, name, width
+@pytest.mark.parametrize("role", list(PAGES))
+def test_every_page_fits_and_is_accessible(
+    page: Page, live_server, submitted, artifacts, role, width
 ):
-    url = dict(PAGES[role])[name](submitted)
+    console = Console(page)
     page.set_viewport_size({"width": WIDTHS[width], "height": 900})
     if role in LOGINS:
         log_in(page, live_server.url, *LOGINS[role])
-    response = page.goto(f"{live_server.url}{url}")
-    assert response.status == 200
-    page.screenshot(path=artifacts / f"page-{role}-{name}-{width}.png", full_page=True)
-    assert serious_violations(page) == []
-
-
-@pytest.mark.parametrize("width", list(WIDTHS))
-@pytest.mark.parametrize("name", ["login", "signup"])
-def test_account_pages_are_accessible(
-    page: Page, live_server, e2e_catalogue, name, width
-):
-    page.set_viewport_size({"width": WIDTHS[width], "height": 900})
-    page.goto(f"{live_server.url}{reverse(name)}")
-    assert serious_violations(page) == []
+    problems: list[str] = []
+    for name, url in PAGES[role]:
+        response = page.goto(f"{live_server.url}{url(submitted)}")
+        if response.status != 200:
+            problems.append(f"{name}: answered {response.status}")
+            continue
+        check_page(page, artifacts, f"{width}-{role}-{name}", problems)
+    assert problems == [], "\n".join(problems)
+    assert console.messages == []

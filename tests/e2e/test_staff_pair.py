@@ -3,13 +3,13 @@ take, take over (asked first, the colleague told), comment, hand over and decide
 with a stale decision refused saying who changed what; every page axe clean."""
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 from django.contrib.auth.models import Group
 from django.core.management import call_command
 from playwright.sync_api import Page, expect
 
 from proposals.models import OutgoingMail, Proposal, ReviewState
 from proposals.selectors import STAFF_GROUP
+from tests.e2e.page_checks import serious_violations
 from tests.factories import PASSWORD, UserFactory
 
 TITLE = "Visual inspection model for production lines"  # waiting in the demo data
@@ -21,15 +21,6 @@ def log_in(page: Page, base: str, username: str, password: str):
     page.fill("#id_password", password)
     page.click("button[type=submit]")
     expect(page).to_have_url(f"{base}/staff/review/")
-
-
-def serious_violations(page: Page) -> list[str]:
-    results = Axe().run(page)
-    return [
-        f"{v['id']} ({v['impact']}): {v['help']} at {[n['target'] for n in v['nodes']][:3]}"
-        for v in results.response["violations"]
-        if v["impact"] in ("serious", "critical")
-    ]
 
 
 @pytest.fixture

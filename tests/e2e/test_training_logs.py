@@ -8,8 +8,8 @@ from playwright.sync_api import expect
 
 from proposals.models import ScalingMeasurement
 from tests.domain.test_training_logs import LOGS
+from tests.e2e.page_checks import check_page
 from tests.e2e.test_input_trust import log_in
-from tests.e2e.test_layout import check_page
 from tests.factories import CodeEntryFactory, ProposalFactory, UserFactory
 
 RUNS = [LOGS / f"megatron-2024-{gpus}gpus.log" for gpus in (8, 16, 32)]

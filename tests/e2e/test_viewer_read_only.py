@@ -10,9 +10,9 @@ from playwright.sync_api import expect
 
 from proposals.domain.sections import STEP_SLUGS
 from proposals.models import Membership, ReviewComment
+from tests.e2e.page_checks import serious_violations
 from tests.e2e.test_applicant_path import assert_fits
 from tests.e2e.test_input_trust import log_in
-from tests.e2e.test_pages_accessible import serious_violations
 from tests.factories import (
     CodeEntryFactory,
     JobTypeFactory,

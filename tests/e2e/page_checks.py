@@ -1,0 +1,88 @@
+"""What every page check in the browser tests looks at: axe-core's serious and
+critical violations, a page that scrolls sideways, a control cut off by the window or
+by a box around it, and what the browser logs; and the sign-in they start from."""
+
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import Page
+
+# A laptop and a phone: the page checks run at both widths.
+WIDTHS = {"laptop": 1366, "phone": 390}
+
+
+def serious_violations(page: Page) -> list[str]:
+    results = Axe().run(page)
+    return [
+        f"{v['id']} ({v['impact']}): {v['help']} at {[n['target'] for n in v['nodes']][:3]}"
+        for v in results.response["violations"]
+        if v["impact"] in ("serious", "critical")
+    ]
+
+
+def log_in(page: Page, base: str, username: str, password: str):
+    page.goto(f"{base}/accounts/login/")
+    page.fill("#id_username", username)
+    page.fill("#id_password", password)
+    page.click("button[type=submit]")
+
+
+# The controls that must be whole on screen, and the geometry check: the element's box
+# inside the window horizontally and inside every ancestor that clips or scrolls it.
+CLIPPED = """
+() => {
+  const out = [];
+  const width = document.documentElement.clientWidth;
+  const selector = "button, input:not([type=hidden]), select, textarea, .badge, a.btn";
+  for (const el of document.querySelectorAll(selector)) {
+    if (el.closest(".visually-hidden, .copy-fallback, [hidden]")) continue;
+    const box = el.getBoundingClientRect();
+    if (box.width < 2 || box.height < 2) continue;
+    const style = getComputedStyle(el);
+    if (style.visibility === "hidden" || style.opacity === "0") continue;
+    const name = el.id || el.name || el.textContent.trim().slice(0, 30) || el.className;
+    const what = `${el.tagName.toLowerCase()} "${name}"`;
+    if (box.left < -1 || box.right > width + 1) {
+      out.push(`${what}: ${Math.round(box.left)}..${Math.round(box.right)} outside 0..${width}`);
+      continue;
+    }
+    for (let up = el.parentElement; up && up !== document.body; up = up.parentElement) {
+      const overflow = getComputedStyle(up).overflowX;
+      if (overflow === "visible") continue;
+      const clip = up.getBoundingClientRect();
+      if (box.left < clip.left - 1 || box.right > clip.right + 1) {
+        const by = `${up.tagName.toLowerCase()}.${up.className}`;
+        out.push(`${what}: ${Math.round(box.left)}..${Math.round(box.right)} cut by ` +
+                 `${by} ${Math.round(clip.left)}..${Math.round(clip.right)}`);
+        break;
+      }
+    }
+  }
+  return out;
+}
+"""
+SCROLL = (
+    "() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]"
+)
+
+
+class Console:
+    """Every error and warning the page logs, and every uncaught exception."""
+
+    def __init__(self, page: Page):
+        self.messages: list[str] = []
+        page.on("console", self._console)
+        page.on("pageerror", lambda error: self.messages.append(f"pageerror: {error}"))
+
+    def _console(self, message):
+        if message.type in ("error", "warning"):
+            self.messages.append(f"{message.type}: {message.text} ({message.location})")
+
+
+def check_page(page: Page, artifacts, name: str, problems: list[str]):
+    """Screenshot, sideways scroll, clipped controls and axe for the page shown."""
+    page.wait_for_load_state("networkidle")
+    page.screenshot(path=artifacts / f"layout-{name}.png", full_page=True)
+    scroll, client = page.evaluate(SCROLL)
+    if scroll > client:
+        problems.append(f"{name}: the page is {scroll} px wide in a {client} px window")
+    problems.extend(f"{name}: {item}" for item in page.evaluate(CLIPPED))
+    problems.extend(f"{name}: axe {item}" for item in serious_violations(page))
