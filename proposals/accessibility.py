@@ -44,10 +44,8 @@ CHECKS = (
             "width"
         ),
         tests=(
-            "tests/e2e/test_pages_accessible.py::test_page_is_accessible",
-            "tests/e2e/test_pages_accessible.py::test_account_pages_are_accessible",
+            "tests/e2e/test_pages_accessible.py::test_every_page_fits_and_is_accessible",
             "tests/e2e/test_layout.py::test_applicant_pages_fit",
-            "tests/e2e/test_layout.py::test_public_and_staff_pages_fit",
             "tests/e2e/test_applicant_path.py::test_guide_and_glossary_are_accessible",
             "tests/e2e/test_desk_scale.py::test_a_moved_job_row_reads_as_one_move",
             "tests/e2e/test_desk_scale.py::test_the_queue_search_finds_people",
