@@ -1,5 +1,7 @@
 """The staff review queue: filters, search, order, pagination and a flat query count."""
 
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -181,6 +183,10 @@ def test_queue_and_csv_show_who_applied(staff_client, people):
     assert '<th scope="col">Applicant</th>' in page
     cell = page.split('data-testid="queue-applicant">')[1].split("</td>")[0]
     assert "Olga Virtanen (" in cell and "olga.v@uni-helsinki.example" in cell
+    # On its own line on screen, and a word of its own in the page's text (read
+    # aloud, copied, searched): not run together with the name.
+    said = " ".join(re.sub(r"<[^>]+>", "", cell).split())  # the cell's textContent
+    assert said.endswith(") olga.v@uni-helsinki.example"), said
     text = staff_client.get(
         reverse("proposals:review_queue_csv"), {"q": "Okafor"}
     ).content.decode("utf-8-sig")
