@@ -83,7 +83,11 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
-    # First: the request id and the one log line per request (aifactory/requestlog.py).
+    # Before anything else: the request's calls on a frame-stack chunk with room
+    # (aifactory/stack.py: CPython 3.11 maps and unmaps a chunk per call at a
+    # chunk's end).
+    "aifactory.stack.RoomyStackMiddleware",
+    # Then: the request id and the one log line per request (aifactory/requestlog.py).
     "aifactory.requestlog.RequestLogMiddleware",
     # /healthz and /readyz, answered before the host check and the HTTPS redirect.
     "aifactory.health.HealthCheckMiddleware",

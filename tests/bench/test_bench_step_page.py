@@ -3,12 +3,14 @@ rows, against the demo's own page, in the same run (issue 35: at most 1.5x).
 
 Each page is requested from eight call depths in turn (:func:`at_depths`). On
 Python 3.11 a call that crosses the end of the interpreter's data-stack chunk maps a
-new chunk and unmaps it on return (python/cpython#142183, fixed in 3.13 and later),
-so a loop that runs at exactly that depth pays page faults on every turn: the same
-big page measured 67 to 172 ms (1,400 to 11,000 page faults) when called zero to
-four frames deeper. Which depth is unlucky depends on the caller, not on the page,
-so one depth would measure the caller's luck; the median over eight measures the
-page."""
+new chunk and unmaps it on return (python/cpython#142183), so a loop that runs at
+exactly that depth pays page faults on every turn: the same big page measured 35 to
+80 ms (1,150 to 10,600 page faults) when called zero to four frames deeper. Since
+each request runs from a frame with a chunk of its own
+(``aifactory.stack.RoomyStackMiddleware``) the depth no longer matters (27 to 29 ms,
+20 to 200 page faults at every depth from 0 to 23); the rounds still turn through
+eight depths, so a change that brought the dependence back would show in the
+spread and in the page faults printed."""
 
 import resource
 
@@ -27,9 +29,10 @@ KINDS = ("codes", "measurements", "jobs", "schedule")
 
 
 def page_faults(func, *, repeat: int) -> float:
-    """Minor page faults per call of ``func()`` (memory the process maps afresh;
-    the row loops ran on a stack chunk of their own against CPython's
-    python/cpython#142183 until two A/B runs and these figures showed no gain)."""
+    """Minor page faults per call of ``func()``: memory the process maps afresh,
+    a stack chunk per call when calls cross a chunk's end (the module's docstring;
+    the row loops alone on a chunk of their own showed no gain in two A/B runs, the
+    whole request on one does)."""
     before = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
     for _ in range(repeat):
         func()
