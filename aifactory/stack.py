@@ -6,16 +6,16 @@ a new one, and returning from the first frame of a chunk unmaps it again; nothin
 kept for the next call (python/cpython#142183; 3.13 and 3.14 keep one since March
 2026). So a loop that runs right at the end of a chunk maps and unmaps one, with
 fresh pages, on every call it makes. Where the ends fall depends on how deep the
-server calls the view, not on the page: one step page measured 27 ms at one depth
-and 80 ms (10,600 page faults) four frames deeper
+server calls the view, not on the page: one step page measured 35 ms at one depth,
+80 ms (10,600 page faults) four frames deeper and 27 ms at the best of 24 depths
 (``tests/bench/test_bench_step_page.py``).
 
 :func:`on_roomy_stack` calls ``func`` from a frame so large that it gets a chunk of
 its own of 128 KB, about 70 KB of which are left for the calls under it. A request,
 its middleware, view and templates included, stays within that chunk (the deepest
 step page of the 10x proposal used about 13 KB of it, counted frame by frame), so
-none of its calls maps a chunk, whatever the depth it started at. The cost is that
-one chunk per request. :class:`RoomyStackMiddleware` runs each request so; it comes
+none of its calls maps a chunk, whatever the depth it started at. The cost is one
+chunk per request. :class:`RoomyStackMiddleware` runs each request so; it comes
 first in ``MIDDLEWARE``.
 """
 

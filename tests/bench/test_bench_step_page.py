@@ -7,8 +7,8 @@ new chunk and unmaps it on return (python/cpython#142183), so a loop that runs a
 exactly that depth pays page faults on every turn: the same big page measured 35 to
 80 ms (1,150 to 10,600 page faults) when called zero to four frames deeper. Since
 each request runs from a frame with a chunk of its own
-(``aifactory.stack.RoomyStackMiddleware``) the depth no longer matters (27 to 29 ms,
-20 to 200 page faults at every depth from 0 to 23); the rounds still turn through
+(``aifactory.stack.RoomyStackMiddleware``) the depth no longer matters (26 to 29 ms,
+18 to 205 page faults at every depth from 0 to 23); the rounds still turn through
 eight depths, so a change that brought the dependence back would show in the
 spread and in the page faults printed."""
 
