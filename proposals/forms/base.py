@@ -5,13 +5,16 @@ the row's primary key (``jobs-17-gpus``), so a row's inputs keep their names how
 rows are added, removed or reordered in other requests.
 """
 
+import copy
+
 from django import forms
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from proposals.domain import layouts
 from proposals.domain.bounds import BOUNDS
 from proposals.domain.fields import FIELD_BY_KEY
-from proposals.domain.numbers import NUMBER_FORMAT_BY_NAME, NumberFormat
+from proposals.domain.numbers import NUMBER_FORMAT_BY_NAME, NumberFormat, active_format
 from proposals.domain.types import MODEL_USE_LABELS, ORGANISATION_KIND_LABELS
 
 from .fields import NumberField, our_messages
@@ -23,6 +26,11 @@ DOMAIN_CHOICES = {
     "organisation_kind": ORGANISATION_KIND_LABELS,
     "codes.model_use": MODEL_USE_LABELS,
 }
+
+
+#: The fitted fields of each form class, by language and number format
+#: (:meth:`WizardStepForm.fitted_fields`).
+_FITTED: dict[tuple, dict[str, forms.Field]] = {}
 
 
 def field_names(section_or_table: str, *, table: bool = False) -> list[str]:
@@ -57,14 +65,17 @@ class WizardStepForm(forms.ModelForm):
     step: str | None = None  # the step of a step's own form
     gpu_count_fields: tuple[str, ...] = ()  # typed in the applicant's GPU unit
 
-    def laid_out(self) -> list[str]:
-        """The fields this form edits: its layout's, read when the form is made."""
-        if self.table:
-            return field_names(self.table, table=True)
-        return field_names(self.step)
+    @classmethod
+    def laid_out(cls) -> list[str]:
+        """The fields this form edits: its layout's, read when its fields are
+        fitted (:meth:`fitted_fields`)."""
+        if cls.table:
+            return field_names(cls.table, table=True)
+        return field_names(cls.step)
 
-    def field_key(self, name: str) -> str:
-        return f"{self.table}.{name}" if self.table else name
+    @classmethod
+    def field_key(cls, name: str) -> str:
+        return f"{cls.table}.{name}" if cls.table else name
 
     def __init__(
         self,
@@ -76,31 +87,50 @@ class WizardStepForm(forms.ModelForm):
         # ``shared_fields``: the fields of an unbound form of the same class made with
         # the same arguments. Unbound forms never change their fields, so the rows of
         # a table share one set rather than deep-copying and re-fitting it per row.
+        # Any other form deep-copies (as Django does) the class's fields already
+        # fitted to the language and the number format (:meth:`fitted_fields`).
         self.shares_fields = shared_fields is not None
-        if self.shares_fields:
-            self.base_fields = {}
+        self.base_fields = (
+            {} if self.shares_fields else self.fitted_fields(number_format)
+        )
         super().__init__(*args, **kwargs)
         self.held_notes: dict[str, str] = {}
         self.refused_errors: dict[str, str] = {}
         if self.shares_fields:
             self.fields = dict(shared_fields)
-            return
+
+    @classmethod
+    def fitted_fields(cls, number_format: NumberFormat) -> dict[str, forms.Field]:
+        """The fields this form edits as the active language and ``number_format``
+        show them (their messages' numbers in the active format), made once per
+        class, layout, language and formats: the form's own fields are deep copies of
+        these, which never change themselves. Fitting them afresh for every bound
+        form cost as much as its copies (translations, number fields, messages)."""
         # Only the laid-out fields: one that the page does not show is not posted by
         # a Save without JavaScript, and must not read as "cleared".
-        self.fields = {name: self.fields[name] for name in self.laid_out()}
-        for name, field in list(self.fields.items()):
+        names = tuple(cls.laid_out())
+        key = (cls, names, get_language(), number_format, active_format())
+        found = _FITTED.get(key)
+        if found is None:
+            found = _FITTED[key] = cls._fit_fields(names, number_format)
+        return found
+
+    @classmethod
+    def _fit_fields(cls, names, number_format: NumberFormat) -> dict[str, forms.Field]:
+        fields = copy.deepcopy({name: cls.base_fields[name] for name in names})
+        for name, field in list(fields.items()):
             # The domain's label in the active language (the model's verbose name
             # was frozen in English at import).
-            spec = FIELD_BY_KEY.get(self.field_key(name))
+            spec = FIELD_BY_KEY.get(cls.field_key(name))
             if spec is not None:
                 field.label = spec.label
-            labels = DOMAIN_CHOICES.get(self.field_key(name))
+            labels = DOMAIN_CHOICES.get(cls.field_key(name))
             if labels is not None:
                 field.choices = [(v, labels.get(v, text)) for v, text in field.choices]
-            bound = BOUNDS.get(self.field_key(name))
+            bound = BOUNDS.get(cls.field_key(name))
             if bound is not None:
-                spec = FIELD_BY_KEY[self.field_key(name)]
-                self.fields[name] = NumberField(
+                spec = FIELD_BY_KEY[cls.field_key(name)]
+                fields[name] = NumberField(
                     bound=bound,
                     number_format=number_format,
                     unit=spec.unit,
@@ -118,6 +148,7 @@ class WizardStepForm(forms.ModelForm):
                 continue
             if isinstance(widget, forms.Textarea):
                 widget.attrs.setdefault("rows", 4)
+        return fields
 
     @property
     def notes(self) -> dict[str, str]:
