@@ -3,7 +3,7 @@ from django.apps import apps
 from django.db import transaction
 from django.utils import translation
 
-from tests import properties
+from tests import live_gate, properties
 from tests.factories import ProposalFactory, StaffUserFactory, UserFactory
 
 # The data migration's own loader, reused for tests whose database was flushed.
@@ -242,6 +242,14 @@ def _flush_postgresql_by_delete():
     DatabaseOperations.sql_flush = sql_flush
     yield
     DatabaseOperations.sql_flush = truncate
+
+
+@pytest.fixture(autouse=True)
+def _live_server_takes_requests():
+    """A browser test's teardown closes the live server to requests until its
+    database is emptied (``tests.live_gate``); the next test, whichever it is,
+    opens it again."""
+    live_gate.open_gate()
 
 
 @pytest.fixture(autouse=True)

@@ -7,12 +7,11 @@ for people to look at.
 
 import os
 import shutil
-import threading
-import time
 from pathlib import Path
 
 import pytest
-from django.core.signals import request_finished, request_started
+
+from tests import live_gate
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 CHROMIUM_ARGS = [
@@ -104,51 +103,22 @@ def e2e_catalogue(transactional_db):
     facts.load_job_facts(apps, None)  # the scaling kit's Slurm facts
 
 
-# Requests the live server is answering now (its threads run in this process).
-_answering = {"count": 0}
-_answering_lock = threading.Lock()
-
-
-def _request_started(**kwargs):
-    with _answering_lock:
-        _answering["count"] += 1
-
-
-def _request_finished(**kwargs):
-    with _answering_lock:
-        _answering["count"] -= 1
-
-
-request_started.connect(_request_started, dispatch_uid="e2e-answering-started")
-request_finished.connect(_request_finished, dispatch_uid="e2e-answering-finished")
-
-IDLE_SECONDS = 0.3  # quiet this long: the closed page's last request has arrived
 IDLE_WAIT_SECONDS = 15
 
 
 @pytest.fixture(autouse=True)
 def _live_server_idle_before_the_flush(request):
-    """After a browser test, the database is emptied while the live server may
-    still answer the closed page's last request: a save sent as the page went, a
-    presence note. On PostgreSQL the two could deadlock (seen in CI when the flush
-    was a TRUNCATE: its AccessExclusiveLock against a request's RowShareLock; it is
-    a DELETE now, tests/conftest.py, whose row locks can still meet a request's),
-    and a request answered after the flush would leave rows for the next test. Set
-    up before the test's page and torn down after it, this waits until the server
-    has been idle for a moment, so the flush that follows runs alone."""
+    """After a browser test the database is emptied; the live server must not be
+    answering then (``tests.live_gate``). Set up before the test's page and torn
+    down after it, this closes the gate to new requests and waits until the
+    requests being answered are done, so the flush that follows runs alone. (It
+    waited for 0.3 s without a request before: about a minute of browser-test time
+    in every CI run.)"""
     yield
     if "live_server" not in request.fixturenames:
         return
-    deadline = time.monotonic() + IDLE_WAIT_SECONDS
-    idle_since = None
-    while time.monotonic() < deadline:
-        if _answering["count"] <= 0:
-            idle_since = idle_since or time.monotonic()
-            if time.monotonic() - idle_since >= IDLE_SECONDS:
-                return
-        else:
-            idle_since = None
-        time.sleep(0.02)
+    live_gate.close()
+    live_gate.wait_answered(IDLE_WAIT_SECONDS)
 
 
 @pytest.fixture(autouse=True)
