@@ -216,6 +216,18 @@ def fit_amdahl(ratios, speedups) -> float:
     return best
 
 
+def least_squares_line(xs, ys) -> tuple[float, float]:
+    """``(slope, intercept)`` of the least-squares line through the points (at least
+    two distinct ``xs``): the line ``np.polyfit(xs, ys, 1)`` fits, computed from
+    the sums (equal but for rounding in the last bits)."""
+    n = len(xs)
+    mean_x, mean_y = sum(xs) / n, sum(ys) / n
+    sxx = sum((x - mean_x) ** 2 for x in xs)
+    sxy = sum((x - mean_x) * (y - mean_y) for x, y in zip(xs, ys, strict=True))
+    slope = sxy / sxx
+    return slope, mean_y - slope * mean_x
+
+
 def mode_terms(mode: ModeTerms | str | None) -> ModeTerms | None:
     """``mode`` itself, or the industrial mode of that name in the default terms."""
     if mode is None or isinstance(mode, ModeTerms):
@@ -315,34 +327,41 @@ def _fit(series, target) -> Projection | None:
     counts = sorted(by_gpus)
     if len(counts) < 2:
         return None
-    gpus = np.array(counts, dtype=float)
-    # A lone measurement is its own mean (most GPU counts are measured once; a
-    # numpy mean of one value cost more than the rest of the fit's setup).
-    throughput = np.array(
-        [float(v[0]) if len(v) == 1 else np.mean(v) for v in map(by_gpus.get, counts)]
-    )
-    n0 = float(gpus[0])
-    ratios = gpus / n0
+    # Plain floats (the same IEEE arithmetic as numpy's): a fit has a handful of
+    # points, on which numpy's calls cost more than the sums; the grid search
+    # stays numpy's. A lone measurement is its own mean.
+    throughput = [
+        float(v[0]) if len(v) == 1 else float(np.mean(v))
+        for v in (by_gpus[n] for n in counts)
+    ]
+    n0 = float(counts[0])
+    ratios = [n / n0 for n in counts]
+    try:
+        speedups = [t / throughput[0] for t in throughput]
+    except (OverflowError, ZeroDivisionError):
+        return None  # absurd magnitudes: reported by the findings, not fitted
+    if not all(map(math.isfinite, speedups)):
+        return None
     with np.errstate(all="ignore"):
-        speedups = throughput / throughput[0]
-        if not np.all(np.isfinite(speedups)):
-            return None  # absurd magnitudes: reported by the findings, not fitted
         f = fit_amdahl(ratios, speedups)
     target_ratio = target / n0
     a_speedup = float(amdahl_speedup(target_ratio, f))
     a_eff = float(a_speedup / target_ratio)
-    slope, intercept = np.polyfit(np.log2(gpus), speedups / ratios, 1)
+    slope, intercept = least_squares_line(
+        [math.log2(n) for n in counts],
+        [s / r for s, r in zip(speedups, ratios, strict=True)],
+    )
     l_eff = float(intercept + slope * math.log2(target))
     # A straight line in log2(GPUs) crosses zero far enough out; an efficiency does
     # not: the band is clamped at 0 and the projection says the fit went below.
     shown = max(0.0, l_eff)
     low, high = min(a_eff, shown), max(a_eff, shown)
-    factor = target / float(gpus[-1])
+    factor = target / float(counts[-1])
     return Projection(
         code=series.code,
         target_gpus=target,
         base_gpus=int(n0),
-        largest_measured_gpus=int(gpus[-1]),
+        largest_measured_gpus=counts[-1],
         extrapolation_factor=factor,
         serial_fraction=f,
         amdahl_speedup=a_speedup,
