@@ -318,28 +318,63 @@ def _claims(sentence, previous, analysis, projection, gcds_per_gpu):
             yield found
 
 
-def _gpu_counts(sentence, target_gpus, gcds_per_gpu):
+@dataclass(frozen=True)
+class Scan:
+    """What a sentence says of GPU counts per job, GPU-hours and the duration, read
+    from its text alone (:func:`scan`); the figures it is judged against come at
+    each assessment."""
+
+    #: About another or an earlier allocation or system: no claim of it is judged.
+    elsewhere: bool
+    #: ``(exact, count, quote)``: "up to 64 GPUs" per job (``exact``: must be the
+    #: declared maximum) or "128 GPUs per job" (must not exceed it).
+    gpu_counts: tuple[tuple[bool, int, str], ...]
+    #: ``(values, quote)`` of each GPU-hour figure written as the total (none in a
+    #: sentence about a part of it or another allocation).
+    hours: tuple[tuple[tuple[float, ...], str], ...]
+    #: ``(months, quote)`` of the allocation's duration, when the sentence gives one.
+    months: tuple[int, str] | None
+
+
+@lru_cache(maxsize=512)
+def scan(sentence: str, gcds_per_gpu: int) -> Scan:
+    """``sentence`` read for :func:`contradictions` (a function of its text and the
+    GCDs per GPU alone): the narrative's regular expressions run once per sentence,
+    not at every assessment (a measurement typed in reassesses the narrative)."""
+    return Scan(
+        bool(w.ELSEWHERE.search(sentence)),
+        tuple(_gpu_counts(sentence, gcds_per_gpu)),
+        tuple(_gpu_hours(sentence)),
+        _months(sentence),
+    )
+
+
+def _gpu_counts(sentence, gcds_per_gpu):
     """ "Up to 64 GPUs" per job (in a sentence about jobs, not tests) must be the
     declared maximum; "128 GPUs per job" must not exceed it."""
-    if not target_gpus:
-        return
     about_jobs = w.JOB_WORD.search(sentence) and not w.TEST_WORD.search(sentence)
     for pattern, exact in ((w.MAX_GPUS, True), (w.PER_JOB, False)):
         if exact and not about_jobs:
             continue
         for match in pattern.finditer(sentence):
             count = nr.gpu_count(match.group("n"), match.group("word"), gcds_per_gpu)
-            if count is None:
-                continue
-            if count != target_gpus if exact else count > target_gpus:
-                yield Contradiction(
-                    "gpus",
-                    match.group(0).strip(),
-                    f"{count} GPUs per job",
-                    gettext(
-                        "{gpus} GPUs per job at most (AI Factory selection)"
-                    ).format(gpus=target_gpus),
-                )
+            if count is not None:
+                yield exact, count, match.group(0).strip()
+
+
+def _gpus_contradicted(found: Scan, target_gpus):
+    if not target_gpus:
+        return
+    for exact, count, quote in found.gpu_counts:
+        if count != target_gpus if exact else count > target_gpus:
+            yield Contradiction(
+                "gpus",
+                quote,
+                f"{count} GPUs per job",
+                gettext("{gpus} GPUs per job at most (AI Factory selection)").format(
+                    gpus=target_gpus
+                ),
+            )
 
 
 def _hours_values(match: re.Match) -> tuple[float, ...]:
@@ -347,20 +382,31 @@ def _hours_values(match: re.Match) -> tuple[float, ...]:
     return tuple(v * factor for v in readings(match.group("n")))
 
 
-def _gpu_hours(sentence, requested, plan, parts=()):
-    """A GPU-hour figure written as the total must be the requested total (or the
-    job plan's). Parts of the total and other allocations are left alone."""
+def _gpu_hours(sentence):
+    """The GPU-hour figures written as the total; parts of the total and other
+    allocations are left alone."""
     if not w.HOURS_CONTEXT.search(sentence):
         return
     if w.PART_OF.search(sentence) or w.OTHER_ALLOCATION.search(sentence):
+        return
+    for match in w.HOURS.finditer(sentence):
+        values = tuple(v for v in _hours_values(match) if v)
+        if values:
+            yield values, match.group(0).strip()
+
+
+def _hours_contradicted(found: Scan, requested, plan, parts=()):
+    """A GPU-hour figure written as the total must be the requested total (or the
+    job plan's); one that is a part of it (a job type's, a schedule period's
+    hours) is left alone."""
+    if not found.hours:
         return
     known = [v for v in (requested, plan.total_gpu_hours if plan.rows else None) if v]
     if not known:
         return
     parts = [row.gpu_hours for row in plan.rows] + list(parts)
-    for match in w.HOURS.finditer(sentence):
-        values = [v for v in _hours_values(match) if v]
-        if not values or any(abs(v - p) <= 0.5 for v in values for p in parts):
+    for values, quote in found.hours:
+        if any(abs(v - p) <= 0.5 for v in values for p in parts):
             continue
         if all(
             abs(v - k) > max(0.5, HOURS_RELATIVE * k) for v in values for k in known
@@ -377,31 +423,35 @@ def _gpu_hours(sentence, requested, plan, parts=()):
                     "{hours} in the job plan"
                 ).format(hours=figure(plan.total_gpu_hours, 0))
             yield Contradiction(
-                "gpu_hours",
-                match.group(0).strip(),
-                f"{figure(values[0], 0)} GPU-hours",
-                computed,
+                "gpu_hours", quote, f"{figure(values[0], 0)} GPU-hours", computed
             )
 
 
-def _duration(sentence, months) -> Iterator[Contradiction]:
+def _months(sentence) -> tuple[int, str] | None:
     """ "A 6-month allocation", "Laufzeit von 12 Monaten", "une durée de 6 mois":
-    the allocation's duration must be the declared one. Phases, bounds and other
-    allocations are left alone; so is a sentence with two month figures."""
-    if not months or not w.DURATION_CONTEXT.search(sentence):
-        return
+    the allocation's duration. Phases, bounds and other allocations are left alone;
+    so is a sentence with two month figures."""
+    if not w.DURATION_CONTEXT.search(sentence):
+        return None
     if w.DURATION_NOT.search(sentence) or w.OTHER_ALLOCATION.search(sentence):
-        return
+        return None
     found = list(w.MONTHS.finditer(sentence))
     if len(found) != 1:
-        return
+        return None
     (match,) = found
-    value = int(match["n"])
+    return int(match["n"]), match.group(0).strip()
+
+
+def _duration_contradicted(found: Scan, months) -> Iterator[Contradiction]:
+    """The allocation's duration must be the declared one."""
+    if not months or found.months is None:
+        return
+    value, quote = found.months
     if value and value != months:
         yield Contradiction(
             "duration",
-            match.group(0).strip(),
-            match.group(0).strip(),
+            quote,
+            quote,
             gettext("a duration of {months} months (AI Factory selection)").format(
                 months=months
             ),
@@ -426,15 +476,16 @@ def contradictions(
     found: list[Contradiction] = []
     previous = ""
     for sentence in sentences(narrative):
+        found_in = scan(sentence, gcds_per_gpu)
         measured: list[Contradiction] = []
-        if not w.ELSEWHERE.search(sentence):
+        if not found_in.elsewhere:
             measured += _claims(sentence, previous, analysis, projection, gcds_per_gpu)
             # "Our previous allocation ran 64 GPUs per job" is not this request's.
-            measured += _gpu_counts(sentence, target_gpus, gcds_per_gpu)
+            measured += _gpus_contradicted(found_in, target_gpus)
         for item in (
             *measured,
-            *_gpu_hours(sentence, requested_gpu_hours, plan, schedule_hours),
-            *_duration(sentence, duration_months),
+            *_hours_contradicted(found_in, requested_gpu_hours, plan, schedule_hours),
+            *_duration_contradicted(found_in, duration_months),
         ):
             if item not in found:
                 found.append(item)
