@@ -50,18 +50,39 @@ class Region:
         """A short fingerprint of what the region shows: its template, its inputs
         and the number format and language they are written in (those of the
         request: a region lives for one request)."""
-        written = (numbers.active_format().name, translation.get_language())
-        text = repr((self.template, self.inputs, written))
-        return hashlib.sha256(text.encode()).hexdigest()[:KEY_LENGTH]
+        return region_key(self.template, self.inputs, written_in())
 
     def context(self) -> dict:
         """The template's context: the inputs, by name."""
         return {f.name: getattr(self.inputs, f.name) for f in fields(self.inputs)}
 
 
+def written_in() -> tuple[str, str | None]:
+    """The number format and language the request's regions are written in."""
+    return numbers.active_format().name, translation.get_language()
+
+
+def region_key(template: str, inputs, written: tuple) -> str:
+    """:attr:`Region.key` of a region of ``template`` with ``inputs``, ``written``
+    in a number format and language (:func:`written_in`)."""
+    text = repr((template, inputs, written))
+    return hashlib.sha256(text.encode()).hexdigest()[:KEY_LENGTH]
+
+
+def keyed(regions) -> list[Region]:
+    """``regions``, each with its key worked out, the format and the language read
+    once for them all (an autosave compares some thirty keys)."""
+    regions = list(regions)
+    written = written_in()
+    for region in regions:
+        if "key" not in region.__dict__:  # not yet worked out (cached_property)
+            region.__dict__["key"] = region_key(region.template, region.inputs, written)
+    return regions
+
+
 def shown_field(regions) -> str:
     """What the page's ``regions`` input holds: ``name:key`` of each region shown."""
-    return " ".join(f"{region.name}:{region.key}" for region in regions)
+    return " ".join(f"{region.name}:{region.key}" for region in keyed(regions))
 
 
 def parse_shown(text: str | None) -> dict[str, str]:
@@ -73,7 +94,7 @@ def parse_shown(text: str | None) -> dict[str, str]:
 def changed(regions, shown: str | None) -> list[Region]:
     """The ``regions`` whose key differs from the one the page ``shown``."""
     seen = parse_shown(shown)
-    return [region for region in regions if seen.get(region.name) != region.key]
+    return [region for region in keyed(regions) if seen.get(region.name) != region.key]
 
 
 # --- The inputs of each region ------------------------------------------------------
