@@ -112,11 +112,13 @@ class WizardStepForm(forms.ModelForm):
         key = (cls, names, get_language(), number_format, active_format())
         found = _FITTED.get(key)
         if found is None:
-            found = _FITTED[key] = cls._fit_fields(names, number_format)
+            found = _FITTED[key] = cls.fit_fields(names, number_format)
         return found
 
     @classmethod
-    def _fit_fields(cls, names, number_format: NumberFormat) -> dict[str, forms.Field]:
+    def fit_fields(cls, names, number_format: NumberFormat) -> dict[str, forms.Field]:
+        """The fields ``names`` fitted (:meth:`fitted_fields` keeps them); a step's
+        form adds its own fitting to this."""
         fields = copy.deepcopy({name: cls.base_fields[name] for name in names})
         for name, field in list(fields.items()):
             # The domain's label in the active language (the model's verbose name

@@ -87,12 +87,14 @@ class ScalabilityForm(WizardStepForm):
             "workload": forms.RadioSelect,
         }
 
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        if "workload" in self.fields:
-            self.fields["workload"].choices = [
-                choice for choice in self.fields["workload"].choices if choice[0]
+    @classmethod
+    def fit_fields(cls, names, number_format):
+        fields = super().fit_fields(names, number_format)
+        if "workload" in fields:  # no empty choice among the radio buttons
+            fields["workload"].choices = [
+                choice for choice in fields["workload"].choices if choice[0]
             ]
+        return fields
 
 
 class OptimisationForm(WizardStepForm):
