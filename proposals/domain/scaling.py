@@ -5,9 +5,10 @@ Measurements are grouped per code entry. In each group the smallest measured GPU
 ``efficiency(n) = speedup(n) / (n / n0)``. Unusable rows (GPU count or throughput not
 positive) are left out of the table and reported by the findings, never raised.
 
-The projection fits two models with numpy: Amdahl's law on the speedup (least squares
-over the serial fraction ``f`` in [0, 1]) and efficiency linear in log2 of the GPU
-count; the band between the two at the target is what the wizard shows.
+The projection fits two models: Amdahl's law on the speedup (least squares over the
+serial fraction ``f`` in [0, 1], a numpy grid search) and efficiency linear in log2
+of the GPU count (least squares from the sums); the band between the two at the
+target is what the wizard shows.
 """
 
 from __future__ import annotations
