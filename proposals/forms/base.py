@@ -28,7 +28,7 @@ DOMAIN_CHOICES = {
 }
 
 
-#: The fitted fields of each form class, by language and number format
+#: The fitted fields of each form class, by layout, language and number formats
 #: (:meth:`WizardStepForm.fitted_fields`).
 _FITTED: dict[tuple, dict[str, forms.Field]] = {}
 
