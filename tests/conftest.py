@@ -244,12 +244,15 @@ def _flush_postgresql_by_delete():
     DatabaseOperations.sql_flush = truncate
 
 
-@pytest.fixture(autouse=True)
-def _live_server_takes_requests():
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_teardown(item, nextitem):
     """A browser test's teardown closes the live server to requests until its
-    database is emptied (``tests.live_gate``); the next test, whichever it is,
-    opens it again."""
-    live_gate.open_gate()
+    database is emptied (``tests.live_gate``); once the test's teardown is over
+    (the flush included), the server takes requests again, for whatever runs next."""
+    try:
+        return (yield)
+    finally:
+        live_gate.open_gate()
 
 
 @pytest.fixture(autouse=True)

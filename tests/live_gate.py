@@ -7,8 +7,8 @@ flush on PostgreSQL (seen in CI when the flush was a TRUNCATE: its
 AccessExclusiveLock against a request's RowShareLock; it is a DELETE now,
 ``tests/conftest.py``, whose row locks can still meet a request's) or leave rows for
 the next test. So a browser test's teardown :func:`close`\\ s the gate and waits for
-the requests already being answered (:func:`wait_answered`), and every test opens
-it again when it starts (``tests/conftest.py``).
+the requests already being answered (:func:`wait_answered`); the gate opens again
+once that test's teardown, the flush included, is over (``tests/conftest.py``).
 """
 
 import threading
