@@ -350,8 +350,8 @@ def scan(sentence: str, gcds_per_gpu: int) -> Scan:
 
 
 def _gpu_counts(sentence, gcds_per_gpu):
-    """ "Up to 64 GPUs" per job (in a sentence about jobs, not tests) must be the
-    declared maximum; "128 GPUs per job" must not exceed it."""
+    """The GPU counts per job ``sentence`` gives: "up to 64 GPUs" in a sentence
+    about jobs, not tests (``exact``), and "128 GPUs per job"."""
     about_jobs = w.JOB_WORD.search(sentence) and not w.TEST_WORD.search(sentence)
     for pattern, exact in ((w.MAX_GPUS, True), (w.PER_JOB, False)):
         if exact and not about_jobs:
@@ -363,6 +363,8 @@ def _gpu_counts(sentence, gcds_per_gpu):
 
 
 def _gpus_contradicted(found: Scan, target_gpus):
+    """ "Up to 64 GPUs" per job must be the declared maximum; "128 GPUs per job"
+    must not exceed it."""
     if not target_gpus:
         return
     for exact, count, quote in found.gpu_counts:
