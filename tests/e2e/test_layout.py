@@ -19,6 +19,7 @@ from tests.e2e.page_checks import (
     Console,
     check_page,
     log_in,
+    wait_ready,
 )
 from tests.e2e.test_wizard_journey import (
     LUMI_JOBS,
@@ -142,7 +143,7 @@ def test_a_whole_journey_logs_no_error(page: Page, live_server, e2e_catalogue):
     page.get_by_role("button", name=re.compile("Review")).first.click()
     expect(page.locator("#save-status")).to_be_attached()
     page.goto(f"{base}{reverse('proposals:export_portal', args=[proposal.pk])}")
-    page.wait_for_load_state("networkidle")
+    wait_ready(page)
     assert console.messages == []
 
 
@@ -159,7 +160,7 @@ def test_tables_fit_beside_the_sidebar_at_any_width(
         f"{live_server.url}{reverse('proposals:step', args=[proposal.pk, 'scalability'])}"
     )
     problems: list[str] = []
-    page.wait_for_load_state("networkidle")
+    wait_ready(page)
     page.screenshot(path=artifacts / f"layout-{pixels}-scalability.png", full_page=True)
     scroll, client = page.evaluate(SCROLL)
     assert scroll <= client
