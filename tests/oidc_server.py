@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -44,9 +45,12 @@ def _free_port() -> int:
 class OIDCProvider:
     """The provider's process; ``issuer`` is what DJANGO_OIDC_ISSUER would say."""
 
-    def __init__(self, *, redirect_uris: list[str]):
+    def __init__(self, *, redirect_uris: list[str], directory: Path | None = None):
+        """``directory``: where its database, setup and log go (made and removed
+        by the caller); a temporary one, removed by :meth:`stop`, without it."""
         self.redirect_uris = redirect_uris
-        self.dir = Path(tempfile.mkdtemp(prefix="aifactory-oidc-"))
+        self.owns_dir = directory is None
+        self.dir = directory or Path(tempfile.mkdtemp(prefix="aifactory-oidc-"))
         self.port = 0
         self.process: subprocess.Popen | None = None
 
@@ -102,11 +106,9 @@ class OIDCProvider:
             except requests.ConnectionError:
                 pass
             time.sleep(0.2)
+        log = (self.dir / "provider.log").read_text(errors="replace")
         self.stop()
-        raise RuntimeError(
-            "the test OpenID Connect provider did not start:\n"
-            + (self.dir / "provider.log").read_text(errors="replace")
-        )
+        raise RuntimeError(f"the test OpenID Connect provider did not start:\n{log}")
 
     def stop(self) -> None:
         if self.process is not None and self.process.poll() is None:
@@ -119,6 +121,8 @@ class OIDCProvider:
         self.process = None
         if getattr(self, "log", None) is not None:
             self.log.close()
+        if self.owns_dir:
+            shutil.rmtree(self.dir, ignore_errors=True)
 
     def browser_session(self, username: str) -> requests.Session:
         """A ``requests`` session signed in at the provider as ``username`` (what a

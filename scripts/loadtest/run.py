@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import shutil
 import tempfile
 
 from .config import TARGET_P95_MS, TARGET_RATIO
@@ -130,5 +131,6 @@ def main() -> int:
 
         connections.close_all()
         drop_database(admin, name)
+        shutil.rmtree(static, ignore_errors=True)
         log.close()
     return status

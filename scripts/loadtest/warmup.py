@@ -27,6 +27,7 @@ from __future__ import annotations
 import os
 import re
 import secrets
+import shutil
 import signal
 import statistics
 import tempfile
@@ -179,6 +180,7 @@ def main() -> int:
     seconds = _number("WARMUP_SECONDS", 40)
     admin = admin_url()
     name, database_url = create_database(admin)
+    static = tempfile.mkdtemp(prefix="aifactory-warmup-static-")
     env = dict(os.environ)
     env.update(
         DATABASE_URL=database_url,
@@ -186,7 +188,7 @@ def main() -> int:
         DJANGO_SECRET_KEY=secrets.token_urlsafe(48),
         DJANGO_ALLOWED_HOSTS="127.0.0.1",
         DJANGO_SECURE_SSL_REDIRECT="0",
-        DJANGO_STATIC_ROOT=tempfile.mkdtemp(prefix="aifactory-warmup-static-"),
+        DJANGO_STATIC_ROOT=static,
         DJANGO_CACHE_BACKEND="db",
         DJANGO_LOG_LEVEL="WARNING",
         DJANGO_SETTINGS_MODULE="aifactory.settings",
@@ -244,6 +246,7 @@ def main() -> int:
 
         connections.close_all()
         drop_database(admin, name)
+        shutil.rmtree(static, ignore_errors=True)
         log.close()
 
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import html
 import re
-import shutil
 from urllib.parse import parse_qs, urljoin, urlsplit
 
 import requests
@@ -32,10 +31,9 @@ def start_provider(stack: Stack) -> OIDCProvider:
     """The provider, with the wizard's callback through nginx registered, and the
     instances' environment (``stack.env``) given DJANGO_OIDC_* for it."""
     callback = f"https://localhost:{stack.https_port}/accounts/oidc/callback/"
-    provider = OIDCProvider(redirect_uris=[callback])
-    shutil.rmtree(provider.dir, ignore_errors=True)
-    provider.dir = stack.dir / "oidc-provider"  # removed with the stack
-    provider.dir.mkdir()
+    directory = stack.dir / "oidc-provider"  # removed with the stack
+    directory.mkdir()
+    provider = OIDCProvider(redirect_uris=[callback], directory=directory)
     provider.start()
     stack.processes["oidc-provider"] = provider.process  # stopped with the stack
     stack.extra_logs.append(provider.dir / "provider.log")

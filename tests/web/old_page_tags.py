@@ -5,7 +5,9 @@ with them (test_wizard_page_engines.py), and the tests of the rows' and fields'
 HTML write their old loops with them (test_wizard_tags.py, test_wizard_tables.py).
 Each reads the template's context where the old tag did and passes its values on."""
 
+import atexit
 import io
+import shutil
 import subprocess
 import tarfile
 import tempfile
@@ -146,6 +148,7 @@ def old_engine() -> Engine | None:
     if archive.returncode:
         return None
     root = Path(tempfile.mkdtemp(prefix="old-templates-"))
+    atexit.register(shutil.rmtree, root, ignore_errors=True)
     with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
         tar.extractall(root, filter="data")
     loaders = [
