@@ -41,7 +41,14 @@ def warm_code() -> float:
     start = time.perf_counter()
     if not _django_is_loaded():
         return 0.0
-    for step in (_urls, _compiled_queries, _templates, _widget_templates, _catalogues):
+    for step in (
+        _urls,
+        _compiled_queries,
+        _templates,
+        _widget_templates,
+        _catalogues,
+        _chart_drawing,
+    ):
         try:
             step()
         except Exception:
@@ -137,3 +144,9 @@ def _catalogues() -> None:
             translation.gettext(_PROBE)  # loads the catalogue
             formats.get_format("DECIMAL_SEPARATOR")
             formats.get_format("DATETIME_INPUT_FORMATS")
+
+
+def _chart_drawing() -> None:
+    """The chart's drawing and matplotlib, which ``proposals.charts`` imports on a
+    process's first chart: in the arbiter, so every fork has them."""
+    import proposals.chart_drawing  # noqa: F401

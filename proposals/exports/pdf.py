@@ -2,9 +2,11 @@
 
 The renderer may fetch nothing but our own static files. Applicant text is escaped by
 the template, so ``<img src="http://...">`` in a narrative stays text; as a second line
-of defence :class:`StaticOnlyFetcher` refuses every URL that is not a ``data:`` URL or
-a file under our static directories, so even markup that slipped through could make no
-connection and read no other file. Fonts come from the machine (fontconfig).
+of defence ``pdf_engine.StaticOnlyFetcher`` refuses every URL that is not a ``data:``
+URL or a file under our static directories, so even markup that slipped through could
+make no connection and read no other file. Fonts come from the machine (fontconfig).
+
+WeasyPrint itself is imported by :mod:`.pdf_engine`, only where a PDF is written.
 """
 
 from __future__ import annotations
@@ -13,19 +15,11 @@ import base64
 import hashlib
 import json
 import logging
-import mimetypes
 import secrets
 from dataclasses import dataclass
-from pathlib import Path
-from urllib.parse import unquote, urlsplit
 
-from django.conf import settings
-from django.contrib.staticfiles import finders
-from django.core.exceptions import SuspiciousFileOperation
 from django.template.loader import render_to_string
 from django.utils import translation
-from weasyprint import HTML
-from weasyprint.urls import URLFetcher, URLFetcherResponse
 
 from proposals.domain.sections import SECTION_BY_SLUG, TABLE_BY_KIND
 
@@ -34,54 +28,7 @@ from .summary import Summary
 TEMPLATE = "proposals/export_pdf.html"
 # WeasyPrint reports each layout step at INFO level: noise in a server's log.
 logging.getLogger("weasyprint.progress").setLevel(logging.WARNING)
-# The document's base URL: relative references resolve to our static files only.
-STATIC_ORIGIN = "https://static.aifactory.invalid/"
 CHART_DPI = 150  # the scaling chart's resolution in the PDF and Markdown
-
-
-class RefusedURL(ValueError):
-    """The PDF renderer asked for something other than our static files."""
-
-
-def static_path(url: str) -> Path | None:
-    """The file behind ``url`` if it names one of our static files, else ``None``."""
-    if not url.startswith(STATIC_ORIGIN):
-        return None
-    parts = urlsplit(url)
-    relative = unquote(parts.path).lstrip("/")
-    prefix = settings.STATIC_URL.strip("/") + "/"
-    if relative.startswith(prefix):
-        relative = relative[len(prefix) :]
-    if not relative or any(p in ("", ".", "..") for p in relative.split("/")):
-        return None
-    try:
-        found = finders.find(relative)
-        if not found and settings.STATIC_ROOT:
-            candidate = Path(settings.STATIC_ROOT, relative).resolve()
-            root = Path(settings.STATIC_ROOT).resolve()
-            found = str(candidate) if candidate.is_relative_to(root) else None
-    except SuspiciousFileOperation:
-        return None
-    path = Path(found) if found else None
-    return path if path is not None and path.is_file() else None
-
-
-class StaticOnlyFetcher(URLFetcher):
-    """A WeasyPrint fetcher that serves ``data:`` URLs and our static files only."""
-
-    def __init__(self):
-        super().__init__(allowed_protocols=("data", "https"), allow_redirects=False)
-
-    def fetch(self, url, headers=None):
-        if url.startswith("data:"):
-            return super().fetch(url, headers)
-        path = static_path(url)
-        if path is None:
-            raise RefusedURL(f"The PDF export fetches only its own static files: {url}")
-        mime = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
-        return URLFetcherResponse(
-            url, body=path.read_bytes(), headers={"Content-Type": mime}
-        )
 
 
 def chart_data_url(png: bytes | None) -> str:
@@ -110,10 +57,9 @@ def render_html(
 
 def html_to_pdf(html: str) -> bytes:
     """Render ``html`` with the static-only fetcher (the one way we call WeasyPrint)."""
-    document = HTML(
-        string=html, base_url=STATIC_ORIGIN, url_fetcher=StaticOnlyFetcher()
-    )
-    return document.write_pdf()
+    from .pdf_engine import write_pdf
+
+    return write_pdf(html)
 
 
 def render(summary: Summary, *, chart_png: bytes | None = None) -> bytes:

@@ -18,7 +18,7 @@ from django.test.utils import CaptureQueriesContext, override_settings
 from django.urls import reverse
 from matplotlib.figure import Figure
 
-from proposals import charts, services
+from proposals import chart_drawing, charts, services
 from proposals.assess import assess_proposal
 from proposals.models import Proposal
 from tests.bench.conftest import (
@@ -342,7 +342,7 @@ def test_chart_image_served_from_cache(demo_client):
 def _bare_render(data, fmt="svg"):
     """The same figure with matplotlib alone (no cache, no data extraction)."""
     buffer = io.BytesIO()
-    figure = charts.draw(data)
+    figure = chart_drawing.draw(data)
     assert isinstance(figure, Figure)
     figure.savefig(buffer, format=fmt)
     return buffer.getvalue()

@@ -191,7 +191,7 @@ def test_staggering_can_be_turned_off(monkeypatch):
 
 
 WARM_CHECK = """
-import json, django
+import json, sys, django
 django.setup()
 from django.db import connection
 from django.template import engines
@@ -207,6 +207,8 @@ def state():
         "jinja2": sorted(key[1] for key in engines["jinja2"].env.cache.keys()),
         "queries": [connection.vendor in q._by_vendor for q in CompiledQuery.every],
         "languages": sorted(trans_real._translations),
+        "drawing": "proposals.chart_drawing" in sys.modules,
+        "pdf": "weasyprint" in sys.modules,
     }
 
 before = state()
@@ -219,8 +221,9 @@ print(json.dumps({"before": before, "after": state()}))
 def test_the_warm_up_builds_what_a_worker_s_first_requests_built(tmp_path):
     """After ``warm_code`` (in the arbiter, before forking) the URL configuration
     is loaded, the wizard's templates compiled, its compiled queries compiled and
-    the German and French catalogues loaded: none of it is left to a worker's
-    first request."""
+    the German and French catalogues loaded, the chart's drawing (matplotlib)
+    imported: none of it is left to a worker's first request. WeasyPrint is not
+    loaded at all: the task worker renders the PDFs."""
     env = dict(
         os.environ,
         DJANGO_SETTINGS_MODULE="aifactory.settings",
@@ -244,3 +247,5 @@ def test_the_warm_up_builds_what_a_worker_s_first_requests_built(tmp_path):
     assert {"framed.html", "base.html", "503.html"} <= set(after["templates"])
     assert after["queries"] and all(after["queries"])
     assert {"de", "fr"} <= set(after["languages"])
+    assert not before["drawing"] and after["drawing"]
+    assert not after["pdf"]

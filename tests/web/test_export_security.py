@@ -12,7 +12,7 @@ from django.urls import reverse
 from pypdf import PdfReader
 from weasyprint.urls import URLFetcher
 
-from proposals.exports import markdown, pdf
+from proposals.exports import markdown, pdf, pdf_engine
 from tests.factories import (
     CodeEntryFactory,
     JobTypeFactory,
@@ -255,20 +255,20 @@ def test_canary_would_show_with_the_default_fetcher(canary):
         "https://example.com/a.css",
         "file:///etc/passwd",
         "ftp://example.com/x",
-        f"{pdf.STATIC_ORIGIN}static/../../../etc/passwd",
-        f"{pdf.STATIC_ORIGIN}static/%2e%2e/%2e%2e/etc/passwd",
-        f"{pdf.STATIC_ORIGIN}static/does-not-exist.css",
+        f"{pdf_engine.STATIC_ORIGIN}static/../../../etc/passwd",
+        f"{pdf_engine.STATIC_ORIGIN}static/%2e%2e/%2e%2e/etc/passwd",
+        f"{pdf_engine.STATIC_ORIGIN}static/does-not-exist.css",
         "https://static.aifactory.invalid.evil.example/static/css/app.css",
     ],
 )
 def test_fetcher_refuses_everything_but_static(url):
-    with pytest.raises(pdf.RefusedURL):
-        pdf.StaticOnlyFetcher().fetch(url)
+    with pytest.raises(pdf_engine.RefusedURL):
+        pdf_engine.StaticOnlyFetcher().fetch(url)
 
 
 def test_fetcher_serves_static_files_and_data_urls():
-    fetcher = pdf.StaticOnlyFetcher()
-    response = fetcher.fetch(f"{pdf.STATIC_ORIGIN}static/css/app.css")
+    fetcher = pdf_engine.StaticOnlyFetcher()
+    response = fetcher.fetch(f"{pdf_engine.STATIC_ORIGIN}static/css/app.css")
     assert response.content_type == "text/css"
     assert response.read()
     data = fetcher.fetch("data:text/plain;base64,aGVsbG8=")
