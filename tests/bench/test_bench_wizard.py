@@ -16,9 +16,8 @@ from django.core.management import call_command
 from django.db import connection
 from django.test.utils import CaptureQueriesContext, override_settings
 from django.urls import reverse
-from matplotlib.figure import Figure
 
-from proposals import chart_drawing, charts, services
+from proposals import charts, services
 from proposals.assess import assess_proposal
 from proposals.models import Proposal
 from tests.bench.conftest import (
@@ -341,6 +340,10 @@ def test_chart_image_served_from_cache(demo_client):
 
 def _bare_render(data, fmt="svg"):
     """The same figure with matplotlib alone (no cache, no data extraction)."""
+    from matplotlib.figure import Figure  # matplotlib: not at collection
+
+    from proposals import chart_drawing
+
     buffer = io.BytesIO()
     figure = chart_drawing.draw(data)
     assert isinstance(figure, Figure)
