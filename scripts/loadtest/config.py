@@ -11,7 +11,9 @@ LOOPBACK = {"127.0.0.1", "localhost", "::1"}
 STEP = "optimisation"
 FIELD = "optimisation_narrative"
 TARGET_P95_MS = 150
-TARGET_RATIO = 3  # autosave / the owner's SELECT + UPDATE, one typist
+# Autosave / the owner's SELECT + UPDATE, one typist, over HTTP on PostgreSQL: issue
+# 35's target (make bench holds the in-process one, 2x).
+TARGET_RATIO = 1.5
 TARGET_PDF_EXTRA_MS = 50  # what PDFs being rendered add to an autosave's p95
 PDF_PROPOSALS = 40  # distinct PDFs the worker renders during the PDF round
 PDF_TYPISTS = 10
