@@ -64,9 +64,10 @@ _pgettext: Callable[[str, str], str] = lambda context, text: text  # noqa: E731
 
 
 _language: Callable[[], str | None] = lambda: None  # noqa: E731
-# Texts read in a language, by (language, English): Django's gettext walks a chain
-# of catalogues (about 20 µs a call), and a label is read many times a request.
-_constants: dict[tuple[str | None, str], str] = {}
+# Texts read in a language, by (language, English), with the count of a plural and
+# the context of a ``pgettext``: Django's gettext walks a chain of catalogues
+# (about 20 µs a call), and a label is read many times a request.
+_constants: dict[tuple, str] = {}
 _MOST_CONSTANTS = 20_000  # bounded all the same: forgotten whole when full
 
 
@@ -127,18 +128,25 @@ def in_english():
         _ENGLISH.reset(token)
 
 
+def _remembered(key: tuple, translate: Callable[[], str]) -> str:
+    """What ``translate()`` gives for ``key`` (the active language first), made
+    once per key until the memo is full or the catalogues change."""
+    found = _constants.get(key)
+    if found is None:
+        if len(_constants) >= _MOST_CONSTANTS:
+            _constants.clear()
+        found = _constants[key] = translate()
+    return found
+
+
 def _constant(text: str) -> str:
     """A constant made at import (a :class:`Translated` attribute, a
     :class:`Labels` value) in the active language, remembered per language."""
     if _ENGLISH.get():
         return text
     key = (_language(), text)
-    found = _constants.get(key)
-    if found is None:
-        if len(_constants) >= _MOST_CONSTANTS:
-            _constants.clear()
-        found = _constants[key] = _gettext(text)
-    return found
+    found = _constants.get(key)  # the common case, without a call to _remembered
+    return _remembered(key, lambda: _gettext(text)) if found is None else found
 
 
 def gettext(text: str) -> str:
@@ -154,14 +162,15 @@ def ngettext(singular: str, plural: str, n: int) -> str:
     """``singular`` or ``plural`` for ``n``, in the activated language."""
     if _ENGLISH.get():
         return singular if n == 1 else plural
-    return _ngettext(singular, plural, n)
+    key = (_language(), singular, plural, n)  # the count picks the plural form
+    return _remembered(key, lambda: _ngettext(singular, plural, n))
 
 
 def pgettext(context: str, text: str) -> str:
     """``text`` (in ``context``) in the activated language."""
     if _ENGLISH.get():
         return text
-    return _pgettext(context, text)
+    return _remembered((_language(), context, text), lambda: _pgettext(context, text))
 
 
 def gettext_noop(text: str) -> str:

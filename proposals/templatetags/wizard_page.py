@@ -26,6 +26,7 @@ from proposals.templatetags import fragments
 from proposals.templatetags.fragments import fragment, macro
 from proposals.templatetags.glossary_tags import numbered_term_link
 from proposals.templatetags.planning_tags import kit_counts, logs_count, paste_count
+from proposals.wizard.feedback import feedback, feedback_values
 
 
 def get_item(mapping, key):
@@ -98,9 +99,9 @@ def field_feedback(page, field, compact=False, oob=False):
     """A field's feedback block (``fb-<input id>``, ``rows/feedback.html``): errors,
     the reading note, the reviewer's findings on it, and (not ``compact``) the
     tier-fitted help. Autosave answers replace it out of band, never the input."""
-    values = fragments.feedback_values(page)
-    data = fragments.feedback(values, field, compact=bool(compact), oob=bool(oob))
-    return fragment("feedback")([data])
+    values = feedback_values(page)
+    data = feedback(values, field, compact=bool(compact), oob=bool(oob))
+    return fragment("feedback")([data], False)
 
 
 def field_history(page, field):
@@ -180,7 +181,7 @@ def row_feedback(page, form, specs):
 
 
 def one_row(page, form, specs):
-    values = fragments.feedback_values(page)
+    values = feedback_values(page)
     cells, blocks = [], []
     for spec in specs:
         bound_field = form[spec.name]
@@ -189,8 +190,8 @@ def one_row(page, form, specs):
         errors = form.errors.get(spec.name)
         col = column(spec, field, values["gpu_unit_label"])
         cells.append((col, *cell(form, spec.name, control, errors)))
-        blocks.append(fragments.feedback(values, bound_field, compact=True))
-    return fragment("control")(cells), fragment("feedback")(blocks)
+        blocks.append(feedback(values, bound_field, compact=True))
+    return fragment("control")(cells), fragment("feedback")(blocks, False)
 
 
 class ActionText(NamedTuple):

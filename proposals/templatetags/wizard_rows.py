@@ -24,6 +24,7 @@ from proposals.templatetags.wizard_page import (
     row_actions_data,
     wizard_field,
 )
+from proposals.wizard.feedback import block, feedback_values
 
 
 class TableRows(NamedTuple):
@@ -77,7 +78,7 @@ def table_rows(page, kind, computed="", empty="", oob=False):
     computed, empty = str(computed), str(empty)
     specs = page.columns[kind]
     entries = page.forms.tables[kind]
-    values = fragments.feedback_values(page)
+    values = feedback_values(page)
     oob = bool(oob)
     figures = page.job_figures if kind == "jobs" else page.point_figures
     refused = page.refused.refused_rows
@@ -95,9 +96,7 @@ def table_rows(page, kind, computed="", empty="", oob=False):
             anchor = one.id or form[name].auto_id
             cells.append((col, *one))
             blocks.append(
-                fragments.block(
-                    values, anchor, name, col.label, field_errors, notes.get(name)
-                )
+                block(values, anchor, name, col.label, field_errors, notes.get(name))
             )
         rows.append(
             Row(
@@ -158,7 +157,7 @@ class CardFields:
 
     def __init__(self, page, *, addon="", compact=False, oob=False):
         self.page = page
-        self.values = fragments.feedback_values(page)
+        self.values = feedback_values(page)
         self.addon, self.units = addon, page.units
         self.compact, self.oob = bool(compact), bool(oob)
         self.controls: dict = {}
@@ -186,7 +185,7 @@ class CardFields:
             unit = self.unit_of[name] = self.addon or get_item(self.units, name) or ""
         # BoundField.label: the field's, else the name made readable
         label = pretty_name(name) if field.label is None else field.label
-        block = fragments.block(
+        shown = block(
             self.values,
             cell.id,
             name,
@@ -197,7 +196,7 @@ class CardFields:
         )
         gpu_unit = bool(unit) and unit == self.values["gpu_unit_label"]
         cells = ((None, *cell),)
-        return Field(None, cell.id, cells, label, unit, gpu_unit, (block,))
+        return Field(None, cell.id, cells, label, unit, gpu_unit, (shown,))
 
 
 def _places(fields, form, notes, group) -> list:

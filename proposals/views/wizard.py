@@ -41,7 +41,7 @@ from proposals.wizard import page as pages
 from proposals.wizard.changes import posted_bases
 from proposals.wizard.saving import save_step
 from proposals.wizard.stale import stale_since
-from proposals.wizard.steps import STEP_BY_SLUG, STEPS
+from proposals.wizard.steps import STEP_BY_SLUG, STEPS, navigated_here
 
 # The page and its fragments are Jinja2 templates (proposals/jinja2/proposals/wizard/).
 TEMPLATE = "proposals/wizard/page.html"
@@ -87,9 +87,15 @@ def _answer(request, kind: str, page, *, status=200):
     htmx ``autosave`` / ``rows`` fragments (``FRAGMENTS``). The templates read
     ``page`` and nothing else of the view's."""
     context = {"page": pages.finish(page, kind)}
+    # Jinja2 templates, named to their engine: the Django engine would look for
+    # each in every folder first (a missed file per folder, on every keystroke).
     if kind == "page" or not request.htmx:
-        return TemplateResponse(request, TEMPLATE, context, status=status)
-    response = TemplateResponse(request, FRAGMENTS[kind], context, status=status)
+        return TemplateResponse(
+            request, TEMPLATE, context, status=status, using="jinja2"
+        )
+    response = TemplateResponse(
+        request, FRAGMENTS[kind], context, status=status, using="jinja2"
+    )
     if kind == "rows" and request.POST.get("autosave"):
         # An autosave whose answer is the whole form (the system changed what the
         # inputs mean): its own swap is "none", so point it at the form.
@@ -116,7 +122,7 @@ def wizard(request, pk, step):
         services.proposal_mark_visited(proposal=proposal, step=left)
     page = pages.step_page(proposal, step, request.user, fmt)
     # Moved here from another step: focus goes to this step's heading (focus.js).
-    page.focus_heading = pages.navigated_here(
+    page.focus_heading = navigated_here(
         left,
         urlsplit(request.headers.get("Referer", "")).path,
         [reverse("proposals:step", args=[proposal.pk, s]) for s in STEP_SLUGS],

@@ -38,6 +38,7 @@ from proposals.live import (
     wizard_findings,
 )
 from proposals.wizard.changes import field_bases
+from proposals.wizard.feedback import feedback_values, step_feedback_regions
 from proposals.wizard.form_regions import (
     field_findings_regions,
     jobs_total_region,
@@ -64,7 +65,6 @@ from proposals.wizard.regions import (
 from proposals.wizard.saving import Saved
 from proposals.wizard.stale import Stale, gone_now, show_stored
 from proposals.wizard.steps import (
-    STEP_BY_SLUG,
     STEPS,
     neighbours,
     show_read_only,
@@ -107,13 +107,6 @@ def person_of(proposal, step, user) -> Person:
     return Person(can_edit, selectors.present_others(seen, user=user))
 
 
-def navigated_here(from_step: str | None, referer_path: str, step_paths) -> bool:
-    """Whether a step page was reached by moving around the wizard (a step tab,
-    which says the step it ``from``; or Next / Previous, whose form was on another
-    step page): then focus goes to the step's heading, not the top of the page."""
-    return from_step in STEP_BY_SLUG or referer_path in set(step_paths)
-
-
 class Page:
     """One step of the wizard for one person, as its templates read it."""
 
@@ -127,8 +120,7 @@ class Page:
     conflicts: tuple | list = ()
     conflict_notes = EMPTY
     posted_bases_json = ""
-    row_changed = None
-    row_gone = None
+    row_changed = row_gone = None
     restore_refused = False
     row_full = None
     # What the view adds to the page it answers with.
@@ -379,19 +371,32 @@ class Page:
         )
 
     @cached_property
+    def feedback_regions(self) -> list:
+        """The feedback under the step's own fields, one keyed region."""
+        return step_feedback_regions(feedback_values(self), self.forms.main)
+
+    @cached_property
     def row_regions(self) -> list:
         """The figures of the step's rows and its tables' totals, keyed."""
         return row_regions(
             self.evaluation, self.figures, self.refused.refused_rows, self.step.tables
         )
 
+    @property
+    def keyed_regions(self) -> list:
+        """Every region the page lists in ``regions``, the rows' values aside."""
+        return (
+            self.all_regions
+            + self.field_findings_regions
+            + self.feedback_regions
+            + self.row_regions
+        )
+
     @cached_property
     def regions_shown(self) -> str:
         """The page's ``regions`` input: the key of every region it shows, the
         values of its rows included (the one list of keys the page posts)."""
-        shown = shown_field(
-            self.all_regions + self.field_findings_regions + self.row_regions
-        )
+        shown = shown_field(self.keyed_regions)
         rows = " ".join(f"{name}:{key}" for name, key in self.row_values.items())
         return f"{shown} {rows}" if rows else shown
 
@@ -445,13 +450,8 @@ def autosave_page(proposal, step, saved: Saved, stale: Stale, shown) -> Page:
         rows = page.row_values
         page.row_regions = of_rows(page.row_regions, rows)
         page.field_findings_regions = of_rows(page.field_findings_regions, rows)
-    # The page-level regions, the rows' figures and the fields' findings it does
-    # not show yet.
-    page.changed_regions = (
-        changed(page.all_regions, shown)
-        + changed(page.row_regions, shown)
-        + changed(page.field_findings_regions, shown)
-    )
+    # Every region whose key the page does not show yet.
+    page.changed_regions = changed(page.keyed_regions, shown)
     return page
 
 

@@ -388,7 +388,8 @@ PRESENCE = f"{WIZARD}#presence"
 def presence_region(others, steps, step: str) -> Region:
     """Who else has the proposal open (``others``: ``selectors.Seen``), and on
     which of ``steps``; an empty region when nobody."""
-    titles = {item.slug: item.title for item in steps}
+    # The steps' titles only when somebody is there (translated: not for nothing).
+    titles = {item.slug: item.title for item in steps} if others else {}
     return Region(
         "live-presence",
         PRESENCE,

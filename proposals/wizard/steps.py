@@ -131,6 +131,13 @@ def neighbours(slug: str) -> tuple[Step | None, Step | None]:
     return previous, following
 
 
+def navigated_here(from_step: str | None, referer_path: str, step_paths) -> bool:
+    """Whether a step page was reached by moving around the wizard (a step tab,
+    which says the step it ``from``; or Next / Previous, whose form was on another
+    step page): then focus goes to the step's heading, not the top of the page."""
+    return from_step in STEP_BY_SLUG or referer_path in set(step_paths)
+
+
 @dataclass
 class RowForm:
     """A bound or unbound form for one stored row, with the row it edits."""

@@ -64,6 +64,48 @@ def test_constants_are_remembered_per_language_until_forgotten(pretend):
     assert pretend["calls"] == 3
 
 
+def test_plurals_and_contexts_are_remembered_per_language_and_count(monkeypatch):
+    """``ngettext`` is remembered per language, texts and count (the count picks
+    the form), ``pgettext`` per language, context and text; both forgotten with
+    the constants."""
+    state = {"language": "xx", "calls": []}
+
+    def ngettext(one, many, n):
+        state["calls"].append(n)
+        word = one if n == 1 else many
+        return f"{state['language']}:{word}"
+
+    def pgettext(context, text):
+        state["calls"].append(context)
+        return f"{state['language']}:{context}:{text}"
+
+    monkeypatch.setattr(i18n, "_ngettext", ngettext)
+    monkeypatch.setattr(i18n, "_pgettext", pgettext)
+    monkeypatch.setattr(i18n, "_language", lambda: state["language"])
+    monkeypatch.setattr(i18n, "_constants", {})
+    node = ("{n} node", "{n} nodes")
+    assert [i18n.ngettext(*node, n) for n in (1, 2, 1, 2)] == [
+        "xx:{n} node",
+        "xx:{n} nodes",
+        "xx:{n} node",
+        "xx:{n} nodes",
+    ]
+    assert state["calls"] == [1, 2]
+    assert i18n.pgettext("month", "May") == i18n.pgettext("month", "May")
+    assert i18n.pgettext("verb", "May") == "xx:verb:May"
+    assert state["calls"] == [1, 2, "month", "verb"]
+    state["language"] = "yy"  # another language is looked up again
+    assert i18n.ngettext(*node, 2) == "yy:{n} nodes"
+    i18n.forget()
+    state["language"] = "xx"
+    assert i18n.ngettext(*node, 1) == "xx:{n} node"
+    assert state["calls"] == [1, 2, "month", "verb", 2, 1]
+    with i18n.in_english():  # the English source, never looked up
+        assert i18n.ngettext(*node, 3) == "{n} nodes"
+        assert i18n.pgettext("month", "May") == "May"
+    assert len(state["calls"]) == 6
+
+
 def test_a_required_translated_field_stays_required():
     with pytest.raises(TypeError):
         Thing("a")

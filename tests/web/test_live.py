@@ -222,9 +222,9 @@ def test_unchanged_regions_are_not_sent_again(user_client, full):
         'id="badges-scalability"',
     ):
         assert region not in content
-    assert (
-        'id="save-status"' in content and 'id="fb-id_scalability_narrative"' in content
-    )
+    assert 'id="save-status"' in content
+    # The feedback under the step's own fields is a region too: unchanged, not sent.
+    assert 'id="fb-id_scalability_narrative"' not in content
     assert keys_of(content) == keys
     # A change the findings and the totals show: they come again; the chart, the
     # tier and the energy (from the hours requested) do not.
@@ -242,6 +242,36 @@ def test_unchanged_regions_are_not_sent_again(user_client, full):
     assert region_key(keys_of(content), "live-totals") != region_key(
         keys, "live-totals"
     )
+
+
+def test_the_step_fields_feedback_is_sent_when_it_changed_and_only_then(
+    user_client, full
+):
+    """The blocks under the step's own fields are one keyed region (``fb-step``):
+    a value refused shows its error; the same autosave again sends no block (the
+    page shows it already); the value fixed sends them again, the error gone."""
+    url = step_url(full, "scalability")
+    keys = keys_of(user_client.get(url).content.decode())
+    block = 'id="fb-id_runtime_stability_pct"'
+
+    def autosave(value):
+        data = page_data(full, "scalability", runtime_stability_pct=value)
+        content = user_client.post(url, {**data, **keys}, headers=HX).content.decode()
+        keys.update(keys_of(content))
+        return content
+
+    refused = autosave("abc")
+    assert block in refused
+    shown = refused.split(block, 1)[1].split('<div id="fb-', 1)[0]
+    assert "invalid-feedback" in shown
+    refused_key = region_key(keys, "fb-step")
+    again = autosave("abc")
+    assert block not in again and 'id="fb-id_scalability_narrative"' not in again
+    assert region_key(keys, "fb-step") == refused_key
+    fixed = autosave("95")
+    assert block in fixed
+    assert "invalid-feedback" not in fixed.split(block, 1)[1].split('<div id="fb-')[0]
+    assert region_key(keys, "fb-step") != refused_key
 
 
 SUMMARY_PARTS = ("tier", "totals", "compute", "energy", "calendar", "bar")

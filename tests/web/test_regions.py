@@ -313,10 +313,15 @@ def test_an_autosave_sends_exactly_the_regions_whose_key_changed(
     assert sent == {name for name in after if after[name] != before.get(name)}
     assert "live-totals" in sent and "live-chart" not in sent
     forms = {r.name: r for r in answered.field_findings_regions}
+    feedback = {r.name: r for r in answered.feedback_regions}
+    assert set(feedback) == {"fb-step"}
     for name in after:
         if name in forms:  # each field's block, the empty ones too
             for anchor, _ in forms[name].inputs.fields:
                 assert (f'id="ff-{anchor}"' in content) == (name in sent), anchor
+        elif name in feedback:  # each field's feedback block
+            for item in feedback[name].inputs.blocks:
+                assert (f'id="fb-{item.anchor}"' in content) == (name in sent), item
         else:
             assert (f'id="{name}"' in content) == (name in sent), name
 

@@ -8,13 +8,13 @@ import pytest
 
 from proposals import services
 from proposals.live import live_context
-from proposals.wizard.page import navigated_here
 from proposals.wizard.progress import (
     StepProgress,
     has_plan_data,
     plan_folded,
     wizard_progress,
 )
+from proposals.wizard.steps import navigated_here
 from tests.factories import JobTypeFactory, ProposalFactory
 
 from .test_wizard import HX, step_url

@@ -391,13 +391,16 @@ OLD_POSTED_FEEDBACK = """{% for form in forms.all_forms %}{% for field in form %
 @pytest.mark.parametrize("step", ["selection", "codes", "scalability"])
 @pytest.mark.parametrize("posted", [False, True])
 def test_posted_feedback_as_the_autosave_loop_wrote_it(proposal, step, posted):
-    """``posted_feedback``: every input's feedback block (compact in table
-    rows, with help elsewhere) and every row's errors, out of band, byte for byte
-    the loop it replaced."""
+    """The step's own form's feedback region (``fb-step``) and ``posted_feedback``
+    (the rows'): every input's feedback block (compact in table rows, with help
+    elsewhere) and every row's errors, out of band, as the loop they replaced."""
     rows = _rows(proposal)
     data = _posted(*rows) if posted else None
     context = _step_context(proposal, step, data, oob=True)
-    html = fragments.posted_feedback(context["page"], oob=True)
+    page = context["page"]
+    own = [fragments.render_region(region, True) for region in page.feedback_regions]
+    assert len(own) == (0 if step == "codes" else 1)  # no form of its own
+    html = "".join(own) + str(fragments.posted_feedback(page))
     old = Template("{% load wizard_tags %}" + OLD_POSTED_FEEDBACK)
     _same(html, old.render(Context(context)))
     assert html.count('hx-swap-oob="true"') >= html.count('class="field-feedback"') > 0
